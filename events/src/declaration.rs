@@ -1,0 +1,1 @@
+//! declaration (in progress)

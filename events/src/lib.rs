@@ -1,0 +1,15 @@
+//! The event side of Clearway: the event types of every aggregate (one module each), the
+//! envelope every stored event travels in (`RecordedEvent`, `Metadata`), and the PostgreSQL
+//! event store with its global ordered feed. Nothing here knows about HTTP.
+
+mod types;
+pub use types::*;
+
+pub mod idempotency;
+pub mod store;
+pub use store::EventStore;
+
+pub mod account;
+pub mod customer;
+pub mod declaration;
+pub mod reference;

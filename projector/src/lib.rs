@@ -1,0 +1,34 @@
+//! Projectors: the subscription runtime that folds the global event feed into read-model
+//! tables (`rm_*`), one module per read model. Each batch of events, its read-model writes
+//! and the checkpoint commit in one transaction.
+
+use events::RecordedEvent;
+use futures::future::BoxFuture;
+use sqlx::PgConnection;
+
+pub mod runtime;
+
+/// A read model fed by the event feed.
+pub trait Projection: Send + Sync + 'static {
+    /// Unique, stable name: the checkpoint key.
+    fn name(&self) -> &'static str;
+    /// The tables this projection owns; `rebuild` truncates them before replaying.
+    fn tables(&self) -> &'static [&'static str];
+    /// Apply one event inside the batch transaction. Events this projection does not care
+    /// about are ignored. Must be idempotent per event and must not panic.
+    fn apply<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        event: &'a RecordedEvent,
+    ) -> BoxFuture<'a, Result<(), ProjectionError>>;
+}
+
+#[derive(Debug, thiserror::Error)]
+pub enum ProjectionError {
+    #[error(transparent)]
+    Database(#[from] sqlx::Error),
+    #[error(transparent)]
+    Store(#[from] events::StoreError),
+    #[error("{0}")]
+    Invalid(String),
+}
