@@ -1,1 +1,392 @@
-//! declaration (in progress)
+//! Events of the `Declaration` aggregate and the data they carry.
+//!
+//! A declaration's form is flat: every field of the spec's Declaration and Shipment
+//! declaration forms, in the spec's spellings (`distinatePort`, `transpotationFee...`), plus
+//! its goods lines. `docs/fields.md` says what each field means in customs terms.
+
+use chrono::{DateTime, FixedOffset};
+use rust_decimal::Decimal;
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use uuid::Uuid;
+
+use crate::{DomainEvent, NewEvent, RecordedEvent, StoreError, join_tagged, split_tagged};
+
+pub const STREAM_TYPE: &str = "declaration";
+
+mod codes;
+mod upcast;
+pub use codes::{DeclarationClass, DeclarationStatus, Direction, TypeCode};
+
+/// Every editable field of a declaration. Server-owned fields (status, owner, versions)
+/// live on the aggregate, never here, so a request body cannot set them.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct DeclarationData {
+    // Tracking and service
+    pub tracking_number: Option<String>,
+    pub service_type: Option<String>,
+    pub delivery_time: Option<String>,
+    /// Carrier port (e.g. PVG) and SLIC of the facility handling the shipment.
+    pub port: Option<String>,
+    pub slic: Option<String>,
+    pub estimated_pickup_time: Option<DateTime<FixedOffset>>,
+    // Customs and dates
+    pub custom_master: Option<String>,
+    pub ie_customs: Option<String>,
+    pub manual_no: Option<String>,
+    pub contract_no: Option<String>,
+    pub ie_date: Option<String>,
+    pub declare_date: Option<String>,
+    // Consignee / consignor
+    pub consignee_scc: Option<String>,
+    pub consignee_custom_master: Option<String>,
+    pub consignee_inspect_code: Option<String>,
+    pub consignee_company_cn: Option<String>,
+    pub consignee_company_en: Option<String>,
+    pub consignor_scc: Option<String>,
+    pub consignor_company_en: Option<String>,
+    // Owner (consumer / producer unit)
+    pub owner_company_scc: Option<String>,
+    pub owner_company_custom_master: Option<String>,
+    pub owner_company_inspect_code: Option<String>,
+    pub owner_company_name: Option<String>,
+    // Declaring agent
+    pub declare_company_name: Option<String>,
+    pub declare_company_scc: Option<String>,
+    pub declare_company_custom_master: Option<String>,
+    pub declare_company_inspect_code: Option<String>,
+    // Transport
+    pub traffic_mode: Option<String>,
+    pub traffic_name: Option<String>,
+    pub voyage_no: Option<String>,
+    pub bill_no: Option<String>,
+    // Supervision and licence
+    pub supervision_mode: Option<String>,
+    pub cut_mode: Option<String>,
+    pub licence_no: Option<String>,
+    // Trade and ports
+    pub trade_country: Option<String>,
+    pub trade_country_code: Option<String>,
+    pub distinate_port: Option<String>,
+    pub desp_port: Option<String>,
+    pub trade_mode: Option<String>,
+    // Fees: type mark (1 rate, 2 unit price, 3 total), value, currency
+    pub transpotation_fee_type: Option<String>,
+    #[serde(with = "lenient_decimal")]
+    pub transpotation_fee_value: Option<Decimal>,
+    pub transpotation_fee_unit: Option<String>,
+    pub insurance_fee_type: Option<String>,
+    #[serde(with = "lenient_decimal")]
+    pub insurance_fee_value: Option<Decimal>,
+    pub insurance_fee_unit: Option<String>,
+    pub other_fee_type: Option<String>,
+    #[serde(with = "lenient_decimal")]
+    pub other_fee_value: Option<Decimal>,
+    pub other_fee_unit: Option<String>,
+    // Package
+    #[serde(with = "lenient_decimal")]
+    pub package_quantity: Option<Decimal>,
+    pub package_type: Option<String>,
+    #[serde(with = "lenient_decimal")]
+    pub gross_weight: Option<Decimal>,
+    #[serde(with = "lenient_decimal")]
+    pub net_weight: Option<Decimal>,
+    #[serde(with = "lenient_decimal")]
+    pub container_count: Option<Decimal>,
+    pub goods_place: Option<String>,
+    // Other
+    pub ie_port: Option<String>,
+    pub custom_type: Option<String>,
+    pub mark: Option<String>,
+    pub note: Option<String>,
+    pub other_item: Option<String>,
+    // Promise markers, each "0" or "1"
+    pub special_relationship: Option<String>,
+    pub price_impact: Option<String>,
+    pub payment_privilege: Option<String>,
+    // Identifiers assigned along the way (customs numbers)
+    pub cus_ciq_no: Option<String>,
+    pub pre_entry_id: Option<String>,
+    pub entry_id: Option<String>,
+    pub pre_dec_license: Option<String>,
+    // Shipment form (classes B and C)
+    pub operator: Option<String>,
+    pub shipper_ups_id: Option<String>,
+    pub shipper_account: Option<String>,
+    pub shipper_name: Option<String>,
+    pub shipper_company: Option<String>,
+    pub shipper_address: Option<String>,
+    pub shipper_phone: Option<String>,
+    /// Class B export: the sender's personal ID number (our addition).
+    pub shipper_id_number: Option<String>,
+    pub recipient_ups_id: Option<String>,
+    pub recipient_account: Option<String>,
+    pub recipient_name: Option<String>,
+    pub recipient_chinese_name: Option<String>,
+    pub recipient_address: Option<String>,
+    pub recipient_company: Option<String>,
+    pub recipient_phone: Option<String>,
+    /// Class B import: the consignee's personal ID number (our addition).
+    pub recipient_id_number: Option<String>,
+    #[serde(with = "lenient_decimal")]
+    pub package_weight: Option<Decimal>,
+    #[serde(with = "lenient_decimal")]
+    pub package_volume: Option<Decimal>,
+    #[serde(with = "lenient_decimal")]
+    pub package_declared_value: Option<Decimal>,
+    #[serde(with = "lenient_decimal")]
+    pub package_number: Option<Decimal>,
+    #[serde(with = "lenient_decimal")]
+    pub package_gross_weight: Option<Decimal>,
+    #[serde(with = "lenient_decimal")]
+    pub package_net_weight: Option<Decimal>,
+    pub currency_code: Option<String>,
+    pub products: Vec<Product>,
+    pub alt_broker: Option<String>,
+    pub alt_broker_input: Option<String>,
+    pub declare_type: Vec<String>,
+    pub business_unit: Option<String>,
+    pub business_unit_scc: Option<String>,
+    pub business_unit_code: Option<String>,
+    pub port_code: Option<String>,
+    // Goods lines
+    pub declaration_goods_info: Vec<GoodsLine>,
+}
+
+/// A product line of the shipment form.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct Product {
+    pub product_description: Option<String>,
+    pub product_description_english: Option<String>,
+    pub hts_code: Option<String>,
+}
+
+/// A goods line (商品项) of the declaration.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct GoodsLine {
+    #[serde(with = "lenient_decimal")]
+    pub goods_no: Option<Decimal>,
+    /// 10-digit HS code.
+    pub goods_code: Option<String>,
+    pub goods_name: Option<String>,
+    #[serde(with = "lenient_decimal")]
+    pub goods_quantity: Option<Decimal>,
+    pub goods_unit: Option<String>,
+    #[serde(with = "lenient_decimal")]
+    pub unit_price: Option<Decimal>,
+    #[serde(with = "lenient_decimal")]
+    pub total_price: Option<Decimal>,
+    pub currency: Option<String>,
+    pub origin_country: Option<String>,
+    pub destination_country: Option<String>,
+    pub district_code: Option<String>,
+    /// Levy method (征减免税方式) 1..9.
+    pub duty_mode: Option<String>,
+    pub exg_no: Option<String>,
+    pub exg_version: Option<String>,
+    #[serde(with = "lenient_decimal")]
+    pub quantity_one: Option<Decimal>,
+    pub unit_one: Option<String>,
+    #[serde(with = "lenient_decimal")]
+    pub quantity_two: Option<Decimal>,
+    pub unit_two: Option<String>,
+    /// Declaration elements (申报要素), pipe separated.
+    pub specification: Option<String>,
+    pub tracking_number: Option<String>,
+    pub origin_code: Option<String>,
+    pub contr_item: Option<String>,
+    pub ciq_name: Option<String>,
+}
+
+/// One field changed by an edit: JSON path, old value, new value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FieldChange {
+    pub field: String,
+    pub old: serde_json::Value,
+    pub new: serde_json::Value,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Drafted {
+    pub declaration_id: Uuid,
+    pub declaration_type: TypeCode,
+    /// The owning customer (tenant).
+    pub customer_id: Uuid,
+    pub username: String,
+    pub company_name: Option<String>,
+    pub data: DeclarationData,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Edited {
+    pub data: DeclarationData,
+    pub changes: Vec<FieldChange>,
+}
+
+/// A move in the state machine, with the reason and (for customs outcomes) the receipt code.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Transition {
+    pub from: DeclarationStatus,
+    pub to: DeclarationStatus,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub receipt_code: Option<String>,
+}
+
+/// Amend after release: a transition 3 -> 2 that also changes fields.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Amended {
+    pub from: DeclarationStatus,
+    pub to: DeclarationStatus,
+    pub reason: String,
+    pub data: DeclarationData,
+    pub changes: Vec<FieldChange>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data")]
+pub enum DeclarationEvent {
+    #[serde(rename = "DeclarationDrafted")]
+    Drafted(Drafted),
+    #[serde(rename = "DeclarationEdited")]
+    Edited(Edited),
+    #[serde(rename = "DeclarationSubmitted")]
+    Submitted(Transition),
+    #[serde(rename = "DeclarationWithdrawn")]
+    Withdrawn(Transition),
+    #[serde(rename = "DeclarationReviewed")]
+    Reviewed(Transition),
+    #[serde(rename = "DeclarationReturned")]
+    Returned(Transition),
+    #[serde(rename = "DeclarationCompleted")]
+    Completed(Transition),
+    #[serde(rename = "DeclarationRejected")]
+    Rejected(Transition),
+    #[serde(rename = "DeclarationRedeclared")]
+    Redeclared(Transition),
+    #[serde(rename = "DeclarationSentBack")]
+    SentBack(Transition),
+    #[serde(rename = "DeclarationAmended")]
+    Amended(Amended),
+    #[serde(rename = "DeclarationDeleted")]
+    Deleted(Transition),
+}
+
+impl DeclarationEvent {
+    /// The action word shown in history and the activity feed ("submit", "review", ...).
+    pub fn action(&self) -> &'static str {
+        match self {
+            Self::Drafted(_) => "create",
+            Self::Edited(_) => "edit",
+            Self::Submitted(_) => "submit",
+            Self::Withdrawn(_) => "withdraw",
+            Self::Reviewed(_) => "review",
+            Self::Returned(_) => "return",
+            Self::Completed(_) => "complete",
+            Self::Rejected(_) => "reject",
+            Self::Redeclared(_) => "redeclare",
+            Self::SentBack(_) => "send-back",
+            Self::Amended(_) => "amend",
+            Self::Deleted(_) => "delete",
+        }
+    }
+
+    /// (from, to) status of the event; a draft's creation goes from nothing to 0.
+    pub fn status_change(&self) -> Option<(Option<DeclarationStatus>, DeclarationStatus)> {
+        match self {
+            Self::Drafted(_) => Some((None, DeclarationStatus::Draft)),
+            Self::Edited(_) => None,
+            Self::Amended(a) => Some((Some(a.from), a.to)),
+            Self::Submitted(t)
+            | Self::Withdrawn(t)
+            | Self::Reviewed(t)
+            | Self::Returned(t)
+            | Self::Completed(t)
+            | Self::Rejected(t)
+            | Self::Redeclared(t)
+            | Self::SentBack(t)
+            | Self::Deleted(t) => Some((Some(t.from), t.to)),
+        }
+    }
+}
+
+/// Current schema version of each event type; older ones are upcast on read.
+fn schema_version_of(event: &DeclarationEvent) -> i32 {
+    match event {
+        DeclarationEvent::Drafted(_) => upcast::DRAFTED_CURRENT_VERSION,
+        _ => 1,
+    }
+}
+
+impl DomainEvent for DeclarationEvent {
+    fn event_type(&self) -> &'static str {
+        match self {
+            Self::Drafted(_) => "DeclarationDrafted",
+            Self::Edited(_) => "DeclarationEdited",
+            Self::Submitted(_) => "DeclarationSubmitted",
+            Self::Withdrawn(_) => "DeclarationWithdrawn",
+            Self::Reviewed(_) => "DeclarationReviewed",
+            Self::Returned(_) => "DeclarationReturned",
+            Self::Completed(_) => "DeclarationCompleted",
+            Self::Rejected(_) => "DeclarationRejected",
+            Self::Redeclared(_) => "DeclarationRedeclared",
+            Self::SentBack(_) => "DeclarationSentBack",
+            Self::Amended(_) => "DeclarationAmended",
+            Self::Deleted(_) => "DeclarationDeleted",
+        }
+    }
+
+    fn schema_version(&self) -> i32 {
+        schema_version_of(self)
+    }
+
+    fn to_new_event(&self) -> NewEvent {
+        split_tagged(self, schema_version_of(self))
+    }
+
+    fn from_recorded(event: &RecordedEvent) -> Result<Self, StoreError> {
+        let payload = upcast::upcast(event)?;
+        join_tagged(event, payload)
+    }
+}
+
+/// Decimal fields accept a JSON number, a numeric string, or empty/null (absent), and are
+/// written as JSON numbers.
+pub mod lenient_decimal {
+    use super::*;
+    use std::str::FromStr;
+
+    pub fn serialize<S: Serializer>(value: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(d) => {
+                let n = serde_json::Number::from_str(&d.normalize().to_string())
+                    .map_err(serde::ser::Error::custom)?;
+                n.serialize(s)
+            }
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
+        let value = Option::<serde_json::Value>::deserialize(d)?;
+        match value {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(serde_json::Value::Number(n)) => Decimal::from_str(&n.to_string())
+                .or_else(|_| Decimal::from_scientific(&n.to_string()))
+                .map(Some)
+                .map_err(|_| serde::de::Error::custom("must be a number")),
+            Some(serde_json::Value::String(s)) if s.trim().is_empty() => Ok(None),
+            Some(serde_json::Value::String(s)) => Decimal::from_str(s.trim())
+                .map(Some)
+                .map_err(|_| serde::de::Error::custom("must be a number")),
+            Some(_) => Err(serde::de::Error::custom("must be a number")),
+        }
+    }
+}
