@@ -19,44 +19,11 @@ pub fn account_id(username: &str) -> Uuid {
     Uuid::new_v5(&ACCOUNT_NAMESPACE, username.trim().to_lowercase().as_bytes())
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "SCREAMING_SNAKE_CASE")]
-pub enum Role {
-    SuperAdmin,
-    Admin,
-    Operator,
-    Customer,
-}
-
-impl Role {
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::SuperAdmin => "SUPER_ADMIN",
-            Self::Admin => "ADMIN",
-            Self::Operator => "OPERATOR",
-            Self::Customer => "CUSTOMER",
-        }
-    }
-
-    pub fn parse(s: &str) -> Option<Self> {
-        match s.trim().to_ascii_uppercase().as_str() {
-            "SUPER_ADMIN" => Some(Self::SuperAdmin),
-            "ADMIN" => Some(Self::Admin),
-            "OPERATOR" => Some(Self::Operator),
-            "CUSTOMER" => Some(Self::Customer),
-            _ => None,
-        }
-    }
-
-    pub fn is_staff(self) -> bool {
-        !matches!(self, Self::Customer)
-    }
-}
-
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct RoleGrant {
-    pub role_code: Role,
+    /// SUPER_ADMIN, ADMIN, OPERATOR or CUSTOMER.
+    pub role_code: String,
     pub sort_no: i32,
 }
 

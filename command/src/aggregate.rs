@@ -1,0 +1,58 @@
+//! The shape every aggregate follows: pure `evolve` and `decide`, with time, the actor and
+//! the reference data passed in, and domain rejections as values (never infrastructure errors).
+
+use api::Actor;
+use chrono::{DateTime, Utc};
+use events::DomainEvent;
+
+use crate::reference::ReferenceData;
+
+pub trait Aggregate: Default + Send {
+    type Event: DomainEvent;
+    const STREAM_TYPE: &'static str;
+    fn evolve(&mut self, event: &Self::Event);
+}
+
+/// What a decision may look at besides the aggregate's state.
+pub struct Ctx<'a> {
+    pub actor: &'a Actor,
+    pub now: DateTime<Utc>,
+    pub reference: &'a ReferenceData,
+}
+
+/// A field that broke a rule, with the message in both languages.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Violation {
+    /// JSON path of the field, e.g. `declarationGoodsInfo[2].goodsCode`.
+    pub field: String,
+    /// Stable rule id, e.g. `required`, `uscc_check_digit`.
+    pub rule: &'static str,
+    pub zh: String,
+    pub en: String,
+}
+
+impl Violation {
+    pub fn new(field: impl Into<String>, rule: &'static str, zh: impl Into<String>, en: impl Into<String>) -> Self {
+        Self { field: field.into(), rule, zh: zh.into(), en: en.into() }
+    }
+}
+
+/// Why a command was refused. Each variant maps to one HTTP answer (see `crate::http`).
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum DomainError {
+    /// 400 with `data: [{field, message}]`.
+    #[error("validation failed")]
+    Validation(Vec<Violation>),
+    /// 409 `ILLEGAL_TRANSITION`: the message names both statuses.
+    #[error("illegal transition from {from} to {to}")]
+    IllegalTransition { from: i16, to: i16 },
+    /// 403: the role may not perform this command.
+    #[error("forbidden")]
+    Forbidden,
+    /// 404: no such thing, or the caller may not see it.
+    #[error("not found")]
+    NotFound,
+    /// 409 with a message (e.g. the thing already exists).
+    #[error("conflict: {0}")]
+    Conflict(String),
+}
