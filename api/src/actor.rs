@@ -13,7 +13,12 @@ pub enum Role {
 }
 
 impl Role {
-    pub const ALL: [Role; 4] = [Role::SuperAdmin, Role::Admin, Role::Operator, Role::Customer];
+    pub const ALL: [Role; 4] = [
+        Role::SuperAdmin,
+        Role::Admin,
+        Role::Operator,
+        Role::Customer,
+    ];
 
     pub fn as_str(self) -> &'static str {
         match self {

@@ -4,4 +4,19 @@
 //! and the authenticated `Actor`.
 
 mod actor;
+pub mod auth;
+pub mod dates;
+mod envelope;
+mod error;
+pub mod extract;
+pub mod lang;
+mod paging;
+pub mod permissions;
+
 pub use actor::{Actor, Role};
+pub use auth::{Auth, AuthConfig, SessionSubject};
+pub use envelope::{Envelope, Ok, ok, render};
+pub use error::{ApiError, ApiResult, FieldError, Text};
+pub use extract::{FormOrJson, Json, Query};
+pub use lang::Lang;
+pub use paging::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, Paging};

@@ -1,0 +1,310 @@
+//! Tokens and sessions. A token is an HS256 JWT (`iss`, `aud`, `exp`, session id `sid`, token
+//! id `jti`); it is accepted only while its server-side session lives. Within the last
+//! `refresh_window` of its life any answer renews it (`refreshed: true` + `accessToken`);
+//! concurrent requests get the same new token, and the old one works 30 s more.
+
+use axum::extract::{FromRef, FromRequestParts};
+use axum::http::header::AUTHORIZATION;
+use axum::http::request::Parts;
+use chrono::{DateTime, Duration, Utc};
+use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use std::sync::Arc;
+use uuid::Uuid;
+
+use crate::actor::{Actor, Role};
+use crate::error::{ApiError, Text};
+use crate::lang;
+
+/// How long the previous token stays valid after a refresh.
+const GRACE_SECONDS: i64 = 30;
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+pub struct Claims {
+    pub sub: Uuid,
+    pub sid: Uuid,
+    pub jti: Uuid,
+    pub role: Role,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cid: Option<Uuid>,
+    pub name: String,
+    pub dn: String,
+    pub iss: String,
+    pub aud: String,
+    pub iat: i64,
+    pub exp: i64,
+}
+
+pub struct AuthConfig {
+    pub secret: Vec<u8>,
+    pub issuer: String,
+    pub audience: String,
+    pub token_ttl: Duration,
+    pub refresh_window: Duration,
+    pub absolute_ttl: Duration,
+}
+
+struct Inner {
+    encoding: EncodingKey,
+    decoding: DecodingKey,
+    validation: Validation,
+    config: AuthConfig,
+    pool: PgPool,
+}
+
+/// Token issuing and checking, shared by every router.
+#[derive(Clone)]
+pub struct Auth(Arc<Inner>);
+
+/// Who a new session is for.
+pub struct SessionSubject {
+    pub account_id: Uuid,
+    pub username: String,
+    pub display_name: String,
+    pub role: Role,
+    pub customer_id: Option<Uuid>,
+}
+
+#[derive(sqlx::FromRow)]
+struct SessionRow {
+    absolute_expiry: DateTime<Utc>,
+    current_jti: Uuid,
+    current_iat: i64,
+    previous_jti: Option<Uuid>,
+    rotated_at: Option<DateTime<Utc>>,
+    revoked_at: Option<DateTime<Utc>>,
+}
+
+impl Auth {
+    pub fn new(config: AuthConfig, pool: PgPool) -> Self {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.set_issuer(std::slice::from_ref(&config.issuer));
+        validation.set_audience(std::slice::from_ref(&config.audience));
+        validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
+        validation.leeway = 0;
+        Self(Arc::new(Inner {
+            encoding: EncodingKey::from_secret(&config.secret),
+            decoding: DecodingKey::from_secret(&config.secret),
+            validation,
+            config,
+            pool,
+        }))
+    }
+
+    pub fn pool(&self) -> &PgPool {
+        &self.0.pool
+    }
+
+    fn encode(&self, claims: &Claims) -> Result<String, ApiError> {
+        jsonwebtoken::encode(&Header::new(Algorithm::HS256), claims, &self.0.encoding)
+            .map_err(ApiError::internal)
+    }
+
+    fn claims_for(
+        &self,
+        subject: &SessionSubject,
+        sid: Uuid,
+        jti: Uuid,
+        iat: i64,
+        absolute: DateTime<Utc>,
+    ) -> Claims {
+        let exp = (iat + self.0.config.token_ttl.num_seconds()).min(absolute.timestamp());
+        Claims {
+            sub: subject.account_id,
+            sid,
+            jti,
+            role: subject.role,
+            cid: subject.customer_id,
+            name: subject.username.clone(),
+            dn: subject.display_name.clone(),
+            iss: self.0.config.issuer.clone(),
+            aud: self.0.config.audience.clone(),
+            iat,
+            exp,
+        }
+    }
+
+    /// Open a session and return its first token.
+    pub async fn issue(&self, subject: &SessionSubject) -> Result<String, ApiError> {
+        let now = Utc::now();
+        let sid = Uuid::new_v4();
+        let jti = Uuid::new_v4();
+        let absolute = now + self.0.config.absolute_ttl;
+        sqlx::query(
+            "INSERT INTO auth_sessions (session_id, account_id, absolute_expiry, current_jti, current_iat)
+             VALUES ($1, $2, $3, $4, $5)",
+        )
+        .bind(sid)
+        .bind(subject.account_id)
+        .bind(absolute)
+        .bind(jti)
+        .bind(now.timestamp())
+        .execute(&self.0.pool)
+        .await?;
+        self.encode(&self.claims_for(subject, sid, jti, now.timestamp(), absolute))
+    }
+
+    pub async fn revoke(&self, session_id: Uuid) -> Result<(), ApiError> {
+        sqlx::query("UPDATE auth_sessions SET revoked_at = now() WHERE session_id = $1 AND revoked_at IS NULL")
+            .bind(session_id)
+            .execute(&self.0.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Revoke every session of an account (disabled user, password changed).
+    pub async fn revoke_all(&self, account_id: Uuid) -> Result<(), ApiError> {
+        sqlx::query("UPDATE auth_sessions SET revoked_at = now() WHERE account_id = $1 AND revoked_at IS NULL")
+            .bind(account_id)
+            .execute(&self.0.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Check a token and its session; renew it when it is close to expiry.
+    pub async fn authenticate(&self, token: &str) -> Result<Actor, ApiError> {
+        let data = jsonwebtoken::decode::<Claims>(token, &self.0.decoding, &self.0.validation)
+            .map_err(|_| ApiError::unauthorized())?;
+        let claims = data.claims;
+        let row: Option<SessionRow> = sqlx::query_as(
+            "SELECT absolute_expiry, current_jti, current_iat, previous_jti, rotated_at, revoked_at
+             FROM auth_sessions WHERE session_id = $1",
+        )
+        .bind(claims.sid)
+        .fetch_optional(&self.0.pool)
+        .await?;
+        let row = row.ok_or_else(ApiError::unauthorized)?;
+        let now = Utc::now();
+        if row.revoked_at.is_some() || row.absolute_expiry <= now {
+            return Err(ApiError::unauthorized());
+        }
+        let is_current = row.current_jti == claims.jti;
+        let in_grace = row.previous_jti == Some(claims.jti)
+            && row
+                .rotated_at
+                .is_some_and(|t| now - t <= Duration::seconds(GRACE_SECONDS));
+        if !is_current && !in_grace {
+            return Err(ApiError::unauthorized());
+        }
+        let subject = SessionSubject {
+            account_id: claims.sub,
+            username: claims.name.clone(),
+            display_name: claims.dn.clone(),
+            role: claims.role,
+            customer_id: claims.cid,
+        };
+        if in_grace {
+            // A concurrent request already renewed this token: hand back the same new one.
+            let renewed = self.claims_for(
+                &subject,
+                claims.sid,
+                row.current_jti,
+                row.current_iat,
+                row.absolute_expiry,
+            );
+            lang::set_refreshed_token(self.encode(&renewed)?);
+        } else if claims.exp - now.timestamp() <= self.0.config.refresh_window.num_seconds()
+            && claims.exp < row.absolute_expiry.timestamp()
+        {
+            self.rotate(&subject, &claims, &row, now).await?;
+        }
+        Ok(Actor {
+            id: claims.sub,
+            username: claims.name,
+            display_name: claims.dn,
+            role: claims.role,
+            customer_id: claims.cid,
+            session_id: claims.sid,
+        })
+    }
+
+    async fn rotate(
+        &self,
+        subject: &SessionSubject,
+        claims: &Claims,
+        row: &SessionRow,
+        now: DateTime<Utc>,
+    ) -> Result<(), ApiError> {
+        let new_jti = Uuid::new_v4();
+        let rotated: Option<(Uuid, i64)> = sqlx::query_as(
+            "UPDATE auth_sessions
+                SET previous_jti = current_jti, current_jti = $3, current_iat = $4, rotated_at = now()
+              WHERE session_id = $1 AND current_jti = $2
+          RETURNING current_jti, current_iat",
+        )
+        .bind(claims.sid)
+        .bind(claims.jti)
+        .bind(new_jti)
+        .bind(now.timestamp())
+        .fetch_optional(&self.0.pool)
+        .await?;
+        let (jti, iat) = match rotated {
+            Some(r) => r,
+            // Lost the race: read what the winner wrote.
+            None => {
+                sqlx::query_as(
+                    "SELECT current_jti, current_iat FROM auth_sessions WHERE session_id = $1",
+                )
+                .bind(claims.sid)
+                .fetch_one(&self.0.pool)
+                .await?
+            }
+        };
+        let renewed = self.claims_for(subject, claims.sid, jti, iat, row.absolute_expiry);
+        lang::set_refreshed_token(self.encode(&renewed)?);
+        Ok(())
+    }
+}
+
+/// The bearer token of a request (`Authorization: Bearer x`, or a bare token).
+pub fn bearer(parts: &Parts) -> Option<&str> {
+    let value = parts.headers.get(AUTHORIZATION)?.to_str().ok()?.trim();
+    let token = value
+        .strip_prefix("Bearer ")
+        .or_else(|| value.strip_prefix("bearer "))
+        .unwrap_or(value)
+        .trim();
+    (!token.is_empty()).then_some(token)
+}
+
+impl<S> FromRequestParts<S> for Actor
+where
+    Auth: FromRef<S>,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &S) -> Result<Self, Self::Rejection> {
+        if let Some(actor) = parts.extensions.get::<Actor>() {
+            return Ok(actor.clone());
+        }
+        let token = bearer(parts).ok_or_else(ApiError::unauthorized)?;
+        let auth = Auth::from_ref(state);
+        let actor = auth.authenticate(token).await?;
+        parts.extensions.insert(actor.clone());
+        Ok(actor)
+    }
+}
+
+impl Actor {
+    /// 403 unless the actor's role is one of `roles`.
+    pub fn require(&self, roles: &[Role]) -> Result<(), ApiError> {
+        if roles.contains(&self.role) {
+            Ok(())
+        } else {
+            Err(ApiError::Forbidden(Text::new(
+                "没有权限执行此操作",
+                "your role may not do this",
+            )))
+        }
+    }
+
+    pub fn require_staff(&self) -> Result<(), ApiError> {
+        self.require(&[Role::Operator, Role::Admin, Role::SuperAdmin])
+    }
+
+    pub fn require_admin(&self) -> Result<(), ApiError> {
+        self.require(&[Role::Admin, Role::SuperAdmin])
+    }
+}

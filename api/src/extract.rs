@@ -1,0 +1,262 @@
+//! Extractors that answer bad input in our envelope (never axum's plain text), after cleaning
+//! the request: strings are trimmed, and empty values, `-1` and the export dialog's
+//! placeholders mean "absent" (API.md "Lists, paging, filters").
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::header::CONTENT_TYPE;
+use axum::http::request::Parts;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
+
+use crate::error::{ApiError, FieldError, Text};
+
+/// Values a legacy client sends for "no filter".
+const PLACEHOLDERS: &[&str] = &[
+    "-1",
+    "undefined",
+    "null",
+    "全部客户",
+    "全部港口",
+    "全部SLIC",
+    "所有客户",
+    "所有港口",
+    "All customers",
+    "All ports",
+    "All SLIC",
+];
+
+fn is_absent(value: &str) -> bool {
+    value.is_empty() || PLACEHOLDERS.iter().any(|p| p.eq_ignore_ascii_case(value))
+}
+
+/// Clean a JSON body: trim every string, turn empty strings into null. `-1` is kept in
+/// bodies, where it can be a real value; query strings drop it.
+pub fn clean_json(value: Value) -> Value {
+    match value {
+        Value::String(s) => {
+            let t = s.trim();
+            if t.is_empty() {
+                Value::Null
+            } else if t.len() == s.len() {
+                Value::String(s)
+            } else {
+                Value::String(t.to_string())
+            }
+        }
+        Value::Array(items) => Value::Array(items.into_iter().map(clean_json).collect()),
+        Value::Object(map) => {
+            Value::Object(map.into_iter().map(|(k, v)| (k, clean_json(v))).collect())
+        }
+        other => other,
+    }
+}
+
+/// Clean url-encoded pairs: trim, drop absent values.
+pub fn clean_pairs(raw: &[u8]) -> Vec<(String, String)> {
+    form_pairs(raw)
+        .into_iter()
+        .map(|(k, v)| (k.trim().to_string(), v.trim().to_string()))
+        .filter(|(k, v)| !k.is_empty() && !is_absent(v))
+        .collect()
+}
+
+fn form_pairs(raw: &[u8]) -> Vec<(String, String)> {
+    form_urlencoded::parse(raw).into_owned().collect()
+}
+
+fn field_error(path: String, detail: String) -> ApiError {
+    let field = if path.is_empty() || path == "." {
+        "body".to_string()
+    } else {
+        path
+    };
+    ApiError::bad_fields(vec![FieldError {
+        message: Text::new(
+            format!("字段格式错误：{detail}"),
+            format!("invalid value: {detail}"),
+        ),
+        field,
+    }])
+}
+
+/// Deserialize cleaned url-encoded pairs, naming the field that failed.
+pub fn from_pairs<T: DeserializeOwned>(pairs: &[(String, String)]) -> Result<T, ApiError> {
+    let encoded = form_urlencoded::Serializer::new(String::new())
+        .extend_pairs(pairs.iter())
+        .finish();
+    let de = serde_urlencoded::Deserializer::new(form_urlencoded::parse(encoded.as_bytes()));
+    serde_path_to_error::deserialize(de)
+        .map_err(|e| field_error(e.path().to_string(), e.inner().to_string()))
+}
+
+/// Deserialize a cleaned JSON value, naming the field that failed (a JSON path such as
+/// `declarationGoodsInfo[2].unitPrice`).
+pub fn from_json_value<T: DeserializeOwned>(value: Value) -> Result<T, ApiError> {
+    serde_path_to_error::deserialize(value)
+        .map_err(|e| field_error(e.path().to_string(), e.inner().to_string()))
+}
+
+fn body_rejection(rejection: BytesRejection) -> ApiError {
+    if rejection.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+        ApiError::PayloadTooLarge
+    } else {
+        ApiError::bad_field(
+            "body",
+            "请求体读取失败",
+            "the request body could not be read",
+        )
+    }
+}
+
+fn content_type(req: &Request) -> String {
+    req.headers()
+        .get(CONTENT_TYPE)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("")
+        .split(';')
+        .next()
+        .unwrap_or("")
+        .trim()
+        .to_ascii_lowercase()
+}
+
+fn is_json(content_type: &str) -> bool {
+    content_type == "application/json" || content_type.ends_with("+json")
+}
+
+fn parse_json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    let value: Value = if bytes.iter().all(u8::is_ascii_whitespace) {
+        Value::Object(Default::default())
+    } else {
+        serde_json::from_slice(bytes).map_err(|e| {
+            ApiError::bad_field(
+                "body",
+                format!("请求体不是合法的 JSON：{e}"),
+                format!("the body is not valid JSON: {e}"),
+            )
+        })?
+    };
+    from_json_value(clean_json(value))
+}
+
+/// A JSON body (`Content-Type: application/json`), cleaned.
+#[derive(Debug, Clone)]
+pub struct Json<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let ct = content_type(&req);
+        if !is_json(&ct) {
+            return Err(ApiError::UnsupportedMediaType);
+        }
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(body_rejection)?;
+        parse_json_body(&bytes).map(Json)
+    }
+}
+
+/// A body that may be form-encoded (the legacy contract) or JSON.
+#[derive(Debug, Clone)]
+pub struct FormOrJson<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for FormOrJson<T> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let ct = content_type(&req);
+        let json = is_json(&ct);
+        let form = ct == "application/x-www-form-urlencoded";
+        if !json && !form && !ct.is_empty() {
+            return Err(ApiError::UnsupportedMediaType);
+        }
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(body_rejection)?;
+        if json {
+            parse_json_body(&bytes).map(FormOrJson)
+        } else {
+            from_pairs(&clean_pairs(&bytes)).map(FormOrJson)
+        }
+    }
+}
+
+/// A cleaned query string.
+#[derive(Debug, Clone)]
+pub struct Query<T>(pub T);
+
+impl<S: Send + Sync, T: DeserializeOwned> FromRequestParts<S> for Query<T> {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let raw = parts.uri.query().unwrap_or("");
+        from_pairs(&clean_pairs(raw.as_bytes())).map(Query)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde::Deserialize;
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    struct Filter {
+        status: Option<i64>,
+        username: Option<String>,
+        page_no: Option<i64>,
+    }
+
+    #[test]
+    fn placeholders_and_minus_one_mean_absent_in_query_strings() {
+        let pairs = clean_pairs(
+            "status=-1&username=%E5%85%A8%E9%83%A8%E5%AE%A2%E6%88%B7&pageNo=%202%20".as_bytes(),
+        );
+        let f: Filter = from_pairs(&pairs).expect("parses");
+        assert_eq!(f.status, None);
+        assert_eq!(f.username, None);
+        assert_eq!(f.page_no, Some(2));
+    }
+
+    #[test]
+    fn a_bad_number_in_a_query_names_the_field() {
+        let err = from_pairs::<Filter>(&clean_pairs(b"pageNo=abc")).expect_err("refused");
+        match err {
+            ApiError::BadRequest { fields, .. } => assert_eq!(fields[0].field, "pageNo"),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn json_strings_are_trimmed_and_empty_strings_become_null() {
+        let v = clean_json(serde_json::json!({"a": "  x ", "b": "", "c": ["", " y"]}));
+        assert_eq!(
+            v,
+            serde_json::json!({"a": "x", "b": null, "c": [null, "y"]})
+        );
+    }
+
+    #[test]
+    fn a_wrong_type_deep_in_a_body_names_its_json_path() {
+        #[derive(Debug, Deserialize)]
+        struct Line {
+            #[allow(dead_code)]
+            qty: i64,
+        }
+        #[derive(Debug, Deserialize)]
+        struct Body {
+            #[allow(dead_code)]
+            lines: Vec<Line>,
+        }
+        let err =
+            parse_json_body::<Body>(br#"{"lines":[{"qty":1},{"qty":"x"}]}"#).expect_err("refused");
+        match err {
+            ApiError::BadRequest { fields, .. } => assert_eq!(fields[0].field, "lines[1].qty"),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+}
