@@ -1,1 +1,155 @@
-//! store (in progress)
+//! The PostgreSQL event store: appends with an expected version (optimistic concurrency)
+//! and reads, per stream and as one global feed that never skips a late committer.
+
+mod durability;
+mod read;
+mod replay;
+mod row;
+
+pub use durability::{DurabilityReport, check_durability};
+pub use replay::ReplayFilter;
+
+use sqlx::types::Json;
+use sqlx::{PgConnection, PgExecutor, PgPool, Row};
+use uuid::Uuid;
+
+use crate::{Appended, Metadata, NewEvent, StoreError};
+
+/// The name of the `UNIQUE(stream_id, stream_version)` constraint: violating it means another
+/// writer got to the stream first.
+const STREAM_VERSION_KEY: &str = "events_stream_version_key";
+
+/// Appends and reads events. Cheap to clone: it only holds the pool.
+#[derive(Debug, Clone)]
+pub struct EventStore {
+    pool: PgPool,
+}
+
+impl EventStore {
+    pub fn new(pool: PgPool) -> Self {
+        Self { pool }
+    }
+
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// Appends `events` to a stream as versions `expected_version + 1 ..` in one INSERT.
+    ///
+    /// `expected_version` is the version the caller saw (0: the stream must not exist). A
+    /// stream that is at any other version answers [`StoreError::Conflict`]; the caller may
+    /// reload and retry. An empty `events` writes nothing but still checks the version, and
+    /// answers the stream's current version and the position of its last event (0 if none).
+    pub async fn append(
+        &self,
+        stream_type: &str,
+        stream_id: Uuid,
+        expected_version: i64,
+        events: &[NewEvent],
+        metadata: &Metadata,
+    ) -> Result<Appended, StoreError> {
+        append_with(
+            &self.pool,
+            stream_type,
+            stream_id,
+            expected_version,
+            events,
+            metadata,
+        )
+        .await
+    }
+
+    /// [`EventStore::append`] inside the caller's transaction, so the events commit together
+    /// with the caller's other writes (an idempotency record). A conflict aborts that
+    /// transaction: roll it back.
+    pub async fn append_in(
+        &self,
+        conn: &mut PgConnection,
+        stream_type: &str,
+        stream_id: Uuid,
+        expected_version: i64,
+        events: &[NewEvent],
+        metadata: &Metadata,
+    ) -> Result<Appended, StoreError> {
+        append_with(
+            conn,
+            stream_type,
+            stream_id,
+            expected_version,
+            events,
+            metadata,
+        )
+        .await
+    }
+}
+
+async fn append_with<'c, E: PgExecutor<'c>>(
+    executor: E,
+    stream_type: &str,
+    stream_id: Uuid,
+    expected_version: i64,
+    events: &[NewEvent],
+    metadata: &Metadata,
+) -> Result<Appended, StoreError> {
+    let conflict = StoreError::Conflict {
+        stream_id,
+        expected: expected_version,
+    };
+    if events.is_empty() {
+        let (version, position) = read::stream_head(executor, stream_id).await?;
+        return if version == expected_version {
+            Ok(Appended { version, position })
+        } else {
+            Err(conflict)
+        };
+    }
+
+    let ids: Vec<Uuid> = events.iter().map(|_| Uuid::now_v7()).collect();
+    let types: Vec<&str> = events.iter().map(|e| e.event_type.as_str()).collect();
+    let schemas: Vec<i32> = events.iter().map(|e| e.schema_version).collect();
+    let payloads: Vec<&serde_json::Value> = events.iter().map(|e| &e.payload).collect();
+
+    // The EXISTS guard refuses an expected version above the stream's (which would leave a
+    // gap); an expected version below it collides on the unique key instead.
+    let result = sqlx::query(
+        "WITH ins AS (
+             INSERT INTO events (stream_type, stream_id, stream_version, event_id, event_type,
+                                 schema_version, payload, metadata)
+             SELECT $1, $2, $3 + t.ord, t.event_id, t.event_type, t.schema_version, t.payload, $8
+             FROM UNNEST($4::uuid[], $5::text[], $6::int4[], $7::jsonb[])
+                  WITH ORDINALITY AS t(event_id, event_type, schema_version, payload, ord)
+             WHERE $3 = 0
+                OR EXISTS (SELECT 1 FROM events e WHERE e.stream_id = $2 AND e.stream_version = $3)
+             ORDER BY t.ord
+             RETURNING global_position, stream_version
+         )
+         SELECT max(stream_version), max(global_position) FROM ins",
+    )
+    .bind(stream_type)
+    .bind(stream_id)
+    .bind(expected_version)
+    .bind(&ids)
+    .bind(&types)
+    .bind(&schemas)
+    .bind(&payloads)
+    .bind(Json(metadata))
+    .fetch_one(executor)
+    .await;
+
+    match result {
+        Ok(row) => {
+            let version: Option<i64> = row.try_get(0)?;
+            let position: Option<i64> = row.try_get(1)?;
+            match (version, position) {
+                (Some(version), Some(position)) => Ok(Appended { version, position }),
+                _ => Err(conflict),
+            }
+        }
+        Err(sqlx::Error::Database(db))
+            if db.is_unique_violation() && db.constraint() == Some(STREAM_VERSION_KEY) =>
+        {
+            Err(conflict)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
