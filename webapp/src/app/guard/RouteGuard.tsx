@@ -1,0 +1,87 @@
+// Applies decideNavigation to every location: redirects, loads the session once, sets the
+// page title from the route title.
+import { useEffect, useState } from 'react';
+import { Center, Loader } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
+import { useShallow } from 'zustand/react/shallow';
+import { loadSession } from '@/features/auth/sessionLoader';
+import { message } from '@/lib/message';
+import { ApiError } from '@/lib/request';
+import { useSessionStore } from '@/lib/session';
+import { storage } from '@/lib/storage';
+import { effectiveRoles, effectiveTags } from '../routes/flatten';
+import { useRouteHandles } from '../routes/useRouteHandles';
+import { decideNavigation, LOGIN_C, loginRedirect } from './decideNavigation';
+
+let pendingLoad: Promise<void> | null = null;
+
+export function RouteGuard() {
+  const { t } = useTranslation();
+  const location = useLocation();
+  const navigate = useNavigate();
+  const handles = useRouteHandles();
+  const session = useSessionStore(
+    useShallow((s) => ({
+      token: s.token,
+      role: s.role,
+      loaded: s.loaded,
+      permissions: s.permissions,
+      isLocked: Boolean(s.userinfo?.isLocked),
+    })),
+  );
+  const [failed, setFailed] = useState(false);
+
+  const leaf = handles.at(-1);
+  const chain = handles.map((h) => h.meta);
+  const decision = decideNavigation({
+    pathname: location.pathname,
+    search: location.search,
+    route: {
+      public: leaf?.meta.public ?? false,
+      needsTempToken: leaf?.meta.needsTempToken,
+      roles: effectiveRoles(chain),
+      permissionTags: effectiveTags(chain),
+    },
+    token: session.token,
+    tempToken: storage.get('tempToken'),
+    role: session.role,
+    loaded: session.loaded,
+    permissions: session.permissions,
+    isLocked: session.isLocked,
+  });
+
+  const titleKey = [...chain].reverse().find((m) => m.title)?.title;
+  useEffect(() => {
+    const appTitle = t('app.title');
+    document.title = titleKey ? `${t(titleKey)} - ${appTitle}` : appTitle;
+  }, [titleKey, t]);
+
+  const mustLoad = decision.kind === 'load' && !failed;
+  const { pathname, search } = location;
+  useEffect(() => {
+    if (!mustLoad) return;
+    pendingLoad ??= loadSession().finally(() => {
+      pendingLoad = null;
+    });
+    pendingLoad.catch((error: unknown) => {
+      // A 401 has already logged out and reloads; anything else: clear, tell, go to login.
+      if (error instanceof ApiError && error.code === 401) return;
+      setFailed(true);
+      useSessionStore.getState().clear();
+      message.error(error instanceof Error && error.message ? error.message : t('guard.loadFailed'));
+      navigate(loginRedirect(LOGIN_C, pathname, search), { replace: true });
+      setFailed(false);
+    });
+  }, [mustLoad, navigate, pathname, search, t]);
+
+  if (decision.kind === 'redirect') return <Navigate to={decision.to} replace />;
+  if (decision.kind === 'load') {
+    return (
+      <Center h="100vh" aria-busy="true">
+        <Loader />
+      </Center>
+    );
+  }
+  return <Outlet />;
+}

@@ -1,0 +1,293 @@
+// Every route of spec 2.1-2.4, nested as the spec lists them. A child's path is its
+// parent's joined with its own; a child named like its parent is the parent's index page;
+// hidden detail pages take the declaration id in the query (`?id=`).
+import { lazy } from 'react';
+import {
+  IconAlertTriangle,
+  IconFileDescription,
+  IconFileExport,
+  IconFileImport,
+  IconHome,
+  IconRobot,
+  IconSearch,
+  IconSettings,
+  IconUserCircle,
+  IconUsers,
+} from '@tabler/icons-react';
+import type { Role } from '@/lib/roles';
+import { declarationPage } from './declarationPages';
+import type { AppRoute } from './types';
+
+const Placeholder = lazy(() => import('@/features/placeholder/components/PlaceholderPage'));
+const CustomerLogin = lazy(() => import('@/features/auth/components/CustomerLoginPage'));
+const StaffLogin = lazy(() => import('@/features/auth/components/StaffLoginPage'));
+const AuthRedirect = lazy(() => import('@/features/auth/components/AuthRedirectPage'));
+const Environment = lazy(() => import('@/features/system/components/EnvironmentPage'));
+const Forbidden = lazy(() => import('@/features/system/components/ForbiddenPage'));
+const NotFound = lazy(() => import('@/features/system/components/NotFoundPage'));
+const Unauthorized = lazy(() => import('@/features/system/components/UnauthorizedPage'));
+const CustomerWelcome = lazy(() => import('@/features/welcome/components/CustomerWelcomePage'));
+const AdminWelcome = lazy(() => import('@/features/welcome/components/AdminWelcomePage'));
+
+const CUSTOMER: readonly Role[] = ['CUSTOMER'];
+const STAFF: readonly Role[] = ['OPERATOR', 'ADMIN'];
+
+const list = declarationPage('DeclarationListPage');
+const detail = declarationPage('DeclarationDetailPage');
+const form = declarationPage('DeclarationFormPage');
+
+type Area = 'customer' | 'staff';
+
+/** export/import groups with their B, C and D lists. */
+function shipmentGroups(prefix: string, area: Area): AppRoute[] {
+  return (['export', 'import'] as const).map((dir) => ({
+    path: dir,
+    name: `${prefix}-${dir}`,
+    meta: { title: `route.${dir}`, icon: dir === 'export' ? IconFileExport : IconFileImport },
+    redirect: `${dir}-b`,
+    children: (['b', 'c', 'd'] as const).map((cls) => ({
+      path: `${dir}-${cls}`,
+      name: `${prefix}-${dir}-${cls}`,
+      meta: {
+        title: `route.${dir}${cls.toUpperCase()}`,
+        declarationType: `${dir === 'export' ? 'O' : 'I'}${cls.toUpperCase()}`,
+        area,
+      },
+      component: list,
+    })),
+  }));
+}
+
+/** Hidden detail pages: detail, detail-c, detail-b, each with :shipmentType. */
+function detailPages(prefix: string, title: string, area: Area, page = detail): AppRoute[] {
+  return (
+    [
+      ['detail', 'D'],
+      ['detail-c', 'C'],
+      ['detail-b', 'B'],
+    ] as const
+  ).map(([path, cls]) => ({
+    path: `${path}/:shipmentType`,
+    name: `${prefix}-${path}`,
+    meta: { title, hidden: true, noCache: true, declarationClass: cls, area },
+    component: page,
+  }));
+}
+
+export const publicRoutes: AppRoute[] = [
+  { path: '/login-c', name: 'login-c', meta: { title: 'route.loginC', public: true }, component: CustomerLogin },
+  { path: '/login-b', name: 'login-b', meta: { title: 'route.loginB', public: true }, component: StaffLogin },
+  { path: '/auth-redirect', name: 'auth-redirect', meta: { title: 'route.authRedirect', public: true }, component: AuthRedirect },
+  { path: '/azure-redirect', name: 'azure-redirect', meta: { title: 'route.authRedirect', public: true }, component: AuthRedirect },
+  { path: '/account-transfer', name: 'account-transfer', meta: { title: 'route.accountTransfer', public: true }, component: Placeholder },
+  { path: '/pass-reset', name: 'pass-reset', meta: { title: 'route.passReset', public: true, needsTempToken: true }, component: Placeholder },
+  { path: '/pass-update', name: 'pass-update', meta: { title: 'route.passUpdate', public: true }, component: Placeholder },
+  { path: '/forget-password', name: 'forget-password', meta: { title: 'route.forgetPassword', public: true }, component: Placeholder },
+  { path: '/environment', name: 'environment', meta: { title: 'route.environment', public: true }, component: Environment },
+  { path: '/403', name: '403', meta: { title: 'route.forbidden', public: true }, component: Forbidden },
+  { path: '/404', name: '404', meta: { title: 'route.notFound', public: true }, component: NotFound },
+  { path: '/401', name: '401', meta: { title: 'route.unauthorized', public: true }, component: Unauthorized },
+  { path: '/lasso/callback', name: 'lasso-callback', meta: { title: 'route.lassoCallback', public: true }, component: Placeholder },
+  { path: '/lasso/test', name: 'lasso-test', meta: { title: 'route.lassoTest', public: true }, component: Placeholder },
+  {
+    path: '/temporarily',
+    name: 'temporarily',
+    meta: { title: 'route.temporarily', public: true },
+    children: [
+      { path: '', name: 'temporarily-index', meta: { title: 'route.temporarily', public: true }, component: Placeholder },
+      { path: 'detail', name: 'temporarily-detail', meta: { title: 'route.temporarilyDetail', public: true }, component: Placeholder },
+    ],
+  },
+  {
+    path: '/page-pdf',
+    name: 'page-pdf',
+    meta: { title: 'route.pagePdf', public: true, hidden: true },
+    component: declarationPage('DeclarationPdfPage'),
+  },
+];
+
+export const customerRoutes: AppRoute[] = [
+  {
+    path: '/customer-welcome',
+    name: 'customer-welcome',
+    meta: { title: 'route.home', icon: IconHome, roles: CUSTOMER, affix: true },
+    component: CustomerWelcome,
+  },
+  {
+    path: '/customs-clearance-supply',
+    name: 'customs-clearance-supply',
+    meta: { title: 'route.customsDocuments', icon: IconFileDescription, roles: CUSTOMER, alwaysShow: true },
+    redirect: 'export',
+    children: [
+      ...shipmentGroups('supply', 'customer'),
+      ...detailPages('supply', 'route.customsDeclaration', 'customer'),
+    ],
+  },
+  {
+    path: '/customers-status-query',
+    name: 'customers-status-query',
+    meta: { title: 'route.statusQuery', icon: IconSearch, roles: CUSTOMER, closesMenuGroups: true },
+    component: declarationPage('StatusQueryPage'),
+  },
+  {
+    path: '/customers-center',
+    name: 'customers-center',
+    meta: { title: 'route.customersCenter', icon: IconUserCircle, roles: CUSTOMER, alwaysShow: true },
+    redirect: 'account',
+    children: [
+      { path: 'account', name: 'center-account', meta: { title: 'route.centerAccount' }, component: Placeholder },
+      { path: 'trade', name: 'center-trade', meta: { title: 'route.centerTrade' }, component: Placeholder },
+      { path: 'product', name: 'center-product', meta: { title: 'route.centerProduct' }, component: Placeholder },
+      { path: 'mapping', name: 'center-mapping', meta: { title: 'route.centerMapping' }, component: Placeholder },
+      {
+        path: 'bind',
+        name: 'center-bind',
+        meta: { title: 'route.centerBind', hidden: true, activeMenu: '/customers-center/account' },
+        component: Placeholder,
+      },
+    ],
+  },
+];
+
+export const staffRoutes: AppRoute[] = [
+  {
+    path: '/admin-welcome',
+    name: 'admin-welcome',
+    meta: { title: 'route.home', icon: IconHome, roles: STAFF, hidden: true, affix: true },
+    component: AdminWelcome,
+  },
+  {
+    path: '/customs-clearance',
+    name: 'customs-clearance',
+    meta: {
+      title: 'route.customsDocuments',
+      icon: IconFileDescription,
+      roles: STAFF,
+      level: 1,
+      permissionTag: 'declarations:management',
+      alwaysShow: true,
+    },
+    redirect: 'export',
+    children: [
+      ...shipmentGroups('staff', 'staff'),
+      ...detailPages('staff', 'route.declarationDetail', 'staff'),
+    ],
+  },
+  {
+    path: '/clearance-exception',
+    name: 'clearance-exception',
+    meta: {
+      title: 'route.clearanceException',
+      icon: IconAlertTriangle,
+      roles: STAFF,
+      permissionTag: 'clearance:management',
+      alwaysShow: true,
+    },
+    redirect: 'export',
+    children: [
+      { path: 'export', name: 'exception-export', meta: { title: 'route.exceptionExport' }, component: Placeholder },
+      { path: 'import', name: 'exception-import', meta: { title: 'route.exceptionImport' }, component: Placeholder },
+      {
+        path: 'createException',
+        name: 'exception-create',
+        meta: { title: 'route.exceptionCreate', hidden: true },
+        component: Placeholder,
+      },
+    ],
+  },
+  {
+    path: '/customers-profile',
+    name: 'customers-profile',
+    meta: {
+      title: 'route.customerManagement',
+      icon: IconUsers,
+      roles: STAFF,
+      permissionTag: 'customers:management',
+      alwaysShow: true,
+    },
+    children: [
+      { path: '', name: 'customers-profile-list', meta: { title: 'route.customerArchive' }, component: Placeholder },
+      {
+        path: 'ai-create',
+        name: 'ai-create',
+        meta: { title: 'route.aiCreate', icon: IconRobot, specialIcon: true },
+        component: Placeholder,
+      },
+      { path: 'assist-to-create', name: 'assist-to-create', meta: { title: 'route.assistCreate' }, component: Placeholder },
+      { path: 'mapping-list', name: 'mapping-list', meta: { title: 'route.mappingList' }, component: Placeholder },
+      {
+        path: 'mapping-detail',
+        name: 'mapping-detail',
+        meta: { title: 'route.mappingDetail', hidden: true, activeMenu: '/customers-profile/mapping-list' },
+        component: Placeholder,
+      },
+      {
+        path: 'mapping-create',
+        name: 'mapping-create',
+        meta: { title: 'route.mappingCreate', hidden: true, activeMenu: '/customers-profile/mapping-list' },
+        component: Placeholder,
+      },
+      {
+        path: 'customers-detail',
+        name: 'customers-detail',
+        meta: { title: 'route.customerDetail', hidden: true, activeMenu: '/customers-profile' },
+        component: Placeholder,
+      },
+      {
+        path: 'opera-record',
+        name: 'opera-record',
+        meta: { title: 'route.operaRecord', hidden: true, activeMenu: '/customers-profile' },
+        component: declarationPage('DeclarationRecordsPage'),
+      },
+      {
+        path: 'detail',
+        name: 'profile-detail-new',
+        meta: { title: 'route.declarationSubmit', hidden: true, noCache: true, declarationClass: 'D', area: 'staff' },
+        component: form,
+      },
+      ...detailPages('profile', 'route.declarationSubmit', 'staff', form),
+    ],
+  },
+  {
+    path: '/platform-mgt',
+    name: 'platform-mgt',
+    meta: { title: 'route.platform', icon: IconSettings, roles: STAFF, alwaysShow: true },
+    redirect: 'employee',
+    children: [
+      {
+        path: 'employee',
+        name: 'platform-employee',
+        meta: { title: 'route.employee', permissionTag: 'staff:management' },
+        component: Placeholder,
+      },
+      {
+        path: 'roles',
+        name: 'platform-roles',
+        meta: { title: 'route.roles', permissionTag: 'roles:management' },
+        component: Placeholder,
+      },
+      {
+        path: 'port',
+        name: 'platform-port',
+        meta: { title: 'route.port', permissionTag: 'ports:management' },
+        component: Placeholder,
+      },
+      {
+        path: 'add',
+        name: 'platform-add',
+        meta: {
+          title: 'route.employeeAdd',
+          hidden: true,
+          activeMenu: '/platform-mgt/employee',
+          permissionTag: 'staff:management',
+        },
+        component: Placeholder,
+      },
+    ],
+  },
+];
+
+/** The protected routes rendered inside the shell. */
+export const protectedRoutes: AppRoute[] = [...customerRoutes, ...staffRoutes];
+
+export const NotFoundPage = NotFound;

@@ -1,0 +1,39 @@
+// The signed-in layout: header, 280 px sidebar, breadcrumb, tabs and the kept-alive page.
+import '@mantine/dates/styles.css';
+import { AppShell } from '@mantine/core';
+import { DatesProvider } from '@mantine/dates';
+import { useTranslation } from 'react-i18next';
+import { useSettingsStore } from '@/lib/settings';
+import { Breadcrumbs } from './Breadcrumbs';
+import { Header } from './Header';
+import { KeepAliveOutlet } from './KeepAliveOutlet';
+import { Sidebar } from './Sidebar';
+import { TabsView } from './TabsView';
+
+export const SIDEBAR_WIDTH = 280;
+
+export default function ShellLayout() {
+  const { i18n } = useTranslation();
+  const opened = useSettingsStore((s) => s.sidebarOpened);
+  return (
+    <DatesProvider settings={{ locale: i18n.language?.startsWith('en') ? 'en' : 'zh-cn', firstDayOfWeek: 1 }}>
+      <AppShell
+        header={{ height: 56 }}
+        navbar={{ width: SIDEBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: !opened, desktop: !opened } }}
+        padding="md"
+      >
+        <AppShell.Header>
+          <Header />
+        </AppShell.Header>
+        <AppShell.Navbar>
+          <Sidebar />
+        </AppShell.Navbar>
+        <AppShell.Main>
+          <Breadcrumbs />
+          <TabsView />
+          <KeepAliveOutlet />
+        </AppShell.Main>
+      </AppShell>
+    </DatesProvider>
+  );
+}

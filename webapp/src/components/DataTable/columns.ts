@@ -1,0 +1,22 @@
+import { createColumnHelper, rowSelectionFeature, tableFeatures, type ColumnDef } from '@tanstack/react-table';
+
+export interface DataTableColumnMeta {
+  /** API sort field; the header becomes a sort toggle. */
+  sortField?: string;
+  width?: number | string;
+  align?: 'left' | 'center' | 'right';
+}
+
+export const dataTableFeatures = tableFeatures({
+  rowSelectionFeature,
+  columnMeta: {} as DataTableColumnMeta,
+});
+export type DataTableFeatures = typeof dataTableFeatures;
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type DataTableColumn<T extends object> = ColumnDef<DataTableFeatures, T, any>;
+
+/** Column helper typed for DataTable: `const col = dataTableColumns<Row>()`. */
+export function dataTableColumns<T extends object>() {
+  return createColumnHelper<DataTableFeatures, T>();
+}
+

@@ -1,0 +1,23 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { request } from '@/lib/request';
+
+export interface SessionInfo {
+  userId: string;
+  username: string;
+  displayName?: string;
+  role: string;
+  customerId?: string | null;
+  expiresAt?: string;
+}
+
+/** GET /api/v1/session: who am I. */
+export function getSession(): Promise<SessionInfo> {
+  return request<SessionInfo>('/api/v1/session', { hideErrorMessage: true });
+}
+
+export const sessionQueryOptions = () =>
+  queryOptions({ queryKey: ['auth', 'session'], queryFn: getSession, staleTime: 60_000 });
+
+export function useSession() {
+  return useQuery(sessionQueryOptions());
+}

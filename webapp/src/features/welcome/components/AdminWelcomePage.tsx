@@ -1,0 +1,6 @@
+import { WelcomeDashboard } from './WelcomeDashboard';
+
+/** /admin-welcome. */
+export default function AdminWelcomePage() {
+  return <WelcomeDashboard area="staff" />;
+}

@@ -1,0 +1,6 @@
+import { WelcomeDashboard } from './WelcomeDashboard';
+
+/** /customer-welcome. */
+export default function CustomerWelcomePage() {
+  return <WelcomeDashboard area="customer" />;
+}

@@ -1,0 +1,113 @@
+// Welcome page body: counts by status per type code, each linking to the filtered list,
+// and a chart of declarations per day (lazy: recharts stays out of the initial bundle).
+import { lazy, Suspense, useState } from 'react';
+import {
+  Anchor,
+  Badge,
+  Card,
+  Group,
+  SegmentedControl,
+  SimpleGrid,
+  Skeleton,
+  Stack,
+  Text,
+  Title,
+} from '@mantine/core';
+import dayjs from 'dayjs';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import {
+  DECLARATION_STATUSES,
+  DECLARATION_TYPES,
+  STATUS_COLORS,
+  declarationListPath,
+  type Area,
+} from '@/lib/declarations';
+import { useSessionStore } from '@/lib/session';
+import { useDeclarationCounts } from '../api/declarationCounts';
+
+const PerDayChart = lazy(() => import('./PerDayChart'));
+
+const RANGES = [7, 30, 90] as const;
+
+export function WelcomeDashboard({ area }: { area: Area }) {
+  const { t, i18n } = useTranslation();
+  const userinfo = useSessionStore((s) => s.userinfo);
+  const [days, setDays] = useState<string>('30');
+  const query = {
+    fromDate: dayjs().subtract(Number(days) - 1, 'day').format('YYYYMMDD'),
+    toDate: dayjs().format('YYYYMMDD'),
+  };
+  const counts = useDeclarationCounts(query);
+  const number = new Intl.NumberFormat(i18n.language?.startsWith('en') ? 'en' : 'zh-CN');
+
+  const countOf = (type: string, status: number) =>
+    counts.data?.byStatus.find((c) => c.declarationType === type && c.status === status)?.count ?? 0;
+
+  return (
+    <Stack>
+      <Group justify="space-between" align="flex-end">
+        <div>
+          <Title order={1} size="h3">
+            {t('welcome.greeting', { name: userinfo?.displayName || userinfo?.userName || '' })}
+          </Title>
+          <Text c="dimmed" size="sm">
+            {t('welcome.subtitle')}
+          </Text>
+        </div>
+        <SegmentedControl
+          value={days}
+          onChange={setDays}
+          aria-label={t('welcome.range')}
+          data={RANGES.map((d) => ({ value: String(d), label: t('welcome.lastDays', { count: d }) }))}
+        />
+      </Group>
+
+      <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
+        {DECLARATION_TYPES.map((type) => {
+          const total = DECLARATION_STATUSES.filter((s) => s !== 5).reduce<number>((n, s) => n + countOf(type, s), 0);
+          return (
+            <Card key={type} withBorder padding="md">
+              <Group justify="space-between" mb="xs">
+                <Anchor component={Link} to={declarationListPath(area, type)} fw={600}>
+                  {t(`declarationType.${type}`)}
+                </Anchor>
+                <Badge variant="light">{number.format(total)}</Badge>
+              </Group>
+              {counts.isLoading ? (
+                <Skeleton h={96} />
+              ) : (
+                <Stack gap={4}>
+                  {DECLARATION_STATUSES.filter((s) => s !== 5).map((status) => (
+                    <Group key={status} justify="space-between" gap="xs">
+                      <Badge color={STATUS_COLORS[status]} variant="dot" size="sm">
+                        {t(`declarationStatus.${status}`)}
+                      </Badge>
+                      <Anchor
+                        component={Link}
+                        to={declarationListPath(area, type, { status })}
+                        size="sm"
+                        aria-label={`${t(`declarationType.${type}`)} ${t(`declarationStatus.${status}`)}`}
+                      >
+                        {number.format(countOf(type, status))}
+                      </Anchor>
+                    </Group>
+                  ))}
+                </Stack>
+              )}
+            </Card>
+          );
+        })}
+      </SimpleGrid>
+
+      <Card withBorder padding="md">
+        <Text fw={600} mb="sm">
+          {t('welcome.perDay')}
+        </Text>
+        <Suspense fallback={<Skeleton h={260} />}>
+          <PerDayChart data={counts.data?.perDay ?? []} />
+        </Suspense>
+      </Card>
+    </Stack>
+  );
+}
