@@ -1,1 +1,173 @@
-fn main() {}
+//! Composition root: config -> telemetry -> pool -> (migrate) -> build -> serve.
+
+use std::path::PathBuf;
+
+use anyhow::Context;
+use clap::{Parser, Subcommand};
+use clearway::config::Config;
+use clearway::{replay, seed, startup};
+use tracing_subscriber::EnvFilter;
+
+#[derive(Parser)]
+#[command(
+    name = "clearway",
+    version,
+    about = "Customs clearance management: event-sourced server"
+)]
+struct Cli {
+    #[command(flatten)]
+    config: Config,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// API + projectors + the web app.
+    Serve,
+    /// Apply database migrations.
+    Migrate,
+    /// Load reference tables (and demo data in development mode).
+    Seed {
+        #[arg(long, default_value = "seeds/reference")]
+        reference_dir: PathBuf,
+    },
+    /// Run the projectors only (a separate process beside `serve`).
+    Project,
+    /// Empty a read model and replay it from the first event.
+    Rebuild {
+        /// A projection name, or `all`.
+        projection: String,
+    },
+    /// Print the event log (or a part) as JSON lines, or an aggregate's state at a time.
+    Replay(replay::ReplayArgs),
+    /// Load an official code table version: `import-reference TABLE FILE.csv --from DATE`.
+    ImportReference {
+        table: String,
+        file: PathBuf,
+        #[arg(long)]
+        from: chrono::NaiveDate,
+    },
+}
+
+fn telemetry(json: bool) {
+    let filter =
+        EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_writer(std::io::stderr);
+    if json {
+        builder.json().init();
+    } else {
+        builder.init();
+    }
+}
+
+#[tokio::main]
+async fn main() -> anyhow::Result<()> {
+    let cli = Cli::parse();
+    telemetry(cli.config.log_json);
+    let config = cli.config;
+    let pool = startup::connect(&config).await?;
+    match cli.command {
+        Command::Migrate => {
+            startup::MIGRATOR.run(&pool).await.context("migrating")?;
+            println!("migrations applied");
+        }
+        Command::Serve => {
+            startup::check_durability(&pool).await?;
+            startup::MIGRATOR.run(&pool).await.context("migrating")?;
+            let app = startup::Application::build(&config, pool, true).await?;
+            tracing::info!(port = app.port(), mode = ?config.mode, "clearway listening");
+            app.run(startup::shutdown_signal()).await?;
+        }
+        Command::Project => {
+            startup::check_durability(&pool).await?;
+            let runtime = projector::runtime::ProjectorRuntime::new(pool, startup::projections());
+            runtime.run(startup::shutdown_signal()).await;
+        }
+        Command::Rebuild { projection } => {
+            let all = startup::projections();
+            let chosen: Vec<_> = all
+                .into_iter()
+                .filter(|p| projection == "all" || p.name() == projection)
+                .collect();
+            if chosen.is_empty() {
+                anyhow::bail!("no projection named {projection:?}");
+            }
+            for p in chosen {
+                let started = std::time::Instant::now();
+                let n = projector::runtime::rebuild(&pool, p.as_ref()).await?;
+                let secs = started.elapsed().as_secs_f64();
+                println!(
+                    "{}: {n} events in {secs:.2} s ({:.0} events/s)",
+                    p.name(),
+                    n as f64 / secs.max(1e-9)
+                );
+            }
+        }
+        Command::Replay(args) => {
+            let store = events::EventStore::new(pool);
+            let stdout = std::io::stdout();
+            let mut out = std::io::BufWriter::new(stdout.lock());
+            replay::run(&store, args, &mut out).await?;
+        }
+        Command::ImportReference { table, file, from } => {
+            let store = events::EventStore::new(pool);
+            let text = std::fs::read_to_string(&file)
+                .with_context(|| format!("reading {}", file.display()))?;
+            let metadata = events::Metadata {
+                actor_name: Some("import-reference".into()),
+                correlation_id: uuid::Uuid::now_v7(),
+                command_id: uuid::Uuid::now_v7(),
+                ..Default::default()
+            };
+            let appended = command::reference::import_table(
+                &store,
+                &table,
+                from,
+                &text,
+                &file.display().to_string(),
+                &metadata,
+            )
+            .await?;
+            println!(
+                "{table}: version {} in force from {from} (position {})",
+                appended.version, appended.position
+            );
+        }
+        Command::Seed { reference_dir } => {
+            startup::MIGRATOR.run(&pool).await.context("migrating")?;
+            let router_state = command_state(&config, pool.clone()).await?;
+            seed::seed_reference(&router_state, &reference_dir).await?;
+            if config.development() {
+                seed::seed_demo(&router_state).await?;
+                println!(
+                    "demo data loaded: acme, globex, operator, admin, superadmin / {}",
+                    seed::DEMO_PASSWORD
+                );
+            }
+            let applied =
+                projector::runtime::run_once_until_caught_up(&pool, &startup::projections())
+                    .await?;
+            println!("projections caught up ({applied} events applied)");
+        }
+    }
+    Ok(())
+}
+
+async fn command_state(
+    config: &Config,
+    pool: sqlx::PgPool,
+) -> anyhow::Result<command::http::CommandState> {
+    let store = events::EventStore::new(pool.clone());
+    Ok(command::http::CommandState {
+        auth: startup::auth(config, pool.clone())?,
+        reference: command::reference::ReferenceCache::load(&store).await?,
+        idempotency: events::idempotency::IdempotencyStore::new(pool.clone()),
+        hasher: command::account::password::Hasher::new(2)?,
+        development: config.development(),
+        store,
+        pool,
+    })
+}

@@ -110,10 +110,8 @@ impl ApiError {
 
     pub fn bad_fields(fields: Vec<FieldError>) -> Self {
         let message = match fields.first() {
-            Some(f) => Text::new(
-                format!("{}: {}", f.field, f.message.zh),
-                format!("{}: {}", f.field, f.message.en),
-            ),
+            // Field messages name their field already.
+            Some(f) => f.message.clone(),
             None => Text::new("请求参数错误", "bad request"),
         };
         Self::BadRequest { message, fields }

@@ -126,7 +126,7 @@ fn is_json(content_type: &str) -> bool {
     content_type == "application/json" || content_type.ends_with("+json")
 }
 
-fn parse_json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+pub fn parse_json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
     let value: Value = if bytes.iter().all(u8::is_ascii_whitespace) {
         Value::Object(Default::default())
     } else {

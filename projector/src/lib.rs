@@ -6,6 +6,9 @@ use events::RecordedEvent;
 use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
+pub mod declaration_history;
+pub mod declaration_list;
+pub mod reference_rows;
 pub mod runtime;
 
 /// A read model fed by the event feed.

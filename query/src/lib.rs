@@ -1,1 +1,38 @@
-//! query
+//! The query side: read-model queries and their HTTP routes, and reports (xlsx, xml). It reads
+//! only `rm_*` tables and never imports the event types.
+
+use api::Auth;
+use axum::extract::FromRef;
+use sqlx::PgPool;
+
+pub mod declaration_activity;
+pub mod declaration_counts;
+pub mod declaration_detail;
+pub mod declaration_history;
+pub mod declaration_list;
+pub mod reports;
+pub mod wait;
+
+/// State shared by the query routes.
+#[derive(Clone)]
+pub struct QueryState {
+    pub pool: PgPool,
+    pub auth: Auth,
+}
+
+impl FromRef<QueryState> for Auth {
+    fn from_ref(state: &QueryState) -> Auth {
+        state.auth.clone()
+    }
+}
+
+impl FromRef<QueryState> for PgPool {
+    fn from_ref(state: &QueryState) -> PgPool {
+        state.pool.clone()
+    }
+}
+
+/// Every query route.
+pub fn router(state: QueryState) -> axum::Router {
+    axum::Router::new().with_state(state)
+}

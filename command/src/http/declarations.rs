@@ -1,0 +1,336 @@
+//! Declaration command routes: create (idempotent), edit (If-Match), and one route per
+//! state-machine action.
+
+use api::{Actor, ApiError, ApiResult, Json, ok};
+use axum::Router;
+use axum::body::Bytes;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::routing::{post, put};
+use events::DomainEvent;
+use events::declaration::{DeclarationData, Direction, TypeCode};
+use events::idempotency::Begin;
+use serde::{Deserialize, Serialize};
+use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+use uuid::Uuid;
+
+use super::{CommandState, idempotency_key, if_match, metadata};
+use crate::account::CustomerState;
+use crate::declaration::{CustomerRef, DeclarationCommand, DeclarationState, decide};
+use crate::handler::{CommandAnswer, CommandError, execute, load};
+use crate::{Aggregate, Ctx};
+
+pub fn routes() -> Router<CommandState> {
+    Router::new()
+        .route("/api/v1/declarations", post(create))
+        .route("/api/v1/declarations/{id}", put(edit))
+        .route("/api/v1/declarations/{id}/{action}", post(act))
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CreateBody {
+    declaration_type: Option<String>,
+    shipment_type: Option<i64>,
+    customer_id: Option<Uuid>,
+    #[serde(flatten)]
+    data: DeclarationData,
+}
+
+/// `declarationType` as a type code (`OC`) or a class letter (`C`) with `shipmentType`;
+/// a type code whose direction disagrees with `shipmentType` is refused.
+fn resolve_type(
+    declaration_type: Option<&str>,
+    shipment_type: Option<i64>,
+) -> Result<TypeCode, ApiError> {
+    let raw = declaration_type.ok_or_else(|| {
+        ApiError::bad_field(
+            "declarationType",
+            "申报类型不能为空",
+            "declarationType is required",
+        )
+    })?;
+    let direction = shipment_type
+        .map(|s| {
+            Direction::from_shipment_type(s).ok_or_else(|| {
+                ApiError::bad_field(
+                    "shipmentType",
+                    "进出口类型只能是 0（进口）或 1（出口）",
+                    "shipmentType must be 0 (import) or 1 (export)",
+                )
+            })
+        })
+        .transpose()?;
+    let code = match raw.to_ascii_uppercase().as_str() {
+        c @ ("B" | "C" | "D") => {
+            let direction = direction.ok_or_else(|| {
+                ApiError::bad_field(
+                    "shipmentType",
+                    "只给出类别时必须提供进出口类型",
+                    "shipmentType is required with a class letter",
+                )
+            })?;
+            let d = match direction {
+                Direction::Import => "I",
+                Direction::Export => "O",
+            };
+            format!("{d}{c}")
+        }
+        other => other.to_string(),
+    };
+    let type_code: TypeCode = code.parse().map_err(|_| {
+        ApiError::bad_field(
+            "declarationType",
+            "申报类型应为 OB OC OD IB IC ID 之一",
+            "declarationType must be one of OB OC OD IB IC ID",
+        )
+    })?;
+    if let Some(d) = direction
+        && d != type_code.direction
+    {
+        return Err(ApiError::bad_field(
+            "shipmentType",
+            "进出口类型与申报类型不一致",
+            "shipmentType does not match declarationType",
+        ));
+    }
+    Ok(type_code)
+}
+
+async fn owner(
+    state: &CommandState,
+    actor: &Actor,
+    customer_id: Option<Uuid>,
+) -> Result<CustomerRef, ApiError> {
+    let id = if actor.is_customer() {
+        // A customer always files for their own company, whatever the body says.
+        actor.customer_id.ok_or_else(ApiError::forbidden)?
+    } else {
+        customer_id.ok_or_else(|| {
+            ApiError::bad_field(
+                "customerId",
+                "请选择客户",
+                "customerId is required for staff",
+            )
+        })?
+    };
+    let (customer, _) = load::<CustomerState>(&state.store, id)
+        .await
+        .map_err(ApiError::internal)?;
+    if customer.customer_id.is_none() {
+        return Err(if actor.is_customer() {
+            ApiError::forbidden()
+        } else {
+            ApiError::bad_field("customerId", "客户不存在", "no such customer")
+        });
+    }
+    Ok(CustomerRef {
+        customer_id: id,
+        username: customer.username,
+        company_name: Some(customer.profile.company_name),
+    })
+}
+
+async fn create(
+    State(state): State<CommandState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Json(body): Json<CreateBody>,
+) -> ApiResult<CommandAnswer> {
+    actor.require(&[
+        api::Role::Customer,
+        api::Role::Operator,
+        api::Role::Admin,
+        api::Role::SuperAdmin,
+    ])?;
+    let declaration_type = resolve_type(body.declaration_type.as_deref(), body.shipment_type)?;
+    let customer = owner(&state, &actor, body.customer_id).await?;
+    let meta = metadata(&actor, &headers, Some(customer.customer_id));
+    let reference = state.reference.current();
+    let key = idempotency_key(&headers)?;
+    let request_hash = hex::encode(Sha256::digest(
+        serde_json::to_vec(&body).unwrap_or_default(),
+    ));
+    let id = Uuid::now_v7();
+    let command = DeclarationCommand::Create {
+        id,
+        declaration_type,
+        customer: customer.clone(),
+        data: body.data,
+    };
+    let ctx = Ctx {
+        actor: &actor,
+        now: chrono::Utc::now(),
+        reference: &reference,
+    };
+    let events = decide(&DeclarationState::default(), command, &ctx).map_err(super::refused)?;
+    let new: Vec<_> = events.iter().map(|e| e.to_new_event()).collect();
+    let stream_type = <DeclarationState as Aggregate>::STREAM_TYPE;
+    let Some(key) = key else {
+        let appended = state
+            .store
+            .append(stream_type, id, 0, &new, &meta)
+            .await
+            .map_err(|e| ApiError::from(CommandError::from(e)))?;
+        return Ok(ok(CommandAnswer {
+            id,
+            version: appended.version,
+            position: appended.position,
+        }));
+    };
+    let scope = format!("declarations.create:{}", actor.id);
+    match state
+        .idempotency
+        .begin(&scope, &key, &request_hash)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        Begin::Replay(answer) => Ok(ok(
+            serde_json::from_value(answer).map_err(ApiError::internal)?
+        )),
+        Begin::Mismatch => Err(ApiError::Conflict {
+            reason: "IDEMPOTENCY_KEY_REUSED",
+            message: api::Text::new(
+                "该 Idempotency-Key 已用于另一个请求",
+                "this Idempotency-Key was used for a different request",
+            ),
+        }),
+        Begin::Fresh(mut guard) => {
+            let appended = state
+                .store
+                .append_in(guard.conn(), stream_type, id, 0, &new, &meta)
+                .await
+                .map_err(|e| ApiError::from(CommandError::from(e)))?;
+            let answer = CommandAnswer {
+                id,
+                version: appended.version,
+                position: appended.position,
+            };
+            guard
+                .complete(&serde_json::to_value(answer).map_err(ApiError::internal)?)
+                .await
+                .map_err(ApiError::internal)?;
+            Ok(ok(answer))
+        }
+    }
+}
+
+/// Run one command on an existing declaration.
+async fn run(
+    state: &CommandState,
+    actor: &Actor,
+    headers: &HeaderMap,
+    id: Uuid,
+    command: DeclarationCommand,
+) -> ApiResult<CommandAnswer> {
+    let expected = if_match(headers)?;
+    let reference = state.reference.current();
+    let (current, _) = load::<DeclarationState>(&state.store, id)
+        .await
+        .map_err(ApiError::internal)?;
+    // A foreign or missing declaration is 404 before anything else is said about it.
+    if !current.exists() || !actor.can_see(current.customer_id) {
+        return Err(ApiError::not_found());
+    }
+    let meta = metadata(actor, headers, Some(current.customer_id));
+    let answer = execute::<DeclarationState, _>(&state.store, id, expected, &meta, |s, _| {
+        let ctx = Ctx {
+            actor,
+            now: chrono::Utc::now(),
+            reference: &reference,
+        };
+        decide(s, command.clone(), &ctx)
+    })
+    .await?;
+    Ok(ok(answer))
+}
+
+fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
+    // An id that is not a UUID cannot name a declaration: same answer as a missing one.
+    Uuid::parse_str(raw).map_err(|_| ApiError::not_found())
+}
+
+async fn edit(
+    State(state): State<CommandState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Json(data): Json<DeclarationData>,
+) -> ApiResult<CommandAnswer> {
+    run(
+        &state,
+        &actor,
+        &headers,
+        parse_id(&id)?,
+        DeclarationCommand::Edit { data },
+    )
+    .await
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+struct ActionBody {
+    reason: Option<String>,
+    receipt_code: Option<String>,
+    changes: Option<Map<String, Value>>,
+}
+
+fn required_reason(reason: Option<String>) -> Result<String, ApiError> {
+    reason.ok_or_else(|| ApiError::bad_field("reason", "请填写原因", "reason is required"))
+}
+
+async fn act(
+    State(state): State<CommandState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path((id, action)): Path<(String, String)>,
+    body: Bytes,
+) -> ApiResult<CommandAnswer> {
+    let body: ActionBody = api::extract::parse_json_body(&body)?;
+    let command = match action.as_str() {
+        "submit" => DeclarationCommand::Submit,
+        "withdraw" => DeclarationCommand::Withdraw,
+        "review" => DeclarationCommand::Review,
+        "return" => DeclarationCommand::Return {
+            reason: required_reason(body.reason)?,
+        },
+        "complete" => DeclarationCommand::Complete {
+            receipt_code: body.receipt_code,
+        },
+        "reject" => DeclarationCommand::Reject {
+            reason: required_reason(body.reason)?,
+            receipt_code: body.receipt_code,
+        },
+        "redeclare" => DeclarationCommand::Redeclare,
+        "send-back" => DeclarationCommand::SendBack {
+            reason: required_reason(body.reason)?,
+        },
+        "amend" => DeclarationCommand::Amend {
+            reason: required_reason(body.reason)?,
+            changes: body.changes.ok_or_else(|| {
+                ApiError::bad_field("changes", "请填写要修改的字段", "changes is required")
+            })?,
+        },
+        "delete" | "abandon" => DeclarationCommand::Delete {
+            reason: body.reason,
+        },
+        _ => return Err(ApiError::not_found()),
+    };
+    run(&state, &actor, &headers, parse_id(&id)?, command).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::resolve_type;
+
+    #[test]
+    fn a_type_code_or_a_class_with_direction_resolves() {
+        assert_eq!(resolve_type(Some("oc"), None).expect("ok").as_str(), "OC");
+        assert_eq!(resolve_type(Some("B"), Some(0)).expect("ok").as_str(), "IB");
+        assert!(resolve_type(Some("C"), None).is_err());
+        assert!(resolve_type(Some("OC"), Some(0)).is_err());
+        assert!(resolve_type(Some("XX"), None).is_err());
+        assert!(resolve_type(None, None).is_err());
+    }
+}

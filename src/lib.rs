@@ -1,0 +1,8 @@
+//! The `clearway` binary's library: configuration and the composition of the crates
+//! (`events`, `command`, `projector`, `query`) into one server and its subcommands.
+
+pub mod config;
+pub mod replay;
+pub mod seed;
+pub mod startup;
+pub mod web;

@@ -1,0 +1,327 @@
+//! `clearway seed`: reference tables (always) and demo data (development mode), all loaded by
+//! issuing commands. Running it twice changes nothing the second time.
+
+use anyhow::Context;
+use api::{Actor, Role};
+use chrono::{NaiveDate, Utc};
+use command::account::Register;
+use command::declaration::{CustomerRef, DeclarationCommand, DeclarationState, decide};
+use command::handler::{CommandError, execute};
+use command::http::CommandState;
+use command::{Ctx, DomainError};
+use events::customer::CustomerProfile;
+use events::declaration::{DeclarationData, GoodsLine, TypeCode};
+use rust_decimal::Decimal;
+use std::path::Path;
+use uuid::Uuid;
+
+pub const DEMO_PASSWORD: &str = "Demopass2026";
+/// Reference tables are in force from this date, so older declarations replay under them too.
+pub const REFERENCE_EFFECTIVE_FROM: (i32, u32, u32) = (2018, 1, 1);
+
+const NS: Uuid = Uuid::from_u128(0x0c1e_a7a4_0000_4000_8000_0000_0000_d3e0);
+
+fn demo_id(name: &str) -> Uuid {
+    Uuid::new_v5(&NS, name.as_bytes())
+}
+
+pub struct DemoCompany {
+    pub username: &'static str,
+    pub company: &'static str,
+    pub city: &'static str,
+    pub port: &'static str,
+    pub slic: &'static str,
+    pub ups_id: &'static str,
+    pub email: &'static str,
+}
+
+pub const COMPANIES: [DemoCompany; 2] = [
+    DemoCompany {
+        username: "acme",
+        company: "上海艾克美贸易有限公司 (ACME Trading)",
+        city: "Shanghai",
+        port: "PVG",
+        slic: "SHA01",
+        ups_id: "ACME-EC-0001",
+        email: "acme@example.com",
+    },
+    DemoCompany {
+        username: "globex",
+        company: "郑州环球进出口有限公司 (Globex)",
+        city: "Zhengzhou",
+        port: "CGO",
+        slic: "CGO01",
+        ups_id: "GLOBEX-EC-0002",
+        email: "globex@example.com",
+    },
+];
+
+pub fn customer_id(username: &str) -> Uuid {
+    demo_id(&format!("customer:{username}"))
+}
+
+pub async fn seed_reference(state: &CommandState, dir: &Path) -> anyhow::Result<()> {
+    let (y, m, d) = REFERENCE_EFFECTIVE_FROM;
+    let from = NaiveDate::from_ymd_opt(y, m, d).context("reference date")?;
+    let metadata = command_metadata(&Actor::system(), None);
+    let report = command::reference::seed_all(&state.store, dir, from, &metadata)
+        .await
+        .with_context(|| format!("seeding reference tables from {}", dir.display()))?;
+    println!(
+        "reference tables: {} imported, {} unchanged",
+        report.imported.len(),
+        report.unchanged.len()
+    );
+    state.reference.reload(&state.store).await?;
+    Ok(())
+}
+
+fn command_metadata(actor: &Actor, customer_id: Option<Uuid>) -> events::Metadata {
+    events::Metadata {
+        actor_id: Some(actor.id),
+        actor_role: Some(actor.role.as_str().into()),
+        actor_name: Some(actor.username.clone()),
+        customer_id,
+        correlation_id: Uuid::now_v7(),
+        causation_id: None,
+        request_id: None,
+        command_id: Uuid::now_v7(),
+    }
+}
+
+fn ignore_existing(
+    result: Result<command::handler::CommandAnswer, CommandError>,
+) -> anyhow::Result<bool> {
+    match result {
+        Ok(_) => Ok(true),
+        Err(CommandError::Domain(DomainError::Conflict(_)))
+        | Err(CommandError::VersionConflict) => Ok(false),
+        Err(e) => Err(anyhow::anyhow!("{e:?}")),
+    }
+}
+
+async fn account(state: &CommandState, register: Register) -> anyhow::Result<()> {
+    let system = Actor::system();
+    let username = register.username.clone();
+    if ignore_existing(command::accounts::register_account(state, &system, register).await)? {
+        let id = events::account::account_id(&username);
+        command::accounts::set_password(state, &system, id, DEMO_PASSWORD, "initial")
+            .await
+            .map_err(|e| anyhow::anyhow!("setting the password of {username}: {e:?}"))?;
+    }
+    Ok(())
+}
+
+fn staff(username: &str, name: &str, role: Role, staff_id: &str) -> Register {
+    Register {
+        username: username.into(),
+        display_name: name.into(),
+        email: Some(format!("{username}@clearway.example.com")),
+        roles: vec![role],
+        customer_id: None,
+        staff_id: Some(staff_id.into()),
+        must_set_password: false,
+    }
+}
+
+/// Demo customers, accounts and a few declarations in several states.
+pub async fn seed_demo(state: &CommandState) -> anyhow::Result<()> {
+    let system = Actor::system();
+    for c in &COMPANIES {
+        let profile = CustomerProfile {
+            company_name: c.company.into(),
+            city: Some(c.city.into()),
+            port_code: Some(c.port.into()),
+            slic_code: Some(c.slic.into()),
+            postal_code: None,
+            ups_account: Some(format!("{}-ACC", c.username.to_uppercase())),
+            ups_id: Some(c.ups_id.into()),
+            account_no: Some(format!("{}-0001", c.username.to_uppercase())),
+            email: Some(c.email.into()),
+            scc: None,
+        };
+        let id = customer_id(c.username);
+        ignore_existing(
+            command::accounts::register_customer(state, &system, id, c.username, profile).await,
+        )?;
+        account(
+            state,
+            Register {
+                username: c.username.into(),
+                display_name: c.company.into(),
+                email: Some(c.email.into()),
+                roles: vec![Role::Customer],
+                customer_id: Some(id),
+                staff_id: None,
+                must_set_password: false,
+            },
+        )
+        .await?;
+    }
+    account(
+        state,
+        staff("operator", "Olivia Operator", Role::Operator, "S1001"),
+    )
+    .await?;
+    account(state, staff("admin", "Adam Admin", Role::Admin, "S0100")).await?;
+    account(
+        state,
+        staff("superadmin", "Sam Superadmin", Role::SuperAdmin, "S0001"),
+    )
+    .await?;
+    for (i, c) in COMPANIES.iter().enumerate() {
+        demo_declarations(state, c, i).await?;
+    }
+    Ok(())
+}
+
+/// A class C export that passes validation.
+pub fn demo_c_export(tracking: &str, port: &str, slic: &str) -> DeclarationData {
+    let d = |s: &str| s.parse::<Decimal>().ok();
+    DeclarationData {
+        tracking_number: Some(tracking.into()),
+        service_type: Some("065".into()),
+        port: Some(port.into()),
+        slic: Some(slic.into()),
+        estimated_pickup_time: Some(Utc::now().fixed_offset()),
+        shipper_name: Some("Li Lei".into()),
+        shipper_company: Some("ACME Trading".into()),
+        shipper_address: Some("88 Century Avenue, Pudong, Shanghai".into()),
+        shipper_phone: Some("13800138000".into()),
+        recipient_name: Some("John Smith".into()),
+        recipient_company: Some("Smith Retail LLC".into()),
+        recipient_address: Some("1 Main Street, Louisville, KY, USA".into()),
+        recipient_phone: Some("+1 502 555 0100".into()),
+        trade_country: Some("USA".into()),
+        traffic_mode: Some("5".into()),
+        package_quantity: d("2"),
+        package_type: Some("22".into()),
+        gross_weight: d("3.5"),
+        net_weight: d("3.0"),
+        currency_code: Some("USD".into()),
+        declaration_goods_info: vec![
+            GoodsLine {
+                goods_no: d("1"),
+                goods_code: Some("6109100021".into()),
+                goods_name: Some("棉制针织T恤衫".into()),
+                goods_quantity: d("20"),
+                goods_unit: Some("011".into()),
+                unit_price: d("8.5"),
+                total_price: d("170"),
+                currency: Some("USD".into()),
+                origin_country: Some("CHN".into()),
+                destination_country: Some("USA".into()),
+                duty_mode: Some("1".into()),
+                quantity_one: d("3.0"),
+                unit_one: Some("035".into()),
+                specification: Some("0|0|针织|棉100%|无品牌".into()),
+                ..Default::default()
+            },
+            GoodsLine {
+                goods_no: d("2"),
+                goods_code: Some("4202221000".into()),
+                goods_name: Some("棉布手提包".into()),
+                goods_quantity: d("5"),
+                goods_unit: Some("011".into()),
+                unit_price: d("12"),
+                total_price: d("60"),
+                currency: Some("USD".into()),
+                origin_country: Some("CHN".into()),
+                destination_country: Some("USA".into()),
+                duty_mode: Some("1".into()),
+                quantity_one: d("5"),
+                unit_one: Some("011".into()),
+                specification: Some("0|0|手提包|棉布|无品牌".into()),
+                ..Default::default()
+            },
+        ],
+        ..Default::default()
+    }
+}
+
+async fn run_declaration(
+    state: &CommandState,
+    actor: &Actor,
+    id: Uuid,
+    owner: Uuid,
+    command: DeclarationCommand,
+) -> anyhow::Result<()> {
+    let reference = state.reference.current();
+    let metadata = command_metadata(actor, Some(owner));
+    let action = command.action();
+    execute::<DeclarationState, _>(&state.store, id, None, &metadata, |s, _| {
+        let ctx = Ctx {
+            actor,
+            now: Utc::now(),
+            reference: &reference,
+        };
+        decide(s, command.clone(), &ctx)
+    })
+    .await
+    .map(|_| ())
+    .map_err(|e| anyhow::anyhow!("demo declaration {id}: {action}: {e:?}"))
+}
+
+async fn demo_declarations(
+    state: &CommandState,
+    c: &DemoCompany,
+    index: usize,
+) -> anyhow::Result<()> {
+    let customer = customer_id(c.username);
+    let owner = Actor {
+        id: events::account::account_id(c.username),
+        username: c.username.into(),
+        display_name: c.company.into(),
+        role: Role::Customer,
+        customer_id: Some(customer),
+        session_id: Uuid::nil(),
+    };
+    let operator = Actor {
+        role: Role::Operator,
+        username: "operator".into(),
+        display_name: "Olivia Operator".into(),
+        id: events::account::account_id("operator"),
+        customer_id: None,
+        session_id: Uuid::nil(),
+    };
+    // (tracking suffix, steps after creation)
+    let plans: [(&str, &[&str]); 4] = [
+        ("01", &[]),
+        ("02", &["submit"]),
+        ("03", &["submit", "review"]),
+        ("04", &["submit", "review", "complete"]),
+    ];
+    for (suffix, steps) in plans {
+        let tracking = format!("1Z{}{:02}DEMO{suffix}", c.username.to_uppercase(), index);
+        let id = demo_id(&format!("declaration:{tracking}"));
+        let (existing, _) = command::handler::load::<DeclarationState>(&state.store, id).await?;
+        if existing.exists() {
+            continue;
+        }
+        let create = DeclarationCommand::Create {
+            id,
+            declaration_type: "OC".parse::<TypeCode>().map_err(|e| anyhow::anyhow!(e))?,
+            customer: CustomerRef {
+                customer_id: customer,
+                username: c.username.into(),
+                company_name: Some(c.company.into()),
+            },
+            data: demo_c_export(&tracking, c.port, c.slic),
+        };
+        run_declaration(state, &owner, id, customer, create).await?;
+        for step in steps {
+            let (actor, command) = match *step {
+                "submit" => (&owner, DeclarationCommand::Submit),
+                "review" => (&operator, DeclarationCommand::Review),
+                _ => (
+                    &operator,
+                    DeclarationCommand::Complete {
+                        receipt_code: Some("P".into()),
+                    },
+                ),
+            };
+            run_declaration(state, actor, id, customer, command).await?;
+        }
+    }
+    Ok(())
+}

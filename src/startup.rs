@@ -1,0 +1,289 @@
+//! Composition: pool, migrations, routers, middleware, projectors, graceful shutdown.
+
+use std::net::SocketAddr;
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Context;
+use api::{ApiError, Auth, AuthConfig};
+use axum::Router;
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::{HeaderName, HeaderValue, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use command::account::password::Hasher;
+use command::http::CommandState;
+use command::reference::ReferenceCache;
+use events::EventStore;
+use events::idempotency::IdempotencyStore;
+use projector::Projection;
+use serde::Serialize;
+use sqlx::PgPool;
+use sqlx::postgres::PgPoolOptions;
+use tokio::net::TcpListener;
+use tokio::sync::watch;
+use tower_http::catch_panic::CatchPanicLayer;
+use tower_http::compression::CompressionLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::trace::TraceLayer;
+
+use crate::config::Config;
+use crate::web::WebApp;
+
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Every read model, registered once.
+pub fn projections() -> Vec<Arc<dyn Projection>> {
+    vec![
+        projector::declaration_list::projection(),
+        projector::declaration_history::projection(),
+        projector::reference_rows::projection(),
+    ]
+}
+
+pub async fn connect(config: &Config) -> anyhow::Result<PgPool> {
+    PgPoolOptions::new()
+        .max_connections(config.max_connections)
+        .acquire_timeout(Duration::from_secs(10))
+        .connect(&config.database_url)
+        .await
+        .context("connecting to PostgreSQL (DATABASE_URL)")
+}
+
+/// Refuse to run on a database that may lose acknowledged events.
+pub async fn check_durability(pool: &PgPool) -> anyhow::Result<()> {
+    let report = events::store::check_durability(pool).await?;
+    tracing::info!(synchronous_commit = %report.synchronous_commit, "database durability checked");
+    if !report.commits_are_durable() {
+        tracing::warn!("synchronous_commit is off: a crash may lose acknowledged events");
+    }
+    Ok(())
+}
+
+pub fn auth(config: &Config, pool: PgPool) -> anyhow::Result<Auth> {
+    Ok(Auth::new(
+        AuthConfig {
+            secret: config.secret()?,
+            issuer: "clearway".into(),
+            audience: "clearway-web".into(),
+            token_ttl: chrono::Duration::seconds(config.token_ttl_secs.max(60)),
+            refresh_window: chrono::Duration::seconds(300),
+            absolute_ttl: chrono::Duration::seconds(config.session_max_secs.max(60)),
+        },
+        pool,
+    ))
+}
+
+#[derive(Clone)]
+struct HealthState {
+    pool: PgPool,
+    development: bool,
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Health {
+    status: &'static str,
+    mode: &'static str,
+    version: &'static str,
+    commit: &'static str,
+    database: &'static str,
+    projections: Vec<projector::runtime::ProjectionStatus>,
+}
+
+async fn health(State(state): State<HealthState>) -> Result<api::Ok<Health>, ApiError> {
+    let projections = projector::runtime::status(&state.pool).await.map_err(|_| {
+        ApiError::Unavailable(api::Text::new("数据库不可用", "database unavailable"))
+    })?;
+    Ok(api::ok(Health {
+        status: "ok",
+        mode: if state.development {
+            "development"
+        } else {
+            "production"
+        },
+        version: env!("CARGO_PKG_VERSION"),
+        commit: option_env!("CLEARWAY_COMMIT").unwrap_or("unknown"),
+        database: "ok",
+        projections,
+    }))
+}
+
+async fn fallback(web: WebApp, uri: Uri) -> Response {
+    let path = uri.path();
+    if path.starts_with("/api/") || path.starts_with("/auth/") || path == "/api" || path == "/auth"
+    {
+        return ApiError::not_found().into_response();
+    }
+    web.serve(uri).await
+}
+
+async fn method_not_allowed() -> Response {
+    ApiError::MethodNotAllowed.into_response()
+}
+
+fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    ApiError::internal("a request handler panicked").into_response()
+}
+
+/// The whole HTTP application.
+pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
+    let store = EventStore::new(pool.clone());
+    let auth = auth(config, pool.clone())?;
+    let reference = ReferenceCache::load(&store)
+        .await
+        .context("loading reference data")?;
+    spawn_reference_refresh(reference.clone(), store.clone());
+    let command_state = CommandState {
+        pool: pool.clone(),
+        store,
+        idempotency: IdempotencyStore::new(pool.clone()),
+        auth: auth.clone(),
+        hasher: Hasher::new(2)?,
+        reference,
+        development: config.development(),
+    };
+    let query_state = query::QueryState {
+        pool: pool.clone(),
+        auth,
+    };
+    let web = WebApp::new(config.web_dir.clone());
+    let health_routes = Router::new()
+        .route("/api/v1/health", get(health))
+        .with_state(HealthState {
+            pool,
+            development: config.development(),
+        });
+    let app = Router::new()
+        .merge(command::http::router(command_state))
+        .merge(query::router(query_state))
+        .merge(health_routes)
+        .fallback(move |uri: Uri| {
+            let web = web.clone();
+            async move { fallback(web, uri).await }
+        })
+        .method_not_allowed_fallback(method_not_allowed);
+    Ok(with_middleware(app))
+}
+
+fn with_middleware(app: Router) -> Router {
+    let request_id = HeaderName::from_static("x-request-id");
+    app.layer(DefaultBodyLimit::max(4 * 1024 * 1024))
+        .layer(CatchPanicLayer::custom(panic_response))
+        .layer(axum::middleware::from_fn(api::lang::request_context))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            HeaderName::from_static("x-content-type-options"),
+            HeaderValue::from_static("nosniff"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            HeaderName::from_static("x-frame-options"),
+            HeaderValue::from_static("DENY"),
+        ))
+        .layer(SetResponseHeaderLayer::if_not_present(
+            HeaderName::from_static("referrer-policy"),
+            HeaderValue::from_static("same-origin"),
+        ))
+        .layer(CompressionLayer::new())
+        .layer(TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
+            let id = req
+                .headers()
+                .get("x-request-id")
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("-");
+            tracing::info_span!("request", method = %req.method(), path = %req.uri().path(), request_id = %id)
+        }))
+        .layer(PropagateRequestIdLayer::new(request_id.clone()))
+        .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+}
+
+/// Other processes (`seed`, `import-reference`) may load new reference versions: pick them up.
+fn spawn_reference_refresh(cache: ReferenceCache, store: EventStore) {
+    tokio::spawn(async move {
+        let mut tick = tokio::time::interval(Duration::from_secs(30));
+        tick.tick().await;
+        loop {
+            tick.tick().await;
+            if let Err(e) = cache.reload(&store).await {
+                tracing::warn!(error = %e, "reference data reload failed");
+            }
+        }
+    });
+}
+
+/// A bound, not yet running server; `port()` is known before it runs (tests bind port 0).
+pub struct Application {
+    listener: TcpListener,
+    router: Router,
+    pool: PgPool,
+    with_projectors: bool,
+}
+
+impl Application {
+    pub async fn build(
+        config: &Config,
+        pool: PgPool,
+        with_projectors: bool,
+    ) -> anyhow::Result<Self> {
+        let router = router(config, pool.clone()).await?;
+        let listener = TcpListener::bind(&config.addr)
+            .await
+            .with_context(|| format!("binding {}", config.addr))?;
+        Ok(Self {
+            listener,
+            router,
+            pool,
+            with_projectors,
+        })
+    }
+
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map(|a| a.port()).unwrap_or(0)
+    }
+
+    /// Serve until `shutdown` turns true, then drain requests and stop the projectors.
+    pub async fn run(self, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<()> {
+        let projector_task = self.with_projectors.then(|| {
+            let runtime =
+                projector::runtime::ProjectorRuntime::new(self.pool.clone(), projections());
+            tokio::spawn(runtime.run(shutdown.clone()))
+        });
+        let service = self
+            .router
+            .into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, service)
+            .with_graceful_shutdown(async move {
+                let _ = shutdown.wait_for(|stop| *stop).await;
+            })
+            .await?;
+        if let Some(task) = projector_task {
+            let _ = task.await;
+        }
+        Ok(())
+    }
+}
+
+/// A shutdown signal that turns true on Ctrl-C or SIGTERM.
+pub fn shutdown_signal() -> watch::Receiver<bool> {
+    let (tx, rx) = watch::channel(false);
+    tokio::spawn(async move {
+        let ctrl_c = tokio::signal::ctrl_c();
+        #[cfg(unix)]
+        let term = async {
+            if let Ok(mut s) =
+                tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate())
+            {
+                s.recv().await;
+            }
+        };
+        #[cfg(not(unix))]
+        let term = std::future::pending::<()>();
+        tokio::select! {
+            _ = ctrl_c => {},
+            _ = term => {},
+        }
+        tracing::info!("shutting down");
+        let _ = tx.send(true);
+    });
+    rx
+}
