@@ -1,0 +1,92 @@
+import { useState } from 'react';
+import { fireEvent, screen } from '@testing-library/react';
+import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
+import { describe, expect, it } from 'vitest';
+import { renderWithProviders } from '@/test/render';
+import { dataTableColumns } from './columns';
+import { DataTable } from './DataTable';
+import { pageWindow } from './pager';
+import { useTableSearchParams } from './useTableSearchParams';
+
+interface Row {
+  id: string;
+  trackingNumber: string;
+}
+
+const col = dataTableColumns<Row>();
+const columns = [col.accessor('trackingNumber', { header: 'Tracking', meta: { sortField: 'trackingNumber' } })];
+
+function Harness({ rows, total }: { rows: Row[]; total: number }) {
+  const url = useTableSearchParams({ filterKeys: ['status'] as const });
+  const [selected, setSelected] = useState<string[]>([]);
+  const location = useLocation();
+  return (
+    <>
+      <DataTable
+        columns={columns}
+        data={rows}
+        total={total}
+        getRowId={(r) => r.id}
+        urlState={url}
+        selectable
+        selectedIds={selected}
+        onSelectionChange={setSelected}
+      />
+      <output data-testid="search">{location.search}</output>
+      <output data-testid="selected">{selected.join(',')}</output>
+      <output data-testid="params">{JSON.stringify(url.apiParams)}</output>
+    </>
+  );
+}
+
+function renderTable(rows: Row[], total: number, entry = '/list') {
+  const router = createMemoryRouter([{ path: '/list', element: <Harness rows={rows} total={total} /> }], {
+    initialEntries: [entry],
+  });
+  return renderWithProviders(<RouterProvider router={router} />);
+}
+
+describe('pageWindow', () => {
+  it('shows at most 5 pages around the current one', () => {
+    expect(pageWindow(1, 1)).toEqual([1]);
+    expect(pageWindow(1, 3)).toEqual([1, 2, 3]);
+    expect(pageWindow(1, 20)).toEqual([1, 2, 3, 4, 5]);
+    expect(pageWindow(10, 20)).toEqual([8, 9, 10, 11, 12]);
+    expect(pageWindow(20, 20)).toEqual([16, 17, 18, 19, 20]);
+  });
+});
+
+describe('DataTable', () => {
+  it('shows "no data" when empty', () => {
+    renderTable([], 0);
+    expect(screen.getByText('暂无数据')).toBeInTheDocument();
+    expect(screen.getByText('共 0 条')).toBeInTheDocument();
+  });
+
+  it('numbers rows across pages and keeps paging and sorting in the URL', () => {
+    const rows = [
+      { id: 'a', trackingNumber: '1Z001' },
+      { id: 'b', trackingNumber: '1Z002' },
+    ];
+    renderTable(rows, 42, '/list?page=3&status=1');
+    expect(screen.getByText('21')).toBeInTheDocument();
+    expect(screen.getByText('22')).toBeInTheDocument();
+    expect(JSON.parse(screen.getByTestId('params').textContent!)).toEqual({
+      pageNo: 3,
+      pageSize: 10,
+      status: '1',
+    });
+
+    fireEvent.click(screen.getByRole('button', { name: '下一页' }));
+    expect(screen.getByTestId('search').textContent).toBe('?page=4&status=1');
+
+    fireEvent.click(screen.getByRole('button', { name: /按 Tracking 排序/ }));
+    expect(screen.getByTestId('search').textContent).toBe('?status=1&sort=trackingNumber%2Casc');
+  });
+
+  it('selects rows', () => {
+    renderTable([{ id: 'a', trackingNumber: '1Z001' }], 1);
+    fireEvent.click(screen.getByRole('checkbox', { name: '选择第 1 行' }));
+    expect(screen.getByTestId('selected').textContent).toBe('a');
+  });
+});
