@@ -67,7 +67,10 @@ fn row_code(row: &Row) -> Option<&str> {
 
 /// A string cell of a row; empty and null cells read as `None`.
 pub fn cell<'r>(row: &'r Row, column: &str) -> Option<&'r str> {
-    row.get(column).and_then(|v| v.as_str()).map(str::trim).filter(|s| !s.is_empty())
+    row.get(column)
+        .and_then(|v| v.as_str())
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
 }
 
 #[derive(Debug, Clone, Default, PartialEq)]
@@ -85,7 +88,10 @@ impl ReferenceData {
     pub async fn load(store: &EventStore) -> Result<Self, StoreError> {
         let mut data = Self::default();
         for table in TABLES {
-            for recorded in store.read_stream(events::reference::stream_id(table)).await? {
+            for recorded in store
+                .read_stream(events::reference::stream_id(table))
+                .await?
+            {
                 let ReferenceEvent::ReferenceTableVersionImported(e) =
                     ReferenceEvent::from_recorded(&recorded)?;
                 data.apply(e);
@@ -145,7 +151,9 @@ impl ReferenceData {
 
     /// The rows in force on `on`, in file order (empty when none is in force).
     pub fn rows(&self, table: &str, on: NaiveDate) -> &[Row] {
-        self.version(table, on).map(|v| v.rows.as_slice()).unwrap_or(&[])
+        self.version(table, on)
+            .map(|v| v.rows.as_slice())
+            .unwrap_or(&[])
     }
 
     /// CNY per one unit of `currency` on `on`. CNY is 1. A legacy numeric currency code

@@ -16,9 +16,14 @@ fn every_table_has_a_valid_seed_and_no_stray_files() {
     for table in TABLES {
         let parsed = seed(table);
         assert_eq!(parsed.columns[..2], ["code", "name"], "{table}");
-        assert!(parsed.columns.iter().any(|c| c == "nameEn"), "{table} has no nameEn");
+        assert!(
+            parsed.columns.iter().any(|c| c == "nameEn"),
+            "{table} has no nameEn"
+        );
     }
-    let files = std::fs::read_dir(seed_dir()).map(|d| d.count()).unwrap_or(0);
+    let files = std::fs::read_dir(seed_dir())
+        .map(|d| d.count())
+        .unwrap_or(0);
     // 20 tables + README.md
     assert_eq!(files, TABLES.len() + 1);
 }
@@ -26,10 +31,20 @@ fn every_table_has_a_valid_seed_and_no_stray_files() {
 #[test]
 fn row_counts() {
     let expect = [
-        ("countries", 264), ("units", 124), ("supervision-modes", 101), ("levy-types", 45),
-        ("transport-modes", 19), ("packing-types", 13), ("trade-terms", 7), ("levy-methods", 9),
-        ("customs-types", 5), ("service-types", 6), ("currencies", 30), ("airports", 7),
-        ("payment-methods", 4), ("freight-terms", 3),
+        ("countries", 264),
+        ("units", 124),
+        ("supervision-modes", 101),
+        ("levy-types", 45),
+        ("transport-modes", 19),
+        ("packing-types", 13),
+        ("trade-terms", 7),
+        ("levy-methods", 9),
+        ("customs-types", 5),
+        ("service-types", 6),
+        ("currencies", 30),
+        ("airports", 7),
+        ("payment-methods", 4),
+        ("freight-terms", 3),
     ];
     for (table, n) in expect {
         assert_eq!(seed(table).rows.len(), n, "{table}");
@@ -41,14 +56,23 @@ fn spot_checks() {
     let d = seeded(day(2026, 1, 1));
     let on = day(2026, 11, 22);
     let name = |table: &str, code: &str| {
-        d.row(table, code, on).and_then(|r| cell(r, "name")).map(str::to_string).unwrap_or_default()
+        d.row(table, code, on)
+            .and_then(|r| cell(r, "name"))
+            .map(str::to_string)
+            .unwrap_or_default()
     };
     let col = |table: &str, code: &str, column: &str| {
-        d.row(table, code, on).and_then(|r| cell(r, column)).map(str::to_string).unwrap_or_default()
+        d.row(table, code, on)
+            .and_then(|r| cell(r, column))
+            .map(str::to_string)
+            .unwrap_or_default()
     };
     assert_eq!(name("supervision-modes", "0110"), "一般贸易");
     assert_eq!(name("supervision-modes", "9610"), "电子商务");
-    assert_eq!(col("supervision-modes", "9610", "fullName"), "跨境贸易电子商务");
+    assert_eq!(
+        col("supervision-modes", "9610", "fullName"),
+        "跨境贸易电子商务"
+    );
     assert_eq!(name("supervision-modes", "9710"), "跨境电商B2B直接出口");
     assert_eq!(name("supervision-modes", "9810"), "跨境电商出口海外仓");
     assert_eq!(name("supervision-modes", "1210"), "保税电商");
@@ -84,13 +108,32 @@ fn legacy_numeric_codes() {
     let d = seeded(day(2026, 1, 1));
     let on = day(2026, 11, 22);
     let numeric = |table: &str, code: &str| {
-        d.row(table, code, on).and_then(|r| cell(r, "numericCode")).map(str::to_string).unwrap_or_default()
+        d.row(table, code, on)
+            .and_then(|r| cell(r, "numericCode"))
+            .map(str::to_string)
+            .unwrap_or_default()
     };
-    for (alpha, n) in [("CHN", "142"), ("USA", "502"), ("JPN", "116"), ("GBR", "303"), ("HKG", "110"),
-        ("KOR", "133"), ("DEU", "304"), ("FRA", "305"), ("AUS", "601")] {
+    for (alpha, n) in [
+        ("CHN", "142"),
+        ("USA", "502"),
+        ("JPN", "116"),
+        ("GBR", "303"),
+        ("HKG", "110"),
+        ("KOR", "133"),
+        ("DEU", "304"),
+        ("FRA", "305"),
+        ("AUS", "601"),
+    ] {
         assert_eq!(numeric("countries", alpha), n, "country {alpha}");
     }
-    for (alpha, n) in [("CNY", "142"), ("USD", "502"), ("EUR", "300"), ("HKD", "110"), ("JPY", "116"), ("GBP", "303")] {
+    for (alpha, n) in [
+        ("CNY", "142"),
+        ("USD", "502"),
+        ("EUR", "300"),
+        ("HKD", "110"),
+        ("JPY", "116"),
+        ("GBP", "303"),
+    ] {
         assert_eq!(numeric("currencies", alpha), n, "currency {alpha}");
     }
     // No two countries share a legacy number.
@@ -125,19 +168,29 @@ fn unit_conversions_follow_the_domain_notes() {
 fn airports_point_at_known_ports_and_customs() {
     let d = seeded(day(2026, 1, 1));
     let on = day(2026, 11, 22);
-    let mut prots: Vec<_> = d.rows("airports", on).iter().filter_map(|r| cell(r, "prot")).collect();
+    let mut prots: Vec<_> = d
+        .rows("airports", on)
+        .iter()
+        .filter_map(|r| cell(r, "prot"))
+        .collect();
     prots.sort_unstable();
     assert_eq!(prots, ["CGO", "CTU", "PEK", "PVG", "SZX", "TAO", "XMN"]);
     for row in d.rows("airports", on) {
         let code = cell(row, "code").unwrap_or_default();
         assert!(d.exists("ports", code, on), "airport {code} not a port");
         for customs in cell(row, "portCode").unwrap_or_default().split(';') {
-            assert!(d.exists("customs-offices", customs, on), "airport {code}: customs {customs}");
+            assert!(
+                d.exists("customs-offices", customs, on),
+                "airport {code}: customs {customs}"
+            );
         }
     }
     for row in d.rows("categories", on) {
         if let Some(mode) = cell(row, "supervisionMode") {
-            assert!(d.exists("supervision-modes", mode, on), "category supervision mode {mode}");
+            assert!(
+                d.exists("supervision-modes", mode, on),
+                "category supervision mode {mode}"
+            );
         }
     }
 }
@@ -147,11 +200,17 @@ fn exchange_rates_cover_the_currencies() {
     let d = seeded(day(2026, 1, 1));
     let on = day(2026, 11, 22);
     for c in ["USD", "EUR", "HKD", "JPY", "GBP"] {
-        assert!(d.exchange_rate(c, on).is_some_and(|r| r > Decimal::ZERO), "{c}");
+        assert!(
+            d.exchange_rate(c, on).is_some_and(|r| r > Decimal::ZERO),
+            "{c}"
+        );
     }
     assert_eq!(d.exchange_rate("502", on), d.exchange_rate("USD", on));
     for row in d.rows("exchange-rates", on) {
         let code = cell(row, "code").unwrap_or_default();
-        assert!(d.exists("currencies", code, on), "rate for unknown currency {code}");
+        assert!(
+            d.exists("currencies", code, on),
+            "rate for unknown currency {code}"
+        );
     }
 }

@@ -3,7 +3,9 @@
 
 mod reference_support;
 
-use command::reference::{ImportError, ReferenceCache, ReferenceData, TABLES, import_table, seed_all};
+use command::reference::{
+    ImportError, ReferenceCache, ReferenceData, TABLES, import_table, seed_all,
+};
 use events::{EventStore, Metadata, StoreError};
 use reference_support::{day, seed_dir, seed_text};
 use rust_decimal::Decimal;
@@ -46,14 +48,24 @@ async fn seed_load_and_versions(pool: PgPool) -> Result<(), Box<dyn std::error::
     assert!(data.exists("customs-offices", "5300", on));
     assert!(!data.exists("countries", "XXX", on));
     assert!(!data.exists("countries", "CHN", day(2025, 12, 31)));
-    assert_eq!(data.unit_conversion("036", on), Some(("035".into(), "0.001".parse()?)));
+    assert_eq!(
+        data.unit_conversion("036", on),
+        Some(("035".into(), "0.001".parse()?))
+    );
     assert_eq!(data.exchange_rate("CNY", on), Some(Decimal::ONE));
     assert!(data.exchange_rate("USD", on).is_some());
 
     // December rates: one currency only. November keeps the seed's rates.
     let dec = day(2026, 12, 1);
-    let appended =
-        import_table(&store, "exchange-rates", dec, "code,name,rate\nUSD,美元,7.25\n", "test", &metadata()).await?;
+    let appended = import_table(
+        &store,
+        "exchange-rates",
+        dec,
+        "code,name,rate\nUSD,美元,7.25\n",
+        "test",
+        &metadata(),
+    )
+    .await?;
     assert_eq!(appended.version, 2);
     let data = cache.reload(&store).await?;
     assert_eq!(data.exchange_rate("USD", dec), Some("7.25".parse()?));
@@ -64,7 +76,14 @@ async fn seed_load_and_versions(pool: PgPool) -> Result<(), Box<dyn std::error::
 
     // Seeding in December brings the seed's rates back as a new version from that date.
     let reseed = seed_all(&store, &seed_dir(), day(2026, 12, 15), &metadata()).await?;
-    assert_eq!(reseed.imported.iter().map(|(t, _)| t.as_str()).collect::<Vec<_>>(), ["exchange-rates"]);
+    assert_eq!(
+        reseed
+            .imported
+            .iter()
+            .map(|(t, _)| t.as_str())
+            .collect::<Vec<_>>(),
+        ["exchange-rates"]
+    );
     let data = ReferenceData::load(&store).await?;
     assert!(data.exchange_rate("EUR", day(2026, 12, 15)).is_some());
     assert_eq!(data.exchange_rate("EUR", day(2026, 12, 14)), None);
@@ -72,7 +91,9 @@ async fn seed_load_and_versions(pool: PgPool) -> Result<(), Box<dyn std::error::
 }
 
 #[sqlx::test(migrations = "../migrations")]
-async fn import_rejects_bad_input_and_appends_nothing(pool: PgPool) -> Result<(), Box<dyn std::error::Error>> {
+async fn import_rejects_bad_input_and_appends_nothing(
+    pool: PgPool,
+) -> Result<(), Box<dyn std::error::Error>> {
     let store = EventStore::new(pool);
     let jan = day(2026, 1, 1);
     let bad = [
@@ -88,13 +109,27 @@ async fn import_rejects_bad_input_and_appends_nothing(pool: PgPool) -> Result<()
     let data = ReferenceData::load(&store).await?;
     assert!(!data.is_loaded("units"));
 
-    import_table(&store, "units", jan, &seed_text("units"), "test", &metadata()).await?;
-    assert!(ReferenceData::load(&store).await?.exists("units", "035", jan));
+    import_table(
+        &store,
+        "units",
+        jan,
+        &seed_text("units"),
+        "test",
+        &metadata(),
+    )
+    .await?;
+    assert!(
+        ReferenceData::load(&store)
+            .await?
+            .exists("units", "035", jan)
+    );
     Ok(())
 }
 
 #[sqlx::test(migrations = "../migrations")]
-async fn concurrent_imports_of_one_table_conflict(pool: PgPool) -> Result<(), Box<dyn std::error::Error>> {
+async fn concurrent_imports_of_one_table_conflict(
+    pool: PgPool,
+) -> Result<(), Box<dyn std::error::Error>> {
     let store = EventStore::new(pool);
     let jan = day(2026, 1, 1);
     let text = "code,name\nUSD,美元\n";
@@ -103,13 +138,17 @@ async fn concurrent_imports_of_one_table_conflict(pool: PgPool) -> Result<(), Bo
         import_table(&store, "currencies", jan, text, "a", &meta),
         import_table(&store, "currencies", jan, text, "b", &meta),
     );
-    let conflicts =
-        [&a, &b].iter().filter(|r| matches!(r, Err(ImportError::Store(StoreError::Conflict { .. })))).count();
+    let conflicts = [&a, &b]
+        .iter()
+        .filter(|r| matches!(r, Err(ImportError::Store(StoreError::Conflict { .. }))))
+        .count();
     let oks = [&a, &b].iter().filter(|r| r.is_ok()).count();
     // Either they raced (one conflict) or ran one after the other (both fine, versions 1, 2).
     assert_eq!(oks + conflicts, 2);
     assert!(oks >= 1);
-    let version = store.stream_version(events::reference::stream_id("currencies")).await?;
+    let version = store
+        .stream_version(events::reference::stream_id("currencies"))
+        .await?;
     assert_eq!(version, oks as i64);
     Ok(())
 }

@@ -47,7 +47,11 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
         return Ok(());
     }
     let ReferenceEvent::ReferenceTableVersionImported(e) = ReferenceEvent::from_recorded(event)?;
-    let etag = if e.content_hash.is_empty() { event.event_id.simple().to_string() } else { e.content_hash.clone() };
+    let etag = if e.content_hash.is_empty() {
+        event.event_id.simple().to_string()
+    } else {
+        e.content_hash.clone()
+    };
 
     // Upsert the version only when this event is newer than the one stored; no row back
     // means an equal or newer import is already there and this event is a replay.
@@ -65,7 +69,10 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
     .bind(&e.table)
     .bind(e.effective_from)
     .bind(&etag)
-    .bind(i32::try_from(e.rows.len()).map_err(|_| ProjectionError::Invalid("too many rows".into()))?)
+    .bind(
+        i32::try_from(e.rows.len())
+            .map_err(|_| ProjectionError::Invalid("too many rows".into()))?,
+    )
     .bind(Json(&e.columns))
     .bind(&e.source)
     .bind(event.global_position)
@@ -85,7 +92,10 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
 
 /// One INSERT of all rows through unnest: a country table is ~260 rows, and one statement
 /// keeps a full replay fast.
-async fn insert_rows(tx: &mut PgConnection, e: &ReferenceTableVersionImported) -> Result<(), ProjectionError> {
+async fn insert_rows(
+    tx: &mut PgConnection,
+    e: &ReferenceTableVersionImported,
+) -> Result<(), ProjectionError> {
     let mut codes = Vec::with_capacity(e.rows.len());
     let mut positions = Vec::with_capacity(e.rows.len());
     let mut rows = Vec::with_capacity(e.rows.len());
@@ -95,7 +105,8 @@ async fn insert_rows(tx: &mut PgConnection, e: &ReferenceTableVersionImported) -
             .and_then(|c| c.as_str())
             .ok_or_else(|| ProjectionError::Invalid(format!("{} row {i} has no code", e.table)))?;
         codes.push(code.to_string());
-        positions.push(i32::try_from(i).map_err(|_| ProjectionError::Invalid("too many rows".into()))?);
+        positions
+            .push(i32::try_from(i).map_err(|_| ProjectionError::Invalid("too many rows".into()))?);
         rows.push(serde_json::Value::Object(row.clone()));
     }
     sqlx::query(

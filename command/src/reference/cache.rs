@@ -15,7 +15,9 @@ pub struct ReferenceCache {
 
 impl ReferenceCache {
     pub fn new(data: ReferenceData) -> Self {
-        Self { current: Arc::new(RwLock::new(Arc::new(data))) }
+        Self {
+            current: Arc::new(RwLock::new(Arc::new(data))),
+        }
     }
 
     /// Loads the snapshot from the store.

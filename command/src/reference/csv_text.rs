@@ -52,7 +52,10 @@ pub fn parse(text: &str) -> Result<Vec<Record>, CsvError> {
                 quoted = true;
             }
             '"' => {
-                return Err(CsvError { line, message: "a quote inside an unquoted field".into() });
+                return Err(CsvError {
+                    line,
+                    message: "a quote inside an unquoted field".into(),
+                });
             }
             ',' => {
                 fields.push(std::mem::take(&mut field));
@@ -67,13 +70,19 @@ pub fn parse(text: &str) -> Result<Vec<Record>, CsvError> {
                 record_line = line;
             }
             _ if quoted => {
-                return Err(CsvError { line, message: "text after a closing quote".into() });
+                return Err(CsvError {
+                    line,
+                    message: "text after a closing quote".into(),
+                });
             }
             _ => field.push(c),
         }
     }
     if in_quotes {
-        return Err(CsvError { line: record_line, message: "a quoted field is not closed".into() });
+        return Err(CsvError {
+            line: record_line,
+            message: "a quoted field is not closed".into(),
+        });
     }
     if !field.is_empty() || !fields.is_empty() || quoted {
         fields.push(field);
@@ -96,13 +105,18 @@ mod tests {
     use super::*;
 
     fn fields(text: &str) -> Vec<Vec<String>> {
-        parse(text).map(|r| r.into_iter().map(|r| r.fields).collect()).unwrap_or_default()
+        parse(text)
+            .map(|r| r.into_iter().map(|r| r.fields).collect())
+            .unwrap_or_default()
     }
 
     #[test]
     fn plain_quoted_and_crlf() {
         let got = fields("\u{feff}a,b\r\n1,\"x, \"\"y\"\"\"\r\n\n2,\n");
-        assert_eq!(got, vec![vec!["a", "b"], vec!["1", "x, \"y\""], vec!["2", ""]]);
+        assert_eq!(
+            got,
+            vec![vec!["a", "b"], vec!["1", "x, \"y\""], vec!["2", ""]]
+        );
     }
 
     #[test]

@@ -25,13 +25,24 @@ pub enum ImportError {
     #[error("line {line}: empty code")]
     EmptyCode { line: usize },
     #[error("line {line}: code {code} already appears on line {first_line}")]
-    DuplicateCode { code: String, line: usize, first_line: usize },
+    DuplicateCode {
+        code: String,
+        line: usize,
+        first_line: usize,
+    },
     #[error("line {line}: {found} fields, the header has {expected}")]
-    FieldCount { line: usize, expected: usize, found: usize },
+    FieldCount {
+        line: usize,
+        expected: usize,
+        found: usize,
+    },
     #[error(transparent)]
     Csv(#[from] csv_text::CsvError),
     #[error("{path}: {source}")]
-    Io { path: String, source: std::io::Error },
+    Io {
+        path: String,
+        source: std::io::Error,
+    },
     #[error(transparent)]
     Store(#[from] StoreError),
 }
@@ -49,7 +60,12 @@ impl ParsedTable {
         let cells: Vec<Vec<&Value>> = self
             .rows
             .iter()
-            .map(|row| self.columns.iter().map(|c| row.get(c).unwrap_or(&Value::Null)).collect())
+            .map(|row| {
+                self.columns
+                    .iter()
+                    .map(|c| row.get(c).unwrap_or(&Value::Null))
+                    .collect()
+            })
             .collect();
         let canonical = serde_json::json!({ "columns": self.columns, "rows": cells });
         hex::encode(Sha256::digest(canonical.to_string().as_bytes()))
@@ -69,7 +85,10 @@ pub fn parse_table(table: &str, csv_text: &str) -> Result<ParsedTable, ImportErr
             return Err(ImportError::DuplicateColumn(h.clone()));
         }
     }
-    let code_at = header.iter().position(|h| h == "code").ok_or(ImportError::MissingCodeColumn)?;
+    let code_at = header
+        .iter()
+        .position(|h| h == "code")
+        .ok_or(ImportError::MissingCodeColumn)?;
     let mut columns = vec!["code".to_string()];
     columns.extend(header.iter().filter(|h| *h != "code").cloned());
 
@@ -88,13 +107,21 @@ pub fn parse_table(table: &str, csv_text: &str) -> Result<ParsedTable, ImportErr
             return Err(ImportError::EmptyCode { line: record.line });
         }
         if let Some(&first_line) = first_seen.get(&code) {
-            return Err(ImportError::DuplicateCode { code, line: record.line, first_line });
+            return Err(ImportError::DuplicateCode {
+                code,
+                line: record.line,
+                first_line,
+            });
         }
         first_seen.insert(code, record.line);
         let mut row = Row::new();
         for (name, value) in header.iter().zip(&record.fields) {
             let value = value.trim();
-            let value = if value.is_empty() { Value::Null } else { Value::String(value.to_string()) };
+            let value = if value.is_empty() {
+                Value::Null
+            } else {
+                Value::String(value.to_string())
+            };
             row.insert(name.clone(), value);
         }
         rows.push(row);
@@ -108,8 +135,17 @@ pub fn parse_table(table: &str, csv_text: &str) -> Result<ParsedTable, ImportErr
 /// `name_en`, `NAME_EN`, `name-en` and `nameEn` all become `nameEn`: the API speaks camelCase.
 fn camel_case(header: &str) -> String {
     let mut out = String::new();
-    for (i, part) in header.trim().split(['_', '-', ' ']).filter(|p| !p.is_empty()).enumerate() {
-        let part = if part.chars().all(|c| !c.is_lowercase()) { part.to_lowercase() } else { part.to_string() };
+    for (i, part) in header
+        .trim()
+        .split(['_', '-', ' '])
+        .filter(|p| !p.is_empty())
+        .enumerate()
+    {
+        let part = if part.chars().all(|c| !c.is_lowercase()) {
+            part.to_lowercase()
+        } else {
+            part.to_string()
+        };
         let mut chars = part.chars();
         if let Some(first) = chars.next() {
             if i == 0 {
@@ -123,7 +159,12 @@ fn camel_case(header: &str) -> String {
     out
 }
 
-fn event_for(table: &str, effective_from: NaiveDate, parsed: ParsedTable, source: &str) -> ReferenceEvent {
+fn event_for(
+    table: &str,
+    effective_from: NaiveDate,
+    parsed: ParsedTable,
+    source: &str,
+) -> ReferenceEvent {
     let content_hash = parsed.content_hash();
     ReferenceEvent::ReferenceTableVersionImported(ReferenceTableVersionImported {
         table: table.to_string(),
@@ -151,7 +192,15 @@ pub async fn import_table(
     let stream_id = reference::stream_id(table);
     let version = store.stream_version(stream_id).await?;
     let event = event_for(table, effective_from, parsed, source);
-    Ok(store.append(reference::STREAM_TYPE, stream_id, version, &[event.to_new_event()], metadata).await?)
+    Ok(store
+        .append(
+            reference::STREAM_TYPE,
+            stream_id,
+            version,
+            &[event.to_new_event()],
+            metadata,
+        )
+        .await?)
 }
 
 /// What `seed_all` did.
@@ -171,7 +220,10 @@ pub async fn seed_all(
     effective_from: NaiveDate,
     metadata: &Metadata,
 ) -> Result<SeedReport, ImportError> {
-    let io = |source| ImportError::Io { path: dir.display().to_string(), source };
+    let io = |source| ImportError::Io {
+        path: dir.display().to_string(),
+        source,
+    };
     let mut files: Vec<_> = std::fs::read_dir(dir)
         .map_err(io)?
         .collect::<Result<Vec<_>, _>>()
@@ -185,12 +237,21 @@ pub async fn seed_all(
     let loaded = ReferenceData::load(store).await?;
     let mut report = SeedReport::default();
     for path in files {
-        let table = path.file_stem().and_then(|s| s.to_str()).unwrap_or_default().to_string();
-        let text = std::fs::read_to_string(&path)
-            .map_err(|source| ImportError::Io { path: path.display().to_string(), source })?;
+        let table = path
+            .file_stem()
+            .and_then(|s| s.to_str())
+            .unwrap_or_default()
+            .to_string();
+        let text = std::fs::read_to_string(&path).map_err(|source| ImportError::Io {
+            path: path.display().to_string(),
+            source,
+        })?;
         let parsed = parse_table(&table, &text)?;
         let hash = parsed.content_hash();
-        if loaded.version(&table, effective_from).is_some_and(|v| v.content_hash == hash) {
+        if loaded
+            .version(&table, effective_from)
+            .is_some_and(|v| v.content_hash == hash)
+        {
             report.unchanged.push(table);
             continue;
         }
@@ -198,8 +259,15 @@ pub async fn seed_all(
         let version = store.stream_version(stream_id).await?;
         let source = format!("seeds/reference/{table}.csv");
         let event = event_for(&table, effective_from, parsed, &source);
-        let appended =
-            store.append(reference::STREAM_TYPE, stream_id, version, &[event.to_new_event()], metadata).await?;
+        let appended = store
+            .append(
+                reference::STREAM_TYPE,
+                stream_id,
+                version,
+                &[event.to_new_event()],
+                metadata,
+            )
+            .await?;
         report.imported.push((table, appended));
     }
     Ok(report)
@@ -229,24 +297,52 @@ mod tests {
 
     #[test]
     fn parse_rejects_bad_tables() {
-        assert!(matches!(parse_table("nope", "code\n1\n"), Err(ImportError::UnknownTable(_))));
-        assert!(matches!(parse_table("units", "name\nx\n"), Err(ImportError::MissingCodeColumn)));
-        assert!(matches!(parse_table("units", "code,name\n"), Err(ImportError::Empty)));
+        assert!(matches!(
+            parse_table("nope", "code\n1\n"),
+            Err(ImportError::UnknownTable(_))
+        ));
+        assert!(matches!(
+            parse_table("units", "name\nx\n"),
+            Err(ImportError::MissingCodeColumn)
+        ));
+        assert!(matches!(
+            parse_table("units", "code,name\n"),
+            Err(ImportError::Empty)
+        ));
         assert!(matches!(parse_table("units", ""), Err(ImportError::Empty)));
         assert!(matches!(
             parse_table("units", "code,name\n1,a\n2,b\n1,c\n"),
-            Err(ImportError::DuplicateCode { line: 4, first_line: 2, .. })
+            Err(ImportError::DuplicateCode {
+                line: 4,
+                first_line: 2,
+                ..
+            })
         ));
-        assert!(matches!(parse_table("units", "code,name\n1\n"), Err(ImportError::FieldCount { line: 2, .. })));
-        assert!(matches!(parse_table("units", "code,name\n ,a\n"), Err(ImportError::EmptyCode { line: 2 })));
-        assert!(matches!(parse_table("units", "code,Code\n1,1\n"), Err(ImportError::DuplicateColumn(_))));
+        assert!(matches!(
+            parse_table("units", "code,name\n1\n"),
+            Err(ImportError::FieldCount { line: 2, .. })
+        ));
+        assert!(matches!(
+            parse_table("units", "code,name\n ,a\n"),
+            Err(ImportError::EmptyCode { line: 2 })
+        ));
+        assert!(matches!(
+            parse_table("units", "code,Code\n1,1\n"),
+            Err(ImportError::DuplicateColumn(_))
+        ));
     }
 
     #[test]
     fn hash_ignores_column_order_of_the_file_but_not_content() {
-        let a = parse_table("units", "code,name\n1,a\n").map(|p| p.content_hash()).ok();
-        let b = parse_table("units", "name,code\na,1\n").map(|p| p.content_hash()).ok();
-        let c = parse_table("units", "code,name\n1,b\n").map(|p| p.content_hash()).ok();
+        let a = parse_table("units", "code,name\n1,a\n")
+            .map(|p| p.content_hash())
+            .ok();
+        let b = parse_table("units", "name,code\na,1\n")
+            .map(|p| p.content_hash())
+            .ok();
+        let c = parse_table("units", "code,name\n1,b\n")
+            .map(|p| p.content_hash())
+            .ok();
         assert_eq!(a, b);
         assert_ne!(a, c);
     }

@@ -29,9 +29,17 @@ fn version(table: &str, from: NaiveDate, csv: &str) -> ReferenceTableVersionImpo
 
 fn data() -> ReferenceData {
     ReferenceData::from_events([
-        version("exchange-rates", day(2026, 10, 1), "code,rate\nUSD,7.10\nJPY,0.047\n"),
+        version(
+            "exchange-rates",
+            day(2026, 10, 1),
+            "code,rate\nUSD,7.10\nJPY,0.047\n",
+        ),
         version("exchange-rates", day(2026, 11, 1), "code,rate\nUSD,7.20\n"),
-        version("currencies", day(2026, 1, 1), "code,numericCode\nUSD,502\nCNY,142\n"),
+        version(
+            "currencies",
+            day(2026, 1, 1),
+            "code,numericCode\nUSD,502\nCNY,142\n",
+        ),
         version(
             "units",
             day(2026, 1, 1),
@@ -45,8 +53,16 @@ fn data() -> ReferenceData {
 fn version_in_force_is_the_latest_on_or_before_the_date() {
     let d = data();
     assert!(d.version("exchange-rates", day(2026, 9, 30)).is_none());
-    assert_eq!(d.version("exchange-rates", day(2026, 10, 31)).map(|v| v.effective_from), Some(day(2026, 10, 1)));
-    assert_eq!(d.version("exchange-rates", day(2026, 11, 1)).map(|v| v.effective_from), Some(day(2026, 11, 1)));
+    assert_eq!(
+        d.version("exchange-rates", day(2026, 10, 31))
+            .map(|v| v.effective_from),
+        Some(day(2026, 10, 1))
+    );
+    assert_eq!(
+        d.version("exchange-rates", day(2026, 11, 1))
+            .map(|v| v.effective_from),
+        Some(day(2026, 11, 1))
+    );
     assert!(d.exists("exchange-rates", "JPY", day(2026, 10, 15)));
     assert!(!d.exists("exchange-rates", "JPY", day(2026, 11, 15)));
     assert_eq!(d.rows("exchange-rates", day(2026, 11, 15)).len(), 1);
@@ -66,7 +82,11 @@ fn loaded_and_partial_tables() {
 #[test]
 fn same_date_reimport_replaces_the_version() {
     let mut d = data();
-    d.apply(version("exchange-rates", day(2026, 11, 1), "code,rate\nUSD,7.30\n"));
+    d.apply(version(
+        "exchange-rates",
+        day(2026, 11, 1),
+        "code,rate\nUSD,7.30\n",
+    ));
     assert_eq!(d.versions("exchange-rates").len(), 2);
     assert_eq!(d.exchange_rate("USD", day(2026, 11, 2)), Some(dec("7.30")));
 }
@@ -87,12 +107,27 @@ fn exchange_rates() {
 fn unit_conversion() {
     let d = data();
     let on = day(2026, 6, 1);
-    assert_eq!(d.unit_conversion("035", on), Some(("035".into(), Decimal::ONE)));
-    assert_eq!(d.unit_conversion("036", on), Some(("035".into(), dec("0.001"))));
-    assert_eq!(d.unit_conversion("070", on), Some(("035".into(), dec("1000"))));
-    assert_eq!(d.unit_conversion("127", on), Some(("011".into(), dec("12"))));
+    assert_eq!(
+        d.unit_conversion("035", on),
+        Some(("035".into(), Decimal::ONE))
+    );
+    assert_eq!(
+        d.unit_conversion("036", on),
+        Some(("035".into(), dec("0.001")))
+    );
+    assert_eq!(
+        d.unit_conversion("070", on),
+        Some(("035".into(), dec("1000")))
+    );
+    assert_eq!(
+        d.unit_conversion("127", on),
+        Some(("011".into(), dec("12")))
+    );
     // Through a chain: ounce -> gram -> kilogram.
-    assert_eq!(d.unit_conversion("083", on), Some(("035".into(), dec("0.0311035"))));
+    assert_eq!(
+        d.unit_conversion("083", on),
+        Some(("035".into(), dec("0.0311035")))
+    );
     assert_eq!(d.unit_conversion("001", on), None);
     assert_eq!(d.unit_conversion("170", on), None);
     assert_eq!(d.unit_conversion("999", on), None);

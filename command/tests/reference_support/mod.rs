@@ -43,7 +43,8 @@ pub fn seeded(from: NaiveDate) -> ReferenceData {
 /// Checks that each line `code,v1,v2..` of `expected` is a row of `table` whose `columns`
 /// hold v1, v2.. (an empty expectation matches an empty cell).
 pub fn expect_rows(parsed: &ParsedTable, table: &str, columns: &[&str], expected: &str) {
-    let records = csv_text::parse(expected).unwrap_or_else(|e| panic!("expectation of {table}: {e}"));
+    let records =
+        csv_text::parse(expected).unwrap_or_else(|e| panic!("expectation of {table}: {e}"));
     assert!(!records.is_empty(), "no expectations for {table}");
     let mut problems = Vec::new();
     for record in records {
@@ -55,7 +56,9 @@ pub fn expect_rows(parsed: &ParsedTable, table: &str, columns: &[&str], expected
         for (column, want) in columns.iter().zip(&record.fields[1..]) {
             let got = cell(row, column).unwrap_or("");
             if got != want.trim() {
-                problems.push(format!("{table} {code}.{column}: ours {got:?}, reference {want:?}"));
+                problems.push(format!(
+                    "{table} {code}.{column}: ours {got:?}, reference {want:?}"
+                ));
             }
         }
     }
