@@ -1,0 +1,205 @@
+//! `GET /api/v1/declarations/activity`: the declaration event feed across declarations (who
+//! did what, when), newest first, from `rm_declaration_history`.
+//!
+//! Filters: `actor` (the actor name recorded with the event), `action` (create, edit,
+//! submit, withdraw, review, return, complete, reject, redeclare, send-back, amend, delete),
+//! `declarationType` (class letter or type code), `trackingNumber` (one or many, as the
+//! declaration had it when the event happened), `fromDate`/`toDate` (YYYYMMDD inclusive,
+//! Asia/Shanghai, on the event time); paged. Customers see only their own company's
+//! declarations' events.
+
+use api::{Actor, ApiError, ApiResult, Page, Paging};
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::{Postgres, QueryBuilder};
+use uuid::Uuid;
+
+use crate::QueryState;
+use crate::declaration_history::{HISTORY_COLUMNS, HistoryEntry, HistoryRow, PROJECTION};
+use crate::declaration_list::{codes, filter};
+
+pub const ACTIONS: [&str; 12] = [
+    "create",
+    "edit",
+    "submit",
+    "withdraw",
+    "review",
+    "return",
+    "complete",
+    "reject",
+    "redeclare",
+    "send-back",
+    "amend",
+    "delete",
+];
+
+pub fn routes() -> Router<QueryState> {
+    Router::new().route("/api/v1/declarations/activity", get(activity))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivityParams {
+    pub actor: Option<String>,
+    pub action: Option<String>,
+    pub declaration_type: Option<String>,
+    pub shipment_type: Option<i64>,
+    pub tracking_number: Option<String>,
+    pub from_date: Option<String>,
+    pub to_date: Option<String>,
+    pub page_no: Option<i64>,
+    pub page_size: Option<i64>,
+    pub min_position: Option<i64>,
+}
+
+/// `ActivityEntry` of docs/api.md: a history entry and the declaration it belongs to.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ActivityEntry {
+    #[serde(flatten)]
+    pub entry: HistoryEntry,
+    pub declaration_id: Uuid,
+    pub tracking_number: Option<String>,
+    pub declaration_type: Option<String>,
+}
+
+struct ActivityFilter {
+    actor: Option<String>,
+    action: Option<&'static str>,
+    types: Vec<&'static str>,
+    tracking_numbers: Vec<String>,
+    customer_id: Option<Uuid>,
+    from: Option<DateTime<Utc>>,
+    to: Option<DateTime<Utc>>,
+}
+
+impl ActivityFilter {
+    fn parse(params: &ActivityParams, actor: &Actor) -> Result<Self, ApiError> {
+        let action = params
+            .action
+            .as_deref()
+            .map(|a| {
+                ACTIONS
+                    .iter()
+                    .copied()
+                    .find(|known| known.eq_ignore_ascii_case(a))
+                    .ok_or_else(|| {
+                        ApiError::bad_field(
+                            "action",
+                            format!("操作应为 {}", ACTIONS.join(" ")),
+                            format!("action must be one of {}", ACTIONS.join(" ")),
+                        )
+                    })
+            })
+            .transpose()?;
+        let shipment_type = codes::parse_shipment_type("shipmentType", params.shipment_type)?;
+        let (from, to) =
+            api::dates::parse_range(params.from_date.as_deref(), params.to_date.as_deref())?;
+        Ok(Self {
+            actor: params.actor.clone(),
+            action,
+            types: codes::resolve_types(params.declaration_type.as_deref(), shipment_type)?,
+            tracking_numbers: filter::parse_tracking_numbers(params.tracking_number.as_deref())?,
+            customer_id: actor
+                .is_customer()
+                .then(|| actor.customer_id.unwrap_or(Uuid::nil())),
+            from: from.map(api::dates::day_start_utc),
+            to: to.map(api::dates::day_end_exclusive_utc),
+        })
+    }
+
+    fn push_where(&self, qb: &mut QueryBuilder<'_, Postgres>) {
+        qb.push(" WHERE true");
+        if let Some(customer_id) = self.customer_id {
+            qb.push(" AND customer_id = ").push_bind(customer_id);
+        }
+        if let Some(actor) = &self.actor {
+            qb.push(" AND actor_name = ").push_bind(actor.clone());
+        }
+        if let Some(action) = self.action {
+            qb.push(" AND action = '").push(action).push("'");
+        }
+        if !self.types.is_empty() {
+            qb.push(" AND declaration_type IN (");
+            for (i, code) in self.types.iter().enumerate() {
+                if i > 0 {
+                    qb.push(", ");
+                }
+                qb.push("'").push(*code).push("'");
+            }
+            qb.push(")");
+        }
+        if !self.tracking_numbers.is_empty() {
+            qb.push(" AND tracking_number = ANY(")
+                .push_bind(self.tracking_numbers.clone())
+                .push(")");
+        }
+        if let Some(from) = self.from {
+            qb.push(" AND recorded_at >= ").push_bind(from);
+        }
+        if let Some(to) = self.to {
+            qb.push(" AND recorded_at < ").push_bind(to);
+        }
+    }
+}
+
+pub async fn load(
+    pool: &sqlx::PgPool,
+    actor: &Actor,
+    params: &ActivityParams,
+) -> Result<Page<ActivityEntry>, ApiError> {
+    let paging = Paging {
+        page_no: params.page_no,
+        page_size: params.page_size,
+    };
+    let (_, limit, offset) = paging.resolve()?;
+    let filter = ActivityFilter::parse(params, actor)?;
+    let mut qb: QueryBuilder<'_, Postgres> = QueryBuilder::new("SELECT ");
+    qb.push(HISTORY_COLUMNS)
+        .push(" FROM rm_declaration_history");
+    filter.push_where(&mut qb);
+    qb.push(" ORDER BY recorded_at DESC, position DESC LIMIT ")
+        .push_bind(limit)
+        .push(" OFFSET ")
+        .push_bind(offset);
+    let rows: Vec<HistoryRow> = qb
+        .build_query_as()
+        .persistent(false)
+        .fetch_all(pool)
+        .await?;
+    let fetched = i64::try_from(rows.len()).unwrap_or(i64::MAX);
+    let total = if fetched < limit && (fetched > 0 || offset == 0) {
+        offset + fetched
+    } else {
+        let mut qb: QueryBuilder<'_, Postgres> =
+            QueryBuilder::new("SELECT count(*) FROM rm_declaration_history");
+        filter.push_where(&mut qb);
+        qb.build_query_scalar()
+            .persistent(false)
+            .fetch_one(pool)
+            .await?
+    };
+    let records = rows
+        .iter()
+        .map(|r| ActivityEntry {
+            entry: HistoryEntry::from(r),
+            declaration_id: r.declaration_id,
+            tracking_number: r.tracking_number.clone(),
+            declaration_type: r.declaration_type.clone(),
+        })
+        .collect();
+    Ok(Page { records, total })
+}
+
+async fn activity(
+    State(state): State<QueryState>,
+    actor: Actor,
+    api::Query(params): api::Query<ActivityParams>,
+) -> ApiResult<Page<ActivityEntry>> {
+    crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
+    let page = load(&state.pool, &actor, &params).await?;
+    Ok(api::ok(page).no_store())
+}

@@ -1,0 +1,176 @@
+//! `GET /api/v1/declarations/counts`: dashboard figures from `rm_declarations`.
+//!
+//! - `byStatus`: `[{declarationType, status, count}]` for every type code and status that
+//!   has rows (deleted included, as status 5). All time, unless `fromDate`/`toDate` are
+//!   given, in which case only declarations created in that range count.
+//! - `perDay`: `[{date, count}]` for every day (Asia/Shanghai) from `fromDate` to `toDate`
+//!   (default: the last 30 days up to today), zeros included, deleted declarations
+//!   excluded, so each figure matches the list filtered by that day.
+//!
+//! Filters: `shipmentType` (-1/0/1), `declarationType` (class letter or type code).
+//! Customers count their own company's declarations only.
+
+use api::{Actor, ApiError, ApiResult};
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use chrono::{Duration, NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::{FromRow, Postgres, QueryBuilder};
+
+use crate::QueryState;
+use crate::declaration_list::PROJECTION;
+use crate::declaration_list::codes;
+use crate::declaration_list::filter::Filter;
+
+/// The longest `perDay` range.
+pub const MAX_DAYS: i64 = 366;
+pub const DEFAULT_DAYS: i64 = 30;
+
+pub fn routes() -> Router<QueryState> {
+    Router::new().route("/api/v1/declarations/counts", get(counts))
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CountsParams {
+    pub shipment_type: Option<i64>,
+    pub declaration_type: Option<String>,
+    pub from_date: Option<String>,
+    pub to_date: Option<String>,
+    pub min_position: Option<i64>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct StatusCount {
+    pub declaration_type: String,
+    pub status: i16,
+    pub count: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct DayCount {
+    pub date: NaiveDate,
+    pub count: i64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Counts {
+    pub by_status: Vec<StatusCount>,
+    pub per_day: Vec<DayCount>,
+}
+
+/// Where clause without the status part (counts cover every status).
+fn push_scope(qb: &mut QueryBuilder<'_, Postgres>, filter: &Filter) {
+    qb.push(" WHERE true");
+    if !filter.types.is_empty() {
+        qb.push(" AND declaration_type IN (");
+        for (i, code) in filter.types.iter().enumerate() {
+            if i > 0 {
+                qb.push(", ");
+            }
+            qb.push("'").push(*code).push("'");
+        }
+        qb.push(")");
+    }
+    if let Some(customer_id) = filter.customer_id {
+        qb.push(" AND customer_id = ").push_bind(customer_id);
+    }
+    if let Some(from) = filter.from {
+        qb.push(" AND created_at >= ").push_bind(from);
+    }
+    if let Some(to) = filter.to {
+        qb.push(" AND created_at < ").push_bind(to);
+    }
+}
+
+pub async fn load(
+    pool: &sqlx::PgPool,
+    actor: &Actor,
+    params: &CountsParams,
+) -> Result<Counts, ApiError> {
+    let shipment_type = codes::parse_shipment_type("shipmentType", params.shipment_type)?;
+    let types = codes::resolve_types(params.declaration_type.as_deref(), shipment_type)?;
+    let (from, to) =
+        api::dates::parse_range(params.from_date.as_deref(), params.to_date.as_deref())?;
+    let explicit_range = from.is_some() || to.is_some();
+    let today = api::dates::today_shanghai(Utc::now());
+    let last = to.unwrap_or(today);
+    let first = from.unwrap_or(last - Duration::days(DEFAULT_DAYS - 1));
+    if first > last {
+        return Err(ApiError::bad_field(
+            "fromDate",
+            "开始日期不能晚于结束日期",
+            "fromDate is after toDate",
+        ));
+    }
+    if (last - first).num_days() >= MAX_DAYS {
+        return Err(ApiError::bad_field(
+            "toDate",
+            "时间跨度不能超过一年",
+            "the range cannot exceed one year",
+        ));
+    }
+
+    let mut scope = Filter {
+        types,
+        ..Filter::default()
+    };
+    scope.restrict_to(actor);
+
+    let mut status_scope = scope.clone();
+    if explicit_range {
+        status_scope.set_days(Some(first), Some(last));
+    }
+    let mut qb: QueryBuilder<'_, Postgres> = QueryBuilder::new(
+        "SELECT declaration_type, status, count(*) AS count FROM rm_declarations",
+    );
+    push_scope(&mut qb, &status_scope);
+    qb.push(" GROUP BY declaration_type, status ORDER BY declaration_type, status");
+    let by_status: Vec<StatusCount> = qb
+        .build_query_as()
+        .persistent(false)
+        .fetch_all(pool)
+        .await?;
+
+    let mut day_scope = scope;
+    day_scope.set_days(Some(first), Some(last));
+    let mut qb: QueryBuilder<'_, Postgres> = QueryBuilder::new(
+        "SELECT (created_at AT TIME ZONE 'Asia/Shanghai')::date AS day, count(*) AS count \
+         FROM rm_declarations",
+    );
+    push_scope(&mut qb, &day_scope);
+    qb.push(" AND status <> ")
+        .push(codes::DELETED.to_string())
+        .push(" GROUP BY day");
+    let days: Vec<(NaiveDate, i64)> = qb
+        .build_query_as()
+        .persistent(false)
+        .fetch_all(pool)
+        .await?;
+    let per_day = first
+        .iter_days()
+        .take_while(|d| *d <= last)
+        .map(|date| DayCount {
+            date,
+            count: days
+                .iter()
+                .find(|(d, _)| *d == date)
+                .map(|(_, c)| *c)
+                .unwrap_or(0),
+        })
+        .collect();
+    Ok(Counts { by_status, per_day })
+}
+
+async fn counts(
+    State(state): State<QueryState>,
+    actor: Actor,
+    api::Query(params): api::Query<CountsParams>,
+) -> ApiResult<Counts> {
+    crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
+    let counts = load(&state.pool, &actor, &params).await?;
+    Ok(api::ok(counts))
+}

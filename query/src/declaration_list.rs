@@ -1,0 +1,299 @@
+//! `GET /api/v1/declarations`: the declaration lists of staff and customers and the status
+//! query by tracking numbers, read from `rm_declarations` (projection `declaration_list`).
+//!
+//! Filters: `declarationType` (class letter B/C/D or type code), `status` (-1 all; deleted
+//! rows only when 5 is asked), `shipmentType` (-1/0/1; a type code it contradicts is a
+//! 400), `trackingNumber` (one or many, comma/newline separated, exact), `username`,
+//! `customerId`, `port`, `slic`, `fromDate`/`toDate` (YYYYMMDD inclusive, Asia/Shanghai, on
+//! the creation time). `sort=field,asc|desc` with field one of createdAt (default, desc),
+//! updatedAt, trackingNumber, status, estimatedPickupTime, declarationType. Customers only
+//! ever see their own company's rows.
+//!
+//! Performance (1,000,000 rows, 2 cores, PostgreSQL 15, see the migration for the
+//! indexes): the page is the top-n of an index scan in `created_at DESC` order; the total
+//! is an index-only count over the same filters, skipped when the first page is not full.
+
+pub mod codes;
+pub mod filter;
+pub mod mask;
+
+use api::{Actor, ApiError, ApiResult, Page, Paging};
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use chrono::{DateTime, FixedOffset, Utc};
+use chrono_tz::Asia::Shanghai;
+use rust_decimal::Decimal;
+use serde::{Deserialize, Serialize};
+use sqlx::{FromRow, Postgres, QueryBuilder};
+use uuid::Uuid;
+
+use crate::QueryState;
+use filter::Filter;
+
+/// The projection this module reads.
+pub const PROJECTION: &str = "declaration_list";
+
+pub fn routes() -> Router<QueryState> {
+    Router::new().route("/api/v1/declarations", get(list))
+}
+
+/// The list's query string (after `api::Query` cleaning: trimmed, `-1` and empty absent).
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListParams {
+    pub declaration_type: Option<String>,
+    pub status: Option<i64>,
+    pub shipment_type: Option<i64>,
+    pub tracking_number: Option<String>,
+    pub username: Option<String>,
+    pub customer_id: Option<Uuid>,
+    pub port: Option<String>,
+    pub slic: Option<String>,
+    pub from_date: Option<String>,
+    pub to_date: Option<String>,
+    pub sort: Option<String>,
+    pub page_no: Option<i64>,
+    pub page_size: Option<i64>,
+    pub min_position: Option<i64>,
+}
+
+impl ListParams {
+    /// The checked filter (not yet restricted to the caller).
+    pub fn filter(&self) -> Result<Filter, ApiError> {
+        let shipment_type = codes::parse_shipment_type("shipmentType", self.shipment_type)?;
+        let (from, to) =
+            api::dates::parse_range(self.from_date.as_deref(), self.to_date.as_deref())?;
+        let mut filter = Filter {
+            types: codes::resolve_types(self.declaration_type.as_deref(), shipment_type)?,
+            status: codes::parse_status("status", self.status)?,
+            tracking_numbers: filter::parse_tracking_numbers(self.tracking_number.as_deref())?,
+            username: self.username.clone(),
+            customer_id: self.customer_id,
+            port: self.port.clone(),
+            slic: self.slic.clone(),
+            from: None,
+            to: None,
+        };
+        filter.set_days(from, to);
+        Ok(filter)
+    }
+}
+
+/// Sortable fields: wire name -> column.
+pub const SORT_FIELDS: [(&str, &str); 6] = [
+    ("createdAt", "created_at"),
+    ("updatedAt", "updated_at"),
+    ("trackingNumber", "tracking_number"),
+    ("status", "status"),
+    ("estimatedPickupTime", "estimated_pickup_time"),
+    ("declarationType", "declaration_type"),
+];
+
+/// `field,asc|desc` -> ORDER BY clause (always ending in a unique key for stable pages).
+pub fn order_by(sort: Option<&str>) -> Result<String, ApiError> {
+    let bad = || {
+        ApiError::bad_field(
+            "sort",
+            "排序应为 字段,asc|desc，字段：createdAt updatedAt trackingNumber status estimatedPickupTime declarationType",
+            "sort must be field,asc|desc with field one of createdAt updatedAt trackingNumber status estimatedPickupTime declarationType",
+        )
+    };
+    let Some(sort) = sort else {
+        return Ok("created_at DESC, id DESC".into());
+    };
+    let mut parts = sort.split(',').map(str::trim);
+    let field = parts.next().unwrap_or("");
+    let direction = match parts.next().map(str::to_ascii_lowercase).as_deref() {
+        None | Some("desc") => "DESC",
+        Some("asc") => "ASC",
+        Some(_) => return Err(bad()),
+    };
+    if parts.next().is_some() {
+        return Err(bad());
+    }
+    let column = SORT_FIELDS
+        .iter()
+        .find(|(wire, _)| *wire == field)
+        .map(|(_, column)| *column)
+        .ok_or_else(bad)?;
+    Ok(if column == "created_at" {
+        format!("created_at {direction}, id {direction}")
+    } else {
+        format!("{column} {direction} NULLS LAST, created_at DESC, id DESC")
+    })
+}
+
+/// Serialize an instant in Shanghai time with its offset (`2026-11-22T09:30:00+08:00`).
+pub fn shanghai(t: DateTime<Utc>) -> DateTime<FixedOffset> {
+    t.with_timezone(&Shanghai).fixed_offset()
+}
+
+#[derive(Debug, FromRow)]
+pub struct SummaryRow {
+    pub id: Uuid,
+    pub version: i64,
+    pub tracking_number: Option<String>,
+    pub declaration_type: String,
+    pub shipment_type: i16,
+    pub status: i16,
+    pub draft_status: i16,
+    pub declaration_status: Option<String>,
+    pub customer_id: Uuid,
+    pub username: String,
+    pub company_name: Option<String>,
+    pub port: Option<String>,
+    pub slic: Option<String>,
+    pub service_type: Option<String>,
+    pub estimated_pickup_time: Option<DateTime<Utc>>,
+    pub goods_count: i32,
+    pub total_value: Option<Decimal>,
+    pub currency: Option<String>,
+    pub consignee_name: Option<String>,
+    pub created_at: DateTime<Utc>,
+    pub updated_at: DateTime<Utc>,
+}
+
+pub const SUMMARY_COLUMNS: &str = "id, version, tracking_number, declaration_type, \
+    shipment_type, status, draft_status, declaration_status, customer_id, username, \
+    company_name, port, slic, service_type, estimated_pickup_time, goods_count, total_value, \
+    currency, consignee_name, created_at, updated_at";
+
+/// `DeclarationSummary` of docs/api.md.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeclarationSummary {
+    pub id: Uuid,
+    pub version: i64,
+    pub tracking_number: Option<String>,
+    pub declaration_type: String,
+    pub shipment_type: i16,
+    pub status: i16,
+    pub draft_status: i16,
+    pub declaration_status: Option<String>,
+    pub customer_id: Uuid,
+    pub username: String,
+    pub company_name: Option<String>,
+    pub port: Option<String>,
+    pub slic: Option<String>,
+    pub service_type: Option<String>,
+    pub estimated_pickup_time: Option<DateTime<FixedOffset>>,
+    pub goods_count: i32,
+    #[serde(with = "rust_decimal::serde::float_option")]
+    pub total_value: Option<Decimal>,
+    pub currency: Option<String>,
+    pub consignee_name: Option<String>,
+    pub created_at: DateTime<FixedOffset>,
+    pub updated_at: DateTime<FixedOffset>,
+}
+
+impl From<SummaryRow> for DeclarationSummary {
+    fn from(r: SummaryRow) -> Self {
+        Self {
+            id: r.id,
+            version: r.version,
+            tracking_number: r.tracking_number,
+            declaration_type: r.declaration_type,
+            shipment_type: r.shipment_type,
+            status: r.status,
+            draft_status: r.draft_status,
+            declaration_status: r.declaration_status,
+            customer_id: r.customer_id,
+            username: r.username,
+            company_name: r.company_name,
+            port: r.port,
+            slic: r.slic,
+            service_type: r.service_type,
+            estimated_pickup_time: r.estimated_pickup_time.map(shanghai),
+            goods_count: r.goods_count,
+            total_value: r.total_value,
+            currency: r.currency,
+            consignee_name: r.consignee_name,
+            created_at: shanghai(r.created_at),
+            updated_at: shanghai(r.updated_at),
+        }
+    }
+}
+
+/// One page of summaries and the total number of matching rows.
+pub async fn fetch_page(
+    pool: &sqlx::PgPool,
+    filter: &Filter,
+    order_by: &str,
+    limit: i64,
+    offset: i64,
+) -> Result<Page<DeclarationSummary>, ApiError> {
+    let mut qb: QueryBuilder<'_, Postgres> = QueryBuilder::new("SELECT ");
+    qb.push(SUMMARY_COLUMNS).push(" FROM rm_declarations");
+    filter.push_where(&mut qb);
+    qb.push(" ORDER BY ").push(order_by);
+    qb.push(" LIMIT ").push_bind(limit);
+    qb.push(" OFFSET ").push_bind(offset);
+    // Unnamed statements: always planned with the actual values (custom plans), so a
+    // skewed customer or port never gets a generic plan.
+    let rows: Vec<SummaryRow> = qb
+        .build_query_as()
+        .persistent(false)
+        .fetch_all(pool)
+        .await?;
+    let fetched = i64::try_from(rows.len()).unwrap_or(i64::MAX);
+    let total = if fetched < limit && (fetched > 0 || offset == 0) {
+        offset + fetched
+    } else {
+        count(pool, filter).await?
+    };
+    Ok(Page {
+        records: rows.into_iter().map(DeclarationSummary::from).collect(),
+        total,
+    })
+}
+
+pub async fn count(pool: &sqlx::PgPool, filter: &Filter) -> Result<i64, ApiError> {
+    let mut qb: QueryBuilder<'_, Postgres> =
+        QueryBuilder::new("SELECT count(*) FROM rm_declarations");
+    filter.push_where(&mut qb);
+    let total: i64 = qb
+        .build_query_scalar()
+        .persistent(false)
+        .fetch_one(pool)
+        .await?;
+    Ok(total)
+}
+
+async fn list(
+    State(state): State<QueryState>,
+    actor: Actor,
+    api::Query(params): api::Query<ListParams>,
+) -> ApiResult<Page<DeclarationSummary>> {
+    let paging = Paging {
+        page_no: params.page_no,
+        page_size: params.page_size,
+    };
+    let (_, page_size, offset) = paging.resolve()?;
+    let order_by = order_by(params.sort.as_deref())?;
+    let mut filter = params.filter()?;
+    filter.restrict_to(&actor);
+    crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
+    let page = fetch_page(&state.pool, &filter, &order_by, page_size, offset).await?;
+    Ok(api::ok(page).no_store())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn sort_takes_a_whitelisted_field_and_a_direction() {
+        assert_eq!(
+            order_by(None).ok().as_deref(),
+            Some("created_at DESC, id DESC")
+        );
+        assert_eq!(
+            order_by(Some("trackingNumber,asc")).ok().as_deref(),
+            Some("tracking_number ASC NULLS LAST, created_at DESC, id DESC")
+        );
+        assert!(order_by(Some("password,asc")).is_err());
+        assert!(order_by(Some("status,sideways")).is_err());
+        assert!(order_by(Some("status;drop table x")).is_err());
+    }
+}

@@ -1,0 +1,82 @@
+//! Read-your-writes: a query that carries `minPosition` (the `position` a command answered)
+//! waits, 2 s at most, until every projection it reads has passed that position, then
+//! answers whatever the read model holds.
+//!
+//! "Passed" means: no committed event at a position <= `minPosition` lies after the
+//! projection's checkpoint in the feed's `(tx_id, global_position)` order. The feed orders by
+//! transaction, so a bare "checkpoint position >= minPosition" could be true while an event
+//! of a slower transaction at a lower position is still unapplied (and false, making the
+//! caller wait for nothing, when the last applied event came from a later transaction with a
+//! lower position). A projection without a checkpoint row has passed nothing.
+
+use std::time::Duration;
+
+use sqlx::PgPool;
+use tokio::time::Instant;
+
+/// The longest a query waits for its read model.
+pub const MAX_WAIT: Duration = Duration::from_secs(2);
+
+const BEHIND: &str = "\
+SELECT count(*) FROM unnest($1::text[]) AS wanted(name)
+WHERE NOT EXISTS (
+    SELECT 1 FROM projection_checkpoints cp
+    WHERE cp.name = wanted.name
+      AND NOT EXISTS (
+          SELECT 1 FROM events e
+          WHERE (e.tx_id, e.global_position) > (cp.tx_id, cp.position)
+            AND e.global_position <= $2))";
+
+/// Have all `projections` passed `min_position`?
+pub async fn passed(
+    pool: &PgPool,
+    projections: &[&str],
+    min_position: i64,
+) -> Result<bool, sqlx::Error> {
+    let names: Vec<String> = projections.iter().map(|p| p.to_string()).collect();
+    let behind: i64 = sqlx::query_scalar(BEHIND)
+        .bind(&names)
+        .bind(min_position)
+        .fetch_one(pool)
+        .await?;
+    Ok(behind == 0)
+}
+
+/// Wait until `projections` have passed `min_position` (no wait when it is absent or not
+/// positive), at most [`MAX_WAIT`]. Answers whether they got there in time.
+pub async fn wait_for(
+    pool: &PgPool,
+    projections: &[&str],
+    min_position: Option<i64>,
+) -> Result<bool, sqlx::Error> {
+    wait_for_at_most(pool, projections, min_position, MAX_WAIT).await
+}
+
+pub async fn wait_for_at_most(
+    pool: &PgPool,
+    projections: &[&str],
+    min_position: Option<i64>,
+    limit: Duration,
+) -> Result<bool, sqlx::Error> {
+    let Some(min_position) = min_position.filter(|p| *p > 0) else {
+        return Ok(true);
+    };
+    let deadline = Instant::now() + limit;
+    let mut pause = Duration::from_millis(5);
+    loop {
+        if passed(pool, projections, min_position).await? {
+            return Ok(true);
+        }
+        let now = Instant::now();
+        if now >= deadline {
+            tracing::debug!(
+                min_position,
+                ?projections,
+                "read model did not reach minPosition in time"
+            );
+            return Ok(false);
+        }
+        tokio::time::sleep(pause.min(deadline - now)).await;
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
