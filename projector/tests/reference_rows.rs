@@ -1,10 +1,7 @@
 //! The `reference_rows` projection against a real PostgreSQL: versions kept side by side,
 //! a same-date re-import replacing its version, replays changing nothing.
 
-// Until `projector/src/lib.rs` declares `pub mod reference_rows`, the module is compiled
-// into this test directly; `crate::{Projection, ProjectionError}` resolve to these imports.
-#[path = "../src/reference_rows.rs"]
-mod reference_rows;
+use projector::reference_rows;
 use projector::{Projection, ProjectionError};
 
 use chrono::NaiveDate;
