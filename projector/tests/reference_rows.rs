@@ -2,7 +2,7 @@
 //! a same-date re-import replacing its version, replays changing nothing.
 
 use projector::reference_rows;
-use projector::{Projection, ProjectionError};
+use projector::ProjectionError;
 
 use chrono::NaiveDate;
 use events::reference::{self, ReferenceEvent, ReferenceTableVersionImported, Row};
