@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# The benchmark command (outside .ci/run: it takes long and loads the machine).
+#
+#   scripts/bench.sh [ARGS...]
+#
+# Finds or starts PostgreSQL like scripts/run.sh (see scripts/lib/postgres.sh), uses the
+# database `clearway_bench` (DATABASE_URL points at it) and runs the benchmark binary in
+# release mode with ARGS:
+#   cargo run --release --locked -p clearway --bin clearway-bench -- ARGS
+# It prints the figures that docs/benchmarks.md records. `scripts/bench.sh --help` passes
+# --help to the binary.
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+CLEARWAY_ROOT="$(pwd)"
+export CLEARWAY_ROOT
+# shellcheck source=scripts/lib/common.sh
+. scripts/lib/common.sh
+# shellcheck source=scripts/lib/postgres.sh
+. scripts/lib/postgres.sh
+
+need_tool cargo "install Rust (rustup)"
+ensure_database clearway_bench
+export RUST_LOG="${RUST_LOG:-warn}"
+say "cargo run --release --locked -p clearway --bin clearway-bench -- $*"
+exec cargo run --release --locked -p clearway --bin clearway-bench -- "$@"

@@ -1,0 +1,81 @@
+# shellcheck shell=bash
+# Small helpers shared by scripts/run.sh, scripts/test.sh and scripts/bench.sh.
+
+CLEARWAY_ROOT="${CLEARWAY_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
+
+say() { printf '==> %s\n' "$*" >&2; }
+warn() { printf 'warning: %s\n' "$*" >&2; }
+die() {
+	printf 'error: %s\n' "$*" >&2
+	exit 1
+}
+
+# "1m05s" from a number of seconds.
+fmt_duration() {
+	local s="$1"
+	if [ "$s" -ge 60 ]; then
+		printf '%dm%02ds' $((s / 60)) $((s % 60))
+	else
+		printf '%ds' "$s"
+	fi
+}
+
+need_tool() {
+	command -v "$1" >/dev/null 2>&1 || die "$1 is needed: $2"
+}
+
+# Installs the npm packages of a folder with `npm ci` when node_modules is missing, when
+# package-lock.json changed since the last install, or always when CI=true.
+npm_install() {
+	local dir="$1" stamp lockhash
+	[ -f "$dir/package-lock.json" ] || die "$dir/package-lock.json is missing: commit it (npm ci needs it)"
+	stamp="$dir/node_modules/.clearway-lock.sha256"
+	lockhash="$(sha256sum "$dir/package-lock.json" | cut -d' ' -f1)"
+	if [ "${CI:-}" != true ] && [ -f "$stamp" ] && [ "$(cat "$stamp")" = "$lockhash" ]; then
+		say "npm: $dir/node_modules is up to date with package-lock.json"
+		return 0
+	fi
+	say "npm ci in $dir"
+	(cd "$dir" && timeout -k 30 900 npm ci --no-audit --no-fund) || return 1
+	mkdir -p "$dir/node_modules"
+	printf '%s\n' "$lockhash" >"$stamp"
+}
+
+# Debian's Chromium for the browser tests (playwright-core launches /usr/bin/chromium).
+ensure_chromium() {
+	if [ -x /usr/bin/chromium ]; then
+		say "chromium: $(/usr/bin/chromium --version 2>/dev/null || echo present)"
+		return 0
+	fi
+	if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
+		warn "chromium: /usr/bin/chromium is missing and we cannot apt-get install it (not root or no apt-get)"
+		return 1
+	fi
+	local try
+	for try in 1 2; do
+		say "chromium: installing Debian's chromium (try $try)"
+		if DEBIAN_FRONTEND=noninteractive timeout 600 apt-get update -qq </dev/null &&
+			DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq chromium </dev/null; then
+			say "chromium: $(/usr/bin/chromium --version 2>/dev/null || echo installed)"
+			return 0
+		fi
+		[ "$try" = 1 ] && sleep 10
+	done
+	warn "chromium: apt-get install chromium failed twice"
+	return 1
+}
+
+# 0 when URL answers 2xx.
+http_ok() {
+	if command -v curl >/dev/null 2>&1; then
+		curl -fsS -o /dev/null --max-time 3 "$1" 2>/dev/null
+	else
+		node -e 'fetch(process.argv[1],{signal:AbortSignal.timeout(3000)}).then(r=>process.exit(r.ok?0:1),()=>process.exit(1))' "$1"
+	fi
+}
+
+# 0 when something accepts TCP connections at HOST PORT.
+port_open() {
+	# shellcheck disable=SC2016 # $0 and $1 belong to the inner bash
+	timeout 3 bash -c 'exec 3<>"/dev/tcp/$0/$1"' "$1" "$2" 2>/dev/null
+}

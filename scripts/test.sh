@@ -1,0 +1,312 @@
+#!/usr/bin/env bash
+# Runs all of Clearway's tests: the one test command of the README; .ci/run calls it.
+#
+#   scripts/test.sh              everything (what CI runs)
+#   scripts/test.sh web rust     only some groups: web, rust, e2e
+#
+# setup  a database server (DATABASE_URL, else 127.0.0.1:5432, else the private cluster
+#        of scripts/lib/postgres.sh) with database `test`; DATABASE_URL points at it and
+#        #[sqlx::test] makes a fresh database per test from it. Debian's chromium when
+#        /usr/bin/chromium is missing (for e2e).
+# web    in webapp/: npm ci, typecheck, lint, test (vitest), build (-> webapp/dist).
+# rust   cargo fmt --check, clippy -D warnings, cargo test --workspace, cargo build.
+# e2e    when e2e/package.json exists: target/debug/clearway against a fresh database
+#        clearway_e2e (migrate, seed, serve on 127.0.0.1:18080 with webapp/dist), then
+#        npm ci && npm test in e2e/ with CLEARWAY_URL=http://127.0.0.1:18080.
+#
+# Every step runs even when an earlier one failed (unless it needs what failed), so one run
+# shows all failures; CLEARWAY_TEST_FAIL_FAST=1 stops at the first. The exit status is 0
+# only when every step passed. Step logs: .clearway/test-logs/. The last line counts the
+# tests of cargo test, vitest and node --test: "tests: N passed, N failed, N skipped".
+set -euo pipefail
+
+cd "$(dirname "${BASH_SOURCE[0]}")/.."
+CLEARWAY_ROOT="$(pwd)"
+export CLEARWAY_ROOT
+# shellcheck source=scripts/lib/common.sh
+. scripts/lib/common.sh
+# shellcheck source=scripts/lib/postgres.sh
+. scripts/lib/postgres.sh
+
+DO_WEB=0 DO_RUST=0 DO_E2E=0
+if [ $# -eq 0 ]; then
+	DO_WEB=1 DO_RUST=1 DO_E2E=1
+fi
+for arg in "$@"; do
+	case "$arg" in
+	web) DO_WEB=1 ;;
+	rust) DO_RUST=1 ;;
+	e2e) DO_E2E=1 ;;
+	-h | --help)
+		sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+		exit 0
+		;;
+	*) die "unknown group '$arg' (groups: web rust e2e)" ;;
+	esac
+done
+
+E2E_PORT="${CLEARWAY_E2E_PORT:-18080}"
+E2E_URL="http://127.0.0.1:$E2E_PORT"
+LOGDIR="$CLEARWAY_ROOT/.clearway/test-logs"
+mkdir -p "$LOGDIR"
+rm -f "$LOGDIR"/*.log
+
+export CARGO_TERM_COLOR="${CARGO_TERM_COLOR:-$([ "${CI:-}" = true ] && echo never || echo auto)}"
+if [ "${CI:-}" = true ]; then
+	export CARGO_INCREMENTAL=0 # a fresh clone gains nothing from incremental data
+	export NO_COLOR=1 FORCE_COLOR=0 npm_config_update_notifier=false
+fi
+
+T0=$SECONDS
+SUMMARY=()  # "status|duration|name"
+FAILED=()   # names of failed steps
+N_PASSED=0 N_FAILED=0 N_SKIPPED=0
+
+# Adds the test counts that a step's log reports (cargo test, vitest, node --test).
+count_tests() {
+	local log="$1" p f s
+	read -r p f s < <(
+		sed -E 's/\x1b\[[0-9;]*[A-Za-z]//g' "$log" | awk '
+			/^test result: / {
+				for (i = 1; i <= NF; i++) {
+					w = $(i + 1); gsub(/[;,.]/, "", w)
+					if (w == "passed") p += $i; else if (w == "failed") f += $i; else if (w == "ignored") s += $i
+				}
+				next
+			}
+			/^[ \t]*Tests[ \t]+[0-9]/ {
+				for (i = 2; i <= NF; i++) {
+					w = $(i + 1)
+					if (w == "passed") p += $i; else if (w == "failed") f += $i
+					else if (w == "skipped" || w == "todo") s += $i
+				}
+				next
+			}
+			/^(# |ℹ )(pass|fail|cancelled|skipped|todo) [0-9]+$/ {
+				if ($2 == "pass") p += $3; else if ($2 == "fail" || $2 == "cancelled") f += $3; else s += $3
+			}
+			END { printf "%d %d %d\n", p, f, s }'
+	)
+	N_PASSED=$((N_PASSED + p))
+	N_FAILED=$((N_FAILED + f))
+	N_SKIPPED=$((N_SKIPPED + s))
+}
+
+record() { SUMMARY+=("$1|$2|$3"); }
+
+# run_step NAME TIMEOUT_SECONDS COMMAND...
+# TIMEOUT 0 means none; a shell function runs without one (it times its own commands).
+run_step() {
+	local name="$1" limit="$2" log start status
+	shift 2
+	log="$LOGDIR/$(printf '%s' "$name" | tr -c 'A-Za-z0-9_-' '_').log"
+	printf '\n==> [%s] %s\n' "$name" "$*" >&2
+	start=$SECONDS
+	set +e
+	if [ "$(type -t "$1")" = function ]; then
+		limit=0
+	fi
+	if [ "$limit" -gt 0 ]; then
+		(timeout -k 30 "$limit" "$@") 2>&1 | tee "$log"
+	else
+		(
+			set -e
+			"$@"
+		) 2>&1 | tee "$log"
+	fi
+	status=${PIPESTATUS[0]}
+	set -e
+	count_tests "$log"
+	local took
+	took="$(fmt_duration $((SECONDS - start)))"
+	if [ "$status" -eq 0 ]; then
+		printf '==> [%s] ok in %s\n' "$name" "$took" >&2
+		record ok "$took" "$name"
+		return 0
+	fi
+	if [ "$status" -eq 124 ] && [ "$limit" -gt 0 ]; then
+		printf '==> [%s] FAILED: timed out after %ss (log: %s)\n' "$name" "$limit" "$log" >&2
+	else
+		printf '==> [%s] FAILED (exit %s) in %s (log: %s)\n' "$name" "$status" "$took" "$log" >&2
+	fi
+	record FAILED "$took" "$name"
+	FAILED+=("$name")
+	if [ "${CLEARWAY_TEST_FAIL_FAST:-0}" = 1 ]; then
+		finish
+	fi
+	return 1
+}
+
+# A step that could not run because a step it needs failed: counts as a failure.
+not_run() {
+	printf '\n==> [%s] NOT RUN: %s\n' "$1" "$2" >&2
+	record "NOT RUN" "-" "$1 ($2)"
+	FAILED+=("$1")
+}
+
+# A group whose folder does not exist yet: not a failure.
+skipped() {
+	printf '\n==> [%s] skipped: %s\n' "$1" "$2" >&2
+	record skipped "-" "$1 ($2)"
+}
+
+finish() {
+	local line status took name
+	{
+		echo
+		echo "==================== test summary ===================="
+		for line in "${SUMMARY[@]}"; do
+			IFS='|' read -r status took name <<<"$line"
+			printf '  %-8s %7s  %s\n' "$status" "$took" "$name"
+		done
+		echo "  total time $(fmt_duration $((SECONDS - T0)))"
+		if [ ${#FAILED[@]} -gt 0 ]; then
+			printf '  FAILED steps: %s\n' "$(printf '%s; ' "${FAILED[@]}" | sed 's/; $//')"
+		fi
+	}
+	echo "tests: $N_PASSED passed, $N_FAILED failed, $N_SKIPPED skipped"
+	if [ ${#FAILED[@]} -gt 0 ]; then
+		exit 1
+	fi
+	exit 0
+}
+
+# --- the e2e server ------------------------------------------------------------------
+
+SERVER_PIDFILE="$LOGDIR/e2e-server.pid"
+SERVER_LOG="$LOGDIR/e2e-server.out"
+
+stop_server() {
+	local pid i
+	[ -f "$SERVER_PIDFILE" ] || return 0
+	pid="$(cat "$SERVER_PIDFILE")"
+	rm -f "$SERVER_PIDFILE"
+	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
+	kill -TERM "$pid" 2>/dev/null || true
+	for i in $(seq 1 40); do
+		kill -0 "$pid" 2>/dev/null || return 0
+		sleep 0.25
+	done
+	kill -KILL "$pid" 2>/dev/null || true
+}
+trap stop_server EXIT
+trap 'exit 130' INT
+trap 'exit 143' TERM
+
+# shellcheck disable=SC2317 # called through run_step
+start_e2e_server() {
+	local bin="$CLEARWAY_ROOT/target/debug/clearway" db pid i
+	[ -x "$bin" ] || {
+		echo "no $bin"
+		return 1
+	}
+	[ -f webapp/dist/index.html ] || {
+		echo "no webapp/dist/index.html"
+		return 1
+	}
+	if port_open 127.0.0.1 "$E2E_PORT"; then
+		echo "something already listens on 127.0.0.1:$E2E_PORT (set CLEARWAY_E2E_PORT to use another port)"
+		return 1
+	fi
+	pg_recreate_database clearway_e2e
+	db="$(pg_database_url clearway_e2e)"
+	echo "database: $(_pg_url_display "$db") (recreated)"
+	export DATABASE_URL="$db" CLEARWAY_MODE=development CLEARWAY_ADDR="127.0.0.1:$E2E_PORT" \
+		CLEARWAY_WEB_DIR="$CLEARWAY_ROOT/webapp/dist" RUST_LOG="${RUST_LOG:-info}"
+	unset CLEARWAY_JWT_SECRET
+	timeout 300 "$bin" migrate
+	timeout 300 "$bin" seed
+	"$bin" serve </dev/null >"$SERVER_LOG" 2>&1 &
+	pid=$!
+	echo "$pid" >"$SERVER_PIDFILE"
+	echo "clearway serve: pid $pid, log $SERVER_LOG"
+	for i in $(seq 1 120); do
+		if http_ok "$E2E_URL/api/v1/health"; then
+			echo "healthy at $E2E_URL after ~$((i / 2))s"
+			return 0
+		fi
+		if ! kill -0 "$pid" 2>/dev/null; then
+			echo "clearway serve exited early; its log:"
+			tail -n 50 "$SERVER_LOG"
+			return 1
+		fi
+		sleep 0.5
+	done
+	echo "$E2E_URL/api/v1/health did not answer 2xx within 60s; server log:"
+	tail -n 50 "$SERVER_LOG"
+	return 1
+}
+
+# --- setup ---------------------------------------------------------------------------
+
+need_tool cargo "install Rust (rustup)"
+need_tool node "install Node.js 20"
+need_tool npm "install Node.js 20 (with npm)"
+say "cargo $(cargo --version | cut -d' ' -f2), node $(node --version), npm $(npm --version); CI=${CI:-}"
+
+start=$SECONDS
+if ensure_database test; then
+	record ok "$(fmt_duration $((SECONDS - start)))" "setup: database ($(_pg_url_display "$DATABASE_URL"))"
+else
+	record FAILED "$(fmt_duration $((SECONDS - start)))" "setup: database"
+	FAILED+=("setup: database")
+	finish
+fi
+
+HAVE_E2E=0
+[ -f e2e/package.json ] && HAVE_E2E=1
+if [ "$DO_E2E" = 1 ]; then
+	run_step "setup: chromium" 900 ensure_chromium || true
+fi
+
+# --- web -----------------------------------------------------------------------------
+
+WEB_BUILT=0
+if [ "$DO_WEB" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E2E" = 1 ]; }; then
+	if [ ! -f webapp/package.json ]; then
+		skipped "web" "no webapp/package.json yet"
+	elif run_step "web: npm ci" 900 npm_install webapp; then
+		if [ "$DO_WEB" = 1 ]; then
+			run_step "web: typecheck" 900 npm --prefix webapp run typecheck || true
+			run_step "web: lint" 900 npm --prefix webapp run lint || true
+			run_step "web: test" 1200 npm --prefix webapp test || true
+		fi
+		if run_step "web: build" 900 npm --prefix webapp run build; then WEB_BUILT=1; fi
+	else
+		not_run "web: checks and build" "npm ci failed"
+	fi
+fi
+
+# --- rust ----------------------------------------------------------------------------
+
+BIN_BUILT=0
+if [ "$DO_RUST" = 1 ]; then
+	run_step "rust: fmt" 300 cargo fmt --all --check || true
+	run_step "rust: clippy" 1800 cargo clippy --workspace --all-targets --locked -- -D warnings || true
+	run_step "rust: test" 2400 cargo test --workspace --locked || true
+fi
+if [ "$DO_RUST" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E2E" = 1 ]; }; then
+	if run_step "rust: build" 1800 cargo build --locked --bin clearway; then BIN_BUILT=1; fi
+fi
+
+# --- e2e -----------------------------------------------------------------------------
+
+if [ "$DO_E2E" = 1 ]; then
+	if [ "$HAVE_E2E" = 0 ]; then
+		skipped "e2e" "no e2e/package.json yet"
+	elif [ "$WEB_BUILT" = 0 ]; then
+		not_run "e2e" "the web app did not build"
+	elif [ "$BIN_BUILT" = 0 ]; then
+		not_run "e2e" "the server did not build"
+	elif run_step "e2e: npm ci" 900 npm_install e2e &&
+		run_step "e2e: start server" 0 start_e2e_server; then
+		run_step "e2e: test" 1200 env CLEARWAY_URL="$E2E_URL" CHROMIUM_PATH=/usr/bin/chromium \
+			npm --prefix e2e test || {
+			echo "--- last lines of the server log ($SERVER_LOG):" >&2
+			tail -n 40 "$SERVER_LOG" >&2 || true
+		}
+		stop_server
+	fi
+fi
+
+finish
