@@ -41,10 +41,14 @@ let gzip = 0;
 for (const row of rows) {
   raw += row.raw;
   gzip += row.gzip;
-  console.log(`  ${row.file.padEnd(48)} ${kb(row.raw).padStart(8)} KB  ${kb(row.gzip).padStart(7)} KB gzip`);
+  console.log(
+    `  ${row.file.padEnd(48)} ${kb(row.raw).padStart(8)} KB  ${kb(row.gzip).padStart(7)} KB gzip`,
+  );
 }
 console.log(`initial JS: ${kb(raw)} KB, ${kb(gzip)} KB gzipped (budget ${BUDGET_KB} KB)`);
 if (gzip > BUDGET_KB * 1024) {
-  console.error(`bundle-size: initial JS is over budget by ${kb(gzip - BUDGET_KB * 1024)} KB gzipped`);
+  console.error(
+    `bundle-size: initial JS is over budget by ${kb(gzip - BUDGET_KB * 1024)} KB gzipped`,
+  );
   process.exit(1);
 }

@@ -19,7 +19,11 @@ const colorSchemeManager = localStorageColorSchemeManager({ key: storageKey('col
 export function Providers({ children }: { children: ReactNode }) {
   const { t } = useTranslation();
   return (
-    <MantineProvider theme={theme} colorSchemeManager={colorSchemeManager} defaultColorScheme="light">
+    <MantineProvider
+      theme={theme}
+      colorSchemeManager={colorSchemeManager}
+      defaultColorScheme="light"
+    >
       <QueryClientProvider client={queryClient}>
         <ModalsProvider labels={{ confirm: t('common.confirm'), cancel: t('common.cancel') }}>
           {/* One message at a time (spec 9); lib/message also clears before showing. */}

@@ -22,7 +22,10 @@ function toRouteObject(route: AppRoute, parentPath: string, isIndex = false): Ro
   };
   const children: RouteObject[] = [];
   if (route.redirect) {
-    children.push({ index: true, element: <Navigate to={joinPath(fullPath, route.redirect)} replace /> });
+    children.push({
+      index: true,
+      element: <Navigate to={joinPath(fullPath, route.redirect)} replace />,
+    });
   }
   for (const child of route.children ?? []) {
     children.push(toRouteObject(child, fullPath, child.path === ''));
@@ -66,7 +69,12 @@ export const routeObjects: RouteObject[] = [
     children: [
       {
         path: '/',
-        handle: { name: 'root', fullPath: '/', meta: { public: true }, navigable: true } satisfies RouteHandle,
+        handle: {
+          name: 'root',
+          fullPath: '/',
+          meta: { public: true },
+          navigable: true,
+        } satisfies RouteHandle,
         element: <Navigate to="/auth-redirect" replace />,
       },
       { element: <PublicLayout />, children: publicRoutes.map((r) => toRouteObject(r, '')) },

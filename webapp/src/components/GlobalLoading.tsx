@@ -9,13 +9,27 @@ export function GlobalLoading() {
   return (
     <>
       {pending > 0 && (
-        <Box pos="fixed" top={0} left={0} right={0} style={{ zIndex: 1000 }} role="progressbar" aria-busy="true">
+        <Box
+          pos="fixed"
+          top={0}
+          left={0}
+          right={0}
+          style={{ zIndex: 1000 }}
+          role="progressbar"
+          aria-busy="true"
+        >
           <Progress value={100} animated size={3} radius={0} />
         </Box>
       )}
       {blocking && (
         <Overlay fixed zIndex={3000} backgroundOpacity={0.55} center>
-          <Stack align="center" gap="sm" role="alertdialog" aria-live="assertive" aria-label={blocking}>
+          <Stack
+            align="center"
+            gap="sm"
+            role="alertdialog"
+            aria-live="assertive"
+            aria-label={blocking}
+          >
             <Loader color="white" />
             <Text c="white" fw={500}>
               {blocking}

@@ -1,4 +1,4 @@
-import { ActionIcon, Group, Text, Tooltip } from '@mantine/core';
+import { Button, Tooltip } from '@mantine/core';
 import { IconLanguage } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { setLanguage } from '@/lib/i18n';
@@ -9,18 +9,16 @@ export function LanguageSwitch() {
   const lang = i18n.language?.startsWith('en') ? 'en' : 'zh';
   return (
     <Tooltip label={t('header.language')}>
-      <ActionIcon
+      <Button
         variant="subtle"
-        size="lg"
+        size="compact-sm"
+        leftSection={<IconLanguage size={16} />}
         aria-label={t('header.language')}
+        lang={lang === 'en' ? 'zh' : 'en'}
         onClick={() => setLanguage(lang === 'en' ? 'zh' : 'en')}
       >
-        <Group gap={2} wrap="nowrap">
-          <IconLanguage size={18} />
-          <Text size="xs">{lang === 'en' ? '中' : 'EN'}</Text>
-        </Group>
-      </ActionIcon>
+        {lang === 'en' ? '中文' : 'English'}
+      </Button>
     </Tooltip>
   );
 }
-

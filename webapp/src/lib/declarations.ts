@@ -38,7 +38,8 @@ export function declarationListPath(
   const dir = shipmentDirection(type);
   const cls = type.slice(1).toLowerCase();
   const search = new URLSearchParams();
-  for (const [k, v] of Object.entries(query)) if (v !== undefined && v !== '') search.set(k, String(v));
+  for (const [k, v] of Object.entries(query))
+    if (v !== undefined && v !== '') search.set(k, String(v));
   const qs = search.toString();
   return `${AREA_BASE[area]}/${dir}/${dir}-${cls}${qs ? `?${qs}` : ''}`;
 }

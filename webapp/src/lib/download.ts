@@ -20,7 +20,11 @@ export interface DownloadOptions {
 }
 
 /** `${type}-${MMdd-HHmm}${extension}` with the spec's defaults. */
-export function downloadFileName(type?: string, extension?: string, now: Date = new Date()): string {
+export function downloadFileName(
+  type?: string,
+  extension?: string,
+  now: Date = new Date(),
+): string {
   const ext = extension ? (extension.startsWith('.') ? extension : `.${extension}`) : '.zip';
   return `${type || 'export'}-${dayjs(now).format('MMDD-HHmm')}${ext}`;
 }
@@ -62,7 +66,11 @@ export async function downloadFile(path: string, options: DownloadOptions = {}):
       let text = i18n.t('request.httpError', { status: response.status });
       let data: unknown = null;
       try {
-        const envelope = (await response.json()) as { code?: number; message?: string; data?: unknown };
+        const envelope = (await response.json()) as {
+          code?: number;
+          message?: string;
+          data?: unknown;
+        };
         code = Number(envelope.code ?? code);
         text = envelope.message || text;
         data = envelope.data ?? null;

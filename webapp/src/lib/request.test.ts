@@ -18,7 +18,10 @@ const navigate = vi.fn();
 const reload = vi.fn();
 
 function answer(body: unknown, status = 200) {
-  return new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json' },
+  });
 }
 
 function mockFetch(...responses: (Response | Error)[]) {
@@ -57,7 +60,9 @@ afterEach(() => {
 describe('request client', () => {
   it('sends the bearer token, cookies and the language, and resolves with data', async () => {
     const fetch = mockFetch(answer(envelope(200, { a: 1 })));
-    await expect(request('/api/v1/x', { params: { a: 'b', n: null, list: ['1', '2'] } })).resolves.toEqual({ a: 1 });
+    await expect(
+      request('/api/v1/x', { params: { a: 'b', n: null, list: ['1', '2'] } }),
+    ).resolves.toEqual({ a: 1 });
     const [url, init] = fetch.mock.calls[0];
     expect(url).toBe('/api/v1/x?a=b&list=1%2C2');
     expect(init.credentials).toBe('include');
@@ -120,10 +125,14 @@ describe('request client', () => {
   });
 
   it('toasts other error codes with the message and rejects with code and data', async () => {
-    mockFetch(answer(envelope(400, [{ field: 'trackingNumber', message: 'required' }], 'bad'), 400));
+    mockFetch(
+      answer(envelope(400, [{ field: 'trackingNumber', message: 'required' }], 'bad'), 400),
+    );
     const error = await request('/a').catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ApiError);
-    expect((error as ApiError).fieldErrors).toEqual([{ field: 'trackingNumber', message: 'required' }]);
+    expect((error as ApiError).fieldErrors).toEqual([
+      { field: 'trackingNumber', message: 'required' },
+    ]);
     expect(shown).toHaveBeenCalledWith('error', 'bad');
   });
 
@@ -145,14 +154,15 @@ describe('request client', () => {
     expect(shown).not.toHaveBeenCalled();
   });
 
-  it.each(['your account has been cancelled', 'Sorry: YOUR ACCOUNT HAS BEEN CANCELLED.', '您的账户已注销'])(
-    'is silent for the cancelled-account message %s',
-    async (text) => {
-      mockFetch(answer(envelope(10000, null, text)));
-      await expect(request('/a')).rejects.toMatchObject({ code: 10000 });
-      expect(shown).not.toHaveBeenCalled();
-    },
-  );
+  it.each([
+    'your account has been cancelled',
+    'Sorry: YOUR ACCOUNT HAS BEEN CANCELLED.',
+    '您的账户已注销',
+  ])('is silent for the cancelled-account message %s', async (text) => {
+    mockFetch(answer(envelope(10000, null, text)));
+    await expect(request('/a')).rejects.toMatchObject({ code: 10000 });
+    expect(shown).not.toHaveBeenCalled();
+  });
 
   it('returns the exception code 20000 as a normal result', async () => {
     mockFetch(answer(envelope(20000, { x: 1 }, 'partly')));
@@ -161,7 +171,12 @@ describe('request client', () => {
   });
 
   it('toasts a non-JSON HTTP error', async () => {
-    mockFetch(new Response('<html>bad gateway</html>', { status: 502, headers: { 'Content-Type': 'text/html' } }));
+    mockFetch(
+      new Response('<html>bad gateway</html>', {
+        status: 502,
+        headers: { 'Content-Type': 'text/html' },
+      }),
+    );
     await expect(request('/a')).rejects.toMatchObject({ status: 502 });
     expect(shown).toHaveBeenCalledWith('error', '请求失败（502）');
   });
@@ -177,7 +192,11 @@ describe('request client', () => {
       'fetch',
       vi.fn(
         (_url: string, init: RequestInit) =>
-          new Promise((_, reject) => init.signal!.addEventListener('abort', () => reject(new DOMException('aborted', 'AbortError')))),
+          new Promise((_, reject) =>
+            init.signal!.addEventListener('abort', () =>
+              reject(new DOMException('aborted', 'AbortError')),
+            ),
+          ),
       ),
     );
     await expect(request('/a', { timeout: 5 })).rejects.toMatchObject({ code: 408 });

@@ -20,7 +20,8 @@ export interface FieldError {
   message: string;
 }
 
-export type ParamValue = string | number | boolean | null | undefined | readonly (string | number)[];
+export type ParamValue =
+  string | number | boolean | null | undefined | readonly (string | number)[];
 export type Params = Record<string, ParamValue>;
 
 export interface RequestOptions {

@@ -5,7 +5,10 @@ export const STAFF_ROLES: readonly Role[] = ['OPERATOR', 'ADMIN', 'SUPER_ADMIN']
 
 export function normalizeRole(value: unknown): Role | null {
   if (typeof value !== 'string') return null;
-  const upper = value.trim().toUpperCase().replace(/^ROLE_/, '');
+  const upper = value
+    .trim()
+    .toUpperCase()
+    .replace(/^ROLE_/, '');
   return (ROLES as readonly string[]).includes(upper) ? (upper as Role) : null;
 }
 

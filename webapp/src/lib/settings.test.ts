@@ -4,7 +4,12 @@ import { storage, storageKey } from './storage';
 
 describe('settings', () => {
   it('starts from the spec defaults', () => {
-    expect(DEFAULT_SETTINGS).toEqual({ sidebarOpened: true, device: 'desktop', size: 'medium', age: 18 });
+    expect(DEFAULT_SETTINGS).toEqual({
+      sidebarOpened: true,
+      device: 'desktop',
+      size: 'medium',
+      age: 18,
+    });
   });
 
   it('changes only existing keys and persists them', () => {
@@ -14,7 +19,12 @@ describe('settings', () => {
     const state = useSettingsStore.getState() as unknown as Record<string, unknown>;
     expect(state.size).toBe('small');
     expect('unknownKey' in state).toBe(false);
-    expect(storage.getJson('settings')).toEqual({ sidebarOpened: true, device: 'desktop', size: 'small', age: 18 });
+    expect(storage.getJson('settings')).toEqual({
+      sidebarOpened: true,
+      device: 'desktop',
+      size: 'small',
+      age: 18,
+    });
   });
 
   it('persists the sidebar toggle', () => {

@@ -46,7 +46,9 @@ describe('password rule', () => {
   it('confirms: same rule, and equal to the new password', () => {
     expect(validateConfirmPassword('', 'Demopass2026')).toBe('validation.passwordRequired');
     expect(validateConfirmPassword('short', 'Demopass2026')).toBe('validation.passwordRule');
-    expect(validateConfirmPassword('Demopass2027', 'Demopass2026')).toBe('validation.passwordMismatch');
+    expect(validateConfirmPassword('Demopass2027', 'Demopass2026')).toBe(
+      'validation.passwordMismatch',
+    );
     expect(validateConfirmPassword('Demopass2026', 'Demopass2026')).toBeNull();
   });
 
@@ -65,7 +67,9 @@ describe('export date range', () => {
 
   it('spans at most 365 days', () => {
     expect(validateExportRange([new Date(2025, 0, 1), new Date(2026, 0, 1)])).toBeNull();
-    expect(validateExportRange([new Date(2025, 0, 1), new Date(2026, 0, 2)])).toBe('validation.dateRangeTooLong');
+    expect(validateExportRange([new Date(2025, 0, 1), new Date(2026, 0, 2)])).toBe(
+      'validation.dateRangeTooLong',
+    );
     expect(validateExportRange(['2026-01-01', '2026-01-01'])).toBeNull();
   });
 

@@ -78,7 +78,11 @@ export function validateExportRange(range: readonly [DateInput, DateInput] | nul
  * Whether the export picker disables `date`: future dates always; once a first date is
  * picked, dates more than 180 days either side of it.
  */
-export function isExportDateDisabled(date: DateInput, firstPick: DateInput, today: DateInput = new Date()) {
+export function isExportDateDisabled(
+  date: DateInput,
+  firstPick: DateInput,
+  today: DateInput = new Date(),
+) {
   const day = dayjs(date).startOf('day');
   if (day.isAfter(dayjs(today).startOf('day'))) return true;
   if (firstPick) {

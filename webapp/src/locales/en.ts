@@ -139,9 +139,11 @@ const en: Messages = {
     staffEntry: 'Staff login',
     customerEntry: 'Customer login',
     sso: 'Sign in with corporate account',
-    ssoNotConfigured: 'Corporate single sign-on is not configured yet. Please contact your administrator.',
+    ssoNotConfigured:
+      'Corporate single sign-on is not configured yet. Please contact your administrator.',
     devDivider: 'Development mode',
-    devNote: 'Development mode: the demo staff accounts (operator, admin, superadmin) can log in with a password.',
+    devNote:
+      'Development mode: the demo staff accounts (operator, admin, superadmin) can log in with a password.',
   },
   status: {
     home: 'Back to home',

@@ -118,7 +118,8 @@ const zh = {
   },
   validation: {
     passwordRequired: '请输入密码',
-    passwordRule: '密码长度为10-26位，需包含大写字母、小写字母、数字中的任意两种，且不能包含您的姓名、用户名或邮箱',
+    passwordRule:
+      '密码长度为10-26位，需包含大写字母、小写字母、数字中的任意两种，且不能包含您的姓名、用户名或邮箱',
     passwordMismatch: '两次输入的密码不一致',
     usernameRequired: '用户名不能为空',
     dateRangeRequired: '请选择自定义日期',

@@ -4,7 +4,10 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { render } from '@testing-library/react';
 import '@/lib/i18n';
 
-export function renderWithProviders(ui: ReactElement, wrapper?: (children: ReactNode) => ReactElement) {
+export function renderWithProviders(
+  ui: ReactElement,
+  wrapper?: (children: ReactNode) => ReactElement,
+) {
   const client = new QueryClient({ defaultOptions: { queries: { retry: false } } });
   const content = wrapper ? wrapper(ui) : ui;
   return render(

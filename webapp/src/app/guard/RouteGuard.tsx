@@ -69,7 +69,9 @@ export function RouteGuard() {
       if (error instanceof ApiError && error.code === 401) return;
       setFailed(true);
       useSessionStore.getState().clear();
-      message.error(error instanceof Error && error.message ? error.message : t('guard.loadFailed'));
+      message.error(
+        error instanceof Error && error.message ? error.message : t('guard.loadFailed'),
+      );
       navigate(loginRedirect(LOGIN_C, pathname, search), { replace: true });
       setFailed(false);
     });

@@ -17,20 +17,32 @@ const decide = (over: Partial<NavigationInput>) => decideNavigation({ ...base, .
 
 describe('decideNavigation', () => {
   it('sends a signed-in user away from both login pages to /', () => {
-    expect(decide({ pathname: '/login-c', route: { public: true } })).toEqual({ kind: 'redirect', to: '/' });
-    expect(decide({ pathname: '/login-b', route: { public: true } })).toEqual({ kind: 'redirect', to: '/' });
+    expect(decide({ pathname: '/login-c', route: { public: true } })).toEqual({
+      kind: 'redirect',
+      to: '/',
+    });
+    expect(decide({ pathname: '/login-b', route: { public: true } })).toEqual({
+      kind: 'redirect',
+      to: '/',
+    });
   });
 
   it('lets anyone without a token open a public page', () => {
-    expect(decide({ token: null, role: null, pathname: '/login-c', route: { public: true } })).toEqual({
+    expect(
+      decide({ token: null, role: null, pathname: '/login-c', route: { public: true } }),
+    ).toEqual({
       kind: 'allow',
     });
-    expect(decide({ token: null, role: null, pathname: '/403', route: { public: true } })).toEqual({ kind: 'allow' });
+    expect(decide({ token: null, role: null, pathname: '/403', route: { public: true } })).toEqual({
+      kind: 'allow',
+    });
   });
 
   it('treats /pass-reset as public only with a temporary token', () => {
     const route = { public: true, needsTempToken: true };
-    expect(decide({ token: null, role: null, pathname: '/pass-reset', route, tempToken: 't' })).toEqual({
+    expect(
+      decide({ token: null, role: null, pathname: '/pass-reset', route, tempToken: 't' }),
+    ).toEqual({
       kind: 'allow',
     });
     expect(decide({ token: null, role: null, pathname: '/pass-reset', route })).toEqual({
@@ -69,11 +81,15 @@ describe('decideNavigation', () => {
 
   it('sends a locked customer to the bind page, and lets them stay there', () => {
     const route = { roles: ['CUSTOMER'] as const };
-    expect(decide({ role: 'CUSTOMER', isLocked: true, pathname: '/customer-welcome', route })).toEqual({
+    expect(
+      decide({ role: 'CUSTOMER', isLocked: true, pathname: '/customer-welcome', route }),
+    ).toEqual({
       kind: 'redirect',
       to: '/customers-center/bind',
     });
-    expect(decide({ role: 'CUSTOMER', isLocked: true, pathname: '/customers-center/bind', route })).toEqual({
+    expect(
+      decide({ role: 'CUSTOMER', isLocked: true, pathname: '/customers-center/bind', route }),
+    ).toEqual({
       kind: 'allow',
     });
   });
@@ -88,9 +104,9 @@ describe('decideNavigation', () => {
   });
 
   it('lets SUPER_ADMIN open what ADMIN may open', () => {
-    expect(
-      decide({ role: 'SUPER_ADMIN', route: { roles: ['ADMIN'] }, permissions: [] }),
-    ).toEqual({ kind: 'allow' });
+    expect(decide({ role: 'SUPER_ADMIN', route: { roles: ['ADMIN'] }, permissions: [] })).toEqual({
+      kind: 'allow',
+    });
   });
 
   it('sends a user lacking a permission tag to the fallback (/403)', () => {
@@ -106,10 +122,13 @@ describe('decideNavigation', () => {
   });
 
   it('checks the tags of every level', () => {
-    expect(
-      decide({ route: { permissionTags: ['a', 'b'] }, permissions: ['a'] }),
-    ).toEqual({ kind: 'redirect', to: '/403' });
-    expect(decide({ route: { permissionTags: ['a', 'b'] }, permissions: ['a', 'b'] })).toEqual({ kind: 'allow' });
+    expect(decide({ route: { permissionTags: ['a', 'b'] }, permissions: ['a'] })).toEqual({
+      kind: 'redirect',
+      to: '/403',
+    });
+    expect(decide({ route: { permissionTags: ['a', 'b'] }, permissions: ['a', 'b'] })).toEqual({
+      kind: 'allow',
+    });
   });
 
   it('allows a permitted page', () => {

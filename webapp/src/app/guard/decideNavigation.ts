@@ -32,9 +32,7 @@ export interface NavigationInput {
 }
 
 export type NavigationDecision =
-  | { kind: 'allow' }
-  | { kind: 'redirect'; to: string }
-  | { kind: 'load' };
+  { kind: 'allow' } | { kind: 'redirect'; to: string } | { kind: 'load' };
 
 /** `/login-x?redirect=<wanted path + original query>`. */
 export function loginRedirect(loginPath: string, pathname: string, search: string): string {

@@ -4,7 +4,9 @@
 import { lazy, type ComponentType } from 'react';
 import type { PageComponent } from './types';
 
-const pages = import.meta.glob<{ default: ComponentType }>('../../features/declarations/pages/*.tsx');
+const pages = import.meta.glob<{ default: ComponentType }>(
+  '../../features/declarations/pages/*.tsx',
+);
 
 export type DeclarationPageName =
   | 'DeclarationListPage'

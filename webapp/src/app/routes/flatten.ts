@@ -3,7 +3,11 @@ import { joinPath } from '@/lib/url';
 import type { AppRoute, FlatRoute, RouteMeta } from './types';
 
 /** Every route with its absolute path, depth-first, parents before children. */
-export function flattenRoutes(routes: readonly AppRoute[], parentPath = '', chain: RouteMeta[] = []): FlatRoute[] {
+export function flattenRoutes(
+  routes: readonly AppRoute[],
+  parentPath = '',
+  chain: RouteMeta[] = [],
+): FlatRoute[] {
   const out: FlatRoute[] = [];
   for (const route of routes) {
     const fullPath = joinPath(parentPath, route.path);
@@ -16,8 +20,13 @@ export function flattenRoutes(routes: readonly AppRoute[], parentPath = '', chai
 }
 
 /** The leaf route for a pathname (ignores routes that only group or redirect). */
-export function matchFlatRoute(flat: readonly FlatRoute[], pathname: string): FlatRoute | undefined {
-  const candidates = flat.filter((r) => r.route.component && matchPath({ path: r.fullPath, end: true }, pathname));
+export function matchFlatRoute(
+  flat: readonly FlatRoute[],
+  pathname: string,
+): FlatRoute | undefined {
+  const candidates = flat.filter(
+    (r) => r.route.component && matchPath({ path: r.fullPath, end: true }, pathname),
+  );
   // Prefer the most specific (longest static) path.
   return candidates.sort((a, b) => b.fullPath.length - a.fullPath.length)[0];
 }

@@ -8,9 +8,23 @@ const paths = flat.map((r) => r.fullPath);
 describe('route table', () => {
   it('has every public route of spec 2.1', () => {
     for (const p of [
-      '/login-c', '/login-b', '/auth-redirect', '/azure-redirect', '/account-transfer', '/pass-reset',
-      '/pass-update', '/forget-password', '/environment', '/403', '/404', '/401', '/lasso/callback',
-      '/lasso/test', '/temporarily', '/temporarily/detail', '/page-pdf',
+      '/login-c',
+      '/login-b',
+      '/auth-redirect',
+      '/azure-redirect',
+      '/account-transfer',
+      '/pass-reset',
+      '/pass-update',
+      '/forget-password',
+      '/environment',
+      '/403',
+      '/404',
+      '/401',
+      '/lasso/callback',
+      '/lasso/test',
+      '/temporarily',
+      '/temporarily/detail',
+      '/page-pdf',
     ]) {
       expect(paths).toContain(p);
     }

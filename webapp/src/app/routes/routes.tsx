@@ -75,27 +75,107 @@ function detailPages(prefix: string, title: string, area: Area, page = detail): 
 }
 
 export const publicRoutes: AppRoute[] = [
-  { path: '/login-c', name: 'login-c', meta: { title: 'route.loginC', public: true }, component: CustomerLogin },
-  { path: '/login-b', name: 'login-b', meta: { title: 'route.loginB', public: true }, component: StaffLogin },
-  { path: '/auth-redirect', name: 'auth-redirect', meta: { title: 'route.authRedirect', public: true }, component: AuthRedirect },
-  { path: '/azure-redirect', name: 'azure-redirect', meta: { title: 'route.authRedirect', public: true }, component: AuthRedirect },
-  { path: '/account-transfer', name: 'account-transfer', meta: { title: 'route.accountTransfer', public: true }, component: Placeholder },
-  { path: '/pass-reset', name: 'pass-reset', meta: { title: 'route.passReset', public: true, needsTempToken: true }, component: Placeholder },
-  { path: '/pass-update', name: 'pass-update', meta: { title: 'route.passUpdate', public: true }, component: Placeholder },
-  { path: '/forget-password', name: 'forget-password', meta: { title: 'route.forgetPassword', public: true }, component: Placeholder },
-  { path: '/environment', name: 'environment', meta: { title: 'route.environment', public: true }, component: Environment },
-  { path: '/403', name: '403', meta: { title: 'route.forbidden', public: true }, component: Forbidden },
-  { path: '/404', name: '404', meta: { title: 'route.notFound', public: true }, component: NotFound },
-  { path: '/401', name: '401', meta: { title: 'route.unauthorized', public: true }, component: Unauthorized },
-  { path: '/lasso/callback', name: 'lasso-callback', meta: { title: 'route.lassoCallback', public: true }, component: Placeholder },
-  { path: '/lasso/test', name: 'lasso-test', meta: { title: 'route.lassoTest', public: true }, component: Placeholder },
+  {
+    path: '/login-c',
+    name: 'login-c',
+    meta: { title: 'route.loginC', public: true },
+    component: CustomerLogin,
+  },
+  {
+    path: '/login-b',
+    name: 'login-b',
+    meta: { title: 'route.loginB', public: true },
+    component: StaffLogin,
+  },
+  {
+    path: '/auth-redirect',
+    name: 'auth-redirect',
+    meta: { title: 'route.authRedirect', public: true },
+    component: AuthRedirect,
+  },
+  {
+    path: '/azure-redirect',
+    name: 'azure-redirect',
+    meta: { title: 'route.authRedirect', public: true },
+    component: AuthRedirect,
+  },
+  {
+    path: '/account-transfer',
+    name: 'account-transfer',
+    meta: { title: 'route.accountTransfer', public: true },
+    component: Placeholder,
+  },
+  {
+    path: '/pass-reset',
+    name: 'pass-reset',
+    meta: { title: 'route.passReset', public: true, needsTempToken: true },
+    component: Placeholder,
+  },
+  {
+    path: '/pass-update',
+    name: 'pass-update',
+    meta: { title: 'route.passUpdate', public: true },
+    component: Placeholder,
+  },
+  {
+    path: '/forget-password',
+    name: 'forget-password',
+    meta: { title: 'route.forgetPassword', public: true },
+    component: Placeholder,
+  },
+  {
+    path: '/environment',
+    name: 'environment',
+    meta: { title: 'route.environment', public: true },
+    component: Environment,
+  },
+  {
+    path: '/403',
+    name: '403',
+    meta: { title: 'route.forbidden', public: true },
+    component: Forbidden,
+  },
+  {
+    path: '/404',
+    name: '404',
+    meta: { title: 'route.notFound', public: true },
+    component: NotFound,
+  },
+  {
+    path: '/401',
+    name: '401',
+    meta: { title: 'route.unauthorized', public: true },
+    component: Unauthorized,
+  },
+  {
+    path: '/lasso/callback',
+    name: 'lasso-callback',
+    meta: { title: 'route.lassoCallback', public: true },
+    component: Placeholder,
+  },
+  {
+    path: '/lasso/test',
+    name: 'lasso-test',
+    meta: { title: 'route.lassoTest', public: true },
+    component: Placeholder,
+  },
   {
     path: '/temporarily',
     name: 'temporarily',
     meta: { title: 'route.temporarily', public: true },
     children: [
-      { path: '', name: 'temporarily-index', meta: { title: 'route.temporarily', public: true }, component: Placeholder },
-      { path: 'detail', name: 'temporarily-detail', meta: { title: 'route.temporarilyDetail', public: true }, component: Placeholder },
+      {
+        path: '',
+        name: 'temporarily-index',
+        meta: { title: 'route.temporarily', public: true },
+        component: Placeholder,
+      },
+      {
+        path: 'detail',
+        name: 'temporarily-detail',
+        meta: { title: 'route.temporarilyDetail', public: true },
+        component: Placeholder,
+      },
     ],
   },
   {
@@ -116,7 +196,12 @@ export const customerRoutes: AppRoute[] = [
   {
     path: '/customs-clearance-supply',
     name: 'customs-clearance-supply',
-    meta: { title: 'route.customsDocuments', icon: IconFileDescription, roles: CUSTOMER, alwaysShow: true },
+    meta: {
+      title: 'route.customsDocuments',
+      icon: IconFileDescription,
+      roles: CUSTOMER,
+      alwaysShow: true,
+    },
     redirect: 'export',
     children: [
       ...shipmentGroups('supply', 'customer'),
@@ -132,13 +217,38 @@ export const customerRoutes: AppRoute[] = [
   {
     path: '/customers-center',
     name: 'customers-center',
-    meta: { title: 'route.customersCenter', icon: IconUserCircle, roles: CUSTOMER, alwaysShow: true },
+    meta: {
+      title: 'route.customersCenter',
+      icon: IconUserCircle,
+      roles: CUSTOMER,
+      alwaysShow: true,
+    },
     redirect: 'account',
     children: [
-      { path: 'account', name: 'center-account', meta: { title: 'route.centerAccount' }, component: Placeholder },
-      { path: 'trade', name: 'center-trade', meta: { title: 'route.centerTrade' }, component: Placeholder },
-      { path: 'product', name: 'center-product', meta: { title: 'route.centerProduct' }, component: Placeholder },
-      { path: 'mapping', name: 'center-mapping', meta: { title: 'route.centerMapping' }, component: Placeholder },
+      {
+        path: 'account',
+        name: 'center-account',
+        meta: { title: 'route.centerAccount' },
+        component: Placeholder,
+      },
+      {
+        path: 'trade',
+        name: 'center-trade',
+        meta: { title: 'route.centerTrade' },
+        component: Placeholder,
+      },
+      {
+        path: 'product',
+        name: 'center-product',
+        meta: { title: 'route.centerProduct' },
+        component: Placeholder,
+      },
+      {
+        path: 'mapping',
+        name: 'center-mapping',
+        meta: { title: 'route.centerMapping' },
+        component: Placeholder,
+      },
       {
         path: 'bind',
         name: 'center-bind',
@@ -185,8 +295,18 @@ export const staffRoutes: AppRoute[] = [
     },
     redirect: 'export',
     children: [
-      { path: 'export', name: 'exception-export', meta: { title: 'route.exceptionExport' }, component: Placeholder },
-      { path: 'import', name: 'exception-import', meta: { title: 'route.exceptionImport' }, component: Placeholder },
+      {
+        path: 'export',
+        name: 'exception-export',
+        meta: { title: 'route.exceptionExport' },
+        component: Placeholder,
+      },
+      {
+        path: 'import',
+        name: 'exception-import',
+        meta: { title: 'route.exceptionImport' },
+        component: Placeholder,
+      },
       {
         path: 'createException',
         name: 'exception-create',
@@ -206,25 +326,48 @@ export const staffRoutes: AppRoute[] = [
       alwaysShow: true,
     },
     children: [
-      { path: '', name: 'customers-profile-list', meta: { title: 'route.customerArchive' }, component: Placeholder },
+      {
+        path: '',
+        name: 'customers-profile-list',
+        meta: { title: 'route.customerArchive' },
+        component: Placeholder,
+      },
       {
         path: 'ai-create',
         name: 'ai-create',
         meta: { title: 'route.aiCreate', icon: IconRobot, specialIcon: true },
         component: Placeholder,
       },
-      { path: 'assist-to-create', name: 'assist-to-create', meta: { title: 'route.assistCreate' }, component: Placeholder },
-      { path: 'mapping-list', name: 'mapping-list', meta: { title: 'route.mappingList' }, component: Placeholder },
+      {
+        path: 'assist-to-create',
+        name: 'assist-to-create',
+        meta: { title: 'route.assistCreate' },
+        component: Placeholder,
+      },
+      {
+        path: 'mapping-list',
+        name: 'mapping-list',
+        meta: { title: 'route.mappingList' },
+        component: Placeholder,
+      },
       {
         path: 'mapping-detail',
         name: 'mapping-detail',
-        meta: { title: 'route.mappingDetail', hidden: true, activeMenu: '/customers-profile/mapping-list' },
+        meta: {
+          title: 'route.mappingDetail',
+          hidden: true,
+          activeMenu: '/customers-profile/mapping-list',
+        },
         component: Placeholder,
       },
       {
         path: 'mapping-create',
         name: 'mapping-create',
-        meta: { title: 'route.mappingCreate', hidden: true, activeMenu: '/customers-profile/mapping-list' },
+        meta: {
+          title: 'route.mappingCreate',
+          hidden: true,
+          activeMenu: '/customers-profile/mapping-list',
+        },
         component: Placeholder,
       },
       {
@@ -242,7 +385,13 @@ export const staffRoutes: AppRoute[] = [
       {
         path: 'detail',
         name: 'profile-detail-new',
-        meta: { title: 'route.declarationSubmit', hidden: true, noCache: true, declarationClass: 'D', area: 'staff' },
+        meta: {
+          title: 'route.declarationSubmit',
+          hidden: true,
+          noCache: true,
+          declarationClass: 'D',
+          area: 'staff',
+        },
         component: form,
       },
       ...detailPages('profile', 'route.declarationSubmit', 'staff', form),

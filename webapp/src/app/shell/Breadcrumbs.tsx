@@ -6,7 +6,9 @@ import { useRouteHandles } from '../routes/useRouteHandles';
 /** Breadcrumb from the titles of the matched routes (spec 2.5). */
 export function Breadcrumbs() {
   const { t } = useTranslation();
-  const crumbs = useRouteHandles().filter((h, i, all) => h.meta.title && h.meta.title !== all[i - 1]?.meta.title);
+  const crumbs = useRouteHandles().filter(
+    (h, i, all) => h.meta.title && h.meta.title !== all[i - 1]?.meta.title,
+  );
   if (crumbs.length === 0) return null;
   return (
     <MantineBreadcrumbs separator="/" mb="xs" aria-label={t('shell.breadcrumb')}>

@@ -85,7 +85,7 @@ export function Header() {
       </Group>
       <Group gap="xs" wrap="nowrap">
         {department && (
-          <Badge variant="light" size="lg" radius="sm" visibleFrom="sm">
+          <Badge variant="light" size="lg" radius="sm" tt="none" visibleFrom="sm">
             {department}
           </Badge>
         )}
@@ -103,12 +103,10 @@ export function Header() {
             <Menu.Item leftSection={<IconKey size={16} />} onClick={() => setPasswordOpen(true)}>
               {t('password.title')}
             </Menu.Item>
-            <Menu.Item leftSection={<IconLogout size={16} />} color="red" onClick={confirmLogout}>
-              {t('header.logout')}
-            </Menu.Item>
           </Menu.Dropdown>
         </Menu>
-        <Anchor component="button" type="button" size="sm" onClick={confirmLogout}>
+        <Anchor component="button" type="button" size="sm" c="red" onClick={confirmLogout}>
+          <IconLogout size={14} style={{ verticalAlign: 'middle', marginRight: 4 }} />
           {t('header.logout')}
         </Anchor>
       </Group>

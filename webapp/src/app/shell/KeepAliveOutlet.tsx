@@ -52,7 +52,9 @@ export function KeepAliveOutlet() {
     <>
       {rendered.map(([path, entry]) => (
         <Activity key={path} mode={path === current ? 'visible' : 'hidden'}>
-          <LocationContext.Provider value={{ location: entry.location, navigationType: NavigationType.Pop }}>
+          <LocationContext.Provider
+            value={{ location: entry.location, navigationType: NavigationType.Pop }}
+          >
             <Suspense fallback={<PageLoader />}>{entry.element}</Suspense>
           </LocationContext.Provider>
         </Activity>

@@ -16,10 +16,16 @@ export default function ShellLayout() {
   const { i18n } = useTranslation();
   const opened = useSettingsStore((s) => s.sidebarOpened);
   return (
-    <DatesProvider settings={{ locale: i18n.language?.startsWith('en') ? 'en' : 'zh-cn', firstDayOfWeek: 1 }}>
+    <DatesProvider
+      settings={{ locale: i18n.language?.startsWith('en') ? 'en' : 'zh-cn', firstDayOfWeek: 1 }}
+    >
       <AppShell
         header={{ height: 56 }}
-        navbar={{ width: SIDEBAR_WIDTH, breakpoint: 'sm', collapsed: { mobile: !opened, desktop: !opened } }}
+        navbar={{
+          width: SIDEBAR_WIDTH,
+          breakpoint: 'sm',
+          collapsed: { mobile: !opened, desktop: !opened },
+        }}
         padding="md"
       >
         <AppShell.Header>

@@ -15,8 +15,13 @@ export function Sidebar() {
   const { t } = useTranslation();
   const location = useLocation();
   const leaf = useRouteHandles().at(-1);
-  const { role, permissions } = useSessionStore(useShallow((s) => ({ role: s.role, permissions: s.permissions })));
-  const menu = useMemo(() => buildMenu(protectedRoutes, { role, permissions }), [role, permissions]);
+  const { role, permissions } = useSessionStore(
+    useShallow((s) => ({ role: s.role, permissions: s.permissions })),
+  );
+  const menu = useMemo(
+    () => buildMenu(protectedRoutes, { role, permissions }),
+    [role, permissions],
+  );
 
   const activeKey = leaf?.meta.activeMenu ?? location.pathname;
   const activeTop = topLevelOf(menu, activeKey);

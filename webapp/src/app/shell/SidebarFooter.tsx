@@ -18,7 +18,11 @@ export function SidebarFooter() {
   if (isAdmin(role)) {
     return (
       <Box p="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
-        <Button fullWidth leftSection={<IconFileSpreadsheet size={18} />} onClick={() => setExportOpen(true)}>
+        <Button
+          fullWidth
+          leftSection={<IconFileSpreadsheet size={18} />}
+          onClick={() => setExportOpen(true)}
+        >
           {t('export.button')}
         </Button>
         {exportOpen && (

@@ -19,13 +19,20 @@ export function TabsView() {
   const location = useLocation();
   const leaf = useRouteHandles().at(-1);
   const role = useSessionStore((s) => s.role);
-  const { visitedViews, addView, updateVisitedView, delView, delOthersViews, delAllViews } = useTabsStore();
+  const { visitedViews, addView, updateVisitedView, delView, delOthersViews, delAllViews } =
+    useTabsStore();
 
   // Affix tabs the user may open are always there.
   useEffect(() => {
     for (const r of flat) {
       if (r.meta.affix && r.meta.title && roleAllowed(role, effectiveRoles(r.chain))) {
-        addView({ path: r.fullPath, fullPath: r.fullPath, name: r.name, title: r.meta.title, affix: true });
+        addView({
+          path: r.fullPath,
+          fullPath: r.fullPath,
+          name: r.name,
+          title: r.meta.title,
+          affix: true,
+        });
       }
     }
   }, [role, addView]);
@@ -108,7 +115,9 @@ export function TabsView() {
           <Menu.Item disabled={!active || active.affix} onClick={() => active && close(active)}>
             {t('shell.closeCurrent')}
           </Menu.Item>
-          <Menu.Item onClick={() => delOthersViews(location.pathname)}>{t('shell.closeOthers')}</Menu.Item>
+          <Menu.Item onClick={() => delOthersViews(location.pathname)}>
+            {t('shell.closeOthers')}
+          </Menu.Item>
           <Menu.Item
             onClick={() => {
               delAllViews();

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { protectedRoutes } from '../routes/routes';
 import type { AppRoute } from '../routes/types';
-import { buildMenu, groupPathTo, openGroupsAfterSelect, routeVisible, topLevelOf, type MenuItem } from './menu';
+import {
+  buildMenu,
+  groupPathTo,
+  openGroupsAfterSelect,
+  routeVisible,
+  topLevelOf,
+  type MenuItem,
+} from './menu';
 
 const Page = () => null;
 
@@ -9,7 +16,12 @@ const routes: AppRoute[] = [
   { path: '/home', name: 'home', meta: { title: 'home' }, component: Page },
   { path: '/hidden', name: 'hidden', meta: { title: 'hidden', hidden: true }, component: Page },
   { path: '/admins', name: 'admins', meta: { title: 'admins', roles: ['ADMIN'] }, component: Page },
-  { path: '/tagged', name: 'tagged', meta: { title: 'tagged', permissionTag: 'x:y' }, component: Page },
+  {
+    path: '/tagged',
+    name: 'tagged',
+    meta: { title: 'tagged', permissionTag: 'x:y' },
+    component: Page,
+  },
   {
     path: '/group',
     name: 'group',
@@ -95,8 +107,20 @@ describe('buildMenu', () => {
     expect(keys(some)).toEqual([
       {
         '/customs-clearance#': [
-          { '/customs-clearance/export#': ['/customs-clearance/export/export-b', '/customs-clearance/export/export-c', '/customs-clearance/export/export-d'] },
-          { '/customs-clearance/import#': ['/customs-clearance/import/import-b', '/customs-clearance/import/import-c', '/customs-clearance/import/import-d'] },
+          {
+            '/customs-clearance/export#': [
+              '/customs-clearance/export/export-b',
+              '/customs-clearance/export/export-c',
+              '/customs-clearance/export/export-d',
+            ],
+          },
+          {
+            '/customs-clearance/import#': [
+              '/customs-clearance/import/import-b',
+              '/customs-clearance/import/import-c',
+              '/customs-clearance/import/import-d',
+            ],
+          },
         ],
       },
       { '/platform-mgt#': ['/platform-mgt/port'] },
@@ -104,7 +128,10 @@ describe('buildMenu', () => {
   });
 
   it('lists the customer archive as the index of customer management', () => {
-    const menu = buildMenu(protectedRoutes, { role: 'ADMIN', permissions: ['customers:management'] });
+    const menu = buildMenu(protectedRoutes, {
+      role: 'ADMIN',
+      permissions: ['customers:management'],
+    });
     const group = menu.find((i) => i.path === '/customers-profile')!;
     expect(group.children!.map((c) => c.path)).toEqual([
       '/customers-profile',
@@ -123,15 +150,25 @@ describe('menu groups', () => {
       '/customs-clearance-supply#',
       '/customs-clearance-supply/import#',
     ]);
-    expect(topLevelOf(menu, '/customs-clearance-supply/import/import-c')).toBe('/customs-clearance-supply#');
+    expect(topLevelOf(menu, '/customs-clearance-supply/import/import-c')).toBe(
+      '/customs-clearance-supply#',
+    );
   });
 
   it('opens the groups of a selected item', () => {
-    expect(openGroupsAfterSelect(menu, [], '/customers-center/trade')).toEqual(['/customers-center#']);
+    expect(openGroupsAfterSelect(menu, [], '/customers-center/trade')).toEqual([
+      '/customers-center#',
+    ]);
   });
 
   it('closes the groups above when the status query is selected', () => {
-    const opened = ['/customs-clearance-supply#', '/customs-clearance-supply/export#', '/customers-center#'];
-    expect(openGroupsAfterSelect(menu, opened, '/customers-status-query')).toEqual(['/customers-center#']);
+    const opened = [
+      '/customs-clearance-supply#',
+      '/customs-clearance-supply/export#',
+      '/customers-center#',
+    ];
+    expect(openGroupsAfterSelect(menu, opened, '/customers-status-query')).toEqual([
+      '/customers-center#',
+    ]);
   });
 });

@@ -35,7 +35,11 @@ export function routeVisible(route: AppRoute, ctx: MenuContext): boolean {
  * Items show when visible; a group shows only if at least one child is visible. A group
  * with a single visible child and no alwaysShow collapses into that child.
  */
-export function buildMenu(routes: readonly AppRoute[], ctx: MenuContext, parentPath = ''): MenuItem[] {
+export function buildMenu(
+  routes: readonly AppRoute[],
+  ctx: MenuContext,
+  parentPath = '',
+): MenuItem[] {
   const items: MenuItem[] = [];
   for (const route of routes) {
     if (!routeVisible(route, ctx)) continue;
@@ -66,7 +70,11 @@ export function buildMenu(routes: readonly AppRoute[], ctx: MenuContext, parentP
 }
 
 /** Keys of the groups on the way to `key` (for opening them). */
-export function groupPathTo(items: readonly MenuItem[], key: string, trail: string[] = []): string[] | null {
+export function groupPathTo(
+  items: readonly MenuItem[],
+  key: string,
+  trail: string[] = [],
+): string[] | null {
   for (const item of items) {
     if (item.key === key) return trail;
     if (item.children) {
@@ -90,7 +98,11 @@ export function topLevelOf(items: readonly MenuItem[], key: string): string | nu
  * Open groups after selecting `key`: an item flagged closesMenuGroups closes every group
  * listed above it at the top level; otherwise the groups leading to it are opened.
  */
-export function openGroupsAfterSelect(items: readonly MenuItem[], opened: readonly string[], key: string): string[] {
+export function openGroupsAfterSelect(
+  items: readonly MenuItem[],
+  opened: readonly string[],
+  key: string,
+): string[] {
   const index = items.findIndex((i) => i.key === key);
   if (index >= 0 && items[index].closesMenuGroups) {
     const above = new Set(items.slice(0, index).flatMap((i) => collectGroupKeys(i)));

@@ -1,9 +1,26 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { useTabsStore, type TabView } from './tabsStore';
 
-const home: TabView = { path: '/home', fullPath: '/home', name: 'home', title: 'route.home', affix: true };
-const list: TabView = { path: '/list', fullPath: '/list?page=2', name: 'list', title: 'route.list' };
-const detail: TabView = { path: '/detail', fullPath: '/detail?id=1', name: 'detail', title: 'route.detail', noCache: true };
+const home: TabView = {
+  path: '/home',
+  fullPath: '/home',
+  name: 'home',
+  title: 'route.home',
+  affix: true,
+};
+const list: TabView = {
+  path: '/list',
+  fullPath: '/list?page=2',
+  name: 'list',
+  title: 'route.list',
+};
+const detail: TabView = {
+  path: '/detail',
+  fullPath: '/detail?id=1',
+  name: 'detail',
+  title: 'route.detail',
+  noCache: true,
+};
 const other: TabView = { path: '/other', fullPath: '/other', name: 'other', title: 'route.other' };
 
 const paths = () => useTabsStore.getState().visitedViews.map((v) => v.path);

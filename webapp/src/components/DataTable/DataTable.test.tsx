@@ -14,7 +14,9 @@ interface Row {
 }
 
 const col = dataTableColumns<Row>();
-const columns = [col.accessor('trackingNumber', { header: 'Tracking', meta: { sortField: 'trackingNumber' } })];
+const columns = [
+  col.accessor('trackingNumber', { header: 'Tracking', meta: { sortField: 'trackingNumber' } }),
+];
 
 function Harness({ rows, total }: { rows: Row[]; total: number }) {
   const url = useTableSearchParams({ filterKeys: ['status'] as const });
@@ -40,9 +42,12 @@ function Harness({ rows, total }: { rows: Row[]; total: number }) {
 }
 
 function renderTable(rows: Row[], total: number, entry = '/list') {
-  const router = createMemoryRouter([{ path: '/list', element: <Harness rows={rows} total={total} /> }], {
-    initialEntries: [entry],
-  });
+  const router = createMemoryRouter(
+    [{ path: '/list', element: <Harness rows={rows} total={total} /> }],
+    {
+      initialEntries: [entry],
+    },
+  );
   return renderWithProviders(<RouterProvider router={router} />);
 }
 

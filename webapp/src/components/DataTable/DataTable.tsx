@@ -2,9 +2,24 @@
 // index column, "no data", and the full pager. Paging and sorting are server-side and come
 // from the URL (useTableSearchParams); the table only renders and reports changes.
 import { useMemo } from 'react';
-import { Box, Checkbox, Group, LoadingOverlay, ScrollArea, Stack, Table, Text, UnstyledButton } from '@mantine/core';
+import {
+  Box,
+  Checkbox,
+  Group,
+  LoadingOverlay,
+  ScrollArea,
+  Stack,
+  Table,
+  Text,
+  UnstyledButton,
+} from '@mantine/core';
 import { IconArrowDown, IconArrowUp, IconArrowsSort } from '@tabler/icons-react';
-import { createColumnHelper, useTable, type RowSelectionState, type Updater } from '@tanstack/react-table';
+import {
+  createColumnHelper,
+  useTable,
+  type RowSelectionState,
+  type Updater,
+} from '@tanstack/react-table';
 import { useTranslation } from 'react-i18next';
 import { dataTableFeatures, type DataTableColumn, type DataTableFeatures } from './columns';
 import { Pager } from './Pager';
@@ -16,7 +31,10 @@ export interface DataTableProps<T extends object> {
   total: number;
   getRowId: (row: T) => string;
   /** URL state from useTableSearchParams (page, pageSize, sort and their setters). */
-  urlState: Pick<TableUrlState, 'page' | 'pageSize' | 'sort' | 'setPage' | 'setPageSize' | 'setSort'>;
+  urlState: Pick<
+    TableUrlState,
+    'page' | 'pageSize' | 'sort' | 'setPage' | 'setPageSize' | 'setSort'
+  >;
   loading?: boolean;
   /** Show the selection column; selection is controlled by the parent. */
   selectable?: boolean;
@@ -126,26 +144,47 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
       <Box pos="relative">
         <LoadingOverlay visible={Boolean(loading)} zIndex={10} overlayProps={{ blur: 1 }} />
         <ScrollArea type="auto">
-          <Table striped highlightOnHover withTableBorder verticalSpacing="xs" aria-label={caption} aria-busy={loading}>
+          <Table
+            striped
+            highlightOnHover
+            withTableBorder
+            verticalSpacing="xs"
+            aria-label={caption}
+            aria-busy={loading}
+          >
             <Table.Thead>
               {headerGroups.map((group) => (
                 <Table.Tr key={group.id}>
                   {group.headers.map((header) => {
                     const meta = header.column.columnDef.meta;
                     const field = meta?.sortField;
-                    const active = field && urlState.sort?.field === field ? urlState.sort.dir : null;
-                    const content = header.isPlaceholder ? null : <table.FlexRender header={header} />;
+                    const active =
+                      field && urlState.sort?.field === field ? urlState.sort.dir : null;
+                    const content = header.isPlaceholder ? null : (
+                      <table.FlexRender header={header} />
+                    );
                     return (
                       <Table.Th
                         key={header.id}
                         w={meta?.width}
                         ta={meta?.align}
-                        aria-sort={active === 'asc' ? 'ascending' : active === 'desc' ? 'descending' : undefined}
+                        aria-sort={
+                          active === 'asc'
+                            ? 'ascending'
+                            : active === 'desc'
+                              ? 'descending'
+                              : undefined
+                        }
                       >
                         {field ? (
                           <UnstyledButton
                             onClick={() => urlState.setSort(nextSort(urlState.sort, field))}
-                            aria-label={t('table.sortBy', { column: typeof header.column.columnDef.header === 'string' ? header.column.columnDef.header : field })}
+                            aria-label={t('table.sortBy', {
+                              column:
+                                typeof header.column.columnDef.header === 'string'
+                                  ? header.column.columnDef.header
+                                  : field,
+                            })}
                           >
                             <Group gap={4} wrap="nowrap">
                               <Text fw={700} size="sm">

@@ -14,7 +14,14 @@ export interface PagerProps {
   pageSizes?: readonly number[];
 }
 
-export function Pager({ page, pageSize, total, onPageChange, onPageSizeChange, pageSizes = PAGE_SIZES }: PagerProps) {
+export function Pager({
+  page,
+  pageSize,
+  total,
+  onPageChange,
+  onPageSizeChange,
+  pageSizes = PAGE_SIZES,
+}: PagerProps) {
   const { t } = useTranslation();
   const pages = pageCount(total, pageSize);
   const current = Math.min(Math.max(1, page), pages);
@@ -26,7 +33,13 @@ export function Pager({ page, pageSize, total, onPageChange, onPageSizeChange, p
   };
 
   return (
-    <Group gap="xs" justify="flex-end" wrap="wrap" role="navigation" aria-label={t('table.pagination')}>
+    <Group
+      gap="xs"
+      justify="flex-end"
+      wrap="wrap"
+      role="navigation"
+      aria-label={t('table.pagination')}
+    >
       <Text size="sm">{t('table.total', { count: total })}</Text>
       {onPageSizeChange && (
         <Select
@@ -35,11 +48,19 @@ export function Pager({ page, pageSize, total, onPageChange, onPageSizeChange, p
           aria-label={t('table.pageSize')}
           value={String(pageSize)}
           allowDeselect={false}
-          data={pageSizes.map((s) => ({ value: String(s), label: t('table.perPage', { count: s }) }))}
+          data={pageSizes.map((s) => ({
+            value: String(s),
+            label: t('table.perPage', { count: s }),
+          }))}
           onChange={(v) => v && onPageSizeChange(Number(v))}
         />
       )}
-      <ActionIcon variant="default" disabled={current <= 1} onClick={() => go(current - 1)} aria-label={t('table.prev')}>
+      <ActionIcon
+        variant="default"
+        disabled={current <= 1}
+        onClick={() => go(current - 1)}
+        aria-label={t('table.prev')}
+      >
         <IconChevronLeft size={16} />
       </ActionIcon>
       {pageWindow(current, pages).map((p) => (

@@ -1,4 +1,9 @@
-import { createColumnHelper, rowSelectionFeature, tableFeatures, type ColumnDef } from '@tanstack/react-table';
+import {
+  createColumnHelper,
+  rowSelectionFeature,
+  tableFeatures,
+  type ColumnDef,
+} from '@tanstack/react-table';
 
 export interface DataTableColumnMeta {
   /** API sort field; the header becomes a sort toggle. */
@@ -19,4 +24,3 @@ export type DataTableColumn<T extends object> = ColumnDef<DataTableFeatures, T, 
 export function dataTableColumns<T extends object>() {
   return createColumnHelper<DataTableFeatures, T>();
 }
-

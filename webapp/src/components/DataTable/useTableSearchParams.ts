@@ -45,15 +45,25 @@ export interface TableUrlOptions<F extends string> {
   defaultFilters?: Partial<Record<F, string>>;
 }
 
-export function useTableSearchParams<F extends string = string>(options: TableUrlOptions<F> = {}): TableUrlState<F> {
-  const { filterKeys = [], defaultPageSize = DEFAULT_PAGE_SIZE, defaultSort = null, defaultFilters } = options;
+export function useTableSearchParams<F extends string = string>(
+  options: TableUrlOptions<F> = {},
+): TableUrlState<F> {
+  const {
+    filterKeys = [],
+    defaultPageSize = DEFAULT_PAGE_SIZE,
+    defaultSort = null,
+    defaultFilters,
+  } = options;
   const [params, setParams] = useSearchParams();
 
   const page = Math.max(1, Number(params.get('page')) || 1);
   const pageSize = Math.max(1, Number(params.get('size')) || defaultPageSize);
   const sortParam = params.get('sort');
   const defaultSortParam = formatSort(defaultSort) ?? null;
-  const sort = useMemo(() => parseSort(sortParam ?? defaultSortParam), [sortParam, defaultSortParam]);
+  const sort = useMemo(
+    () => parseSort(sortParam ?? defaultSortParam),
+    [sortParam, defaultSortParam],
+  );
   const filterSignature = filterKeys.map((k) => params.get(k) ?? '').join('\u0000');
   const filters = useMemo(() => {
     const values = filterSignature.split('\u0000');
@@ -75,7 +85,10 @@ export function useTableSearchParams<F extends string = string>(options: TableUr
     [setParams],
   );
 
-  const setPage = useCallback((p: number) => update((n) => (p <= 1 ? n.delete('page') : n.set('page', String(p)))), [update]);
+  const setPage = useCallback(
+    (p: number) => update((n) => (p <= 1 ? n.delete('page') : n.set('page', String(p)))),
+    [update],
+  );
   const setPageSize = useCallback(
     (size: number) =>
       update((n) => {
@@ -121,5 +134,16 @@ export function useTableSearchParams<F extends string = string>(options: TableUr
     [page, pageSize, sort, filters],
   );
 
-  return { page, pageSize, sort, filters, setPage, setPageSize, setSort, setFilters, resetFilters, apiParams };
+  return {
+    page,
+    pageSize,
+    sort,
+    filters,
+    setPage,
+    setPageSize,
+    setSort,
+    setFilters,
+    resetFilters,
+    apiParams,
+  };
 }

@@ -18,7 +18,11 @@ export async function loadSession(): Promise<void> {
     role = normalizeRole(info.role);
     if (!role) throw new Error(`unknown role ${String(info.role)}`);
     session.setRole(role);
-    session.setUserInfo({ userName: info.username, displayName: info.displayName, isLocked: false });
+    session.setUserInfo({
+      userName: info.username,
+      displayName: info.displayName,
+      isLocked: false,
+    });
   }
   if (role === 'CUSTOMER') {
     const profile = await getCustomerProfile({ hideErrorMessage: true });

@@ -24,7 +24,11 @@ export function useLogout() {
     loading.block(t('logout.exiting'));
     try {
       const pre = storage.getJson<PreLogoutRequest>('preLogout');
-      await Promise.allSettled([pre ? preLogoutRequest(pre) : null, logoutRequest(), sleep(LOGOUT_OVERLAY_MS)]);
+      await Promise.allSettled([
+        pre ? preLogoutRequest(pre) : null,
+        logoutRequest(),
+        sleep(LOGOUT_OVERLAY_MS),
+      ]);
     } finally {
       sessionActions.clear();
       queryClient.clear();

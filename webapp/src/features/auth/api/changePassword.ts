@@ -10,7 +10,11 @@ export interface ChangePasswordInput {
 
 /** POST /api/v1/account/password/change. */
 export function changePassword(input: ChangePasswordInput): Promise<unknown> {
-  return request('/api/v1/account/password/change', { method: 'POST', body: input, hideErrorMessage: true });
+  return request('/api/v1/account/password/change', {
+    method: 'POST',
+    body: input,
+    hideErrorMessage: true,
+  });
 }
 
 export function useChangePassword() {

@@ -17,7 +17,9 @@ export interface CustomerProfile {
 }
 
 /** GET /api/v1/customer/profile. */
-export function getCustomerProfile(options: { hideErrorMessage?: boolean } = {}): Promise<CustomerProfile> {
+export function getCustomerProfile(
+  options: { hideErrorMessage?: boolean } = {},
+): Promise<CustomerProfile> {
   return request<CustomerProfile>('/api/v1/customer/profile', options);
 }
 

@@ -3,7 +3,11 @@ import type { PreLogoutRequest } from '@/lib/session';
 
 /** POST /auth/logout: revokes the session. Failures do not stop a logout. */
 export function logoutRequest(): Promise<null> {
-  return request<null>('/auth/logout', { method: 'POST', hiddenLoading: true, hideErrorMessage: true });
+  return request<null>('/auth/logout', {
+    method: 'POST',
+    hiddenLoading: true,
+    hideErrorMessage: true,
+  });
 }
 
 /** The optional pre-logout request the server may hand out (spec 3). */

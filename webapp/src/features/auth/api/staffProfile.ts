@@ -14,7 +14,11 @@ export function getStaffProfile(): Promise<StaffProfile> {
 }
 
 export const staffProfileQueryOptions = () =>
-  queryOptions({ queryKey: ['auth', 'staff-profile'], queryFn: getStaffProfile, staleTime: 5 * 60_000 });
+  queryOptions({
+    queryKey: ['auth', 'staff-profile'],
+    queryFn: getStaffProfile,
+    staleTime: 5 * 60_000,
+  });
 
 export function useStaffProfile(enabled = true) {
   return useQuery({ ...staffProfileQueryOptions(), enabled });

@@ -8,7 +8,9 @@ export interface PermissionItem {
 }
 
 /** GET /api/v1/user-permissions (staff only). */
-export function getUserPermissions(options: { hideErrorMessage?: boolean } = {}): Promise<PermissionItem[]> {
+export function getUserPermissions(
+  options: { hideErrorMessage?: boolean } = {},
+): Promise<PermissionItem[]> {
   return request<PermissionItem[]>('/api/v1/user-permissions', options);
 }
 

@@ -28,7 +28,11 @@ export default function ChangePasswordDialog({ opened, onClose }: ChangePassword
   const mutation = useChangePassword();
   const { logoutNow } = useLogout();
   const [serverError, setServerError] = useState<string | null>(null);
-  const owner = { name: userinfo?.displayName, username: userinfo?.userName, email: userinfo?.email };
+  const owner = {
+    name: userinfo?.displayName,
+    username: userinfo?.userName,
+    email: userinfo?.email,
+  };
 
   const form = useForm({
     mode: 'controlled',
@@ -63,7 +67,12 @@ export default function ChangePasswordDialog({ opened, onClose }: ChangePassword
   });
 
   return (
-    <Modal opened={opened} onClose={onClose} title={t('password.title')} closeOnClickOutside={false}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={t('password.title')}
+      closeOnClickOutside={false}
+    >
       <form onSubmit={submit} noValidate>
         <Stack>
           {serverError && (
@@ -71,7 +80,12 @@ export default function ChangePasswordDialog({ opened, onClose }: ChangePassword
               {serverError}
             </Alert>
           )}
-          <TextInput label={t('password.username')} readOnly withAsterisk {...form.getInputProps('username')} />
+          <TextInput
+            label={t('password.username')}
+            readOnly
+            withAsterisk
+            {...form.getInputProps('username')}
+          />
           <PasswordInput
             label={t('password.old')}
             withAsterisk

@@ -29,7 +29,10 @@ export function PasswordLoginForm({ submitLabel }: { submitLabel: string }) {
     setError(null);
     setBusy(true);
     try {
-      const token = await loginMutation.mutateAsync({ username: values.username.trim(), password: values.password });
+      const token = await loginMutation.mutateAsync({
+        username: values.username.trim(),
+        password: values.password,
+      });
       await completeLogin(token);
       navigate(safeRedirect(params.get('redirect')), { replace: true });
     } catch (e) {

@@ -16,7 +16,12 @@ export function getHealth(): Promise<Health> {
 }
 
 export const healthQueryOptions = () =>
-  queryOptions({ queryKey: ['system', 'health'], queryFn: getHealth, staleTime: 60_000, retry: false });
+  queryOptions({
+    queryKey: ['system', 'health'],
+    queryFn: getHealth,
+    staleTime: 60_000,
+    retry: false,
+  });
 
 export function useHealth() {
   return useQuery(healthQueryOptions());

@@ -20,7 +20,9 @@ export default function EnvironmentPage() {
       health.isError ? (
         <Badge color="red">{t('environment.unreachable')}</Badge>
       ) : (
-        <Badge color={health.data?.status === 'ok' ? 'teal' : 'gray'}>{health.data?.status ?? '-'}</Badge>
+        <Badge color={health.data?.status === 'ok' ? 'teal' : 'gray'}>
+          {health.data?.status ?? '-'}
+        </Badge>
       ),
     ],
   ];

@@ -15,9 +15,11 @@ export default function PerDayChart({ data }: { data: { date: string; count: num
     );
   }
   const rows = data.map((d) => ({
-    day: dayjs(d.date.length === 8 ? `${d.date.slice(0, 4)}-${d.date.slice(4, 6)}-${d.date.slice(6)}` : d.date).format(
-      'MM-DD',
-    ),
+    day: dayjs(
+      d.date.length === 8
+        ? `${d.date.slice(0, 4)}-${d.date.slice(4, 6)}-${d.date.slice(6)}`
+        : d.date,
+    ).format('MM-DD'),
     count: d.count,
   }));
   return (

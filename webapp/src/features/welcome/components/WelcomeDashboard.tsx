@@ -5,6 +5,7 @@ import {
   Anchor,
   Badge,
   Card,
+  ColorSwatch,
   Group,
   SegmentedControl,
   SimpleGrid,
@@ -35,14 +36,17 @@ export function WelcomeDashboard({ area }: { area: Area }) {
   const userinfo = useSessionStore((s) => s.userinfo);
   const [days, setDays] = useState<string>('30');
   const query = {
-    fromDate: dayjs().subtract(Number(days) - 1, 'day').format('YYYYMMDD'),
+    fromDate: dayjs()
+      .subtract(Number(days) - 1, 'day')
+      .format('YYYYMMDD'),
     toDate: dayjs().format('YYYYMMDD'),
   };
   const counts = useDeclarationCounts(query);
   const number = new Intl.NumberFormat(i18n.language?.startsWith('en') ? 'en' : 'zh-CN');
 
   const countOf = (type: string, status: number) =>
-    counts.data?.byStatus.find((c) => c.declarationType === type && c.status === status)?.count ?? 0;
+    counts.data?.byStatus.find((c) => c.declarationType === type && c.status === status)?.count ??
+    0;
 
   return (
     <Stack>
@@ -59,13 +63,19 @@ export function WelcomeDashboard({ area }: { area: Area }) {
           value={days}
           onChange={setDays}
           aria-label={t('welcome.range')}
-          data={RANGES.map((d) => ({ value: String(d), label: t('welcome.lastDays', { count: d }) }))}
+          data={RANGES.map((d) => ({
+            value: String(d),
+            label: t('welcome.lastDays', { count: d }),
+          }))}
         />
       </Group>
 
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         {DECLARATION_TYPES.map((type) => {
-          const total = DECLARATION_STATUSES.filter((s) => s !== 5).reduce<number>((n, s) => n + countOf(type, s), 0);
+          const total = DECLARATION_STATUSES.filter((s) => s !== 5).reduce<number>(
+            (n, s) => n + countOf(type, s),
+            0,
+          );
           return (
             <Card key={type} withBorder padding="md">
               <Group justify="space-between" mb="xs">
@@ -80,9 +90,14 @@ export function WelcomeDashboard({ area }: { area: Area }) {
                 <Stack gap={4}>
                   {DECLARATION_STATUSES.filter((s) => s !== 5).map((status) => (
                     <Group key={status} justify="space-between" gap="xs">
-                      <Badge color={STATUS_COLORS[status]} variant="dot" size="sm">
-                        {t(`declarationStatus.${status}`)}
-                      </Badge>
+                      <Group gap={8} wrap="nowrap">
+                        <ColorSwatch
+                          color={`var(--mantine-color-${STATUS_COLORS[status]}-6)`}
+                          size={10}
+                          withShadow={false}
+                        />
+                        <Text size="sm">{t(`declarationStatus.${status}`)}</Text>
+                      </Group>
                       <Anchor
                         component={Link}
                         to={declarationListPath(area, type, { status })}
