@@ -1,0 +1,29 @@
+//! The `Declaration` aggregate: one customs declaration (报关单 / 申报单) from draft to
+//! release, as the state machine of `DOMAIN.md` describes it.
+//!
+//! Pure: [`decide`] turns a [`DeclarationCommand`] into events given the current
+//! [`DeclarationState`] and a [`Ctx`](crate::Ctx) (actor, time, reference data);
+//! [`Aggregate::evolve`](crate::Aggregate::evolve) folds events back into state.
+//! [`rules`] holds the state machine as data, [`shape`] what even a draft must satisfy,
+//! [`validate`] the full rules run on submit and amend. `docs/fields.md` describes every
+//! field.
+
+mod commands;
+mod decide;
+mod diff;
+mod messages;
+mod patch;
+pub mod rules;
+pub mod shape;
+mod state;
+pub mod validate;
+
+pub use commands::{CustomerRef, DeclarationCommand};
+pub use decide::{MAX_REASON, decide};
+pub use diff::diff;
+pub use rules::Move;
+pub use state::DeclarationState;
+pub use validate::{Lookup, declaration_date, draft_complete, validate};
+
+#[cfg(test)]
+mod tests;
