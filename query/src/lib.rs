@@ -10,6 +10,7 @@ pub mod declaration_counts;
 pub mod declaration_detail;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod reference;
 pub mod reports;
 pub mod wait;
 
@@ -34,5 +35,7 @@ impl FromRef<QueryState> for PgPool {
 
 /// Every query route.
 pub fn router(state: QueryState) -> axum::Router {
-    axum::Router::new().with_state(state)
+    axum::Router::new()
+        .merge(reference::router())
+        .with_state(state)
 }

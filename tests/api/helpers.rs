@@ -1,0 +1,165 @@
+//! `spawn_app`: migrate a fresh database, seed it, start the server on port 0.
+
+use clearway::config::{Config, Mode};
+use clearway::startup::Application;
+use reqwest::{Client, Response};
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+pub struct TestApp {
+    pub base: String,
+    pub client: Client,
+    pub pool: PgPool,
+    _shutdown: tokio::sync::watch::Sender<bool>,
+}
+
+pub fn config(pool: &PgPool, mode: Mode) -> Config {
+    let _ = pool;
+    Config {
+        database_url: String::new(),
+        addr: "127.0.0.1:0".into(),
+        mode,
+        jwt_secret: Some("test-secret-test-secret-test-secret-0123".into()),
+        token_ttl_secs: 1800,
+        session_max_secs: 8 * 3600,
+        web_dir: None,
+        max_connections: 10,
+        log_json: false,
+    }
+}
+
+/// Seed reference tables and demo data through the real command paths.
+pub async fn seed(pool: &PgPool, cfg: &Config) {
+    let store = events::EventStore::new(pool.clone());
+    let state = command::http::CommandState {
+        auth: clearway::startup::auth(cfg, pool.clone()).expect("auth"),
+        reference: command::reference::ReferenceCache::load(&store)
+            .await
+            .expect("reference"),
+        idempotency: events::idempotency::IdempotencyStore::new(pool.clone()),
+        hasher: command::account::password::Hasher::new(2).expect("hasher"),
+        development: true,
+        store,
+        pool: pool.clone(),
+    };
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/reference");
+    clearway::seed::seed_reference(&state, &dir)
+        .await
+        .expect("reference seed");
+    clearway::seed::seed_demo(&state).await.expect("demo seed");
+}
+
+pub async fn spawn_with(pool: PgPool, cfg: Config) -> TestApp {
+    seed(&pool, &cfg).await;
+    let app = Application::build(&cfg, pool.clone(), true)
+        .await
+        .expect("build");
+    let base = format!("http://127.0.0.1:{}", app.port());
+    let (tx, rx) = tokio::sync::watch::channel(false);
+    tokio::spawn(app.run(rx));
+    TestApp {
+        base,
+        client: Client::new(),
+        pool,
+        _shutdown: tx,
+    }
+}
+
+pub async fn spawn(pool: PgPool) -> TestApp {
+    let cfg = config(&pool, Mode::Development);
+    spawn_with(pool, cfg).await
+}
+
+impl TestApp {
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{}", self.base, path)
+    }
+
+    pub async fn login(&self, username: &str) -> String {
+        let r: Value = self
+            .client
+            .post(self.url("/auth/login"))
+            .form(&[
+                ("username", username),
+                ("password", clearway::seed::DEMO_PASSWORD),
+            ])
+            .send()
+            .await
+            .expect("login")
+            .json()
+            .await
+            .expect("json");
+        assert_eq!(r["code"], 200, "login of {username}: {r}");
+        r["data"].as_str().expect("token").to_string()
+    }
+
+    pub async fn get(&self, token: &str, path: &str) -> Response {
+        self.client
+            .get(self.url(path))
+            .bearer_auth(token)
+            .send()
+            .await
+            .expect("get")
+    }
+
+    pub async fn post(&self, token: &str, path: &str, body: Value) -> Response {
+        self.client
+            .post(self.url(path))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .await
+            .expect("post")
+    }
+
+    pub async fn put(&self, token: &str, path: &str, body: Value) -> Response {
+        self.client
+            .put(self.url(path))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+            .await
+            .expect("put")
+    }
+
+    /// A minimal draft of type `OC`; answers its id.
+    pub async fn draft(&self, token: &str, tracking: &str) -> String {
+        let r = body(
+            self.post(
+                token,
+                "/api/v1/declarations",
+                json!({"declarationType": "OC", "trackingNumber": tracking}),
+            )
+            .await,
+        )
+        .await;
+        assert_eq!(r["code"], 200, "{r}");
+        r["data"]["id"].as_str().expect("id").to_string()
+    }
+
+    /// A complete class C export that passes submit validation.
+    pub async fn full_draft(&self, token: &str, tracking: &str) -> String {
+        let mut data =
+            serde_json::to_value(clearway::seed::demo_c_export(tracking, "PVG", "SHA01"))
+                .expect("json");
+        data["declarationType"] = json!("OC");
+        let r = body(self.post(token, "/api/v1/declarations", data).await).await;
+        assert_eq!(r["code"], 200, "{r}");
+        r["data"]["id"].as_str().expect("id").to_string()
+    }
+}
+
+/// Status and JSON body of an answer.
+pub async fn body(r: Response) -> Value {
+    let status = r.status().as_u16();
+    let mut v: Value = r.json().await.expect("a JSON envelope");
+    v["_status"] = json!(status);
+    v
+}
+
+/// Asserts the envelope's shape: every answer carries the five keys.
+pub fn assert_envelope(v: &Value) {
+    for key in ["code", "message", "data", "refreshed", "accessToken"] {
+        assert!(v.get(key).is_some(), "envelope lacks {key}: {v}");
+    }
+}

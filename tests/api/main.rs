@@ -1,0 +1,7 @@
+//! Black-box API tests: the real server on port 0 against a fresh PostgreSQL database per test.
+
+mod auth;
+mod contract;
+mod declarations;
+mod envelope;
+mod helpers;
