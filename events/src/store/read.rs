@@ -97,7 +97,7 @@ impl EventStore {
     pub async fn current_head(&self) -> Result<Checkpoint, StoreError> {
         let sql = format!(
             "SELECT tx_id::text::bigint, global_position FROM events WHERE {SAFE} \
-             ORDER BY tx_id DESC, global_position DESC LIMIT 1"
+             ORDER BY events.tx_id DESC, events.global_position DESC LIMIT 1"
         );
         let row = sqlx::query(&sql).fetch_optional(&self.pool).await?;
         let Some(row) = row else {
@@ -131,7 +131,7 @@ async fn read_all_after_with<'c, E: PgExecutor<'c>>(
     let sql = format!(
         "SELECT {COLUMNS} FROM events \
          WHERE (tx_id, global_position) > ($1::text::xid8, $2) AND {SAFE} \
-         ORDER BY tx_id, global_position LIMIT $3"
+         ORDER BY events.tx_id, events.global_position LIMIT $3"
     );
     let rows = sqlx::query(&sql)
         .bind(xid8_param(after.tx_id))

@@ -66,7 +66,7 @@ impl EventStore {
         if let Some(to) = filter.to {
             sql.push(" AND recorded_at <= ").push_bind(to);
         }
-        sql.push(" ORDER BY tx_id, global_position LIMIT ")
+        sql.push(" ORDER BY events.tx_id, events.global_position LIMIT ")
             .push_bind(limit);
         let rows = sql.build().fetch_all(&self.pool).await?;
         from_rows(&rows)

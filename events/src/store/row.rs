@@ -8,6 +8,8 @@ use crate::{Metadata, RecordedEvent, StoreError};
 
 /// The select list every read uses, in the order [`from_row`] expects. `xid8` has no sqlx
 /// type, so the transaction id travels as text cast to bigint (it stays far below 2^63).
+/// That cast keeps the output name `tx_id`: an `ORDER BY` must say `events.tx_id`, or it
+/// sorts by the bigint and cannot walk the index.
 pub(crate) const COLUMNS: &str = "global_position, tx_id::text::bigint, stream_type, stream_id, \
      stream_version, event_id, event_type, schema_version, payload, metadata, recorded_at";
 

@@ -1,0 +1,176 @@
+//! The live loop of one projection: hold its advisory lock, catch up, wait for a wake-up.
+
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
+
+use events::EventStore;
+use sqlx::{Connection, PgConnection};
+use tokio::sync::watch;
+
+use super::batch::{Step, ensure_checkpoint, step};
+use super::{RuntimeConfig, RuntimeError, pause, stopped, stopping};
+use crate::Projection;
+
+/// A caught-up projection with events waiting behind an older transaction looks again
+/// after this, doubling up to the poll interval.
+const FIRST_RECHECK: Duration = Duration::from_millis(20);
+
+#[derive(Clone)]
+pub(crate) struct Shared {
+    pub store: EventStore,
+    pub config: RuntimeConfig,
+    pub wake: watch::Receiver<u64>,
+    pub listening: Arc<AtomicBool>,
+}
+
+enum End {
+    Shutdown,
+    /// Another instance holds the projection.
+    Busy,
+    Failed {
+        error: RuntimeError,
+        progressed: bool,
+    },
+}
+
+pub(crate) async fn run_projection(
+    projection: Arc<dyn Projection>,
+    shared: Shared,
+    mut shutdown: watch::Receiver<bool>,
+) {
+    let name = projection.name();
+    let config = shared.config.clone();
+    let mut backoff = config.min_backoff;
+    loop {
+        // A session runs in its own task so that even a panicking projection only costs a
+        // retry, not the projection's whole loop.
+        let session = tokio::spawn(session(
+            projection.clone(),
+            shared.clone(),
+            shutdown.clone(),
+        ));
+        let end = match session.await {
+            Ok(end) => end,
+            Err(e) => {
+                tracing::error!(projection = name, error = %e, "projection session panicked");
+                End::Failed {
+                    error: RuntimeError::Aborted(name),
+                    progressed: false,
+                }
+            }
+        };
+        let wait = match end {
+            End::Shutdown => return,
+            End::Busy => {
+                tracing::debug!(projection = name, "held by another instance; waiting");
+                config.lock_retry_interval
+            }
+            End::Failed { error, progressed } => {
+                if progressed {
+                    backoff = config.min_backoff;
+                }
+                tracing::error!(projection = name, error = %error, retry_in = ?backoff,
+                    "projection failed; retrying");
+                let wait = backoff;
+                backoff = (backoff * 2).min(config.max_backoff);
+                wait
+            }
+        };
+        if !pause(&mut shutdown, wait).await {
+            return;
+        }
+    }
+}
+
+async fn session(
+    projection: Arc<dyn Projection>,
+    shared: Shared,
+    mut shutdown: watch::Receiver<bool>,
+) -> End {
+    let mut progressed = false;
+    let result = hold_and_follow(&*projection, &shared, &mut shutdown, &mut progressed).await;
+    match result {
+        Ok(end) => end,
+        Err(error) => End::Failed { error, progressed },
+    }
+}
+
+async fn hold_and_follow(
+    projection: &dyn Projection,
+    shared: &Shared,
+    shutdown: &mut watch::Receiver<bool>,
+    progressed: &mut bool,
+) -> Result<End, RuntimeError> {
+    let name = projection.name();
+    // Its own connection, not a pooled one: the session lock must end with this session,
+    // not linger on a connection returned to the pool.
+    let options = shared.store.pool().connect_options();
+    let mut conn = PgConnection::connect_with(&options).await?;
+    let locked: bool = sqlx::query_scalar("SELECT pg_try_advisory_lock(hashtextextended($1, 0))")
+        .bind(format!("clearway.projection.{name}"))
+        .fetch_one(&mut conn)
+        .await?;
+    if !locked {
+        let _ = conn.close().await;
+        return Ok(End::Busy);
+    }
+    let mut checkpoint = ensure_checkpoint(&mut conn, name).await?;
+    tracing::info!(
+        projection = name,
+        position = checkpoint.position,
+        "projection running"
+    );
+    let mut wake = shared.wake.clone();
+    let mut recheck = FIRST_RECHECK;
+    loop {
+        wake.borrow_and_update();
+        loop {
+            if stopping(shutdown) {
+                let _ = conn.close().await;
+                return Ok(End::Shutdown);
+            }
+            let limit = shared.config.batch_size;
+            match step(&mut conn, &shared.store, projection, &mut checkpoint, limit).await? {
+                Step::Applied(n) => {
+                    *progressed = true;
+                    recheck = FIRST_RECHECK;
+                    tracing::debug!(
+                        projection = name,
+                        events = n,
+                        position = checkpoint.position,
+                        "batch applied"
+                    );
+                }
+                Step::Moved => {}
+                Step::CaughtUp => break,
+            }
+        }
+        let delay = if shared
+            .store
+            .has_unsafe_after_in(&mut conn, checkpoint)
+            .await?
+        {
+            let delay = recheck;
+            recheck = (recheck * 2).min(shared.config.poll_interval);
+            delay
+        } else if shared.listening.load(Ordering::Relaxed) {
+            shared.config.idle_interval
+        } else {
+            shared.config.poll_interval
+        };
+        tokio::select! {
+            _ = stopped(shutdown) => {}
+            _ = woken(&mut wake) => {}
+            _ = tokio::time::sleep(delay) => {}
+        }
+    }
+}
+
+/// Resolves on the next notification; never, once the listener task is gone (the timers
+/// take over then).
+async fn woken(wake: &mut watch::Receiver<u64>) {
+    if wake.changed().await.is_err() {
+        std::future::pending::<()>().await;
+    }
+}

@@ -1,0 +1,100 @@
+//! Where projections stand: for the health endpoint and for read-your-writes.
+
+use std::time::Duration;
+
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use sqlx::{PgPool, Row};
+
+use super::RuntimeError;
+
+/// One projection's progress.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProjectionStatus {
+    pub name: String,
+    pub position: i64,
+    pub tx_id: u64,
+    pub events_processed: i64,
+    /// Committed events not yet applied (including ones still held back behind an older
+    /// running transaction).
+    pub lag_events: i64,
+    /// Age of the oldest event not yet applied; 0 when caught up.
+    pub lag_seconds: f64,
+    pub updated_at: DateTime<Utc>,
+}
+
+/// Every projection that has ever run, by name.
+pub async fn status(pool: &PgPool) -> Result<Vec<ProjectionStatus>, RuntimeError> {
+    let rows = sqlx::query(
+        "SELECT c.name, c.position, c.tx_id::text::bigint, c.events_processed, c.updated_at,
+                lag.events,
+                coalesce(extract(epoch FROM now() - lag.oldest)::float8, 0)
+         FROM projection_checkpoints c
+         CROSS JOIN LATERAL (
+             SELECT count(*) AS events, min(e.recorded_at) AS oldest FROM events e
+             WHERE (e.tx_id, e.global_position) > (c.tx_id, c.position)
+         ) lag
+         ORDER BY c.name",
+    )
+    .fetch_all(pool)
+    .await?;
+    let statuses: Result<Vec<_>, sqlx::Error> = rows
+        .iter()
+        .map(|row| {
+            let tx_id: i64 = row.try_get(2)?;
+            Ok(ProjectionStatus {
+                name: row.try_get(0)?,
+                position: row.try_get(1)?,
+                tx_id: u64::try_from(tx_id).map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
+                events_processed: row.try_get(3)?,
+                updated_at: row.try_get(4)?,
+                lag_events: row.try_get(5)?,
+                lag_seconds: row.try_get::<f64, _>(6)?.max(0.0),
+            })
+        })
+        .collect();
+    Ok(statuses?)
+}
+
+/// Read-your-writes: waits (at most `timeout`) until every projection in `names` has
+/// passed `min_position`, and answers whether they all did.
+///
+/// Checkpoints order by (transaction, position), so "passed" cannot mean a checkpoint
+/// position >= `min_position`. It means: no committed event at a position <= `min_position`
+/// is still unapplied by the projection. Every event of a command answered with that
+/// position is committed, so once passed, the projection reflects the command. A name
+/// without a checkpoint (never ran) has not passed anything.
+pub async fn wait_for_position(
+    pool: &PgPool,
+    names: &[&str],
+    min_position: i64,
+    timeout: Duration,
+) -> Result<bool, RuntimeError> {
+    let deadline = tokio::time::Instant::now() + timeout;
+    let mut pause = Duration::from_millis(5);
+    loop {
+        let behind: i64 = sqlx::query_scalar(
+            "SELECT count(*) FROM unnest($1::text[]) AS wanted(name)
+             WHERE NOT EXISTS (
+                 SELECT 1 FROM projection_checkpoints c
+                 WHERE c.name = wanted.name AND NOT EXISTS (
+                     SELECT 1 FROM events e
+                     WHERE (e.tx_id, e.global_position) > (c.tx_id, c.position)
+                       AND e.global_position <= $2))",
+        )
+        .bind(names)
+        .bind(min_position)
+        .fetch_one(pool)
+        .await?;
+        if behind == 0 {
+            return Ok(true);
+        }
+        let now = tokio::time::Instant::now();
+        if now >= deadline {
+            return Ok(false);
+        }
+        tokio::time::sleep(pause.min(deadline - now)).await;
+        pause = (pause * 2).min(Duration::from_millis(50));
+    }
+}
