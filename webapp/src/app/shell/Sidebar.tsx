@@ -52,6 +52,10 @@ export function Sidebar() {
       return (
         <NavLink
           key={item.key}
+          // A real button: focusable and operable with Enter/Space.
+          component="button"
+          type="button"
+          aria-expanded={opened.includes(item.key)}
           label={t(item.title)}
           leftSection={icon}
           opened={opened.includes(item.key)}

@@ -89,14 +89,16 @@ export function WelcomeDashboard({ area }: { area: Area }) {
               ) : (
                 <Stack gap={4}>
                   {DECLARATION_STATUSES.filter((s) => s !== 5).map((status) => (
-                    <Group key={status} justify="space-between" gap="xs">
-                      <Group gap={8} wrap="nowrap">
+                    <Group key={status} justify="space-between" gap="xs" wrap="nowrap">
+                      <Group gap={8} wrap="nowrap" miw={0}>
                         <ColorSwatch
                           color={`var(--mantine-color-${STATUS_COLORS[status]}-6)`}
                           size={10}
                           withShadow={false}
                         />
-                        <Text size="sm">{t(`declarationStatus.${status}`)}</Text>
+                        <Text size="sm" truncate title={t(`declarationStatus.${status}`)}>
+                          {t(`declarationStatus.${status}`)}
+                        </Text>
                       </Group>
                       <Anchor
                         component={Link}
