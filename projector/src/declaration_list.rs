@@ -1,15 +1,18 @@
 //! `declaration_list`: one row per declaration in `rm_declarations`, for the lists, the
-//! detail page, the counts and the export.
+//! detail page and the export, and the counters in `rm_declaration_counts` (per type code,
+//! status and Shanghai day of creation; per customer and for all customers) for list totals
+//! and the counts endpoint.
 //!
-//! Every write is one prepared statement keyed by the declaration id and guarded by
-//! `rm_declarations.version < <event's stream version>`, so applying an event twice (a
-//! retried batch, a replay over a live table) changes nothing.
+//! Every event is one prepared statement keyed by the declaration id and guarded by
+//! `rm_declarations.version < <event's stream version>` (a draft: `ON CONFLICT DO
+//! NOTHING`), so applying an event twice (a retried batch, a replay over a live table)
+//! changes neither the row nor the counters.
 //!
 //! `draft_status`: 0 incomplete, 1 complete. The command side does not record completeness
 //! in its events yet; until it does, a declaration counts as complete once it has been
 //! submitted at least once (submit runs the full validation).
 
-use std::sync::Arc;
+use std::sync::{Arc, LazyLock};
 
 use chrono::{DateTime, Utc};
 use events::declaration::{
@@ -38,7 +41,7 @@ impl Projection for DeclarationList {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["rm_declarations"]
+        &["rm_declarations", "rm_declaration_counts"]
     }
 
     fn apply<'a>(
@@ -101,46 +104,76 @@ impl Derived {
     }
 }
 
-const INSERT_DRAFTED: &str = "\
-INSERT INTO rm_declarations AS rm (
-    id, version, position, tracking_number, declaration_type, declaration_class,
-    shipment_type, status, draft_status, declaration_status, customer_id, username,
-    company_name, port, slic, service_type, estimated_pickup_time, goods_count, total_value,
-    currency, consignee_name, created_at, updated_at, submitted_at, data)
-VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, NULL, $8, $9, $10, $11, $12, $13, $14, $15, $16,
-    $17, $18, $19, $19, NULL, $20)
-ON CONFLICT (id) DO UPDATE SET
-    version = EXCLUDED.version, position = EXCLUDED.position,
-    tracking_number = EXCLUDED.tracking_number, declaration_type = EXCLUDED.declaration_type,
-    declaration_class = EXCLUDED.declaration_class, shipment_type = EXCLUDED.shipment_type,
-    status = EXCLUDED.status, draft_status = EXCLUDED.draft_status,
-    declaration_status = EXCLUDED.declaration_status, customer_id = EXCLUDED.customer_id,
-    username = EXCLUDED.username, company_name = EXCLUDED.company_name, port = EXCLUDED.port,
-    slic = EXCLUDED.slic, service_type = EXCLUDED.service_type,
-    estimated_pickup_time = EXCLUDED.estimated_pickup_time,
-    goods_count = EXCLUDED.goods_count, total_value = EXCLUDED.total_value,
-    currency = EXCLUDED.currency, consignee_name = EXCLUDED.consignee_name,
-    created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at,
-    submitted_at = EXCLUDED.submitted_at, data = EXCLUDED.data
-WHERE rm.version < EXCLUDED.version";
+/// The scope of the counters for all customers together.
+const ALL_CUSTOMERS: &str = "'00000000-0000-0000-0000-000000000000'::uuid";
+
+/// A draft: a new row, counted once for its customer and once for everybody. A second
+/// `DeclarationDrafted` for an existing id can only be a replay, so it changes nothing.
+static INSERT_DRAFTED: LazyLock<String> = LazyLock::new(|| {
+    format!(
+        "\
+WITH ins AS (
+    INSERT INTO rm_declarations (
+        id, version, position, tracking_number, declaration_type, declaration_class,
+        shipment_type, status, draft_status, declaration_status, customer_id, username,
+        company_name, port, slic, service_type, estimated_pickup_time, goods_count,
+        total_value, currency, consignee_name, created_at, updated_at, submitted_at, data)
+    VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, NULL, $8, $9, $10, $11, $12, $13, $14, $15,
+        $16, $17, $18, $19, $19, NULL, $20)
+    ON CONFLICT (id) DO NOTHING
+    RETURNING customer_id, declaration_type, status, created_at
+)
+INSERT INTO rm_declaration_counts AS c (scope, declaration_type, status, day, n)
+SELECT s.scope, ins.declaration_type, ins.status,
+       (ins.created_at AT TIME ZONE 'Asia/Shanghai')::date, 1
+FROM ins CROSS JOIN LATERAL (VALUES (ins.customer_id), ({ALL_CUSTOMERS})) AS s(scope)
+ON CONFLICT (scope, declaration_type, status, day) DO UPDATE SET n = c.n + EXCLUDED.n"
+    )
+});
+
+/// `update` (an UPDATE of one row aliased `r`, self-joined as `o`, which still sees the
+/// row as it was) followed by the counter move of a status change: -1 on the old status,
+/// +1 on the new, for the row's customer and for everybody. Guarded by
+/// `r.version < <event version>`, so a replayed event neither updates nor counts.
+fn with_counter_move(set: &str) -> String {
+    format!(
+        "\
+WITH upd AS (
+    UPDATE rm_declarations r SET {set}
+    FROM rm_declarations o
+    WHERE r.id = $1 AND o.id = $1 AND r.version < $2
+    RETURNING r.customer_id, r.declaration_type, r.created_at,
+              o.status AS old_status, r.status AS new_status
+)
+INSERT INTO rm_declaration_counts AS c (scope, declaration_type, status, day, n)
+SELECT s.scope, upd.declaration_type, d.status,
+       (upd.created_at AT TIME ZONE 'Asia/Shanghai')::date, d.n
+FROM upd
+CROSS JOIN LATERAL (VALUES (upd.old_status, -1), (upd.new_status, 1)) AS d(status, n)
+CROSS JOIN LATERAL (VALUES (upd.customer_id), ({ALL_CUSTOMERS})) AS s(scope)
+WHERE upd.old_status <> upd.new_status
+ON CONFLICT (scope, declaration_type, status, day) DO UPDATE SET n = c.n + EXCLUDED.n"
+    )
+}
 
 /// Edit and amend: new form data (and, for amend, a new status).
-const UPDATE_DATA: &str = "\
-UPDATE rm_declarations SET
-    version = $2, position = $3, updated_at = $4,
-    status = COALESCE($5, status),
-    tracking_number = $6, port = $7, slic = $8, service_type = $9,
-    estimated_pickup_time = $10, goods_count = $11, total_value = $12, currency = $13,
-    consignee_name = $14, data = $15
-WHERE id = $1 AND version < $2";
+static UPDATE_DATA: LazyLock<String> = LazyLock::new(|| {
+    with_counter_move(
+        "version = $2, position = $3, updated_at = $4, status = COALESCE($5, r.status),
+        tracking_number = $6, port = $7, slic = $8, service_type = $9,
+        estimated_pickup_time = $10, goods_count = $11, total_value = $12, currency = $13,
+        consignee_name = $14, data = $15",
+    )
+});
 
-const UPDATE_STATUS: &str = "\
-UPDATE rm_declarations SET
-    version = $2, position = $3, updated_at = $4, status = $5,
-    declaration_status = COALESCE($6, declaration_status),
-    draft_status = CASE WHEN $7 THEN 1 ELSE draft_status END,
-    submitted_at = CASE WHEN $7 THEN $4 ELSE submitted_at END
-WHERE id = $1 AND version < $2";
+static UPDATE_STATUS: LazyLock<String> = LazyLock::new(|| {
+    with_counter_move(
+        "version = $2, position = $3, updated_at = $4, status = $5,
+        declaration_status = COALESCE($6, r.declaration_status),
+        draft_status = CASE WHEN $7 THEN 1 ELSE r.draft_status END,
+        submitted_at = CASE WHEN $7 THEN $4 ELSE r.submitted_at END",
+    )
+});
 
 async fn apply(conn: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
     if event.stream_type != STREAM_TYPE {
@@ -151,7 +184,7 @@ async fn apply(conn: &mut PgConnection, event: &RecordedEvent) -> Result<(), Pro
         DeclarationEvent::Drafted(d) => {
             let derived = Derived::of(&d.data);
             let type_code = d.declaration_type;
-            sqlx::query(INSERT_DRAFTED)
+            sqlx::query(INSERT_DRAFTED.as_str())
                 .bind(event.stream_id)
                 .bind(event.stream_version)
                 .bind(event.global_position)
@@ -197,7 +230,7 @@ async fn update_data(
     data: &DeclarationData,
 ) -> Result<(), ProjectionError> {
     let derived = Derived::of(data);
-    sqlx::query(UPDATE_DATA)
+    sqlx::query(UPDATE_DATA.as_str())
         .bind(event.stream_id)
         .bind(event.stream_version)
         .bind(event.global_position)
@@ -224,7 +257,7 @@ async fn update_status(
     transition: &Transition,
     submitted: bool,
 ) -> Result<(), ProjectionError> {
-    sqlx::query(UPDATE_STATUS)
+    sqlx::query(UPDATE_STATUS.as_str())
         .bind(event.stream_id)
         .bind(event.stream_version)
         .bind(event.global_position)

@@ -283,6 +283,12 @@ async fn applying_events_again_or_late_changes_nothing(pool: PgPool) -> TestResu
     append_all(&store, id, &workflow(id, customer)).await?;
     project(&pool).await?;
     let before_list = snapshot(&pool, "rm_declarations", "id").await?;
+    let before_counts = snapshot(
+        &pool,
+        "rm_declaration_counts",
+        "scope, declaration_type, status, day",
+    )
+    .await?;
     let before_history = snapshot(&pool, "rm_declaration_history", "position").await?;
 
     // Every event once more, then the draft alone (a stale replay).
@@ -294,6 +300,15 @@ async fn applying_events_again_or_late_changes_nothing(pool: PgPool) -> TestResu
         }
     }
     assert_eq!(snapshot(&pool, "rm_declarations", "id").await?, before_list);
+    assert_eq!(
+        snapshot(
+            &pool,
+            "rm_declaration_counts",
+            "scope, declaration_type, status, day"
+        )
+        .await?,
+        before_counts
+    );
     assert_eq!(
         snapshot(&pool, "rm_declaration_history", "position").await?,
         before_history
@@ -407,6 +422,12 @@ async fn a_rebuild_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestRe
     }
     project(&pool).await?;
     let live_list = snapshot(&pool, "rm_declarations", "id").await?;
+    let live_counts = snapshot(
+        &pool,
+        "rm_declaration_counts",
+        "scope, declaration_type, status, day",
+    )
+    .await?;
     let live_history = snapshot(&pool, "rm_declaration_history", "position").await?;
     assert_eq!(live_list.len(), 20);
     assert_eq!(
@@ -421,8 +442,31 @@ async fn a_rebuild_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestRe
     project(&pool).await?;
     assert_eq!(snapshot(&pool, "rm_declarations", "id").await?, live_list);
     assert_eq!(
+        snapshot(
+            &pool,
+            "rm_declaration_counts",
+            "scope, declaration_type, status, day"
+        )
+        .await?,
+        live_counts
+    );
+    assert_eq!(
         snapshot(&pool, "rm_declaration_history", "position").await?,
         live_history
     );
+    // The counters agree with the rows.
+    let disagreeing: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM (
+             SELECT scope, declaration_type, status, day, n FROM rm_declaration_counts WHERE n <> 0
+             EXCEPT
+             SELECT s.scope, declaration_type, status,
+                    (created_at AT TIME ZONE 'Asia/Shanghai')::date, count(*)
+             FROM rm_declarations
+             CROSS JOIN LATERAL (VALUES (customer_id), ('00000000-0000-0000-0000-000000000000'::uuid)) s(scope)
+             GROUP BY 1, 2, 3, 4) d",
+    )
+    .fetch_one(&pool)
+    .await?;
+    assert_eq!(disagreeing, 0);
     Ok(())
 }

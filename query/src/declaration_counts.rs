@@ -1,4 +1,6 @@
-//! `GET /api/v1/declarations/counts`: dashboard figures from `rm_declarations`.
+//! `GET /api/v1/declarations/counts`: dashboard figures from the counters the projection
+//! `declaration_list` keeps in `rm_declaration_counts` (per type code, status and Shanghai
+//! day of creation; per customer and for all), so it never counts rows.
 //!
 //! - `byStatus`: `[{declarationType, status, count}]` for every type code and status that
 //!   has rows (deleted included, as status 5). All time, unless `fromDate`/`toDate` are
@@ -62,30 +64,6 @@ pub struct Counts {
     pub per_day: Vec<DayCount>,
 }
 
-/// Where clause without the status part (counts cover every status).
-fn push_scope(qb: &mut QueryBuilder<'_, Postgres>, filter: &Filter) {
-    qb.push(" WHERE true");
-    if !filter.types.is_empty() {
-        qb.push(" AND declaration_type IN (");
-        for (i, code) in filter.types.iter().enumerate() {
-            if i > 0 {
-                qb.push(", ");
-            }
-            qb.push("'").push(*code).push("'");
-        }
-        qb.push(")");
-    }
-    if let Some(customer_id) = filter.customer_id {
-        qb.push(" AND customer_id = ").push_bind(customer_id);
-    }
-    if let Some(from) = filter.from {
-        qb.push(" AND created_at >= ").push_bind(from);
-    }
-    if let Some(to) = filter.to {
-        qb.push(" AND created_at < ").push_bind(to);
-    }
-}
-
 pub async fn load(
     pool: &sqlx::PgPool,
     actor: &Actor,
@@ -125,10 +103,13 @@ pub async fn load(
         status_scope.set_days(Some(first), Some(last));
     }
     let mut qb: QueryBuilder<'_, Postgres> = QueryBuilder::new(
-        "SELECT declaration_type, status, count(*) AS count FROM rm_declarations",
+        "SELECT declaration_type, status, sum(n)::bigint AS count FROM rm_declaration_counts",
     );
-    push_scope(&mut qb, &status_scope);
-    qb.push(" GROUP BY declaration_type, status ORDER BY declaration_type, status");
+    status_scope.push_counter_where(&mut qb, true);
+    qb.push(
+        " GROUP BY declaration_type, status HAVING sum(n) > 0 \
+         ORDER BY declaration_type, status",
+    );
     let by_status: Vec<StatusCount> = qb
         .build_query_as()
         .persistent(false)
@@ -137,14 +118,11 @@ pub async fn load(
 
     let mut day_scope = scope;
     day_scope.set_days(Some(first), Some(last));
-    let mut qb: QueryBuilder<'_, Postgres> = QueryBuilder::new(
-        "SELECT (created_at AT TIME ZONE 'Asia/Shanghai')::date AS day, count(*) AS count \
-         FROM rm_declarations",
-    );
-    push_scope(&mut qb, &day_scope);
-    qb.push(" AND status <> ")
-        .push(codes::DELETED.to_string())
-        .push(" GROUP BY day");
+    let mut qb: QueryBuilder<'_, Postgres> =
+        QueryBuilder::new("SELECT day, sum(n)::bigint AS count FROM rm_declaration_counts");
+    // Status: every one but deleted.
+    day_scope.push_counter_where(&mut qb, false);
+    qb.push(" GROUP BY day");
     let days: Vec<(NaiveDate, i64)> = qb
         .build_query_as()
         .persistent(false)

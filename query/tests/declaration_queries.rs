@@ -97,7 +97,7 @@ async fn get(pool: &PgPool, who: &Actor, uri: &str) -> Answer {
     send(pool, Some(who), request).await
 }
 
-/// One row of `rm_declarations`; `created` is an RFC 3339 instant.
+/// One row of `rm_declarations` (and its counters); `created` is an RFC 3339 instant.
 struct Row<'a> {
     id: Uuid,
     tracking: &'a str,
@@ -135,6 +135,19 @@ async fn insert(pool: &PgPool, row: &Row<'_>) -> Result<(), sqlx::Error> {
     .bind(created)
     .bind(row.data["consigneeCompanyCn"].as_str())
     .bind(&row.data)
+    .execute(pool)
+    .await?;
+    // The projection's counters, for the customer and for everybody.
+    sqlx::query(
+        "INSERT INTO rm_declaration_counts AS c (scope, declaration_type, status, day, n)
+         SELECT s, $2, $3, ($4 AT TIME ZONE 'Asia/Shanghai')::date, 1
+         FROM unnest(ARRAY[$1, '00000000-0000-0000-0000-000000000000'::uuid]) AS s
+         ON CONFLICT (scope, declaration_type, status, day) DO UPDATE SET n = c.n + 1",
+    )
+    .bind(row.customer)
+    .bind(row.type_code)
+    .bind(row.status)
+    .bind(created)
     .execute(pool)
     .await?;
     Ok(())

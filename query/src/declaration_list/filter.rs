@@ -26,7 +26,13 @@ pub struct Filter {
     /// `created_at >= from` and `created_at < to` (UTC instants of Shanghai midnights).
     pub from: Option<DateTime<Utc>>,
     pub to: Option<DateTime<Utc>>,
+    /// The same range as inclusive Shanghai days, for the counters.
+    pub from_day: Option<NaiveDate>,
+    pub to_day: Option<NaiveDate>,
 }
+
+/// The counters' scope for all customers together.
+pub const ALL_CUSTOMERS: Uuid = Uuid::nil();
 
 impl Filter {
     /// Customers see their own company's rows only, whatever they asked for.
@@ -39,6 +45,44 @@ impl Filter {
     pub fn set_days(&mut self, from: Option<NaiveDate>, to: Option<NaiveDate>) {
         self.from = from.map(api::dates::day_start_utc);
         self.to = to.map(api::dates::day_end_exclusive_utc);
+        self.from_day = from;
+        self.to_day = to;
+    }
+
+    /// Can the counters (type, status, customer, day) answer this filter's total?
+    pub fn countable(&self) -> bool {
+        self.tracking_numbers.is_empty()
+            && self.username.is_none()
+            && self.port.is_none()
+            && self.slic.is_none()
+            && (self.from.is_none() || self.from_day.is_some())
+            && (self.to.is_none() || self.to_day.is_some())
+    }
+
+    /// ` WHERE ...` over `rm_declaration_counts` for a [`countable`](Self::countable)
+    /// filter. `any_status` drops the status condition (the counts endpoint).
+    pub fn push_counter_where(&self, qb: &mut QueryBuilder<'_, Postgres>, any_status: bool) {
+        qb.push(" WHERE scope = ")
+            .push_bind(self.customer_id.unwrap_or(ALL_CUSTOMERS));
+        if !any_status {
+            match self.status {
+                Some(status) => {
+                    qb.push(" AND status = ");
+                    qb.push(status.to_string());
+                }
+                None => {
+                    qb.push(" AND status <> ");
+                    qb.push(DELETED.to_string());
+                }
+            }
+        }
+        push_types(qb, &self.types);
+        if let Some(from) = self.from_day {
+            qb.push(" AND day >= ").push_bind(from);
+        }
+        if let Some(to) = self.to_day {
+            qb.push(" AND day <= ").push_bind(to);
+        }
     }
 
     /// Append ` WHERE ...` for these filters. Type codes and status codes come from a fixed
@@ -55,26 +99,7 @@ impl Filter {
                 qb.push(DELETED.to_string());
             }
         }
-        match self.types.as_slice() {
-            [] => {}
-            [one] => {
-                qb.push(" AND declaration_type = '");
-                qb.push(*one);
-                qb.push("'");
-            }
-            many => {
-                qb.push(" AND declaration_type IN (");
-                for (i, code) in many.iter().enumerate() {
-                    if i > 0 {
-                        qb.push(", ");
-                    }
-                    qb.push("'");
-                    qb.push(*code);
-                    qb.push("'");
-                }
-                qb.push(")");
-            }
-        }
+        push_types(qb, &self.types);
         if let Some(customer_id) = self.customer_id {
             qb.push(" AND customer_id = ").push_bind(customer_id);
         }
@@ -103,6 +128,30 @@ impl Filter {
         }
         if let Some(to) = self.to {
             qb.push(" AND created_at < ").push_bind(to);
+        }
+    }
+}
+
+/// ` AND declaration_type ...` for type codes of the fixed list (written as literals).
+pub fn push_types(qb: &mut QueryBuilder<'_, Postgres>, types: &[&'static str]) {
+    match types {
+        [] => {}
+        [one] => {
+            qb.push(" AND declaration_type = '");
+            qb.push(*one);
+            qb.push("'");
+        }
+        many => {
+            qb.push(" AND declaration_type IN (");
+            for (i, code) in many.iter().enumerate() {
+                if i > 0 {
+                    qb.push(", ");
+                }
+                qb.push("'");
+                qb.push(*code);
+                qb.push("'");
+            }
+            qb.push(")");
         }
     }
 }
