@@ -32,8 +32,18 @@ pub struct Violation {
 }
 
 impl Violation {
-    pub fn new(field: impl Into<String>, rule: &'static str, zh: impl Into<String>, en: impl Into<String>) -> Self {
-        Self { field: field.into(), rule, zh: zh.into(), en: en.into() }
+    pub fn new(
+        field: impl Into<String>,
+        rule: &'static str,
+        zh: impl Into<String>,
+        en: impl Into<String>,
+    ) -> Self {
+        Self {
+            field: field.into(),
+            rule,
+            zh: zh.into(),
+            en: en.into(),
+        }
     }
 }
 

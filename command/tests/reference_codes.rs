@@ -631,12 +631,47 @@ USD,美元,US Dollar
 #[test]
 fn reference_tables_match_the_public_copies() {
     expect_rows(&seed("units"), "units", &["name"], UNITS);
-    expect_rows(&seed("countries"), "countries", &["name", "nameEn"], COUNTRIES);
-    expect_rows(&seed("levy-types"), "levy-types", &["name", "description"], LEVY_TYPES);
-    expect_rows(&seed("supervision-modes"), "supervision-modes", &["name"], SUPERVISION_MODES);
-    expect_rows(&seed("supervision-modes"), "supervision-modes", &["name", "fullName"], SUPERVISION_SUPPLEMENT);
-    expect_rows(&seed("transport-modes"), "transport-modes", &["name"], TRANSPORT_MODES);
-    expect_rows(&seed("packing-types"), "packing-types", &["name"], PACKING_TYPES);
+    expect_rows(
+        &seed("countries"),
+        "countries",
+        &["name", "nameEn"],
+        COUNTRIES,
+    );
+    expect_rows(
+        &seed("levy-types"),
+        "levy-types",
+        &["name", "description"],
+        LEVY_TYPES,
+    );
+    expect_rows(
+        &seed("supervision-modes"),
+        "supervision-modes",
+        &["name"],
+        SUPERVISION_MODES,
+    );
+    expect_rows(
+        &seed("supervision-modes"),
+        "supervision-modes",
+        &["name", "fullName"],
+        SUPERVISION_SUPPLEMENT,
+    );
+    expect_rows(
+        &seed("transport-modes"),
+        "transport-modes",
+        &["name"],
+        TRANSPORT_MODES,
+    );
+    expect_rows(
+        &seed("packing-types"),
+        "packing-types",
+        &["name"],
+        PACKING_TYPES,
+    );
     expect_rows(&seed("trade-terms"), "trade-terms", &["name"], TRADE_TERMS);
-    expect_rows(&seed("currencies"), "currencies", &["name", "nameEn"], CURRENCIES);
+    expect_rows(
+        &seed("currencies"),
+        "currencies",
+        &["name", "nameEn"],
+        CURRENCIES,
+    );
 }

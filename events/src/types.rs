@@ -49,7 +49,10 @@ pub struct Checkpoint {
 }
 
 impl Checkpoint {
-    pub const ZERO: Checkpoint = Checkpoint { tx_id: 0, position: 0 };
+    pub const ZERO: Checkpoint = Checkpoint {
+        tx_id: 0,
+        position: 0,
+    };
 }
 
 /// The outcome of an append: the stream's new version and the global position of its last event.

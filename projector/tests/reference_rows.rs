@@ -1,8 +1,8 @@
 //! The `reference_rows` projection against a real PostgreSQL: versions kept side by side,
 //! a same-date re-import replacing its version, replays changing nothing.
 
-use projector::reference_rows;
 use projector::ProjectionError;
+use projector::reference_rows;
 
 use chrono::NaiveDate;
 use events::reference::{self, ReferenceEvent, ReferenceTableVersionImported, Row};

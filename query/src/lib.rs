@@ -37,5 +37,11 @@ impl FromRef<QueryState> for PgPool {
 pub fn router(state: QueryState) -> axum::Router {
     axum::Router::new()
         .merge(reference::router())
+        .merge(declaration_list::routes())
+        .merge(declaration_detail::routes())
+        .merge(declaration_history::routes())
+        .merge(declaration_counts::routes())
+        .merge(declaration_activity::routes())
+        .merge(reports::declaration_export::routes())
         .with_state(state)
 }
