@@ -38,14 +38,12 @@ describe('downloadFile', () => {
   });
 
   it('saves the blob, blocks with "please wait" and says export succeeded', async () => {
-    const fetch = vi
-      .fn()
-      .mockResolvedValue(
-        new Response('xlsx', {
-          status: 200,
-          headers: { 'Content-Type': 'application/octet-stream' },
-        }),
-      );
+    const fetch = vi.fn().mockResolvedValue(
+      new Response('xlsx', {
+        status: 200,
+        headers: { 'Content-Type': 'application/octet-stream' },
+      }),
+    );
     vi.stubGlobal('fetch', fetch);
     const name = await downloadFile('/api/v1/declarations/batch-export', {
       body: { declarationType: 'D' },
