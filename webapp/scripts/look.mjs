@@ -112,6 +112,13 @@ for (const who of ['acme', 'admin']) {
     await page.keyboard.press('Escape');
     await page.goto(`${base}/platform-mgt/roles`);
     await shot(page, `${who}-roles`);
+    // Keep-alive: the roles page stays mounted (hidden) while the port page is shown.
+    await page.getByRole('link', { name: '口岸管理' }).click();
+    await page.waitForURL('**/platform-mgt/port');
+    const kept = await page.locator('h2').evaluateAll((els) =>
+      els.map((e) => `${e.textContent}:${e.checkVisibility() ? 'visible' : 'hidden'}`),
+    );
+    console.log('kept alive:', kept.join(', '));
     await page.getByRole('button', { name: '退出登录' }).click();
     await shot(page, `${who}-logout-confirm`);
     await page.getByRole('button', { name: '确定' }).click();

@@ -161,6 +161,7 @@ const en: Messages = {
     apiBase: 'API address',
     sameOrigin: 'Same origin',
     apiMode: 'API mode',
+    apiVersion: 'API version',
     apiStatus: 'API status',
     unknown: 'Unknown',
     unreachable: 'Unreachable',

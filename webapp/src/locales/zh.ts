@@ -158,6 +158,7 @@ const zh = {
     apiBase: 'API 地址',
     sameOrigin: '同源',
     apiMode: 'API 运行模式',
+    apiVersion: 'API 版本',
     apiStatus: 'API 状态',
     unknown: '未知',
     unreachable: '无法连接',

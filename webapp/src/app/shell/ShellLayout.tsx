@@ -1,6 +1,8 @@
 // The signed-in layout: header, 280 px sidebar, breadcrumb, tabs and the kept-alive page.
 import '@mantine/dates/styles.css';
+import { useEffect } from 'react';
 import { AppShell } from '@mantine/core';
+import { useMediaQuery } from '@mantine/hooks';
 import { DatesProvider } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
 import { useSettingsStore } from '@/lib/settings';
@@ -15,6 +17,11 @@ export const SIDEBAR_WIDTH = 280;
 export default function ShellLayout() {
   const { i18n } = useTranslation();
   const opened = useSettingsStore((s) => s.sidebarOpened);
+  const changeSetting = useSettingsStore((s) => s.changeSetting);
+  const mobile = useMediaQuery('(max-width: 48em)');
+  useEffect(() => {
+    if (mobile !== undefined) changeSetting('device', mobile ? 'mobile' : 'desktop');
+  }, [mobile, changeSetting]);
   return (
     <DatesProvider
       settings={{ locale: i18n.language?.startsWith('en') ? 'en' : 'zh-cn', firstDayOfWeek: 1 }}

@@ -7,6 +7,7 @@ export interface Health {
   mode?: string;
   database?: string;
   version?: string;
+  commit?: string;
   projections?: { name: string; position: number; lagEvents: number; lagSeconds: number }[];
 }
 

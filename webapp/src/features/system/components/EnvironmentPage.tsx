@@ -16,6 +16,10 @@ export default function EnvironmentPage() {
       health.isLoading ? t('common.loading') : (health.data?.mode ?? t('environment.unknown')),
     ],
     [
+      t('environment.apiVersion'),
+      health.data ? `${health.data.version ?? '-'} (${health.data.commit ?? '-'})` : '-',
+    ],
+    [
       t('environment.apiStatus'),
       health.isError ? (
         <Badge color="red">{t('environment.unreachable')}</Badge>
