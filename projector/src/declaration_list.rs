@@ -1,7 +1,7 @@
 //! `declaration_list`: one row per declaration in `rm_declarations`, for the lists, the
 //! detail page and the export, and the counters in `rm_declaration_counts` (per type code,
-//! status and Shanghai day of creation; per customer and for all customers) for list totals
-//! and the counts endpoint.
+//! status and Shanghai day of creation; per customer, per carrier port and for all) for
+//! list totals and the counts endpoint.
 //!
 //! Every event is one prepared statement keyed by the declaration id and guarded by
 //! `rm_declarations.version < <event's stream version>` (a draft: `ON CONFLICT DO
@@ -107,9 +107,16 @@ impl Derived {
 /// The scope of the counters for all customers together.
 const ALL_CUSTOMERS: &str = "'00000000-0000-0000-0000-000000000000'::uuid";
 
-/// A draft: a new row, counted once for its customer and once for everybody. A second
+/// The scope of the counters of one carrier port (all customers): `md5('port:' || port)`
+/// as a uuid; no scope when the port is empty.
+fn port_scope(column: &str) -> String {
+    format!("md5('port:' || {column})::uuid")
+}
+
+/// A draft: a new row, counted for its customer, for everybody and for its port. A second
 /// `DeclarationDrafted` for an existing id can only be a replay, so it changes nothing.
 static INSERT_DRAFTED: LazyLock<String> = LazyLock::new(|| {
+    let port = port_scope("ins.port");
     format!(
         "\
 WITH ins AS (
@@ -121,21 +128,23 @@ WITH ins AS (
     VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, NULL, $8, $9, $10, $11, $12, $13, $14, $15,
         $16, $17, $18, $19, $19, NULL, $20)
     ON CONFLICT (id) DO NOTHING
-    RETURNING customer_id, declaration_type, status, created_at
+    RETURNING customer_id, declaration_type, status, created_at, port
 )
 INSERT INTO rm_declaration_counts AS c (scope, declaration_type, status, day, n)
 SELECT s.scope, ins.declaration_type, ins.status,
        (ins.created_at AT TIME ZONE 'Asia/Shanghai')::date, 1
-FROM ins CROSS JOIN LATERAL (VALUES (ins.customer_id), ({ALL_CUSTOMERS})) AS s(scope)
+FROM ins CROSS JOIN LATERAL (VALUES (ins.customer_id), ({ALL_CUSTOMERS}), ({port})) AS s(scope)
+WHERE s.scope IS NOT NULL
 ON CONFLICT (scope, declaration_type, status, day) DO UPDATE SET n = c.n + EXCLUDED.n"
     )
 });
 
-/// `update` (an UPDATE of one row aliased `r`, self-joined as `o`, which still sees the
-/// row as it was) followed by the counter move of a status change: -1 on the old status,
-/// +1 on the new, for the row's customer and for everybody. Guarded by
-/// `r.version < <event version>`, so a replayed event neither updates nor counts.
+/// `set` applied to one row (aliased `r`, self-joined as `o`, which still sees the row as
+/// it was), followed by the counter moves: -1 where it was counted (old status, old port),
+/// +1 where it counts now, netted per counter. Guarded by `r.version < <event version>`,
+/// so a replayed event neither updates nor counts.
 fn with_counter_move(set: &str) -> String {
+    let (old_port, new_port) = (port_scope("upd.old_port"), port_scope("upd.new_port"));
     format!(
         "\
 WITH upd AS (
@@ -143,15 +152,24 @@ WITH upd AS (
     FROM rm_declarations o
     WHERE r.id = $1 AND o.id = $1 AND r.version < $2
     RETURNING r.customer_id, r.declaration_type, r.created_at,
-              o.status AS old_status, r.status AS new_status
+              o.status AS old_status, r.status AS new_status,
+              o.port AS old_port, r.port AS new_port
+), moves AS (
+    SELECT d.scope, upd.declaration_type, d.status,
+           (upd.created_at AT TIME ZONE 'Asia/Shanghai')::date AS day, sum(d.n) AS n
+    FROM upd
+    CROSS JOIN LATERAL (VALUES
+        (upd.customer_id, upd.old_status, -1), ({ALL_CUSTOMERS}, upd.old_status, -1),
+        ({old_port}, upd.old_status, -1),
+        (upd.customer_id, upd.new_status, 1), ({ALL_CUSTOMERS}, upd.new_status, 1),
+        ({new_port}, upd.new_status, 1)) AS d(scope, status, n)
+    WHERE d.scope IS NOT NULL
+      AND (upd.old_status <> upd.new_status OR upd.old_port IS DISTINCT FROM upd.new_port)
+    GROUP BY 1, 2, 3, 4
+    HAVING sum(d.n) <> 0
 )
 INSERT INTO rm_declaration_counts AS c (scope, declaration_type, status, day, n)
-SELECT s.scope, upd.declaration_type, d.status,
-       (upd.created_at AT TIME ZONE 'Asia/Shanghai')::date, d.n
-FROM upd
-CROSS JOIN LATERAL (VALUES (upd.old_status, -1), (upd.new_status, 1)) AS d(status, n)
-CROSS JOIN LATERAL (VALUES (upd.customer_id), ({ALL_CUSTOMERS})) AS s(scope)
-WHERE upd.old_status <> upd.new_status
+SELECT scope, declaration_type, status, day, n FROM moves
 ON CONFLICT (scope, declaration_type, status, day) DO UPDATE SET n = c.n + EXCLUDED.n"
     )
 }

@@ -137,17 +137,19 @@ async fn insert(pool: &PgPool, row: &Row<'_>) -> Result<(), sqlx::Error> {
     .bind(&row.data)
     .execute(pool)
     .await?;
-    // The projection's counters, for the customer and for everybody.
+    // The projection's counters: for the customer, for everybody, for the port.
     sqlx::query(
         "INSERT INTO rm_declaration_counts AS c (scope, declaration_type, status, day, n)
          SELECT s, $2, $3, ($4 AT TIME ZONE 'Asia/Shanghai')::date, 1
-         FROM unnest(ARRAY[$1, '00000000-0000-0000-0000-000000000000'::uuid]) AS s
+         FROM unnest(ARRAY[$1, '00000000-0000-0000-0000-000000000000'::uuid,
+                           md5('port:' || $5)::uuid]) AS s
          ON CONFLICT (scope, declaration_type, status, day) DO UPDATE SET n = c.n + 1",
     )
     .bind(row.customer)
     .bind(row.type_code)
     .bind(row.status)
     .bind(created)
+    .bind(row.port)
     .execute(pool)
     .await?;
     Ok(())
@@ -324,7 +326,7 @@ async fn staff_lists_filter_by_type_status_tracking_port_and_day(pool: PgPool) -
 
 #[sqlx::test(migrations = "../migrations")]
 async fn pages_and_sorts_are_stable_and_the_total_counts_every_match(pool: PgPool) -> TestResult {
-    fixture(&pool).await?;
+    let f = fixture(&pool).await?;
     let admin = actor(Role::Admin, None);
     let page2 = get(&pool, &admin, "/api/v1/declarations?pageNo=2&pageSize=4").await;
     assert_eq!(trackings(&page2), ["G2", "A3", "G1", "A2"]);
@@ -335,6 +337,29 @@ async fn pages_and_sorts_are_stable_and_the_total_counts_every_match(pool: PgPoo
     let beyond = get(&pool, &admin, "/api/v1/declarations?pageNo=9&pageSize=4").await;
     assert_eq!(trackings(&beyond), Vec::<String>::new());
     assert_eq!(beyond.json()["data"]["total"], json!(9));
+
+    // Totals from the port's counters, and counted when port and customer go together.
+    let port = get(&pool, &admin, "/api/v1/declarations?port=PVG&pageSize=2").await;
+    assert_eq!(trackings(&port), ["A7", "A6"]);
+    assert_eq!(port.json()["data"]["total"], json!(6));
+    let port_od = get(
+        &pool,
+        &admin,
+        "/api/v1/declarations?port=PVG&declarationType=OD&pageSize=1",
+    )
+    .await;
+    assert_eq!(port_od.json()["data"]["total"], json!(4));
+    let f_total = get(
+        &pool,
+        &admin,
+        &format!(
+            "/api/v1/declarations?port=PVG&pageSize=1&customerId={}",
+            f.globex
+        ),
+    )
+    .await;
+    assert_eq!(trackings(&f_total), ["G3"]);
+    assert_eq!(f_total.json()["data"]["total"], json!(2));
 
     let by_status = get(
         &pool,

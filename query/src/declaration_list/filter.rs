@@ -49,12 +49,15 @@ impl Filter {
         self.to_day = to;
     }
 
-    /// Can the counters (type, status, customer, day) answer this filter's total?
+    /// Can the counters (type, status, day; per customer, per port or for all) answer this
+    /// filter's total? Port counters use the scope `md5('port:' || port)::uuid` (projection
+    /// `declaration_list`). Tracking numbers, SLIC, username, or customer and port together
+    /// are counted over the rows.
     pub fn countable(&self) -> bool {
         self.tracking_numbers.is_empty()
             && self.username.is_none()
-            && self.port.is_none()
             && self.slic.is_none()
+            && !(self.port.is_some() && self.customer_id.is_some())
             && (self.from.is_none() || self.from_day.is_some())
             && (self.to.is_none() || self.to_day.is_some())
     }
@@ -62,8 +65,17 @@ impl Filter {
     /// ` WHERE ...` over `rm_declaration_counts` for a [`countable`](Self::countable)
     /// filter. `any_status` drops the status condition (the counts endpoint).
     pub fn push_counter_where(&self, qb: &mut QueryBuilder<'_, Postgres>, any_status: bool) {
-        qb.push(" WHERE scope = ")
-            .push_bind(self.customer_id.unwrap_or(ALL_CUSTOMERS));
+        match (&self.port, self.customer_id) {
+            (Some(port), None) => {
+                qb.push(" WHERE scope = md5('port:' || ")
+                    .push_bind(port.clone())
+                    .push(")::uuid");
+            }
+            (_, customer_id) => {
+                qb.push(" WHERE scope = ")
+                    .push_bind(customer_id.unwrap_or(ALL_CUSTOMERS));
+            }
+        }
         if !any_status {
             match self.status {
                 Some(status) => {
