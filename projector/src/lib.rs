@@ -24,6 +24,22 @@ pub trait Projection: Send + Sync + 'static {
         tx: &'a mut PgConnection,
         event: &'a RecordedEvent,
     ) -> BoxFuture<'a, Result<(), ProjectionError>>;
+
+    /// Apply a whole batch (in feed order) inside the batch transaction. The default applies
+    /// event by event; a projection overrides it with set-based SQL when one round trip per
+    /// event is too slow for a rebuild. The result must equal applying each event in order.
+    fn apply_batch<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        events: &'a [RecordedEvent],
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(async move {
+            for event in events {
+                self.apply(&mut *tx, event).await?;
+            }
+            Ok(())
+        })
+    }
 }
 
 #[derive(Debug, thiserror::Error)]

@@ -70,6 +70,35 @@ pub(crate) async fn apply_all(
     Ok(())
 }
 
+/// A batch failed as a whole: replay it event by event in a transaction that is always
+/// rolled back, to name the event that fails.
+async fn locate_failure(
+    conn: &mut PgConnection,
+    projection: &dyn Projection,
+    events: &[RecordedEvent],
+    batch_error: crate::ProjectionError,
+) -> RuntimeError {
+    let located = async {
+        let mut tx = conn.begin().await?;
+        let result = apply_all(&mut tx, projection, events).await;
+        tx.rollback().await?;
+        result
+    }
+    .await;
+    match (located, events.first()) {
+        (Err(e), _) => e,
+        // Event by event it passed: report the batch error against the batch's first event.
+        (Ok(()), Some(first)) => RuntimeError::Apply {
+            name: projection.name(),
+            position: first.global_position,
+            event_id: first.event_id,
+            event_type: first.event_type.clone(),
+            source: batch_error,
+        },
+        (Ok(()), None) => RuntimeError::Aborted(projection.name()),
+    }
+}
+
 /// Reads one batch after `checkpoint` and commits it with the moved checkpoint. The read
 /// happens before the transaction starts, so this runner's own transaction id never holds
 /// back the safe horizon it reads below.
@@ -110,9 +139,9 @@ pub(crate) async fn step(
         *checkpoint = load_checkpoint(conn, name).await?;
         return Ok(Step::Moved);
     }
-    if let Err(e) = apply_all(&mut tx, projection, &events).await {
+    if let Err(batch_error) = projection.apply_batch(&mut tx, &events).await {
         tx.rollback().await?;
-        return Err(e);
+        return Err(locate_failure(conn, projection, &events, batch_error).await);
     }
     tx.commit().await?;
     *checkpoint = next;
