@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { request } from '@/lib/request';
+import type { CommandAnswer, DeclarationData } from '../model/types';
+import { declarationKeys } from './keys';
+import { notePosition } from './readYourWrites';
+
+export interface UpdateDeclarationInput {
+  id: string;
+  /** The version the form was loaded at (If-Match). */
+  version: number;
+  data: DeclarationData;
+}
+
+/** PUT /api/v1/declarations/{id}: replace the whole form (If-Match: version). */
+export function updateDeclaration(input: UpdateDeclarationInput): Promise<CommandAnswer> {
+  return request<CommandAnswer>(`/api/v1/declarations/${encodeURIComponent(input.id)}`, {
+    method: 'PUT',
+    body: input.data,
+    headers: { 'If-Match': String(input.version) },
+    hideErrorMessage: true,
+  });
+}
+
+export function useUpdateDeclaration() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: updateDeclaration,
+    onSuccess: (answer) => {
+      notePosition(answer.position);
+      return client.invalidateQueries({ queryKey: declarationKeys.all });
+    },
+  });
+}

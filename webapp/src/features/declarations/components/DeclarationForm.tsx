@@ -1,0 +1,494 @@
+// Create and edit form of a declaration (B, C, D; import and export): every field of the
+// Declaration and Shipment forms in collapsible groups (B/C lead with the shipment form and
+// goods lines, D with the full header), reference selects, goods lines, client-side rules
+// mirroring the server's, the server's field errors on the right inputs. "Save draft" is
+// always possible (POST, or PUT with If-Match); "Submit" validates, saves, then submits.
+import { useMemo, useRef, useState } from 'react';
+import {
+  Accordion,
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Group,
+  Paper,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
+import { useForm } from '@mantine/form';
+import { IconAlertTriangle, IconDeviceFloppy, IconSend } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import type { Area, DeclarationType } from '@/lib/declarations';
+import { message } from '@/lib/message';
+import { ApiError, type FieldError } from '@/lib/request';
+import { useSessionStore } from '@/lib/session';
+import { isStaff } from '@/lib/roles';
+import { useDeclT } from '../i18n';
+import { useCreateDeclaration } from '../api/createDeclaration';
+import { useAdminCustomers } from '../api/getAdminCustomers';
+import { useReferences } from '../api/getReference';
+import { useDeclarationAction } from '../api/runDeclarationAction';
+import { useUpdateDeclaration } from '../api/updateDeclaration';
+import { mayEdit, moveTarget } from '../model/actions';
+import {
+  FORM_TABLES,
+  groupOfPath,
+  fieldApplies,
+  orderedGroups,
+  primaryGroupIds,
+} from '../model/fields';
+import {
+  newIdempotencyKey,
+  toFormValues,
+  toPayload,
+  type DeclarationFormValues,
+} from '../model/formValues';
+import { declarationDetailPath, declarationFormPath } from '../model/paths';
+import type { Declaration } from '../model/types';
+import { classOf, directionOf } from '../model/types';
+import {
+  requiredFields,
+  toFormPath,
+  toServerPath,
+  validateDraft,
+  validateFull,
+  type ReferenceLookup,
+  type Violation,
+} from '../model/validation';
+import { FormInput } from './FormInput';
+import { GoodsEditor } from './GoodsEditor';
+import { ProductsEditor } from './ProductsEditor';
+import { StatusBadge } from './StatusBadge';
+import { VersionConflictAlert } from './VersionConflict';
+import { useChangeLabel } from './useChangeLabel';
+
+export interface DeclarationFormProps {
+  declarationType: DeclarationType;
+  area: Area;
+  /** The declaration being edited; absent for a new one. */
+  existing?: Declaration;
+  /** Reload the declaration from the server (after a version conflict). */
+  onReload?: () => void;
+  /** Server field errors to show at once (a submit refused elsewhere). */
+  initialErrors?: FieldError[];
+}
+
+export function DeclarationForm({
+  declarationType,
+  area,
+  existing,
+  onReload,
+  initialErrors,
+}: DeclarationFormProps) {
+  const { t } = useDeclT();
+  const { t: tg } = useTranslation();
+  const navigate = useNavigate();
+  const role = useSessionStore((s) => s.role);
+  const staff = isStaff(role);
+  const cls = classOf(declarationType);
+  const direction = directionOf(declarationType);
+  const required = useMemo(() => requiredFields(cls, direction), [cls, direction]);
+  const requiredHeader = useMemo(() => new Set(required.header), [required]);
+  const requiredGoods = useMemo(() => new Set(required.goods), [required]);
+
+  const initialProblems = useMemo(
+    () => (initialErrors ?? []).map((e) => ({ path: toFormPath(e.field), message: e.message })),
+    // Only at mount.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [],
+  );
+  const form = useForm<DeclarationFormValues>({
+    initialValues: toFormValues(existing),
+    initialErrors: Object.fromEntries(initialProblems.map((p) => [p.path, p.message])),
+  });
+  const idRef = useRef<string | undefined>(existing?.id);
+  const versionRef = useRef<number | undefined>(existing?.version);
+  const [version, setVersion] = useState(existing?.version);
+  const idempotencyKey = useRef(newIdempotencyKey());
+  const status = existing?.status ?? 0;
+
+  const [customerId, setCustomerId] = useState('');
+  const [customerError, setCustomerError] = useState<string | null>(null);
+  const customers = useAdminCustomers(undefined, staff && !existing);
+
+  const groups = useMemo(() => orderedGroups(cls), [cls]);
+  const allIds = useMemo(
+    () => ['owning', ...groups.map((g) => g.id), 'goods', 'products'],
+    [groups],
+  );
+  const [open, setOpen] = useState<string[]>(() => [
+    'owning',
+    ...primaryGroupIds(cls),
+    'goods',
+    ...initialProblems.map((p) => groupOfPath(p.path)),
+  ]);
+
+  const refs = useReferences(FORM_TABLES);
+  const lookup: ReferenceLookup = (table, code) => {
+    const rows = refs[table as keyof typeof refs];
+    return rows ? rows.some((r) => r.code === code) : undefined;
+  };
+
+  const [problems, setProblems] = useState<{ path: string; message: string }[]>(initialProblems);
+  const [formError, setFormError] = useState<string | null>(null);
+  const [conflict, setConflict] = useState(false);
+  const create = useCreateDeclaration();
+  const update = useUpdateDeclaration();
+  const submitAction = useDeclarationAction();
+  const busy = create.isPending || update.isPending || submitAction.isPending;
+  const changeLabel = useChangeLabel();
+
+  const showErrors = (list: { path: string; message: string }[]) => {
+    const errors: Record<string, string> = {};
+    for (const e of list) if (!errors[e.path]) errors[e.path] = e.message;
+    form.setErrors(errors);
+    setProblems(list);
+    if (list.length > 0) {
+      setOpen((o) => [...new Set([...o, ...list.map((e) => groupOfPath(e.path))])]);
+      message.error(t('form.fixErrors', { count: list.length }));
+    }
+  };
+  const showViolations = (violations: Violation[]) =>
+    showErrors(
+      violations.map((v) => ({
+        path: toFormPath(v.field),
+        message: t(`rule.${v.rule}`, v.params ?? {}),
+      })),
+    );
+  const showServerErrors = (errors: FieldError[]) =>
+    showErrors(errors.map((e) => ({ path: toFormPath(e.field), message: e.message })));
+
+  const handleError = (e: unknown) => {
+    if (!(e instanceof ApiError)) throw e;
+    if (e.status === 409 && e.reason === 'VERSION_CONFLICT') {
+      setConflict(true);
+      return;
+    }
+    if (e.fieldErrors.length > 0) {
+      showServerErrors(e.fieldErrors);
+      const customer = e.fieldErrors.find((f) => f.field === 'customerId');
+      if (customer) setCustomerError(customer.message);
+      return;
+    }
+    setFormError(e.message);
+  };
+
+  /** Saves (create or edit); resolves with the id, or null when it did not save. */
+  const save = async (): Promise<string | null> => {
+    setFormError(null);
+    setCustomerError(null);
+    form.clearErrors();
+    setProblems([]);
+    const payload = toPayload(form.values);
+    const draftViolations = validateDraft(payload);
+    if (draftViolations.length > 0) {
+      showViolations(draftViolations);
+      return null;
+    }
+    try {
+      if (!idRef.current) {
+        if (staff && !customerId.trim()) {
+          setCustomerError(t('form.customerRequired'));
+          setOpen((o) => [...new Set([...o, 'owning'])]);
+          return null;
+        }
+        const answer = await create.mutateAsync({
+          declarationType,
+          customerId: staff ? customerId.trim() : undefined,
+          data: payload,
+          idempotencyKey: idempotencyKey.current,
+        });
+        idRef.current = answer.id;
+        versionRef.current = answer.version;
+        setVersion(answer.version);
+      } else {
+        const answer = await update.mutateAsync({
+          id: idRef.current,
+          version: versionRef.current ?? 0,
+          data: payload,
+        });
+        versionRef.current = answer.version;
+        setVersion(answer.version);
+      }
+      form.resetDirty();
+      return idRef.current;
+    } catch (e) {
+      handleError(e);
+      return null;
+    }
+  };
+
+  const onSaveDraft = async () => {
+    const wasNew = !idRef.current;
+    const id = await save();
+    if (!id) return;
+    message.success(t('form.saved'));
+    if (wasNew) navigate(declarationFormPath(area, declarationType, id), { replace: true });
+  };
+
+  const onSubmit = async () => {
+    setFormError(null);
+    const payload = toPayload(form.values);
+    const violations = validateFull(payload, declarationType, lookup);
+    if (violations.length > 0) {
+      form.clearErrors();
+      showViolations(violations);
+      return;
+    }
+    const id = await save();
+    if (!id) return;
+    try {
+      await submitAction.mutateAsync({
+        id,
+        action: 'submit',
+        version: versionRef.current ?? 0,
+      });
+      message.success(t('form.submitted'));
+      navigate(declarationDetailPath(area, declarationType, id));
+    } catch (e) {
+      handleError(e);
+    }
+  };
+
+  if (existing && !mayEdit(role, existing.status)) {
+    return (
+      <Alert color="orange" icon={<IconAlertTriangle size={20} />}>
+        <Stack gap="xs">
+          <Text size="sm">
+            {t('form.notEditable', { status: tg(`declarationStatus.${existing.status}`) })}
+          </Text>
+          <Anchor
+            component={Link}
+            to={declarationDetailPath(area, declarationType, existing.id)}
+            size="sm"
+          >
+            {t('list.view')}
+          </Anchor>
+        </Stack>
+      </Alert>
+    );
+  }
+
+  const canSubmit = moveTarget(role, 'submit', status) !== null;
+  const typeLabel = tg(`declarationType.${declarationType}`);
+  const customerOptions = customers.data?.map((c) => ({
+    value: c.customerId ?? c.id ?? c.username,
+    label: c.companyName ? `${c.username} · ${c.companyName}` : c.username,
+  }));
+
+  const groupItem = (id: string) => {
+    const g = groups.find((x) => x.id === id)!;
+    const fields = g.fields.filter((f) => fieldApplies(f, direction));
+    const errorCount = problems.filter((p) => groupOfPath(p.path) === id).length;
+    return (
+      <Accordion.Item value={g.id} key={g.id}>
+        <Accordion.Control>
+          <Group gap="xs">
+            <Text fw={600}>{t(`group.${g.id}`)}</Text>
+            {errorCount > 0 && (
+              <Badge color="red" size="sm">
+                {errorCount}
+              </Badge>
+            )}
+          </Group>
+        </Accordion.Control>
+        <Accordion.Panel>
+          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
+            {fields.map((f) => (
+              <div
+                key={f.name}
+                style={f.kind === 'textarea' ? { gridColumn: '1 / -1' } : undefined}
+              >
+                <FormInput
+                  form={form}
+                  path={f.name}
+                  kind={f.kind}
+                  table={f.table}
+                  label={t(`field.${f.name}`)}
+                  required={requiredHeader.has(f.name)}
+                />
+              </div>
+            ))}
+          </SimpleGrid>
+        </Accordion.Panel>
+      </Accordion.Item>
+    );
+  };
+
+  const goodsErrors = problems.filter((p) => groupOfPath(p.path) === 'goods').length;
+  const goodsItem = (
+    <Accordion.Item value="goods" key="goods">
+      <Accordion.Control>
+        <Group gap="xs">
+          <Text fw={600}>{t('group.goods')}</Text>
+          <Badge variant="light" size="sm">
+            {form.values.declarationGoodsInfo.length}
+          </Badge>
+          {goodsErrors > 0 && (
+            <Badge color="red" size="sm">
+              {goodsErrors}
+            </Badge>
+          )}
+        </Group>
+      </Accordion.Control>
+      <Accordion.Panel>
+        <GoodsEditor form={form} required={requiredGoods} detailsOpen={cls === 'D'} />
+      </Accordion.Panel>
+    </Accordion.Item>
+  );
+  const productsItem = (
+    <Accordion.Item value="products" key="products">
+      <Accordion.Control>
+        <Text fw={600}>{t('group.products')}</Text>
+      </Accordion.Control>
+      <Accordion.Panel>
+        <ProductsEditor form={form} />
+      </Accordion.Panel>
+    </Accordion.Item>
+  );
+
+  const ids = groups.map((g) => g.id);
+  const goodsAt = cls === 'D' ? ids.length : Math.min(ids.length, 4);
+
+  return (
+    <Stack gap="md" pb={80}>
+      <Group justify="space-between" align="flex-start">
+        <Stack gap={4}>
+          <Title order={1} size="h3">
+            {existing
+              ? t('form.editTitle', { type: typeLabel, tracking: existing.trackingNumber ?? '' })
+              : t('form.newTitle', { type: typeLabel })}
+          </Title>
+          <Group gap="xs">
+            {existing && <StatusBadge status={existing.status} />}
+            {existing && (
+              <Text size="xs" c="dimmed">
+                {t('detail.version')} {version}
+              </Text>
+            )}
+            {form.isDirty() && (
+              <Badge color="yellow" variant="light" size="sm">
+                {t('form.unsaved')}
+              </Badge>
+            )}
+          </Group>
+          <Text size="xs" c="dimmed">
+            {t('form.requiredLegend', { type: typeLabel })}
+          </Text>
+        </Stack>
+        <Group gap="xs">
+          <Button variant="subtle" size="xs" onClick={() => setOpen(allIds)}>
+            {t('form.expandAll')}
+          </Button>
+          <Button variant="subtle" size="xs" onClick={() => setOpen([])}>
+            {t('form.collapseAll')}
+          </Button>
+        </Group>
+      </Group>
+
+      {conflict && (
+        <VersionConflictAlert onReload={() => (onReload ? onReload() : window.location.reload())} />
+      )}
+      {formError && (
+        <Alert color="red" icon={<IconAlertTriangle size={20} />} role="alert">
+          {formError}
+        </Alert>
+      )}
+
+      <Accordion
+        multiple
+        value={open}
+        onChange={setOpen}
+        variant="separated"
+        chevronPosition="left"
+      >
+        {staff && !existing && (
+          <Accordion.Item value="owning">
+            <Accordion.Control>
+              <Text fw={600}>{t('group.owning')}</Text>
+            </Accordion.Control>
+            <Accordion.Panel>
+              {customerOptions ? (
+                <Select
+                  label={t('form.customer')}
+                  placeholder={t('form.customerPlaceholder')}
+                  data={customerOptions}
+                  value={customerId || null}
+                  onChange={(v) => setCustomerId(v ?? '')}
+                  searchable
+                  withAsterisk
+                  error={customerError}
+                  maw={480}
+                />
+              ) : (
+                <TextInput
+                  label={t('form.customer')}
+                  placeholder={t('form.customerIdPlaceholder')}
+                  description={t('form.customerIdNote')}
+                  value={customerId}
+                  onChange={(e) => setCustomerId(e.currentTarget.value)}
+                  withAsterisk
+                  error={customerError}
+                  maw={480}
+                />
+              )}
+            </Accordion.Panel>
+          </Accordion.Item>
+        )}
+        {ids.slice(0, goodsAt).map(groupItem)}
+        {goodsItem}
+        {cls !== 'D' && productsItem}
+        {ids.slice(goodsAt).map(groupItem)}
+        {cls === 'D' && productsItem}
+      </Accordion>
+
+      <Paper withBorder shadow="sm" p="sm" style={{ position: 'sticky', bottom: 0, zIndex: 5 }}>
+        <Group justify="space-between">
+          <Group gap="xs">
+            {problems.length > 0 && (
+              <Text c="red" size="sm" role="alert">
+                <IconAlertTriangle size={14} style={{ verticalAlign: 'middle' }} />{' '}
+                {t('form.fixErrors', { count: problems.length })}
+                {': '}
+                {problems
+                  .slice(0, 3)
+                  .map((p) => changeLabel(toServerPath(p.path)))
+                  .join('、')}
+                {problems.length > 3 ? '…' : ''}
+              </Text>
+            )}
+          </Group>
+          <Group gap="xs">
+            <Button variant="default" onClick={() => navigate(-1)} disabled={busy}>
+              {t('common.back')}
+            </Button>
+            <Button
+              variant="light"
+              leftSection={<IconDeviceFloppy size={16} />}
+              onClick={() => void onSaveDraft()}
+              loading={create.isPending || update.isPending}
+              disabled={busy}
+            >
+              {t('form.saveDraft')}
+            </Button>
+            {canSubmit && (
+              <Button
+                leftSection={<IconSend size={16} />}
+                onClick={() => void onSubmit()}
+                loading={submitAction.isPending}
+                disabled={busy}
+              >
+                {t('form.submit')}
+              </Button>
+            )}
+          </Group>
+        </Group>
+      </Paper>
+    </Stack>
+  );
+}

@@ -1,0 +1,138 @@
+// The declaration's history: who, when, status from -> to, reason, receipt code and the
+// fields changed (old -> new), oldest first.
+import { useState } from 'react';
+import { Anchor, Badge, Code, Group, List, Stack, Text, Timeline } from '@mantine/core';
+import {
+  IconArrowRight,
+  IconCircleCheck,
+  IconEdit,
+  IconPlus,
+  IconSend,
+  IconTrash,
+  IconArrowBackUp,
+  IconPoint,
+} from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useDeclT } from '../i18n';
+import { formatDateTime, formatValue } from '../model/format';
+import { lineChangeKind } from '../model/history';
+import { useChangeLabel } from './useChangeLabel';
+import type { FieldChange, HistoryEntry } from '../model/types';
+import { StatusBadge } from './StatusBadge';
+
+const ICONS: Record<string, typeof IconPoint> = {
+  create: IconPlus,
+  edit: IconEdit,
+  amend: IconEdit,
+  submit: IconSend,
+  complete: IconCircleCheck,
+  delete: IconTrash,
+  return: IconArrowBackUp,
+  'send-back': IconArrowBackUp,
+  withdraw: IconArrowBackUp,
+};
+
+const SHOWN_CHANGES = 5;
+
+function Changes({ changes }: { changes: FieldChange[] }) {
+  const { t } = useDeclT();
+  const label = useChangeLabel();
+  const [all, setAll] = useState(false);
+  const shown = all ? changes : changes.slice(0, SHOWN_CHANGES);
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed">
+        {t('history.changes', { count: changes.length })}
+      </Text>
+      <List size="xs" spacing={2} withPadding>
+        {shown.map((c, i) => {
+          const kind = lineChangeKind(c.field, c.old, c.new);
+          return (
+            <List.Item key={`${c.field}-${i}`}>
+              <Text span size="xs" fw={500}>
+                {label(c.field)}
+              </Text>{' '}
+              {kind ? (
+                <Text span size="xs" c="dimmed">
+                  {kind === 'added' ? t('history.lineAdded') : t('history.lineRemoved')}
+                </Text>
+              ) : (
+                <>
+                  <Code fz="xs">{formatValue(c.old)}</Code>
+                  <IconArrowRight size={11} style={{ margin: '0 4px', verticalAlign: 'middle' }} />
+                  <Code fz="xs">{formatValue(c.new)}</Code>
+                </>
+              )}
+            </List.Item>
+          );
+        })}
+      </List>
+      {changes.length > SHOWN_CHANGES && (
+        <Anchor component="button" type="button" size="xs" onClick={() => setAll((v) => !v)}>
+          {all ? '−' : `+${changes.length - SHOWN_CHANGES}`}
+        </Anchor>
+      )}
+    </Stack>
+  );
+}
+
+export function HistoryTimeline({ entries }: { entries: HistoryEntry[] }) {
+  const { t } = useDeclT();
+  const { t: tg } = useTranslation();
+  if (entries.length === 0)
+    return (
+      <Text size="sm" c="dimmed">
+        {t('detail.noHistory')}
+      </Text>
+    );
+  return (
+    <Timeline active={entries.length - 1} bulletSize={24} lineWidth={2}>
+      {entries.map((e) => {
+        const Icon = ICONS[e.action] ?? IconPoint;
+        const role = e.actor.role ? tg(`role.${e.actor.role}`, { defaultValue: e.actor.role }) : '';
+        return (
+          <Timeline.Item
+            key={`${e.version}-${e.position}`}
+            bullet={<Icon size={13} />}
+            title={
+              <Group gap="xs" wrap="wrap">
+                <Text fw={600} size="sm">
+                  {t(`history.action.${e.action}`, { defaultValue: e.action })}
+                </Text>
+                {e.fromStatus !== null && e.fromStatus !== e.toStatus ? (
+                  <Group gap={4} wrap="nowrap">
+                    <StatusBadge status={e.fromStatus} size="xs" />
+                    <IconArrowRight size={12} aria-label="→" />
+                    <StatusBadge status={e.toStatus} size="xs" />
+                  </Group>
+                ) : e.fromStatus === null && e.toStatus !== null ? (
+                  <StatusBadge status={e.toStatus} size="xs" />
+                ) : null}
+                {e.receiptCode && (
+                  <Badge size="xs" variant="outline" color="gray">
+                    {t(`receipt.${e.receiptCode}`, { defaultValue: e.receiptCode })}
+                  </Badge>
+                )}
+              </Group>
+            }
+          >
+            <Text size="xs" c="dimmed">
+              {formatDateTime(e.at)} ·{' '}
+              {e.actor.name ? t('history.by', { name: e.actor.name, role }) : role}
+            </Text>
+            {e.reason && (
+              <Text size="sm" mt={4} style={{ whiteSpace: 'pre-wrap' }}>
+                {t('history.reason', { reason: e.reason })}
+              </Text>
+            )}
+            {e.changes && e.changes.length > 0 && (
+              <div style={{ marginTop: 4 }}>
+                <Changes changes={e.changes} />
+              </div>
+            )}
+          </Timeline.Item>
+        );
+      })}
+    </Timeline>
+  );
+}

@@ -1,0 +1,119 @@
+// The list pages' filter bar. Values are edited locally and written to the URL on search,
+// so typing does not refetch; reset clears the URL's filters.
+import { useState } from 'react';
+import { Button, Group, Paper, Select, TextInput } from '@mantine/core';
+import { DatePickerInput } from '@mantine/dates';
+import { IconRefresh, IconSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { useDeclT } from '../i18n';
+import {
+  STATUS_FILTER_VALUES,
+  isoToYmd,
+  statusForUrl,
+  ymdToIso,
+  type ListFilters as Filters,
+} from '../model/listFilters';
+
+export interface ListFiltersProps {
+  filters: Filters;
+  staff: boolean;
+  onSearch: (next: Partial<Record<keyof Filters, string>>) => void;
+  onReset: () => void;
+}
+
+export function ListFilters({ filters, staff, onSearch, onReset }: ListFiltersProps) {
+  const { t } = useDeclT();
+  const { t: tg } = useTranslation();
+  const [draft, setDraft] = useState(filters);
+  const set = (key: keyof Filters) => (value: string) => setDraft((d) => ({ ...d, [key]: value }));
+
+  const submit = () =>
+    onSearch({
+      trackingNumber: draft.trackingNumber.trim(),
+      status: statusForUrl(draft.status),
+      username: staff ? draft.username.trim() : '',
+      port: staff ? draft.port.trim() : '',
+      fromDate: draft.fromDate,
+      toDate: draft.toDate,
+    });
+
+  return (
+    <Paper
+      withBorder
+      p="sm"
+      component="form"
+      role="search"
+      aria-label={t('list.filters')}
+      onSubmit={(e) => {
+        e.preventDefault();
+        submit();
+      }}
+    >
+      <Group align="flex-end" gap="sm" wrap="wrap">
+        <TextInput
+          label={t('list.trackingNumber')}
+          placeholder={t('list.trackingPlaceholder')}
+          value={draft.trackingNumber}
+          onChange={(e) => set('trackingNumber')(e.currentTarget.value)}
+          w={260}
+        />
+        <Select
+          label={t('list.status')}
+          value={draft.status || '-1'}
+          onChange={(v) => set('status')(v ?? '-1')}
+          allowDeselect={false}
+          data={STATUS_FILTER_VALUES.map((s) => ({
+            value: s,
+            label: tg(`declarationStatus.${s}`),
+          }))}
+          w={170}
+        />
+        {staff && (
+          <>
+            <TextInput
+              label={t('list.customer')}
+              placeholder={t('list.customerPlaceholder')}
+              value={draft.username}
+              onChange={(e) => set('username')(e.currentTarget.value)}
+              w={160}
+            />
+            <TextInput
+              label={t('list.port')}
+              placeholder={t('list.portPlaceholder')}
+              value={draft.port}
+              onChange={(e) => set('port')(e.currentTarget.value)}
+              w={110}
+            />
+          </>
+        )}
+        <DatePickerInput
+          type="range"
+          label={t('list.dateRange')}
+          placeholder={t('list.datePlaceholder')}
+          value={[ymdToIso(draft.fromDate), ymdToIso(draft.toDate)]}
+          onChange={([from, to]) =>
+            setDraft((d) => ({ ...d, fromDate: isoToYmd(from), toDate: isoToYmd(to) }))
+          }
+          valueFormat="YYYY-MM-DD"
+          clearable
+          allowSingleDateInRange
+          w={240}
+        />
+        <Group gap="xs">
+          <Button type="submit" leftSection={<IconSearch size={16} />}>
+            {t('common.search')}
+          </Button>
+          <Button
+            variant="default"
+            leftSection={<IconRefresh size={16} />}
+            onClick={() => {
+              onReset();
+            }}
+          >
+            {t('common.reset')}
+          </Button>
+        </Group>
+      </Group>
+    </Paper>
+  );
+}

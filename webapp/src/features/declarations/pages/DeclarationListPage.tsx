@@ -1,0 +1,281 @@
+// Staff `/customs-clearance/{export,import}/{export,import}-{b,c,d}` and the customer's
+// `/customs-clearance-supply/...` twins: filters, server-side paging and sorting from the
+// URL, status badges, the row actions the role may take in the row's status, "new
+// declaration", and for admins selection and export of the filtered list.
+import { lazy, Suspense, useMemo, useState } from 'react';
+import { Anchor, Badge, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { IconFileExport, IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/DataTable';
+import { useRouteMeta } from '@/app/routes/useRouteMeta';
+import type { Area } from '@/lib/declarations';
+import { isAdmin } from '@/lib/roles';
+import { useSessionStore } from '@/lib/session';
+import { useDeclT } from '../i18n';
+import { useDeclarations } from '../api/getDeclarations';
+import { allowedActions } from '../model/actions';
+import { formatDateTime, formatMoney } from '../model/format';
+import { LIST_FILTER_KEYS, listApiParams } from '../model/listFilters';
+import { declarationDetailPath, declarationFormPath } from '../model/paths';
+import type { DeclarationSummary } from '../model/types';
+import { RowActions } from '../components/ActionButtons';
+import { ListFilters } from '../components/ListFilters';
+import { StatusBadge } from '../components/StatusBadge';
+import { useDeclarationActions } from '../components/useDeclarationActions';
+
+const ExportReportDialog = lazy(() => import('../components/ExportReportDialog'));
+
+const col = dataTableColumns<DeclarationSummary>();
+
+export default function DeclarationListPage() {
+  const meta = useRouteMeta();
+  const type = meta.declarationType ?? 'OD';
+  const area: Area = meta.area ?? 'customer';
+  const staff = area === 'staff';
+  const { t } = useDeclT();
+  const { t: tg, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const role = useSessionStore((s) => s.role);
+  const admin = isAdmin(role);
+
+  const url = useTableSearchParams({
+    filterKeys: LIST_FILTER_KEYS,
+    defaultSort: { field: 'createdAt', dir: 'desc' },
+  });
+  const params = useMemo(
+    () => listApiParams(type, url.apiParams, url.filters, area),
+    [type, url.apiParams, url.filters, area],
+  );
+  const query = useDeclarations(params);
+  const [selected, setSelected] = useState<string[]>([]);
+  const [exportOpen, setExportOpen] = useState(false);
+
+  const actions = useDeclarationActions({
+    onEdit: (target) => navigate(declarationFormPath(area, target.declarationType, target.id)),
+    onFieldErrors: (target) =>
+      navigate(declarationFormPath(area, target.declarationType, target.id)),
+  });
+
+  const columns = useMemo(
+    () => [
+      col.accessor('trackingNumber', {
+        header: t('list.col.trackingNumber'),
+        meta: { sortField: 'trackingNumber' },
+        cell: ({ row }) => (
+          <Anchor
+            component={Link}
+            to={declarationDetailPath(area, row.original.declarationType, row.original.id)}
+            fw={500}
+            onClick={(e) => e.stopPropagation()}
+          >
+            {row.original.trackingNumber || t('common.none')}
+          </Anchor>
+        ),
+      }),
+      col.accessor('status', {
+        header: t('list.col.status'),
+        meta: { sortField: 'status' },
+        cell: ({ row }) => <StatusBadge status={row.original.status} />,
+      }),
+      col.accessor('declarationStatus', {
+        header: t('list.col.declarationStatus'),
+        meta: { align: 'center' },
+        cell: ({ getValue }) => {
+          const v = getValue();
+          return v ? (
+            <Tooltip label={t(`receipt.${v}`, { defaultValue: v })}>
+              <Badge variant="outline" size="sm" color="gray">
+                {v}
+              </Badge>
+            </Tooltip>
+          ) : null;
+        },
+      }),
+      ...(staff
+        ? [
+            col.accessor('username', {
+              header: t('list.col.customer'),
+              cell: ({ row }) => (
+                <Stack gap={0}>
+                  <Text size="sm">{row.original.username}</Text>
+                  {row.original.companyName && (
+                    <Text size="xs" c="dimmed" lineClamp={1} maw={200}>
+                      {row.original.companyName}
+                    </Text>
+                  )}
+                </Stack>
+              ),
+            }),
+          ]
+        : []),
+      col.accessor('port', {
+        header: t('list.col.port'),
+        cell: ({ row }) =>
+          [row.original.port, row.original.slic].filter(Boolean).join(' / ') || null,
+      }),
+      col.accessor('consigneeName', {
+        header: t('list.col.consignee'),
+        cell: ({ getValue }) => (
+          <Text size="sm" lineClamp={1} maw={180}>
+            {getValue()}
+          </Text>
+        ),
+      }),
+      col.accessor('goodsCount', {
+        header: t('list.col.goods'),
+        meta: { align: 'right' },
+      }),
+      col.accessor('totalValue', {
+        header: t('list.col.totalValue'),
+        meta: { align: 'right' },
+        cell: ({ row }) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatMoney(row.original.totalValue, row.original.currency, i18n.language)}
+          </Text>
+        ),
+      }),
+      col.accessor('estimatedPickupTime', {
+        header: t('list.col.estimatedPickupTime'),
+        meta: { sortField: 'estimatedPickupTime' },
+        cell: ({ getValue }) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(getValue())}
+          </Text>
+        ),
+      }),
+      col.accessor('createdAt', {
+        header: t('list.col.createdAt'),
+        meta: { sortField: 'createdAt' },
+        cell: ({ getValue }) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(getValue())}
+          </Text>
+        ),
+      }),
+      col.accessor('updatedAt', {
+        header: t('list.col.updatedAt'),
+        meta: { sortField: 'updatedAt' },
+        cell: ({ getValue }) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(getValue())}
+          </Text>
+        ),
+      }),
+      col.display({
+        id: 'actions',
+        header: t('list.actions'),
+        cell: ({ row }) => {
+          const r = row.original;
+          return (
+            <RowActions
+              label={r.trackingNumber ?? r.id}
+              actions={allowedActions(role, r.status)}
+              onView={() => navigate(declarationDetailPath(area, r.declarationType, r.id))}
+              onAction={(a) =>
+                actions.run(a, {
+                  id: r.id,
+                  version: r.version,
+                  status: r.status,
+                  declarationType: r.declarationType,
+                  trackingNumber: r.trackingNumber,
+                })
+              }
+            />
+          );
+        },
+      }),
+    ],
+    // `actions.run` is stable enough: it closes over setters and the mutation.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+    [t, i18n.language, staff, area, role, navigate],
+  );
+
+  return (
+    <Stack gap="md">
+      <Group justify="space-between" align="center">
+        <Title order={1} size="h3">
+          {tg(`declarationType.${type}`)}
+        </Title>
+        <Group gap="xs">
+          {admin && (
+            <Tooltip label={t('list.exportSelectedHint')} multiline w={260}>
+              <Button
+                variant="default"
+                leftSection={<IconFileExport size={16} />}
+                onClick={() => setExportOpen(true)}
+              >
+                {t('list.exportFilter')}
+              </Button>
+            </Tooltip>
+          )}
+          <Button
+            leftSection={<IconPlus size={16} />}
+            onClick={() => navigate(declarationFormPath(area, type))}
+          >
+            {t('list.new')}
+          </Button>
+        </Group>
+      </Group>
+
+      <ListFilters
+        key={JSON.stringify(url.filters)}
+        filters={url.filters}
+        staff={staff}
+        onSearch={(next) => {
+          setSelected([]);
+          url.setFilters(next);
+        }}
+        onReset={() => {
+          setSelected([]);
+          url.resetFilters();
+        }}
+      />
+
+      {admin && selected.length > 0 && (
+        <Group gap="xs">
+          <Text size="sm">{t('list.selected', { count: selected.length })}</Text>
+          <Button size="compact-sm" variant="subtle" onClick={() => setSelected([])}>
+            {t('list.clearSelection')}
+          </Button>
+        </Group>
+      )}
+
+      <DataTable
+        caption={`${tg(`declarationType.${type}`)} ${t('list.caption')}`}
+        columns={columns}
+        data={query.data?.records}
+        total={query.data?.total ?? 0}
+        getRowId={(r) => r.id}
+        urlState={url}
+        loading={query.isFetching}
+        selectable={admin}
+        selectedIds={selected}
+        onSelectionChange={setSelected}
+      />
+      {query.isError && (
+        <Text c="red" size="sm" role="alert">
+          {t('common.loadFailed', { message: (query.error as Error).message })}
+        </Text>
+      )}
+
+      {actions.element}
+      {admin && exportOpen && (
+        <Suspense fallback={null}>
+          <ExportReportDialog
+            opened={exportOpen}
+            onClose={() => setExportOpen(false)}
+            initial={{
+              declarationType: type,
+              status: url.filters.status || '-1',
+              username: url.filters.username,
+              port: url.filters.port,
+              fromDate: url.filters.fromDate,
+              toDate: url.filters.toDate,
+            }}
+          />
+        </Suspense>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,161 @@
+// `/customers-status-query`: the status of many declarations at once, by tracking numbers
+// (comma or newline separated), with links to their detail pages. The numbers live in the
+// URL so a query can be reloaded or shared.
+import { useMemo, useState } from 'react';
+import {
+  Alert,
+  Anchor,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Stack,
+  Table,
+  Text,
+  Textarea,
+  Title,
+} from '@mantine/core';
+import { IconSearch } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useSearchParams } from 'react-router';
+import { useSessionStore } from '@/lib/session';
+import { isCustomer } from '@/lib/roles';
+import { useDeclT } from '../i18n';
+import { useDeclarations } from '../api/getDeclarations';
+import { formatDateTime } from '../model/format';
+import { normalizeTrackingNumbers } from '../model/listFilters';
+import { declarationDetailPath } from '../model/paths';
+import { StatusBadge } from '../components/StatusBadge';
+
+export const MAX_TRACKING_NUMBERS = 100;
+
+export default function StatusQueryPage() {
+  const { t } = useDeclT();
+  const { t: tg } = useTranslation();
+  const [search, setSearch] = useSearchParams();
+  const role = useSessionStore((s) => s.role);
+  const area = isCustomer(role) ? 'customer' : 'staff';
+  const current = search.get('trackingNumber') ?? '';
+  const [text, setText] = useState(current.split(',').join('\n'));
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const numbers = useMemo(() => (current ? current.split(',') : []), [current]);
+  const query = useDeclarations(
+    { trackingNumber: current, pageNo: 1, pageSize: MAX_TRACKING_NUMBERS },
+    numbers.length > 0,
+  );
+  const rows = query.data?.records ?? [];
+  const found = new Set(rows.map((r) => r.trackingNumber));
+  const missing = numbers.filter((n) => !found.has(n));
+
+  const submit = () => {
+    const list = normalizeTrackingNumbers(text);
+    if (!list) return setProblem(t('statusQuery.empty'));
+    if (list.split(',').length > MAX_TRACKING_NUMBERS)
+      return setProblem(t('statusQuery.tooMany', { max: MAX_TRACKING_NUMBERS }));
+    setProblem(null);
+    setSearch({ trackingNumber: list });
+  };
+
+  return (
+    <Stack gap="md">
+      <Title order={1} size="h3">
+        {t('statusQuery.title')}
+      </Title>
+      <Card
+        withBorder
+        component="form"
+        role="search"
+        onSubmit={(e) => {
+          e.preventDefault();
+          submit();
+        }}
+      >
+        <Stack gap="sm">
+          <Textarea
+            label={t('statusQuery.label')}
+            placeholder={t('statusQuery.placeholder')}
+            description={t('statusQuery.hint')}
+            autosize
+            minRows={3}
+            maxRows={10}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+            error={problem}
+            onKeyDown={(e) => {
+              if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();
+            }}
+          />
+          <Group>
+            <Button type="submit" leftSection={<IconSearch size={16} />} loading={query.isFetching}>
+              {t('statusQuery.search')}
+            </Button>
+          </Group>
+        </Stack>
+      </Card>
+
+      {numbers.length > 0 && !query.isLoading && (
+        <Stack gap="sm">
+          <Text size="sm" c="dimmed">
+            {t('statusQuery.found', { count: rows.length })}
+          </Text>
+          {missing.length > 0 && (
+            <Alert color="orange" variant="light">
+              {t('statusQuery.notFound', { list: missing.join(', ') })}
+            </Alert>
+          )}
+          {rows.length > 0 && (
+            <Table.ScrollContainer minWidth={700}>
+              <Table withTableBorder striped highlightOnHover aria-label={t('statusQuery.title')}>
+                <Table.Thead>
+                  <Table.Tr>
+                    <Table.Th>{t('list.col.trackingNumber')}</Table.Th>
+                    <Table.Th>{t('list.col.declarationType')}</Table.Th>
+                    <Table.Th>{t('list.col.status')}</Table.Th>
+                    <Table.Th>{t('list.col.declarationStatus')}</Table.Th>
+                    <Table.Th>{t('list.col.createdAt')}</Table.Th>
+                    <Table.Th>{t('list.col.updatedAt')}</Table.Th>
+                  </Table.Tr>
+                </Table.Thead>
+                <Table.Tbody>
+                  {rows.map((r) => (
+                    <Table.Tr key={r.id}>
+                      <Table.Td>
+                        <Anchor
+                          component={Link}
+                          to={declarationDetailPath(area, r.declarationType, r.id)}
+                        >
+                          {r.trackingNumber}
+                        </Anchor>
+                      </Table.Td>
+                      <Table.Td>{tg(`declarationType.${r.declarationType}`)}</Table.Td>
+                      <Table.Td>
+                        <StatusBadge status={r.status} />
+                      </Table.Td>
+                      <Table.Td>
+                        {r.declarationStatus && (
+                          <Badge
+                            variant="outline"
+                            color="gray"
+                            size="sm"
+                            style={{ textTransform: 'none' }}
+                          >
+                            {t(`receipt.${r.declarationStatus}`, {
+                              defaultValue: r.declarationStatus,
+                            })}
+                          </Badge>
+                        )}
+                      </Table.Td>
+                      <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
+                      <Table.Td>{formatDateTime(r.updatedAt)}</Table.Td>
+                    </Table.Tr>
+                  ))}
+                </Table.Tbody>
+              </Table>
+            </Table.ScrollContainer>
+          )}
+        </Stack>
+      )}
+    </Stack>
+  );
+}
