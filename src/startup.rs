@@ -159,6 +159,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         .merge(command::http::router(command_state))
         .merge(query::router(query_state))
         .merge(health_routes)
+        .merge(crate::openapi::router())
         .fallback(move |uri: Uri| {
             let web = web.clone();
             async move { fallback(web, uri).await }

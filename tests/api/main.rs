@@ -5,3 +5,4 @@ mod contract;
 mod declarations;
 mod envelope;
 mod helpers;
+mod openapi;
