@@ -180,7 +180,7 @@ async fn staff_must_name_an_existing_customer(pool: PgPool) {
 
 #[sqlx::test(migrations = "./migrations")]
 async fn the_same_idempotency_key_in_parallel_creates_one_declaration(pool: PgPool) {
-    let app = spawn(pool.clone()).await;
+    let app = spawn(pool).await;
     let acme = app.login("acme").await;
     let send = || {
         app.client
@@ -200,7 +200,7 @@ async fn the_same_idempotency_key_in_parallel_creates_one_declaration(pool: PgPo
     ids.dedup();
     assert_eq!(ids.len(), 1);
     let streams: i64 = sqlx::query_scalar("SELECT count(DISTINCT stream_id) FROM events WHERE event_type = 'DeclarationDrafted' AND payload->'data'->>'trackingNumber' = '1ZIDEM0001'")
-        .fetch_one(&pool)
+        .fetch_one(&app.pool)
         .await
         .expect("count");
     assert_eq!(streams, 1);
