@@ -1,13 +1,14 @@
 // The list pages' filter bar. Values are edited locally and written to the URL on search,
 // so typing does not refetch; reset clears the URL's filters.
 import { useState } from 'react';
-import { Button, Group, Paper, Select, TextInput } from '@mantine/core';
+import { Button, Group, Paper, Select, TextInput, Textarea } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useDeclT } from '../i18n';
 import {
   STATUS_FILTER_VALUES,
+  normalizeTrackingNumbers,
   isoToYmd,
   statusForUrl,
   ymdToIso,
@@ -29,7 +30,7 @@ export function ListFilters({ filters, staff, onSearch, onReset }: ListFiltersPr
 
   const submit = () =>
     onSearch({
-      trackingNumber: draft.trackingNumber.trim(),
+      trackingNumber: normalizeTrackingNumbers(draft.trackingNumber),
       status: statusForUrl(draft.status),
       username: staff ? draft.username.trim() : '',
       port: staff ? draft.port.trim() : '',
@@ -50,11 +51,22 @@ export function ListFilters({ filters, staff, onSearch, onReset }: ListFiltersPr
       }}
     >
       <Group align="flex-end" gap="sm" wrap="wrap">
-        <TextInput
+        {/* A textarea, so a pasted column of tracking numbers keeps its separators;
+            Enter searches, Shift+Enter adds a line. */}
+        <Textarea
           label={t('list.trackingNumber')}
           placeholder={t('list.trackingPlaceholder')}
-          value={draft.trackingNumber}
+          value={draft.trackingNumber.split(',').join('\n')}
           onChange={(e) => set('trackingNumber')(e.currentTarget.value)}
+          onKeyDown={(e) => {
+            if (e.key === 'Enter' && !e.shiftKey) {
+              e.preventDefault();
+              submit();
+            }
+          }}
+          autosize
+          minRows={1}
+          maxRows={4}
           w={260}
         />
         <Select
