@@ -1,7 +1,9 @@
 //! `declaration_list`: one row per declaration in `rm_declarations`, for the lists, the
 //! detail page and the export, and the counters in `rm_declaration_counts` (per type code,
 //! status and Shanghai day of creation; per customer, per carrier port and for all) for
-//! list totals and the counts endpoint.
+//! list totals and the counts endpoint. Counter changes are appended to
+//! `rm_declaration_count_deltas` and folded into `rm_declaration_counts` every
+//! [`FOLD_EVERY`] feed positions; readers add both.
 //!
 //! Every event is one prepared statement keyed by the declaration id and guarded by
 //! `rm_declarations.version < <event's stream version>` (a draft: `ON CONFLICT DO
@@ -41,7 +43,11 @@ impl Projection for DeclarationList {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["rm_declarations", "rm_declaration_counts"]
+        &[
+            "rm_declarations",
+            "rm_declaration_counts",
+            "rm_declaration_count_deltas",
+        ]
     }
 
     fn apply<'a>(
@@ -113,6 +119,23 @@ fn port_scope(column: &str) -> String {
     format!("md5('port:' || {column})::uuid")
 }
 
+/// Counter changes are appended to `rm_declaration_count_deltas` (never an update of a hot
+/// counter row) and folded into `rm_declaration_counts` at every feed position that is a
+/// multiple of this, so both tables are the same after a rebuild as live.
+pub const FOLD_EVERY: i64 = 4096;
+
+const FOLD: &str = "\
+WITH d AS (
+    DELETE FROM rm_declaration_count_deltas
+    RETURNING scope, declaration_type, status, day, n
+), folded AS (
+    SELECT scope, declaration_type, status, day, sum(n) AS n FROM d
+    GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0
+)
+INSERT INTO rm_declaration_counts AS c (scope, declaration_type, status, day, n)
+SELECT scope, declaration_type, status, day, n FROM folded
+ON CONFLICT (scope, declaration_type, status, day) DO UPDATE SET n = c.n + EXCLUDED.n";
+
 /// A draft: a new row, counted for its customer, for everybody and for its port. A second
 /// `DeclarationDrafted` for an existing id can only be a replay, so it changes nothing.
 static INSERT_DRAFTED: LazyLock<String> = LazyLock::new(|| {
@@ -130,12 +153,11 @@ WITH ins AS (
     ON CONFLICT (id) DO NOTHING
     RETURNING customer_id, declaration_type, status, created_at, port
 )
-INSERT INTO rm_declaration_counts AS c (scope, declaration_type, status, day, n)
+INSERT INTO rm_declaration_count_deltas (scope, declaration_type, status, day, n)
 SELECT s.scope, ins.declaration_type, ins.status,
        (ins.created_at AT TIME ZONE 'Asia/Shanghai')::date, 1
 FROM ins CROSS JOIN LATERAL (VALUES (ins.customer_id), ({ALL_CUSTOMERS}), ({port})) AS s(scope)
-WHERE s.scope IS NOT NULL
-ON CONFLICT (scope, declaration_type, status, day) DO UPDATE SET n = c.n + EXCLUDED.n"
+WHERE s.scope IS NOT NULL"
     )
 });
 
@@ -168,9 +190,8 @@ WITH upd AS (
     GROUP BY 1, 2, 3, 4
     HAVING sum(d.n) <> 0
 )
-INSERT INTO rm_declaration_counts AS c (scope, declaration_type, status, day, n)
-SELECT scope, declaration_type, status, day, n FROM moves
-ON CONFLICT (scope, declaration_type, status, day) DO UPDATE SET n = c.n + EXCLUDED.n"
+INSERT INTO rm_declaration_count_deltas (scope, declaration_type, status, day, n)
+SELECT scope, declaration_type, status, day, n FROM moves"
     )
 }
 
@@ -194,9 +215,19 @@ static UPDATE_STATUS: LazyLock<String> = LazyLock::new(|| {
 });
 
 async fn apply(conn: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
-    if event.stream_type != STREAM_TYPE {
-        return Ok(());
+    if event.stream_type == STREAM_TYPE {
+        apply_declaration_event(conn, event).await?;
     }
+    if event.global_position % FOLD_EVERY == 0 {
+        sqlx::query(FOLD).execute(&mut *conn).await?;
+    }
+    Ok(())
+}
+
+async fn apply_declaration_event(
+    conn: &mut PgConnection,
+    event: &RecordedEvent,
+) -> Result<(), ProjectionError> {
     let decoded = DeclarationEvent::from_recorded(event)?;
     match &decoded {
         DeclarationEvent::Drafted(d) => {

@@ -175,13 +175,17 @@ async fn project(pool: &PgPool) -> Result<(), Box<dyn std::error::Error>> {
     }
 }
 
-/// Counter rows (n <> 0) that differ from counting `rm_declarations` per customer, for
+/// Counters (folded plus pending deltas, n <> 0) that differ from counting `rm_declarations` per customer, for
 /// everybody and per port, both ways.
 async fn counters_disagreeing(pool: &PgPool) -> Result<i64, sqlx::Error> {
     sqlx::query_scalar(
         "WITH kept AS (
-             SELECT scope, declaration_type, status, day, n FROM rm_declaration_counts
-             WHERE n <> 0),
+             SELECT scope, declaration_type, status, day, sum(n) AS n FROM (
+                 SELECT scope, declaration_type, status, day, n FROM rm_declaration_counts
+                 UNION ALL
+                 SELECT scope, declaration_type, status, day, n FROM rm_declaration_count_deltas
+             ) c
+             GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0),
          counted AS (
              SELECT s.scope, declaration_type, status,
                     (created_at AT TIME ZONE 'Asia/Shanghai')::date AS day, count(*) AS n
@@ -412,6 +416,39 @@ async fn amend_and_delete_update_status_and_data(pool: PgPool) -> TestResult {
 }
 
 #[sqlx::test(migrations = "../migrations")]
+async fn counter_deltas_are_folded_at_every_fold_position(pool: PgPool) -> TestResult {
+    let store = EventStore::new(pool.clone());
+    for _ in 0..3 {
+        let (id, customer) = (Uuid::new_v4(), Uuid::new_v4());
+        append_all(&store, id, &workflow(id, customer)).await?;
+    }
+    project(&pool).await?;
+    let pending: i64 = sqlx::query_scalar("SELECT count(*) FROM rm_declaration_count_deltas")
+        .fetch_one(&pool)
+        .await?;
+    assert!(pending > 0);
+
+    // Any event at a multiple of FOLD_EVERY folds, whatever its stream.
+    let mut at_fold = recorded(&pool).await?.remove(0);
+    at_fold.stream_type = "customer".into();
+    at_fold.global_position = 2 * declaration_list::FOLD_EVERY;
+    let mut conn = pool.acquire().await?;
+    declaration_list::projection()
+        .apply(&mut conn, &at_fold)
+        .await?;
+    let (pending, folded): (i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM rm_declaration_count_deltas),
+                (SELECT count(*) FROM rm_declaration_counts WHERE n <> 0)",
+    )
+    .fetch_one(&pool)
+    .await?;
+    assert_eq!(pending, 0);
+    assert!(folded > 0);
+    assert_eq!(counters_disagreeing(&pool).await?, 0);
+    Ok(())
+}
+
+#[sqlx::test(migrations = "../migrations")]
 async fn events_of_other_streams_are_ignored(pool: PgPool) -> TestResult {
     let store = EventStore::new(pool.clone());
     let meta = meta(Uuid::new_v4(), "x", "ADMIN");
@@ -446,6 +483,12 @@ async fn a_rebuild_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestRe
     }
     project(&pool).await?;
     let live_list = snapshot(&pool, "rm_declarations", "id").await?;
+    let live_deltas = snapshot(
+        &pool,
+        "rm_declaration_count_deltas",
+        "scope, declaration_type, status, day, n",
+    )
+    .await?;
     let live_counts = snapshot(
         &pool,
         "rm_declaration_counts",
@@ -468,6 +511,15 @@ async fn a_rebuild_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestRe
     assert_eq!(
         snapshot(
             &pool,
+            "rm_declaration_count_deltas",
+            "scope, declaration_type, status, day, n"
+        )
+        .await?,
+        live_deltas
+    );
+    assert_eq!(
+        snapshot(
+            &pool,
             "rm_declaration_counts",
             "scope, declaration_type, status, day"
         )
@@ -479,5 +531,63 @@ async fn a_rebuild_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestRe
         live_history
     );
     assert_eq!(counters_disagreeing(&pool).await?, 0);
+    Ok(())
+}
+
+/// Throughput of a full rebuild of each projection, printed (a measurement, not a check:
+/// run with `cargo test --release -p projector --test declaration_projections -- --ignored
+/// --nocapture`). `DECL_BENCH_STREAMS` sets the number of declarations (7 events each).
+#[sqlx::test(migrations = "../migrations")]
+#[ignore]
+async fn rebuild_throughput(pool: PgPool) -> TestResult {
+    let streams: usize = std::env::var("DECL_BENCH_STREAMS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(3000);
+    let store = EventStore::new(pool.clone());
+    let customers: Vec<Uuid> = (0..50).map(|_| Uuid::new_v4()).collect();
+    for i in 0..streams {
+        let id = Uuid::new_v4();
+        let customer = customers[i % customers.len()];
+        let events = workflow(id, customer);
+        let new: Vec<events::NewEvent> = events.iter().map(|(e, _)| e.to_new_event()).collect();
+        store
+            .append(declaration::STREAM_TYPE, id, 0, &new, &events[0].1)
+            .await?;
+    }
+    let total = streams * 7;
+    struct Nothing;
+    impl Projection for Nothing {
+        fn name(&self) -> &'static str {
+            "nothing"
+        }
+        fn tables(&self) -> &'static [&'static str] {
+            &[]
+        }
+        fn apply<'a>(
+            &'a self,
+            _tx: &'a mut sqlx::PgConnection,
+            event: &'a RecordedEvent,
+        ) -> futures::future::BoxFuture<'a, Result<(), projector::ProjectionError>> {
+            Box::pin(async move {
+                if event.stream_type == declaration::STREAM_TYPE {
+                    DeclarationEvent::from_recorded(event)?;
+                }
+                Ok(())
+            })
+        }
+    }
+    let mut all = projections();
+    all.insert(0, std::sync::Arc::new(Nothing));
+    for projection in all {
+        let started = std::time::Instant::now();
+        let applied = rebuild(&pool, projection.as_ref()).await?;
+        let secs = started.elapsed().as_secs_f64();
+        println!(
+            "{}: {applied} of {total} events in {secs:.2} s = {:.0} events/s",
+            projection.name(),
+            applied as f64 / secs
+        );
+    }
     Ok(())
 }

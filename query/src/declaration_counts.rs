@@ -1,6 +1,7 @@
 //! `GET /api/v1/declarations/counts`: dashboard figures from the counters the projection
-//! `declaration_list` keeps in `rm_declaration_counts` (per type code, status and Shanghai
-//! day of creation; per customer and for all), so it never counts rows.
+//! `declaration_list` keeps in `rm_declaration_counts` + `rm_declaration_count_deltas` (per
+//! type code, status and Shanghai day of creation; per customer and for all), so it never
+//! counts rows.
 //!
 //! - `byStatus`: `[{declarationType, status, count}]` for every type code and status that
 //!   has rows (deleted included, as status 5). All time, unless `fromDate`/`toDate` are
@@ -102,10 +103,9 @@ pub async fn load(
     if explicit_range {
         status_scope.set_days(Some(first), Some(last));
     }
-    let mut qb: QueryBuilder<'_, Postgres> = QueryBuilder::new(
-        "SELECT declaration_type, status, sum(n)::bigint AS count FROM rm_declaration_counts",
-    );
-    status_scope.push_counter_where(&mut qb, true);
+    let mut qb: QueryBuilder<'_, Postgres> =
+        QueryBuilder::new("SELECT declaration_type, status, sum(n)::bigint AS count FROM ");
+    status_scope.push_counter_rows(&mut qb, true);
     qb.push(
         " GROUP BY declaration_type, status HAVING sum(n) > 0 \
          ORDER BY declaration_type, status",
@@ -119,9 +119,9 @@ pub async fn load(
     let mut day_scope = scope;
     day_scope.set_days(Some(first), Some(last));
     let mut qb: QueryBuilder<'_, Postgres> =
-        QueryBuilder::new("SELECT day, sum(n)::bigint AS count FROM rm_declaration_counts");
+        QueryBuilder::new("SELECT day, sum(n)::bigint AS count FROM ");
     // Status: every one but deleted.
-    day_scope.push_counter_where(&mut qb, false);
+    day_scope.push_counter_rows(&mut qb, false);
     qb.push(" GROUP BY day");
     let days: Vec<(NaiveDate, i64)> = qb
         .build_query_as()

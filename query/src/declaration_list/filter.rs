@@ -62,9 +62,8 @@ impl Filter {
             && (self.to.is_none() || self.to_day.is_some())
     }
 
-    /// ` WHERE ...` over `rm_declaration_counts` for a [`countable`](Self::countable)
-    /// filter. `any_status` drops the status condition (the counts endpoint).
-    pub fn push_counter_where(&self, qb: &mut QueryBuilder<'_, Postgres>, any_status: bool) {
+    /// ` WHERE ...` over a counter table for a [`countable`](Self::countable) filter.
+    fn push_counter_where(&self, qb: &mut QueryBuilder<'_, Postgres>, any_status: bool) {
         match (&self.port, self.customer_id) {
             (Some(port), None) => {
                 qb.push(" WHERE scope = md5('port:' || ")
@@ -95,6 +94,19 @@ impl Filter {
         if let Some(to) = self.to_day {
             qb.push(" AND day <= ").push_bind(to);
         }
+    }
+
+    /// `(...) AS counters`: the counter rows (`declaration_type, status, day, n`) for a
+    /// [`countable`](Self::countable) filter, folded and pending alike (projection
+    /// `declaration_list`). `any_status` drops the status condition (the counts endpoint).
+    pub fn push_counter_rows(&self, qb: &mut QueryBuilder<'_, Postgres>, any_status: bool) {
+        qb.push("(SELECT declaration_type, status, day, n FROM rm_declaration_counts");
+        self.push_counter_where(qb, any_status);
+        qb.push(
+            " UNION ALL SELECT declaration_type, status, day, n FROM rm_declaration_count_deltas",
+        );
+        self.push_counter_where(qb, any_status);
+        qb.push(") AS counters");
     }
 
     /// Append ` WHERE ...` for these filters. Type codes and status codes come from a fixed
