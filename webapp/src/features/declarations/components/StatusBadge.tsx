@@ -17,7 +17,7 @@ export function StatusBadge({
       color={STATUS_COLORS[status] ?? 'gray'}
       variant="light"
       size={size}
-      style={{ textTransform: 'none' }}
+      style={{ textTransform: 'none', flexShrink: 0, overflow: 'visible' }}
     >
       {t(`declarationStatus.${status}`)}
     </Badge>

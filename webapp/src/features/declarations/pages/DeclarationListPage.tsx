@@ -28,6 +28,23 @@ const ExportReportDialog = lazy(() => import('../components/ExportReportDialog')
 
 const col = dataTableColumns<DeclarationSummary>();
 
+/** Date above time, so the list fits beside the sidebar. */
+function DateTimeCell({ value }: { value: string | null }) {
+  const text = formatDateTime(value);
+  if (!text) return null;
+  const [date, time] = text.split(' ');
+  return (
+    <Stack gap={0}>
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+        {date}
+      </Text>
+      <Text size="xs" c="dimmed">
+        {time}
+      </Text>
+    </Stack>
+  );
+}
+
 export default function DeclarationListPage() {
   const meta = useRouteMeta();
   const type = meta.declarationType ?? 'OD';
@@ -75,32 +92,34 @@ export default function DeclarationListPage() {
       }),
       col.accessor('status', {
         header: t('list.col.status'),
-        meta: { sortField: 'status' },
-        cell: ({ row }) => <StatusBadge status={row.original.status} />,
-      }),
-      col.accessor('declarationStatus', {
-        header: t('list.col.declarationStatus'),
-        meta: { align: 'center' },
-        cell: ({ getValue }) => {
-          const v = getValue();
-          return v ? (
-            <Tooltip label={t(`receipt.${v}`, { defaultValue: v })}>
-              <Badge variant="outline" size="sm" color="gray">
-                {v}
-              </Badge>
-            </Tooltip>
-          ) : null;
-        },
+        meta: { sortField: 'status', width: 150 },
+        cell: ({ row }) => (
+          <Group gap={4} wrap="nowrap" miw={130}>
+            <StatusBadge status={row.original.status} />
+            {row.original.declarationStatus && (
+              <Tooltip
+                label={`${t('list.col.declarationStatus')}: ${t(
+                  `receipt.${row.original.declarationStatus}`,
+                  { defaultValue: row.original.declarationStatus },
+                )}`}
+              >
+                <Badge variant="outline" size="sm" color="gray" px={6} style={{ flexShrink: 0 }}>
+                  {row.original.declarationStatus}
+                </Badge>
+              </Tooltip>
+            )}
+          </Group>
+        ),
       }),
       ...(staff
         ? [
             col.accessor('username', {
               header: t('list.col.customer'),
               cell: ({ row }) => (
-                <Stack gap={0}>
+                <Stack gap={0} maw={150}>
                   <Text size="sm">{row.original.username}</Text>
                   {row.original.companyName && (
-                    <Text size="xs" c="dimmed" lineClamp={1} maw={200}>
+                    <Text size="xs" c="dimmed" truncate title={row.original.companyName}>
                       {row.original.companyName}
                     </Text>
                   )}
@@ -111,56 +130,43 @@ export default function DeclarationListPage() {
         : []),
       col.accessor('port', {
         header: t('list.col.port'),
-        cell: ({ row }) =>
-          [row.original.port, row.original.slic].filter(Boolean).join(' / ') || null,
+        cell: ({ row }) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {[row.original.port, row.original.slic].filter(Boolean).join(' / ')}
+          </Text>
+        ),
       }),
       col.accessor('consigneeName', {
         header: t('list.col.consignee'),
         cell: ({ getValue }) => (
-          <Text size="sm" lineClamp={1} maw={180}>
+          <Text size="sm" truncate maw={120} title={getValue() ?? undefined}>
             {getValue()}
           </Text>
         ),
-      }),
-      col.accessor('goodsCount', {
-        header: t('list.col.goods'),
-        meta: { align: 'right' },
       }),
       col.accessor('totalValue', {
         header: t('list.col.totalValue'),
         meta: { align: 'right' },
         cell: ({ row }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatMoney(row.original.totalValue, row.original.currency, i18n.language)}
-          </Text>
+          <Stack gap={0} align="flex-end">
+            <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+              {formatMoney(row.original.totalValue, row.original.currency, i18n.language)}
+            </Text>
+            <Text size="xs" c="dimmed" style={{ whiteSpace: 'nowrap' }}>
+              {t('form.lines', { count: row.original.goodsCount })}
+            </Text>
+          </Stack>
         ),
       }),
       col.accessor('estimatedPickupTime', {
         header: t('list.col.estimatedPickupTime'),
         meta: { sortField: 'estimatedPickupTime' },
-        cell: ({ getValue }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDateTime(getValue())}
-          </Text>
-        ),
+        cell: ({ getValue }) => <DateTimeCell value={getValue()} />,
       }),
       col.accessor('createdAt', {
         header: t('list.col.createdAt'),
         meta: { sortField: 'createdAt' },
-        cell: ({ getValue }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDateTime(getValue())}
-          </Text>
-        ),
-      }),
-      col.accessor('updatedAt', {
-        header: t('list.col.updatedAt'),
-        meta: { sortField: 'updatedAt' },
-        cell: ({ getValue }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDateTime(getValue())}
-          </Text>
-        ),
+        cell: ({ getValue }) => <DateTimeCell value={getValue()} />,
       }),
       col.display({
         id: 'actions',
