@@ -9,7 +9,7 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use uuid::Uuid;
 
-use crate::{DomainEvent, NewEvent, RecordedEvent, StoreError, join_tagged, split_tagged};
+use crate::{DomainEvent, NewEvent, RecordedEvent, StoreError, split_tagged};
 
 pub const STREAM_TYPE: &str = "declaration";
 
@@ -353,8 +353,50 @@ impl DomainEvent for DeclarationEvent {
 
     fn from_recorded(event: &RecordedEvent) -> Result<Self, StoreError> {
         let payload = upcast::upcast(event)?;
-        join_tagged(event, payload)
+        decode(event, &payload)
     }
+}
+
+/// Deserialize the variant named by `event_type` straight from the stored payload: no copy
+/// of the (possibly large) JSON and no re-wrapping, since projections decode every event.
+fn decode(
+    event: &RecordedEvent,
+    payload: &serde_json::Value,
+) -> Result<DeclarationEvent, StoreError> {
+    fn data<'a, T: Deserialize<'a>>(
+        event: &RecordedEvent,
+        payload: &'a serde_json::Value,
+    ) -> Result<T, StoreError> {
+        T::deserialize(payload).map_err(|e| StoreError::Corrupt {
+            event_id: event.event_id,
+            event_type: event.event_type.clone(),
+            schema_version: event.schema_version,
+            reason: e.to_string(),
+        })
+    }
+    use DeclarationEvent as E;
+    Ok(match event.event_type.as_str() {
+        "DeclarationDrafted" => E::Drafted(data(event, payload)?),
+        "DeclarationEdited" => E::Edited(data(event, payload)?),
+        "DeclarationSubmitted" => E::Submitted(data(event, payload)?),
+        "DeclarationWithdrawn" => E::Withdrawn(data(event, payload)?),
+        "DeclarationReviewed" => E::Reviewed(data(event, payload)?),
+        "DeclarationReturned" => E::Returned(data(event, payload)?),
+        "DeclarationCompleted" => E::Completed(data(event, payload)?),
+        "DeclarationRejected" => E::Rejected(data(event, payload)?),
+        "DeclarationRedeclared" => E::Redeclared(data(event, payload)?),
+        "DeclarationSentBack" => E::SentBack(data(event, payload)?),
+        "DeclarationAmended" => E::Amended(data(event, payload)?),
+        "DeclarationDeleted" => E::Deleted(data(event, payload)?),
+        other => {
+            return Err(StoreError::Corrupt {
+                event_id: event.event_id,
+                event_type: other.to_string(),
+                schema_version: event.schema_version,
+                reason: "unknown declaration event type".into(),
+            });
+        }
+    })
 }
 
 /// Decimal fields accept a JSON number, a numeric string, or empty/null (absent), and are

@@ -6,13 +6,15 @@
 
 use crate::{RecordedEvent, StoreError};
 use serde_json::Value;
+use std::borrow::Cow;
 
 pub(super) const DRAFTED_CURRENT_VERSION: i32 = 2;
 
-pub(super) fn upcast(event: &RecordedEvent) -> Result<Value, StoreError> {
+/// The payload in the current schema: borrowed when it already is, rewritten when old.
+pub(super) fn upcast(event: &RecordedEvent) -> Result<Cow<'_, Value>, StoreError> {
     match (event.event_type.as_str(), event.schema_version) {
-        ("DeclarationDrafted", 1) => drafted_v1_to_v2(event),
-        _ => Ok(event.payload.clone()),
+        ("DeclarationDrafted", 1) => drafted_v1_to_v2(event).map(Cow::Owned),
+        _ => Ok(Cow::Borrowed(&event.payload)),
     }
 }
 
