@@ -24,6 +24,7 @@ use tokio::net::TcpListener;
 use tokio::sync::watch;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::trace::TraceLayer;
@@ -39,6 +40,8 @@ pub fn projections() -> Vec<Arc<dyn Projection>> {
         projector::declaration_list::projection(),
         projector::declaration_history::projection(),
         projector::reference_rows::projection(),
+        projector::account_directory::projection(),
+        projector::role_permissions::projection(),
     ]
 }
 
@@ -143,6 +146,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         hasher: Hasher::new(2)?,
         reference,
         development: config.development(),
+        sso: config.oidc.sso()?,
     };
     let query_state = query::QueryState {
         pool: pool.clone(),
@@ -156,7 +160,10 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
             development: config.development(),
         });
     let app = Router::new()
-        .merge(command::http::router(command_state))
+        .merge(command::http::router_with_identity(
+            command_state,
+            config.identity.build()?,
+        ))
         .merge(query::router(query_state))
         .merge(health_routes)
         .merge(crate::openapi::router())
@@ -185,7 +192,13 @@ fn with_middleware(app: Router) -> Router {
             HeaderName::from_static("referrer-policy"),
             HeaderValue::from_static("same-origin"),
         ))
-        .layer(CompressionLayer::new())
+        // Spreadsheets and archives are zip files already: compressing them again only costs.
+        .layer(CompressionLayer::new().compress_when(
+            DefaultPredicate::new()
+                .and(NotForContentType::const_new("application/vnd.openxmlformats"))
+                .and(NotForContentType::const_new("application/zip"))
+                .and(NotForContentType::const_new("application/octet-stream")),
+        ))
         .layer(TraceLayer::new_for_http().make_span_with(|req: &axum::http::Request<_>| {
             let id = req
                 .headers()

@@ -331,3 +331,32 @@ async fn reasons_are_required_where_the_state_machine_says_so(pool: PgPool) {
         "customers may abandon a returned declaration: {abandon}"
     );
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_export_arrives_whole_when_the_client_accepts_gzip(pool: PgPool) {
+    let app = spawn(pool).await;
+    let admin = app.login("admin").await;
+    let today = chrono::Utc::now().format("%Y%m%d").to_string();
+    let r = app
+        .client
+        .post(app.url("/api/v1/declarations/batch-export"))
+        .bearer_auth(&admin)
+        .header("accept-encoding", "gzip, deflate, br")
+        .json(&json!({"declarationType": "C", "fromDate": today, "toDate": today}))
+        .send()
+        .await
+        .expect("send");
+    assert_eq!(r.status().as_u16(), 200);
+    assert!(
+        r.headers().get("content-encoding").is_none(),
+        "an xlsx is not compressed again"
+    );
+    let declared: usize = r.headers()["content-length"]
+        .to_str()
+        .expect("len")
+        .parse()
+        .expect("number");
+    let bytes = r.bytes().await.expect("the whole body arrives");
+    assert_eq!(bytes.len(), declared);
+    assert_eq!(&bytes[..2], b"PK");
+}

@@ -1,6 +1,7 @@
 //! Helpers for spreadsheet downloads: formula-injection-safe cells, file names and the
 //! download answer (a temporary file streamed back, then gone).
 
+use futures::StreamExt;
 use std::path::{Path, PathBuf};
 
 use api::ApiError;
@@ -67,7 +68,10 @@ pub async fn file_download(path: &Path, file_name: &str) -> Result<Response, Api
             }
             Err(e) => Some((Err(e), None)),
         }
-    });
+    })
+    // A layer may poll once more after the end (compression does): a fused stream answers
+    // "ended" again instead of panicking.
+    .fuse();
     let mut response = Body::from_stream(stream).into_response();
     let headers = response.headers_mut();
     headers.insert(
