@@ -40,6 +40,85 @@ pub struct Config {
     /// Log as JSON lines instead of text.
     #[arg(long, env = "CLEARWAY_LOG_JSON", default_value_t = false)]
     pub log_json: bool,
+    /// Identity: mail, public address, login rate limit, pre-logout request.
+    #[command(flatten)]
+    pub identity: IdentityConfig,
+}
+
+/// Settings of the identity features (docs/identity.md).
+#[derive(Debug, Clone, Args)]
+pub struct IdentityConfig {
+    /// SMTP server for password-reset mail, e.g. smtp://127.0.0.1:1025 (smtps:// for TLS);
+    /// without it no mail is sent (the forgotten-password answer is the same).
+    #[arg(long, env = "CLEARWAY_SMTP_URL", hide_env_values = true)]
+    pub smtp_url: Option<String>,
+    /// Sender address of the mail.
+    #[arg(long, env = "CLEARWAY_MAIL_FROM", default_value = "Clearway <no-reply@clearway.example.com>")]
+    pub mail_from: String,
+    /// Address of the web app as users reach it (reset links point there).
+    #[arg(long, env = "CLEARWAY_PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
+    pub public_url: String,
+    /// Login requests per client IP: burst size of the token bucket.
+    #[arg(long, env = "CLEARWAY_LOGIN_RATE_BURST", default_value_t = 30)]
+    pub login_rate_burst: u32,
+    /// Login requests per client IP: sustained rate per minute.
+    #[arg(long, env = "CLEARWAY_LOGIN_RATE_PER_MINUTE", default_value_t = 30)]
+    pub login_rate_per_minute: u32,
+    /// Take the client IP from `X-Forwarded-For` (only behind a proxy that sets it).
+    #[arg(long, env = "CLEARWAY_TRUST_FORWARDED_FOR", default_value_t = false)]
+    pub trust_forwarded_for: bool,
+    /// A request the client makes before logging out (`GET /api/v1/session` hands it over).
+    #[arg(long, env = "CLEARWAY_PRE_LOGOUT_URL")]
+    pub pre_logout_url: Option<String>,
+    /// Method of the pre-logout request.
+    #[arg(long, env = "CLEARWAY_PRE_LOGOUT_METHOD", default_value = "POST")]
+    pub pre_logout_method: String,
+}
+
+impl IdentityConfig {
+    /// The identity settings the command routes use (fails on a bad SMTP URL or sender).
+    pub fn build(&self) -> anyhow::Result<command::accounts::Identity> {
+        let mailer = match &self.smtp_url {
+            Some(url) if !url.trim().is_empty() => Some(
+                command::account::mail::Mailer::from_url(url.trim(), &self.mail_from)
+                    .map_err(|e| anyhow::anyhow!(e))?,
+            ),
+            _ => None,
+        };
+        Ok(command::accounts::Identity {
+            mailer,
+            public_url: self.public_url.trim_end_matches('/').to_string(),
+            login_limiter: command::account::limiter::RateLimiter::new(
+                self.login_rate_burst,
+                self.login_rate_per_minute,
+            ),
+            trust_forwarded_for: self.trust_forwarded_for,
+            pre_logout: self
+                .pre_logout_url
+                .as_ref()
+                .filter(|u| !u.trim().is_empty())
+                .map(|url| command::accounts::PreLogout {
+                    url: url.trim().to_string(),
+                    method: self.pre_logout_method.to_uppercase(),
+                    params: serde_json::json!({}),
+                }),
+        })
+    }
+}
+
+impl Default for IdentityConfig {
+    fn default() -> Self {
+        Self {
+            smtp_url: None,
+            mail_from: "Clearway <no-reply@clearway.example.com>".into(),
+            public_url: "http://127.0.0.1:8080".into(),
+            login_rate_burst: 30,
+            login_rate_per_minute: 30,
+            trust_forwarded_for: false,
+            pre_logout_url: None,
+            pre_logout_method: "POST".into(),
+        }
+    }
 }
 
 const DEV_SECRET: &str = "clearway-development-only-secret-not-for-production-use";

@@ -73,7 +73,14 @@ pub async fn seed_reference(state: &CommandState, dir: &Path) -> anyhow::Result<
         report.unchanged.len()
     );
     state.reference.reload(&state.store).await?;
-    Ok(())
+    seed_roles(state).await
+}
+
+/// The four roles with the documented default permission matrix (idempotent).
+pub async fn seed_roles(state: &CommandState) -> anyhow::Result<()> {
+    command::accounts::seed_roles(state, &Actor::system())
+        .await
+        .map_err(|e| anyhow::anyhow!("seeding roles: {e:?}"))
 }
 
 fn command_metadata(actor: &Actor, customer_id: Option<Uuid>) -> events::Metadata {
@@ -112,6 +119,26 @@ async fn account(state: &CommandState, register: Register) -> anyhow::Result<()>
     Ok(())
 }
 
+async fn bind_easy_clear(
+    state: &CommandState,
+    customer: Uuid,
+    by: Uuid,
+    ups_id: &str,
+    account_no: &str,
+) -> anyhow::Result<()> {
+    let metadata = command_metadata(&Actor::system(), Some(customer));
+    execute::<command::account::CustomerState, _>(
+        &state.store,
+        customer,
+        None,
+        &metadata,
+        |s, _| command::account::decide_bind_easy_clear(s, by, ups_id, Some(account_no), true),
+    )
+    .await
+    .map(|_| ())
+    .map_err(|e| anyhow::anyhow!("binding the Easy-clear ID of {customer}: {e:?}"))
+}
+
 fn staff(username: &str, name: &str, role: Role, staff_id: &str) -> Register {
     Register {
         username: username.into(),
@@ -144,6 +171,10 @@ pub async fn seed_demo(state: &CommandState) -> anyhow::Result<()> {
         ignore_existing(
             command::accounts::register_customer(state, &system, id, c.username, profile).await,
         )?;
+        // The demo customers have bound their Easy-clear ID (so they are not "locked").
+        let login = events::account::account_id(c.username);
+        let account_no = format!("{}-0001", c.username.to_uppercase());
+        bind_easy_clear(state, id, login, c.ups_id, &account_no).await?;
         account(
             state,
             Register {

@@ -16,6 +16,7 @@ use uuid::Uuid;
 use crate::actor::{Actor, Role};
 use crate::error::{ApiError, Text};
 use crate::lang;
+use crate::permissions::RolePermissions;
 
 /// How long the previous token stays valid after a refresh.
 const GRACE_SECONDS: i64 = 30;
@@ -30,6 +31,10 @@ pub struct Claims {
     pub cid: Option<Uuid>,
     pub name: String,
     pub dn: String,
+    /// Every role of the account (the union of their permissions applies); absent in
+    /// tokens issued for a single role, which then means `[role]`.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub roles: Vec<Role>,
     pub iss: String,
     pub aud: String,
     pub iat: i64,
@@ -51,6 +56,7 @@ struct Inner {
     validation: Validation,
     config: AuthConfig,
     pool: PgPool,
+    permissions: RolePermissions,
 }
 
 /// Token issuing and checking, shared by every router.
@@ -88,12 +94,18 @@ impl Auth {
             decoding: DecodingKey::from_secret(&config.secret),
             validation,
             config,
+            permissions: RolePermissions::new(pool.clone()),
             pool,
         }))
     }
 
     pub fn pool(&self) -> &PgPool {
         &self.0.pool
+    }
+
+    /// The roles' permission sets (cached).
+    pub fn permissions(&self) -> &RolePermissions {
+        &self.0.permissions
     }
 
     fn encode(&self, claims: &Claims) -> Result<String, ApiError> {
@@ -104,6 +116,7 @@ impl Auth {
     fn claims_for(
         &self,
         subject: &SessionSubject,
+        roles: &[Role],
         sid: Uuid,
         jti: Uuid,
         iat: i64,
@@ -118,6 +131,11 @@ impl Auth {
             cid: subject.customer_id,
             name: subject.username.clone(),
             dn: subject.display_name.clone(),
+            roles: if roles.len() > 1 {
+                roles.to_vec()
+            } else {
+                Vec::new()
+            },
             iss: self.0.config.issuer.clone(),
             aud: self.0.config.audience.clone(),
             iat,
@@ -127,6 +145,16 @@ impl Auth {
 
     /// Open a session and return its first token.
     pub async fn issue(&self, subject: &SessionSubject) -> Result<String, ApiError> {
+        self.issue_with_roles(subject, &[subject.role]).await
+    }
+
+    /// Open a session for an account holding several roles (`subject.role` is the one
+    /// shown, the first by `sortNo`; permissions are the union over `roles`).
+    pub async fn issue_with_roles(
+        &self,
+        subject: &SessionSubject,
+        roles: &[Role],
+    ) -> Result<String, ApiError> {
         let now = Utc::now();
         let sid = Uuid::new_v4();
         let jti = Uuid::new_v4();
@@ -142,7 +170,7 @@ impl Auth {
         .bind(now.timestamp())
         .execute(&self.0.pool)
         .await?;
-        self.encode(&self.claims_for(subject, sid, jti, now.timestamp(), absolute))
+        self.encode(&self.claims_for(subject, roles, sid, jti, now.timestamp(), absolute))
     }
 
     pub async fn revoke(&self, session_id: Uuid) -> Result<(), ApiError> {
@@ -164,6 +192,11 @@ impl Auth {
 
     /// Check a token and its session; renew it when it is close to expiry.
     pub async fn authenticate(&self, token: &str) -> Result<Actor, ApiError> {
+        Ok(self.authenticate_with_roles(token).await?.0)
+    }
+
+    /// [`Auth::authenticate`], also answering every role of the account.
+    pub async fn authenticate_with_roles(&self, token: &str) -> Result<(Actor, Vec<Role>), ApiError> {
         let data = jsonwebtoken::decode::<Claims>(token, &self.0.decoding, &self.0.validation)
             .map_err(|_| ApiError::unauthorized())?;
         let claims = data.claims;
@@ -194,10 +227,16 @@ impl Auth {
             role: claims.role,
             customer_id: claims.cid,
         };
+        let roles = if claims.roles.is_empty() {
+            vec![claims.role]
+        } else {
+            claims.roles.clone()
+        };
         if in_grace {
             // A concurrent request already renewed this token: hand back the same new one.
             let renewed = self.claims_for(
                 &subject,
+                &roles,
                 claims.sid,
                 row.current_jti,
                 row.current_iat,
@@ -207,21 +246,23 @@ impl Auth {
         } else if claims.exp - now.timestamp() <= self.0.config.refresh_window.num_seconds()
             && claims.exp < row.absolute_expiry.timestamp()
         {
-            self.rotate(&subject, &claims, &row, now).await?;
+            self.rotate(&subject, &roles, &claims, &row, now).await?;
         }
-        Ok(Actor {
+        let actor = Actor {
             id: claims.sub,
             username: claims.name,
             display_name: claims.dn,
             role: claims.role,
             customer_id: claims.cid,
             session_id: claims.sid,
-        })
+        };
+        Ok((actor, roles))
     }
 
     async fn rotate(
         &self,
         subject: &SessionSubject,
+        roles: &[Role],
         claims: &Claims,
         row: &SessionRow,
         now: DateTime<Utc>,
@@ -251,7 +292,7 @@ impl Auth {
                 .await?
             }
         };
-        let renewed = self.claims_for(subject, claims.sid, jti, iat, row.absolute_expiry);
+        let renewed = self.claims_for(subject, roles, claims.sid, jti, iat, row.absolute_expiry);
         lang::set_refreshed_token(self.encode(&renewed)?);
         Ok(())
     }
@@ -281,11 +322,16 @@ where
         }
         let token = bearer(parts).ok_or_else(ApiError::unauthorized)?;
         let auth = Auth::from_ref(state);
-        let actor = auth.authenticate(token).await?;
+        let (actor, roles) = auth.authenticate_with_roles(token).await?;
         parts.extensions.insert(actor.clone());
+        parts.extensions.insert(ActorRoles(roles));
         Ok(actor)
     }
 }
+
+/// Every role of the authenticated caller (request extension set with the `Actor`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ActorRoles(pub Vec<Role>);
 
 impl Actor {
     /// 403 unless the actor's role is one of `roles`.

@@ -9,12 +9,14 @@ pub mod dates;
 mod envelope;
 mod error;
 pub mod extract;
+pub mod guard;
 pub mod lang;
 mod paging;
 pub mod permissions;
 
 pub use actor::{Actor, Role};
-pub use auth::{Auth, AuthConfig, SessionSubject};
+pub use auth::{ActorRoles, Auth, AuthConfig, SessionSubject};
+pub use guard::{Granted, Guards, Rule};
 pub use envelope::{Envelope, Ok, ok, render};
 pub use error::{ApiError, ApiResult, FieldError, Text};
 pub use extract::{FormOrJson, Json, Query};

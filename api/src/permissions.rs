@@ -1,7 +1,23 @@
-//! Permission codes of the spec (route tags and button permissions) and the default matrix.
-//! The identity issue makes the matrix editable; until then this is the single source.
+//! Permission codes of the spec (route tags and button permissions), the documented default
+//! matrix, and the cache of the roles' current permission sets.
+//!
+//! The sets are held by the `Role` aggregates (one stream per role code) and projected into
+//! `rm_roles`. [`RolePermissions`] reads that table, caches it for [`CACHE_TTL`], and is
+//! updated in-process by the command that changes a role, so this instance applies a change
+//! at once and other instances within the TTL. A role without a row (not seeded yet) holds
+//! its default set.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, RwLock};
+use std::time::{Duration, Instant};
+
+use sqlx::PgPool;
 
 use crate::actor::Role;
+use crate::error::ApiError;
+
+/// How long a loaded set is trusted before `rm_roles` is read again.
+pub const CACHE_TTL: Duration = Duration::from_secs(5);
 
 /// (code, Chinese description, English description)
 pub const PERMISSIONS: &[(&str, &str, &str)] = &[
@@ -79,6 +95,131 @@ pub fn describe(code: &str) -> Option<(&'static str, &'static str)> {
     PERMISSIONS.iter().find(|p| p.0 == code).map(|p| (p.1, p.2))
 }
 
+pub fn is_known(code: &str) -> bool {
+    PERMISSIONS.iter().any(|p| p.0 == code)
+}
+
+/// The code needed to grant (or take away) `role`.
+pub fn grant_code(role: Role) -> String {
+    format!("user-roles:grant:{}", role.as_str())
+}
+
+/// A role's fixed order (the first role of a user by `sortNo` is the one shown) and
+/// description.
+pub fn role_info(role: Role) -> (i32, &'static str, &'static str) {
+    match role {
+        Role::SuperAdmin => (1, "超级管理员", "Super administrator"),
+        Role::Admin => (2, "管理员", "Administrator"),
+        Role::Operator => (3, "操作员", "Operator"),
+        Role::Customer => (4, "客户", "Customer"),
+    }
+}
+
+type Sets = HashMap<Role, BTreeSet<String>>;
+
+struct Cache {
+    loaded_at: Option<Instant>,
+    sets: Sets,
+    /// Roles changed by this instance recently: kept over a reload for a TTL, so a read
+    /// model that has not caught up yet cannot bring back the old set.
+    pinned: HashMap<Role, (Instant, BTreeSet<String>)>,
+}
+
+/// The current permission sets of the roles, cached.
+#[derive(Clone)]
+pub struct RolePermissions {
+    pool: PgPool,
+    cache: Arc<RwLock<Cache>>,
+}
+
+fn defaults() -> Sets {
+    Role::ALL
+        .into_iter()
+        .map(|r| {
+            (
+                r,
+                default_codes(r).into_iter().map(str::to_string).collect(),
+            )
+        })
+        .collect()
+}
+
+impl RolePermissions {
+    pub fn new(pool: PgPool) -> Self {
+        Self {
+            pool,
+            cache: Arc::new(RwLock::new(Cache {
+                loaded_at: None,
+                sets: defaults(),
+                pinned: HashMap::new(),
+            })),
+        }
+    }
+
+    fn fresh(&self) -> Option<Sets> {
+        let cache = self.cache.read().ok()?;
+        let loaded = cache.loaded_at?;
+        (loaded.elapsed() < CACHE_TTL).then(|| cache.sets.clone())
+    }
+
+    async fn load(&self) -> Result<Sets, ApiError> {
+        if let Some(sets) = self.fresh() {
+            return Ok(sets);
+        }
+        let rows: Vec<(String, Vec<String>)> =
+            sqlx::query_as("SELECT role_code, permissions FROM rm_roles")
+                .fetch_all(&self.pool)
+                .await?;
+        let mut sets = defaults();
+        for (code, permissions) in rows {
+            if let Some(role) = Role::parse(&code) {
+                sets.insert(role, permissions.into_iter().collect());
+            }
+        }
+        let mut cache = self
+            .cache
+            .write()
+            .map_err(|_| ApiError::internal("permission cache poisoned"))?;
+        cache.pinned.retain(|_, (at, _)| at.elapsed() < CACHE_TTL);
+        for (role, (_, set)) in &cache.pinned {
+            sets.insert(*role, set.clone());
+        }
+        cache.sets = sets.clone();
+        cache.loaded_at = Some(Instant::now());
+        Ok(sets)
+    }
+
+    /// The codes of one role.
+    pub async fn of_role(&self, role: Role) -> Result<BTreeSet<String>, ApiError> {
+        Ok(self.load().await?.remove(&role).unwrap_or_default())
+    }
+
+    /// The union of the codes of `roles` (a user with several roles holds all of them).
+    pub async fn union(&self, roles: &[Role]) -> Result<BTreeSet<String>, ApiError> {
+        let sets = self.load().await?;
+        Ok(roles
+            .iter()
+            .filter_map(|r| sets.get(r))
+            .flat_map(|s| s.iter().cloned())
+            .collect())
+    }
+
+    /// Record a change made by this instance (applies at once here).
+    pub fn set(&self, role: Role, codes: BTreeSet<String>) {
+        if let Ok(mut cache) = self.cache.write() {
+            cache.sets.insert(role, codes.clone());
+            cache.pinned.insert(role, (Instant::now(), codes));
+        }
+    }
+
+    /// Forget the cache: the next check reads `rm_roles`.
+    pub fn invalidate(&self) {
+        if let Ok(mut cache) = self.cache.write() {
+            cache.loaded_at = None;
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -98,5 +239,18 @@ mod tests {
                 || c.starts_with("ports"))
         );
         assert!(default_codes(Role::Customer).is_empty());
+    }
+
+    #[test]
+    fn every_role_has_a_grant_code_among_the_known_codes() {
+        for role in Role::ALL {
+            assert!(is_known(&grant_code(role)), "{role:?}");
+        }
+    }
+
+    #[test]
+    fn roles_are_ordered_from_the_most_powerful() {
+        let orders: Vec<i32> = Role::ALL.iter().map(|r| role_info(*r).0).collect();
+        assert_eq!(orders, vec![1, 2, 3, 4]);
     }
 }

@@ -1,11 +1,27 @@
 //! The `Account` aggregate (a person who signs in) and the `Customer` aggregate (a trading
-//! company). This slice covers registration and passwords; the identity issue adds the rest.
+//! company): registration, passwords, the login states (new user, forced reset, transfer,
+//! lock), disabling, deleting, staff details and role grants, and the Easy-clear binding.
+//! Every decision is pure; the given/when/then tests are in `account/tests.rs`.
 
+pub mod breached;
+pub mod limiter;
+pub mod lockout;
+pub mod mail;
 pub mod password;
+pub mod role;
+pub mod tokens;
+#[cfg(test)]
+mod tests;
+
+use std::collections::BTreeSet;
 
 use api::Role;
-use events::account::{AccountEvent, PasswordSet, Registered, RoleGrant};
-use events::customer::{CustomerEvent, CustomerProfile};
+use chrono::{DateTime, Utc};
+use events::account::{
+    AccountEvent, Locked, PasswordResetForced, PasswordSet, ProfileChanged, Reason, Registered,
+    RoleGrant, RolesChanged, TransferCompleted, Transferred,
+};
+use events::customer::{CustomerEvent, CustomerProfile, EasyClearBound};
 use uuid::Uuid;
 
 use crate::aggregate::{Aggregate, DomainError, Violation};
@@ -14,15 +30,50 @@ use crate::aggregate::{Aggregate, DomainError, Violation};
 pub struct AccountState {
     pub registered: Option<Registered>,
     pub has_password: bool,
+    /// New user: the first password is still to be set (login answers 10002).
+    pub must_set_password: bool,
+    /// Why a new password is required (login answers 10003), if it is.
+    pub reset_forced: Option<String>,
+    pub disabled: bool,
+    pub deleted: bool,
+    /// A pending move to a new login (login answers 10004).
+    pub transfer_to: Option<String>,
+    /// The move is done: the account lives on as this one.
+    pub transferred_to: Option<Uuid>,
+    /// The last lock that triggered (the lock itself is enforced from `login_lockouts`).
+    pub locked_until: Option<DateTime<Utc>>,
 }
 
 impl AccountState {
     /// The first role by `sortNo` is the account's role.
     pub fn role(&self) -> Option<Role> {
-        let registered = self.registered.as_ref()?;
+        self.roles().into_iter().next()
+    }
+
+    /// Every role of the account, by `sortNo`.
+    pub fn roles(&self) -> Vec<Role> {
+        let Some(registered) = self.registered.as_ref() else {
+            return Vec::new();
+        };
         let mut grants: Vec<&RoleGrant> = registered.roles.iter().collect();
         grants.sort_by_key(|g| g.sort_no);
-        grants.iter().find_map(|g| Role::parse(&g.role_code))
+        grants
+            .iter()
+            .filter_map(|g| Role::parse(&g.role_code))
+            .collect()
+    }
+
+    pub fn is_staff(&self) -> bool {
+        self.role().is_some_and(Role::is_staff)
+    }
+
+    /// Registered and neither deleted nor moved away.
+    pub fn exists(&self) -> bool {
+        self.registered.is_some() && !self.deleted && self.transferred_to.is_none()
+    }
+
+    pub fn account_id(&self) -> Option<Uuid> {
+        self.registered.as_ref().map(|r| r.account_id)
     }
 }
 
@@ -32,9 +83,58 @@ impl Aggregate for AccountState {
 
     fn evolve(&mut self, event: &AccountEvent) {
         match event {
-            AccountEvent::Registered(r) => self.registered = Some(r.clone()),
-            AccountEvent::PasswordSet(_) => self.has_password = true,
+            AccountEvent::Registered(r) => {
+                self.must_set_password = r.must_set_password;
+                self.registered = Some(r.clone());
+            }
+            AccountEvent::PasswordSet(_) => {
+                self.has_password = true;
+                self.must_set_password = false;
+                self.reset_forced = None;
+            }
+            AccountEvent::PasswordResetForced(f) => self.reset_forced = Some(f.reason.clone()),
+            AccountEvent::Locked(l) => self.locked_until = Some(l.until),
+            AccountEvent::Transferred(t) => self.transfer_to = Some(t.new_username.clone()),
+            AccountEvent::TransferCompleted(t) => {
+                self.transfer_to = None;
+                self.transferred_to = Some(t.new_account_id);
+            }
+            AccountEvent::Disabled(_) => self.disabled = true,
+            AccountEvent::Enabled(_) => self.disabled = false,
+            AccountEvent::Deleted(_) => self.deleted = true,
+            AccountEvent::ProfileChanged(c) => {
+                if let Some(r) = self.registered.as_mut() {
+                    if let Some(v) = &c.display_name {
+                        r.display_name = v.clone();
+                    }
+                    if let Some(v) = &c.email {
+                        r.email = Some(v.clone()).filter(|e| !e.is_empty());
+                    }
+                    if let Some(v) = &c.staff_id {
+                        r.staff_id = Some(v.clone()).filter(|s| !s.is_empty());
+                    }
+                }
+            }
+            AccountEvent::RolesChanged(c) => {
+                if let Some(r) = self.registered.as_mut() {
+                    r.roles = c.to.clone();
+                }
+            }
         }
+    }
+}
+
+/// Who is acting, for the rules about acting on other accounts.
+#[derive(Debug, Clone)]
+pub struct Acting<'a> {
+    pub account_id: Uuid,
+    pub roles: &'a [Role],
+    pub granted: &'a BTreeSet<String>,
+}
+
+impl Acting<'_> {
+    pub fn is_super_admin(&self) -> bool {
+        self.roles.contains(&Role::SuperAdmin)
     }
 }
 
@@ -48,20 +148,20 @@ pub struct Register {
     pub must_set_password: bool,
 }
 
-fn username_violations(username: &str) -> Vec<Violation> {
+fn username_violations(field: &str, username: &str) -> Vec<Violation> {
     let ok_chars = username
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@'));
     if username.is_empty() {
         vec![Violation::new(
-            "username",
+            field,
             "required",
             "用户名不能为空",
             "username cannot be empty",
         )]
     } else if username.len() > 64 || !ok_chars {
         vec![Violation::new(
-            "username",
+            field,
             "format",
             "用户名只能包含字母、数字和 . _ - @，最多 64 个字符",
             "username may contain letters, digits and . _ - @, at most 64 characters",
@@ -69,6 +169,65 @@ fn username_violations(username: &str) -> Vec<Violation> {
     } else {
         Vec::new()
     }
+}
+
+/// A plausible e-mail address: one `@`, a dot in the domain, no spaces, at most 254 chars.
+pub fn email_ok(email: &str) -> bool {
+    let Some((local, domain)) = email.split_once('@') else {
+        return false;
+    };
+    email.len() <= 254
+        && !local.is_empty()
+        && domain.contains('.')
+        && !domain.starts_with('.')
+        && !domain.ends_with('.')
+        && !email.contains(char::is_whitespace)
+        && !domain.contains('@')
+}
+
+fn email_violation(field: &str, email: Option<&str>) -> Option<Violation> {
+    email.filter(|e| !email_ok(e)).map(|_| {
+        Violation::new(
+            field,
+            "email",
+            "邮箱格式不正确",
+            "not a valid e-mail address",
+        )
+    })
+}
+
+/// Role grants in the fixed role order: the first one is the role shown.
+pub fn grants(roles: &[Role]) -> Vec<RoleGrant> {
+    let mut roles: Vec<Role> = roles.to_vec();
+    roles.sort_by_key(|r| api::permissions::role_info(*r).0);
+    roles.dedup();
+    roles
+        .into_iter()
+        .map(|r| RoleGrant {
+            role_code: r.as_str().to_string(),
+            sort_no: api::permissions::role_info(r).0,
+        })
+        .collect()
+}
+
+fn roles_violations(field: &str, roles: &[Role]) -> Vec<Violation> {
+    if roles.is_empty() {
+        return vec![Violation::new(
+            field,
+            "required",
+            "至少需要一个角色",
+            "at least one role is required",
+        )];
+    }
+    if roles.contains(&Role::Customer) && roles.iter().any(|r| r.is_staff()) {
+        return vec![Violation::new(
+            field,
+            "mixed",
+            "客户角色不能与员工角色同时授予",
+            "the CUSTOMER role cannot be combined with staff roles",
+        )];
+    }
+    Vec::new()
 }
 
 pub fn decide_register(
@@ -81,15 +240,9 @@ pub fn decide_register(
             cmd.username
         )));
     }
-    let mut violations = username_violations(&cmd.username);
-    if cmd.roles.is_empty() {
-        violations.push(Violation::new(
-            "roles",
-            "required",
-            "至少需要一个角色",
-            "at least one role is required",
-        ));
-    }
+    let mut violations = username_violations("username", &cmd.username);
+    violations.extend(roles_violations("roles", &cmd.roles));
+    violations.extend(email_violation("email", cmd.email.as_deref()));
     let is_customer = cmd.roles.contains(&Role::Customer);
     if is_customer && cmd.customer_id.is_none() {
         violations.push(Violation::new(
@@ -107,31 +260,321 @@ pub fn decide_register(
         username: cmd.username.trim().to_string(),
         display_name: cmd.display_name,
         email: cmd.email,
-        roles: cmd
-            .roles
-            .iter()
-            .enumerate()
-            .map(|(i, r)| RoleGrant {
-                role_code: r.as_str().to_string(),
-                sort_no: i as i32 + 1,
-            })
-            .collect(),
-        customer_id: cmd.customer_id,
+        roles: grants(&cmd.roles),
+        customer_id: if is_customer { cmd.customer_id } else { None },
         staff_id: cmd.staff_id,
         must_set_password: cmd.must_set_password,
+        transferred_from: None,
     })])
+}
+
+fn live(state: &AccountState) -> Result<&Registered, DomainError> {
+    match &state.registered {
+        Some(r) if state.exists() => Ok(r),
+        _ => Err(DomainError::NotFound),
+    }
 }
 
 pub fn decide_password_set(
     state: &AccountState,
     how: &str,
 ) -> Result<Vec<AccountEvent>, DomainError> {
-    if state.registered.is_none() {
-        return Err(DomainError::NotFound);
-    }
+    live(state)?;
     Ok(vec![AccountEvent::PasswordSet(PasswordSet {
         how: how.to_string(),
     })])
+}
+
+/// Require a new password at the next sign-in (10003): "admin" or "breached".
+pub fn decide_force_reset(
+    state: &AccountState,
+    reason: &str,
+) -> Result<Vec<AccountEvent>, DomainError> {
+    live(state)?;
+    if state.reset_forced.is_some() {
+        return Ok(Vec::new());
+    }
+    Ok(vec![AccountEvent::PasswordResetForced(
+        PasswordResetForced {
+            reason: reason.to_string(),
+        },
+    )])
+}
+
+/// The lock triggered by failed sign-ins (recorded for the audit trail).
+pub fn decide_lock(
+    state: &AccountState,
+    failures: i64,
+    until: DateTime<Utc>,
+) -> Result<Vec<AccountEvent>, DomainError> {
+    live(state)?;
+    Ok(vec![AccountEvent::Locked(Locked { failures, until })])
+}
+
+/// Staff mark an account as moved to a new login (10004 at its next sign-in).
+pub fn decide_transfer(
+    state: &AccountState,
+    new_username: &str,
+) -> Result<Vec<AccountEvent>, DomainError> {
+    let r = live(state)?;
+    let mut violations = username_violations("newUsername", new_username);
+    if r.username.eq_ignore_ascii_case(new_username.trim()) {
+        violations.push(Violation::new(
+            "newUsername",
+            "same",
+            "新登录名不能与原登录名相同",
+            "the new login must differ from the current one",
+        ));
+    }
+    if !violations.is_empty() {
+        return Err(DomainError::Validation(violations));
+    }
+    if state.transfer_to.as_deref() == Some(new_username.trim()) {
+        return Ok(Vec::new());
+    }
+    Ok(vec![AccountEvent::Transferred(Transferred {
+        new_username: new_username.trim().to_string(),
+    })])
+}
+
+/// The registration of the new login of a confirmed transfer: a copy of the old account.
+pub fn decide_register_transferred(
+    old: &AccountState,
+    new_state: &AccountState,
+) -> Result<Vec<AccountEvent>, DomainError> {
+    let r = live(old)?;
+    let new_username = old.transfer_to.clone().ok_or(DomainError::NotFound)?;
+    if new_state.registered.is_some() {
+        return Err(DomainError::Conflict(format!(
+            "account {new_username} already exists"
+        )));
+    }
+    Ok(vec![AccountEvent::Registered(Registered {
+        account_id: events::account::account_id(&new_username),
+        username: new_username,
+        display_name: r.display_name.clone(),
+        email: r.email.clone(),
+        roles: r.roles.clone(),
+        customer_id: r.customer_id,
+        staff_id: r.staff_id.clone(),
+        must_set_password: false,
+        transferred_from: Some(r.account_id),
+    })])
+}
+
+/// Close the old account of a confirmed transfer.
+pub fn decide_complete_transfer(state: &AccountState) -> Result<Vec<AccountEvent>, DomainError> {
+    live(state)?;
+    let new_username = state.transfer_to.clone().ok_or(DomainError::NotFound)?;
+    Ok(vec![AccountEvent::TransferCompleted(TransferCompleted {
+        new_account_id: events::account::account_id(&new_username),
+        new_username,
+    })])
+}
+
+/// May `acting` act on the account `target` at all? Nobody acts on their own account
+/// through the administration endpoints, and only a SUPER_ADMIN acts on a SUPER_ADMIN.
+fn may_act_on(acting: &Acting, target: &AccountState) -> Result<(), DomainError> {
+    let r = live(target)?;
+    if r.account_id == acting.account_id {
+        return Err(DomainError::Validation(vec![Violation::new(
+            "id",
+            "self",
+            "不能对自己的账号执行此操作",
+            "you cannot do this to your own account",
+        )]));
+    }
+    if target.roles().contains(&Role::SuperAdmin) && !acting.is_super_admin() {
+        return Err(DomainError::Forbidden);
+    }
+    Ok(())
+}
+
+pub fn decide_disable(
+    state: &AccountState,
+    acting: &Acting,
+    reason: Option<String>,
+) -> Result<Vec<AccountEvent>, DomainError> {
+    may_act_on(acting, state)?;
+    if state.disabled {
+        return Ok(Vec::new());
+    }
+    Ok(vec![AccountEvent::Disabled(Reason { reason })])
+}
+
+pub fn decide_enable(
+    state: &AccountState,
+    acting: &Acting,
+) -> Result<Vec<AccountEvent>, DomainError> {
+    may_act_on(acting, state)?;
+    if !state.disabled {
+        return Ok(Vec::new());
+    }
+    Ok(vec![AccountEvent::Enabled(Reason { reason: None })])
+}
+
+/// Soft delete: the stream stays (audit); the account can no longer sign in.
+pub fn decide_delete(
+    state: &AccountState,
+    acting: &Acting,
+    reason: Option<String>,
+) -> Result<Vec<AccountEvent>, DomainError> {
+    may_act_on(acting, state)?;
+    Ok(vec![AccountEvent::Deleted(Reason { reason })])
+}
+
+/// Staff details an administrator may maintain; `None` leaves a field as it is.
+#[derive(Debug, Clone, Default)]
+pub struct StaffDetails {
+    pub display_name: Option<String>,
+    pub email: Option<String>,
+    pub staff_id: Option<String>,
+}
+
+pub fn decide_change_staff(
+    state: &AccountState,
+    acting: &Acting,
+    change: StaffDetails,
+) -> Result<Vec<AccountEvent>, DomainError> {
+    may_act_on(acting, state)?;
+    let r = live(state)?;
+    if !state.is_staff() {
+        return Err(DomainError::NotFound);
+    }
+    let mut violations: Vec<Violation> = email_violation("staffEmail", change.email.as_deref())
+        .into_iter()
+        .collect();
+    if change
+        .display_name
+        .as_deref()
+        .is_some_and(|n| n.chars().count() > 100)
+    {
+        violations.push(Violation::new(
+            "staffName",
+            "length",
+            "姓名最多 100 个字符",
+            "staffName has at most 100 characters",
+        ));
+    }
+    if change
+        .staff_id
+        .as_deref()
+        .is_some_and(|n| n.chars().count() > 32)
+    {
+        violations.push(Violation::new(
+            "staffId",
+            "length",
+            "员工编号最多 32 个字符",
+            "staffId has at most 32 characters",
+        ));
+    }
+    if !violations.is_empty() {
+        return Err(DomainError::Validation(violations));
+    }
+    let differs = |new: &Option<String>, old: Option<&str>| {
+        new.as_deref().filter(|n| Some(*n) != old).map(String::from)
+    };
+    let event = ProfileChanged {
+        display_name: differs(&change.display_name, Some(r.display_name.as_str())),
+        email: differs(&change.email, r.email.as_deref()),
+        staff_id: differs(&change.staff_id, r.staff_id.as_deref()),
+    };
+    if event == ProfileChanged::default() {
+        return Ok(Vec::new());
+    }
+    Ok(vec![AccountEvent::ProfileChanged(event)])
+}
+
+/// Replace a staff member's roles. Each role added or removed needs
+/// `user-roles:grant:<ROLE>`; SUPER_ADMIN authority moves only by hand-over.
+pub fn decide_set_roles(
+    state: &AccountState,
+    acting: &Acting,
+    roles: &[Role],
+) -> Result<Vec<AccountEvent>, DomainError> {
+    may_act_on(acting, state)?;
+    let r = live(state)?;
+    if !state.is_staff() {
+        return Err(DomainError::NotFound);
+    }
+    let violations = roles_violations("roles", roles);
+    if !violations.is_empty() {
+        return Err(DomainError::Validation(violations));
+    }
+    if roles.contains(&Role::Customer) {
+        return Err(DomainError::Validation(vec![Violation::new(
+            "roles",
+            "staff_only",
+            "员工不能被授予客户角色",
+            "staff cannot hold the CUSTOMER role",
+        )]));
+    }
+    let before: BTreeSet<Role> = state.roles().into_iter().collect();
+    let after: BTreeSet<Role> = roles.iter().copied().collect();
+    for role in before.symmetric_difference(&after) {
+        if !acting
+            .granted
+            .contains(&api::permissions::grant_code(*role))
+        {
+            return Err(DomainError::Forbidden);
+        }
+    }
+    if before == after {
+        return Ok(Vec::new());
+    }
+    Ok(vec![AccountEvent::RolesChanged(RolesChanged {
+        from: r.roles.clone(),
+        to: grants(roles),
+        how: "grant".into(),
+    })])
+}
+
+/// Hand SUPER_ADMIN authority over: the target gains SUPER_ADMIN, the caller loses it (an
+/// ADMIN is left in its place when it was the caller's only role). Answers the events of
+/// the target and of the caller; both are appended in one transaction.
+pub fn decide_transfer_authority(
+    target: &AccountState,
+    caller: &AccountState,
+    acting: &Acting,
+) -> Result<(Vec<AccountEvent>, Vec<AccountEvent>), DomainError> {
+    if !acting.is_super_admin() || !caller.roles().contains(&Role::SuperAdmin) {
+        return Err(DomainError::Forbidden);
+    }
+    may_act_on(acting, target)?;
+    let t = live(target)?;
+    let c = live(caller)?;
+    if !target.is_staff() {
+        return Err(DomainError::NotFound);
+    }
+    if target.disabled {
+        return Err(DomainError::Validation(vec![Violation::new(
+            "id",
+            "disabled",
+            "不能移交给已停用的账号",
+            "authority cannot go to a disabled account",
+        )]));
+    }
+    let mut target_roles = target.roles();
+    target_roles.push(Role::SuperAdmin);
+    let mut caller_roles: Vec<Role> = caller
+        .roles()
+        .into_iter()
+        .filter(|r| *r != Role::SuperAdmin)
+        .collect();
+    if caller_roles.is_empty() {
+        caller_roles.push(Role::Admin);
+    }
+    let gain = AccountEvent::RolesChanged(RolesChanged {
+        from: t.roles.clone(),
+        to: grants(&target_roles),
+        how: "transfer".into(),
+    });
+    let lose = AccountEvent::RolesChanged(RolesChanged {
+        from: c.roles.clone(),
+        to: grants(&caller_roles),
+        how: "transfer".into(),
+    });
+    Ok((vec![gain], vec![lose]))
 }
 
 #[derive(Debug, Default, Clone)]
@@ -139,6 +582,8 @@ pub struct CustomerState {
     pub customer_id: Option<Uuid>,
     pub username: String,
     pub profile: CustomerProfile,
+    /// The Easy-clear ID the customer bound (`isLocked` until then).
+    pub bound_ups_id: Option<String>,
 }
 
 impl Aggregate for CustomerState {
@@ -152,6 +597,7 @@ impl Aggregate for CustomerState {
                 self.username = r.username.clone();
                 self.profile = r.profile.clone();
             }
+            CustomerEvent::EasyClearBound(b) => self.bound_ups_id = Some(b.ups_id.clone()),
         }
     }
 }
@@ -165,7 +611,7 @@ pub fn decide_register_customer(
     if state.customer_id.is_some() {
         return Err(DomainError::Conflict("customer already exists".into()));
     }
-    let mut violations = username_violations(username);
+    let mut violations = username_violations("username", username);
     if profile.company_name.trim().is_empty() {
         violations.push(Violation::new(
             "companyName",
@@ -186,67 +632,58 @@ pub fn decide_register_customer(
     )])
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
+fn no_match() -> DomainError {
+    DomainError::Validation(vec![Violation::new(
+        "upsId",
+        "mismatch",
+        "易清关 ID 或账号与登记信息不符",
+        "the Easy-clear ID or account number does not match the registered one",
+    )])
+}
 
-    fn register(username: &str, roles: Vec<Role>, customer_id: Option<Uuid>) -> Register {
-        Register {
-            username: username.into(),
-            display_name: username.into(),
-            email: None,
-            roles,
-            customer_id,
-            staff_id: None,
-            must_set_password: false,
-        }
+/// Bind the Easy-clear ID: `upsId` (and `accountNo` when staff registered one) must match
+/// what staff registered on the customer. The same ID again changes nothing; another one
+/// once bound is a conflict.
+pub fn decide_bind_easy_clear(
+    state: &CustomerState,
+    account_id: Uuid,
+    ups_id: &str,
+    account_no: Option<&str>,
+    is_from_ups: bool,
+) -> Result<Vec<CustomerEvent>, DomainError> {
+    if state.customer_id.is_none() {
+        return Err(DomainError::NotFound);
     }
-
-    #[test]
-    fn registering_a_customer_account_without_its_company_is_refused() {
-        let err = decide_register(
-            &AccountState::default(),
-            register("acme", vec![Role::Customer], None),
-        )
-        .expect_err("refused");
-        assert!(matches!(err, DomainError::Validation(v) if v[0].field == "customerId"));
+    let ups_id = ups_id.trim();
+    if ups_id.is_empty() {
+        return Err(DomainError::Validation(vec![Violation::new(
+            "upsId",
+            "required",
+            "请输入易清关 ID",
+            "upsId is required",
+        )]));
     }
-
-    #[test]
-    fn registering_the_same_account_twice_is_a_conflict() {
-        let mut state = AccountState::default();
-        for e in
-            decide_register(&state, register("operator", vec![Role::Operator], None)).expect("ok")
-        {
-            state.evolve(&e);
-        }
-        assert_eq!(state.role(), Some(Role::Operator));
-        let err = decide_register(&state, register("operator", vec![Role::Operator], None))
-            .expect_err("dup");
-        assert!(matches!(err, DomainError::Conflict(_)));
+    if let Some(bound) = &state.bound_ups_id {
+        return if bound == ups_id {
+            Ok(Vec::new())
+        } else {
+            Err(DomainError::Conflict(
+                "an Easy-clear ID is already bound".into(),
+            ))
+        };
     }
-
-    #[test]
-    fn the_first_role_by_sort_number_is_the_accounts_role() {
-        let mut state = AccountState::default();
-        for e in decide_register(
-            &state,
-            register("boss", vec![Role::Admin, Role::Operator], None),
-        )
-        .expect("ok")
-        {
-            state.evolve(&e);
-        }
-        assert_eq!(state.role(), Some(Role::Admin));
+    let registered = state.profile.ups_id.as_deref().map(str::trim);
+    if registered != Some(ups_id) {
+        return Err(no_match());
     }
-
-    #[test]
-    fn a_username_with_spaces_is_refused() {
-        let err = decide_register(
-            &AccountState::default(),
-            register("a b", vec![Role::Operator], None),
-        )
-        .expect_err("refused");
-        assert!(matches!(err, DomainError::Validation(v) if v[0].field == "username"));
+    if let Some(expected) = state.profile.account_no.as_deref().map(str::trim)
+        && account_no.map(str::trim) != Some(expected)
+    {
+        return Err(no_match());
     }
+    Ok(vec![CustomerEvent::EasyClearBound(EasyClearBound {
+        ups_id: ups_id.to_string(),
+        is_from_ups,
+        account_id,
+    })])
 }

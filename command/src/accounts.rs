@@ -1,16 +1,85 @@
-//! Account and customer services used by the HTTP layer and the seeds: each runs the pure
-//! decision, then appends (and, for passwords, writes the credential in the same transaction).
+//! Account, role and customer services used by the HTTP layer and the seeds: each runs the
+//! pure decision, then appends (and, for passwords, writes the credential in the same
+//! transaction). Also the identity settings shared by the account endpoints.
 
-use api::{Actor, ApiError};
+use std::collections::BTreeSet;
+
+use api::{Actor, ApiError, Role};
 use events::DomainEvent;
+use events::account::AccountEvent;
 use events::customer::CustomerProfile;
+use serde::Serialize;
 use uuid::Uuid;
 
+use crate::account::limiter::RateLimiter;
+use crate::account::mail::Mailer;
+use crate::account::role::{self as role_agg, RoleState};
 use crate::account::{self, AccountState, CustomerState, Register};
+use crate::aggregate::DomainError;
 use crate::handler::{CommandAnswer, CommandError, execute, load};
 use crate::http::CommandState;
 
-fn system_metadata(actor: &Actor, customer_id: Option<Uuid>) -> events::Metadata {
+/// The request a client makes before logging out (`GET /api/v1/session` hands it over).
+#[derive(Debug, Clone, Serialize)]
+pub struct PreLogout {
+    pub url: String,
+    pub method: String,
+    pub params: serde_json::Value,
+}
+
+/// Settings and helpers of the identity endpoints.
+#[derive(Clone, Debug)]
+pub struct Identity {
+    /// Without a mailer no reset mail is sent (the answer is the same).
+    pub mailer: Option<Mailer>,
+    /// The web app's address: reset links are `<public_url>/pass-reset?token=...`.
+    pub public_url: String,
+    pub login_limiter: RateLimiter,
+    /// Take the client IP from `X-Forwarded-For` (behind a trusted proxy only).
+    pub trust_forwarded_for: bool,
+    pub pre_logout: Option<PreLogout>,
+}
+
+impl std::fmt::Debug for RateLimiter {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RateLimiter")
+    }
+}
+
+impl Default for Identity {
+    fn default() -> Self {
+        Self {
+            mailer: None,
+            public_url: "http://127.0.0.1:8080".into(),
+            login_limiter: RateLimiter::default(),
+            trust_forwarded_for: false,
+            pre_logout: None,
+        }
+    }
+}
+
+/// The state of the identity routes: the command state and the identity settings.
+#[derive(Clone)]
+pub struct IdentityState {
+    pub cmd: CommandState,
+    pub identity: Identity,
+}
+
+impl axum::extract::FromRef<IdentityState> for api::Auth {
+    fn from_ref(state: &IdentityState) -> api::Auth {
+        state.cmd.auth.clone()
+    }
+}
+
+impl std::ops::Deref for IdentityState {
+    type Target = CommandState;
+
+    fn deref(&self) -> &CommandState {
+        &self.cmd
+    }
+}
+
+pub fn system_metadata(actor: &Actor, customer_id: Option<Uuid>) -> events::Metadata {
     events::Metadata {
         actor_id: Some(actor.id),
         actor_role: Some(actor.role.as_str().to_string()),
@@ -57,13 +126,34 @@ pub async fn register_account(
     })
 }
 
-/// Hash and store a password, and record that it was set, atomically.
-pub async fn set_password(
+/// Run a decision on one account stream (load, decide, append; a lost race is decided again).
+pub async fn on_account<F>(
     state: &CommandState,
-    actor: &Actor,
+    metadata: &events::Metadata,
+    account_id: Uuid,
+    expected: Option<i64>,
+    decide: F,
+) -> Result<CommandAnswer, ApiError>
+where
+    F: Fn(&AccountState) -> Result<Vec<AccountEvent>, DomainError>,
+{
+    execute::<AccountState, _>(&state.store, account_id, expected, metadata, |s, _| {
+        decide(s)
+    })
+    .await
+    .map_err(ApiError::from)
+}
+
+/// Hash and store a password, and record that it was set, atomically. `consume` runs in the
+/// same transaction (it uses up the single-use token that allowed it); `false` from it
+/// aborts with a 400 naming `token`.
+pub async fn set_password_with(
+    state: &CommandState,
+    metadata: &events::Metadata,
     account_id: Uuid,
     password: &str,
     how: &str,
+    consume: Option<(&str, crate::account::tokens::Purpose)>,
 ) -> Result<CommandAnswer, ApiError> {
     let (account, version) = load::<AccountState>(&state.store, account_id)
         .await
@@ -74,12 +164,13 @@ pub async fn set_password(
         .hash(password.to_string())
         .await
         .map_err(ApiError::internal)?;
-    let metadata = system_metadata(
-        actor,
-        account.registered.as_ref().and_then(|r| r.customer_id),
-    );
     let new: Vec<_> = events.iter().map(|e| e.to_new_event()).collect();
     let mut tx = state.pool.begin().await?;
+    if let Some((token, purpose)) = consume
+        && !crate::account::tokens::consume(&mut tx, token, purpose).await?
+    {
+        return Err(crate::http::password::token_invalid());
+    }
     let appended = state
         .store
         .append_in(
@@ -88,7 +179,7 @@ pub async fn set_password(
             account_id,
             version,
             &new,
-            &metadata,
+            metadata,
         )
         .await
         .map_err(|e| ApiError::from(CommandError::from(e)))?;
@@ -106,4 +197,65 @@ pub async fn set_password(
         version: appended.version,
         position: appended.position,
     })
+}
+
+/// Hash and store a password, and record that it was set, atomically.
+pub async fn set_password(
+    state: &CommandState,
+    actor: &Actor,
+    account_id: Uuid,
+    password: &str,
+    how: &str,
+) -> Result<CommandAnswer, ApiError> {
+    let (account, _) = load::<AccountState>(&state.store, account_id)
+        .await
+        .map_err(ApiError::internal)?;
+    let metadata = system_metadata(
+        actor,
+        account.registered.as_ref().and_then(|r| r.customer_id),
+    );
+    set_password_with(state, &metadata, account_id, password, how, None).await
+}
+
+/// Define every role with its default permissions (idempotent).
+pub async fn seed_roles(state: &CommandState, actor: &Actor) -> Result<(), CommandError> {
+    let metadata = system_metadata(actor, None);
+    for role in Role::ALL {
+        execute::<RoleState, _>(
+            &state.store,
+            events::role::role_stream_id(role.as_str()),
+            None,
+            &metadata,
+            |s, _| role_agg::decide_define(s, role),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
+/// Replace a role's permission codes, and apply the change to this instance's cache.
+pub async fn set_role_permissions(
+    state: &CommandState,
+    metadata: &events::Metadata,
+    role: Role,
+    codes: &[String],
+    caller_granted: &BTreeSet<String>,
+    caller_is_super_admin: bool,
+    expected: Option<i64>,
+) -> Result<CommandAnswer, ApiError> {
+    let answer = execute::<RoleState, _>(
+        &state.store,
+        events::role::role_stream_id(role.as_str()),
+        expected,
+        metadata,
+        |s, _| {
+            role_agg::decide_set_permissions(s, role, codes, caller_granted, caller_is_super_admin)
+        },
+    )
+    .await?;
+    state
+        .auth
+        .permissions()
+        .set(role, codes.iter().cloned().collect());
+    Ok(answer)
 }

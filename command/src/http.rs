@@ -3,6 +3,9 @@
 
 pub mod auth;
 pub mod declarations;
+pub mod password;
+pub mod roles;
+pub mod staff;
 
 use api::{Actor, ApiError, Auth, Text};
 use axum::extract::FromRef;
@@ -35,10 +38,28 @@ impl FromRef<CommandState> for Auth {
     }
 }
 
-/// The router of every command endpoint.
+/// The router of every command endpoint (identity settings at their defaults).
 pub fn router(state: CommandState) -> axum::Router {
+    router_with_identity(state, crate::accounts::Identity::default())
+}
+
+/// The router of every command endpoint.
+pub fn router_with_identity(
+    state: CommandState,
+    identity: crate::accounts::Identity,
+) -> axum::Router {
+    let guards = api::Guards::new(&state.auth);
+    let identity_routes = axum::Router::new()
+        .merge(auth::routes(&guards))
+        .merge(password::routes())
+        .merge(staff::routes(&guards))
+        .merge(roles::routes(&guards))
+        .with_state(crate::accounts::IdentityState {
+            cmd: state.clone(),
+            identity,
+        });
     axum::Router::new()
-        .merge(auth::routes())
+        .merge(identity_routes)
         .merge(declarations::routes())
         .with_state(state)
 }

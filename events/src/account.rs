@@ -2,8 +2,10 @@
 //!
 //! Password hashes are deliberately NOT in these events: the log is immutable and replayable
 //! by auditors, so secrets live in the `credentials` table and events only record that a
-//! password was set.
+//! password was set. Likewise the failed sign-ins that lead to a lock are operational rows
+//! (`login_attempts`); the lock itself is an event (`AccountLocked`), so it is audited.
 
+use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
@@ -16,7 +18,10 @@ pub const STREAM_TYPE: &str = "account";
 const ACCOUNT_NAMESPACE: Uuid = Uuid::from_u128(0x6c0b_3a1e_51d2_4f1e_9c55_0a8e_7d1b_2f01);
 
 pub fn account_id(username: &str) -> Uuid {
-    Uuid::new_v5(&ACCOUNT_NAMESPACE, username.trim().to_lowercase().as_bytes())
+    Uuid::new_v5(
+        &ACCOUNT_NAMESPACE,
+        username.trim().to_lowercase().as_bytes(),
+    )
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -41,12 +46,73 @@ pub struct Registered {
     pub staff_id: Option<String>,
     /// A new user must set a password before first use (login answers 10002).
     pub must_set_password: bool,
+    /// The account this one was created from by an account transfer (10004), if any.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub transferred_from: Option<Uuid>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct PasswordSet {
-    /// "initial", "changed", "reset" or "admin".
+    /// "initial", "changed", "setup" (10002), "update" (10003), "reset" (e-mail link),
+    /// "transfer" (10004) or "admin".
+    pub how: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PasswordResetForced {
+    /// "admin" (staff forced it) or "breached" (the password is on the breached list).
+    pub reason: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Locked {
+    /// Failed sign-ins counted in the window when the lock triggered.
+    pub failures: i64,
+    pub until: DateTime<Utc>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Transferred {
+    /// The new login the account moves to (for example an Easy-clear ID).
+    pub new_username: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct TransferCompleted {
+    pub new_account_id: Uuid,
+    pub new_username: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reason {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// A staff member's details changed; each field says old and new, `None` = unchanged.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileChanged {
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub display_name: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub staff_id: Option<String>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct RolesChanged {
+    pub from: Vec<RoleGrant>,
+    pub to: Vec<RoleGrant>,
+    /// "grant" (the roles endpoint) or "transfer" (SUPER_ADMIN authority handed over).
     pub how: String,
 }
 
@@ -57,6 +123,24 @@ pub enum AccountEvent {
     Registered(Registered),
     #[serde(rename = "AccountPasswordSet")]
     PasswordSet(PasswordSet),
+    #[serde(rename = "PasswordResetForced")]
+    PasswordResetForced(PasswordResetForced),
+    #[serde(rename = "AccountLocked")]
+    Locked(Locked),
+    #[serde(rename = "AccountTransferred")]
+    Transferred(Transferred),
+    #[serde(rename = "AccountTransferCompleted")]
+    TransferCompleted(TransferCompleted),
+    #[serde(rename = "AccountDisabled")]
+    Disabled(Reason),
+    #[serde(rename = "AccountEnabled")]
+    Enabled(Reason),
+    #[serde(rename = "AccountDeleted")]
+    Deleted(Reason),
+    #[serde(rename = "AccountProfileChanged")]
+    ProfileChanged(ProfileChanged),
+    #[serde(rename = "AccountRolesChanged")]
+    RolesChanged(RolesChanged),
 }
 
 impl DomainEvent for AccountEvent {
@@ -64,6 +148,15 @@ impl DomainEvent for AccountEvent {
         match self {
             Self::Registered(_) => "AccountRegistered",
             Self::PasswordSet(_) => "AccountPasswordSet",
+            Self::PasswordResetForced(_) => "PasswordResetForced",
+            Self::Locked(_) => "AccountLocked",
+            Self::Transferred(_) => "AccountTransferred",
+            Self::TransferCompleted(_) => "AccountTransferCompleted",
+            Self::Disabled(_) => "AccountDisabled",
+            Self::Enabled(_) => "AccountEnabled",
+            Self::Deleted(_) => "AccountDeleted",
+            Self::ProfileChanged(_) => "AccountProfileChanged",
+            Self::RolesChanged(_) => "AccountRolesChanged",
         }
     }
 

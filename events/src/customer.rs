@@ -32,17 +32,35 @@ pub struct Registered {
     pub profile: CustomerProfile,
 }
 
+// --- identity (Easy-clear ID binding): owned by the identity work, keep together ---
+/// The customer bound the Easy-clear ID that staff registered on the archive (`upsId` and
+/// `accountNo` matched); until then the customer is "locked" (must bind).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct EasyClearBound {
+    pub ups_id: String,
+    /// The client's `isFromUps` flag, recorded as sent.
+    pub is_from_ups: bool,
+    /// The account (login) that bound it.
+    pub account_id: Uuid,
+}
+// --- end identity ---
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data")]
 pub enum CustomerEvent {
     #[serde(rename = "CustomerRegistered")]
     Registered(Registered),
+    // identity:
+    #[serde(rename = "CustomerEasyClearBound")]
+    EasyClearBound(EasyClearBound),
 }
 
 impl DomainEvent for CustomerEvent {
     fn event_type(&self) -> &'static str {
         match self {
             Self::Registered(_) => "CustomerRegistered",
+            Self::EasyClearBound(_) => "CustomerEasyClearBound",
         }
     }
 

@@ -13,3 +13,4 @@ pub mod account;
 pub mod customer;
 pub mod declaration;
 pub mod reference;
+pub mod role;

@@ -6,9 +6,11 @@ use events::RecordedEvent;
 use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
+pub mod account_directory;
 pub mod declaration_history;
 pub mod declaration_list;
 pub mod reference_rows;
+pub mod role_permissions;
 pub mod runtime;
 
 /// A read model fed by the event feed.

@@ -12,6 +12,8 @@ pub mod declaration_history;
 pub mod declaration_list;
 pub mod reference;
 pub mod reports;
+pub mod roles;
+pub mod staff_list;
 pub mod wait;
 
 /// State shared by the query routes.
@@ -35,7 +37,10 @@ impl FromRef<QueryState> for PgPool {
 
 /// Every query route.
 pub fn router(state: QueryState) -> axum::Router {
+    let guards = api::Guards::new(&state.auth);
     axum::Router::new()
+        .merge(staff_list::routes(&guards))
+        .merge(roles::routes(&guards))
         .merge(reference::router())
         .merge(declaration_list::routes())
         .merge(declaration_detail::routes())

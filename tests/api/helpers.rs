@@ -25,6 +25,7 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
         web_dir: None,
         max_connections: 10,
         log_json: false,
+        identity: Default::default(),
     }
 }
 

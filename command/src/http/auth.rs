@@ -1,29 +1,108 @@
-//! Sign-in and who-am-I: `POST /auth/login`, `POST /auth/logout`, the development-only test
-//! login, profiles, permissions and password change.
+//! Sign-in and who-am-I: `POST /auth/login` (codes 10000/10002/10003/10004/10006, lockout,
+//! per-IP rate limit), `POST /auth/logout`, the development-only test login, the session,
+//! profiles, permissions, password change, and the customer's Easy-clear binding
+//! (`GET /api/v1/ups-id`, `POST /api/v1/custom-profile`). See docs/identity.md.
 
-use api::{Actor, ApiError, ApiResult, FormOrJson, Query, Role, SessionSubject, Text, ok};
+use std::net::{IpAddr, SocketAddr};
+
+use api::{
+    Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, Query, Role,
+    SessionSubject, Text, ok,
+};
 use axum::Router;
-use axum::extract::State;
+use axum::extract::{ConnectInfo, FromRequestParts, State};
+use axum::http::HeaderMap;
+use axum::http::request::Parts;
 use axum::routing::{get, post};
+use chrono::{DateTime, Utc};
 use events::EventStore;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use uuid::Uuid;
 
-use super::CommandState;
-use crate::account::{AccountState, CustomerState};
-use crate::handler::load;
+use crate::account::lockout::{self, Outcome};
+use crate::account::tokens::{self, Purpose};
+use crate::account::{self, AccountState, CustomerState, breached};
+use crate::accounts::{IdentityState, PreLogout, on_account};
+use crate::handler::{CommandAnswer, execute, load};
 
-pub fn routes() -> Router<CommandState> {
+/// Every route of this module with who may call it.
+pub fn routes(g: &Guards) -> Router<IdentityState> {
     Router::new()
+        // public: rate limited per IP
         .route("/auth/login", post(login))
-        .route("/auth/logout", post(logout))
+        // development only (404 in production)
         .route("/api/v1/oauth/token/test", get(test_token))
-        .route("/api/v1/session", get(session))
-        .route("/api/v1/customer/profile", get(customer_profile))
-        .route("/api/v1/staff/profile", get(staff_profile))
-        .route("/api/v1/user-permissions", get(user_permissions))
-        .route("/api/v1/account/password/change", post(change_password))
+        .route("/auth/logout", post(logout).route_layer(g.signed_in()))
+        .route("/api/v1/session", get(session).route_layer(g.signed_in()))
+        .route(
+            "/api/v1/customer/profile",
+            get(customer_profile).route_layer(g.signed_in()),
+        )
+        .route(
+            "/api/v1/staff/profile",
+            get(staff_profile).route_layer(g.staff()),
+        )
+        .route(
+            "/api/v1/user-permissions",
+            get(user_permissions).route_layer(g.signed_in()),
+        )
+        .route(
+            "/api/v1/account/password/change",
+            post(change_password).route_layer(g.signed_in()),
+        )
+        .route("/api/v1/ups-id", get(ups_id).route_layer(g.customer()))
+        .route(
+            "/api/v1/custom-profile",
+            post(bind_easy_clear).route_layer(g.customer()),
+        )
+}
+
+/// The client's IP: the connection's peer, or the first `X-Forwarded-For` entry when the
+/// server is configured to trust its proxy.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub Option<IpAddr>);
+
+pub fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, trust_forwarded: bool) -> Option<IpAddr> {
+    if trust_forwarded
+        && let Some(ip) = headers
+            .get("x-forwarded-for")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(',').next())
+            .and_then(|v| v.trim().parse::<IpAddr>().ok())
+    {
+        return Some(ip);
+    }
+    peer
+}
+
+impl FromRequestParts<IdentityState> for ClientIp {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &IdentityState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        Ok(ClientIp(client_ip(
+            &parts.headers,
+            peer,
+            state.identity.trust_forwarded_for,
+        )))
+    }
+}
+
+/// Take a token from the caller's bucket: 429 + code 207 + `Retry-After` when empty.
+pub fn limit(state: &IdentityState, ip: ClientIp) -> Result<(), ApiError> {
+    let key = ip.0.unwrap_or(IpAddr::from([0, 0, 0, 0]));
+    state
+        .identity
+        .login_limiter
+        .check(key)
+        .map_err(|retry_after_secs| ApiError::TooManyRequests { retry_after_secs })
 }
 
 #[derive(Deserialize)]
@@ -32,7 +111,8 @@ struct LoginForm {
     password: Option<String>,
 }
 
-fn login_failed() -> ApiError {
+/// Every failed sign-in, whether the user exists or not.
+pub fn login_failed() -> ApiError {
     ApiError::Business {
         code: 10000,
         message: Text::new("用户名或密码错误", "wrong username or password"),
@@ -40,7 +120,30 @@ fn login_failed() -> ApiError {
     }
 }
 
-async fn password_hash(state: &CommandState, account_id: Uuid) -> Result<Option<String>, ApiError> {
+fn cancelled() -> ApiError {
+    ApiError::Business {
+        code: 10000,
+        message: Text::new("您的账户已注销", "your account has been cancelled"),
+        data: json!(null),
+    }
+}
+
+fn locked(until: DateTime<Utc>) -> ApiError {
+    let minutes = ((until - Utc::now()).num_seconds() + 59).max(60) / 60;
+    ApiError::Business {
+        code: 10006,
+        message: Text::new(
+            format!("账户已锁定，请 {minutes} 分钟后再试"),
+            format!("the account is locked; try again in {minutes} minutes"),
+        ),
+        data: json!({ "lockedUntil": until.to_rfc3339() }),
+    }
+}
+
+pub async fn password_hash(
+    state: &IdentityState,
+    account_id: Uuid,
+) -> Result<Option<String>, ApiError> {
     Ok(
         sqlx::query_scalar("SELECT password_hash FROM credentials WHERE account_id = $1")
             .bind(account_id)
@@ -49,7 +152,7 @@ async fn password_hash(state: &CommandState, account_id: Uuid) -> Result<Option<
     )
 }
 
-fn subject(account: &AccountState) -> Option<SessionSubject> {
+pub fn subject(account: &AccountState) -> Option<SessionSubject> {
     let r = account.registered.as_ref()?;
     Some(SessionSubject {
         account_id: r.account_id,
@@ -60,17 +163,55 @@ fn subject(account: &AccountState) -> Option<SessionSubject> {
     })
 }
 
-async fn load_account(store: &EventStore, username: &str) -> Result<AccountState, ApiError> {
-    let (account, _) = load::<AccountState>(store, events::account::account_id(username))
+pub async fn load_account(store: &EventStore, username: &str) -> Result<AccountState, ApiError> {
+    load_account_id(store, events::account::account_id(username)).await
+}
+
+pub async fn load_account_id(store: &EventStore, id: Uuid) -> Result<AccountState, ApiError> {
+    let (account, _) = load::<AccountState>(store, id)
         .await
         .map_err(ApiError::internal)?;
     Ok(account)
 }
 
+/// What a password must not contain: the account's name, username and e-mail.
+pub fn forbidden_names(account: &AccountState) -> Vec<String> {
+    account
+        .registered
+        .as_ref()
+        .map(|r| {
+            [
+                Some(r.username.clone()),
+                Some(r.display_name.clone()),
+                r.email.clone(),
+            ]
+            .into_iter()
+            .flatten()
+            .collect()
+        })
+        .unwrap_or_default()
+}
+
+/// Metadata of events caused by an anonymous request (sign-in, reset link).
+pub fn anonymous_metadata(what: &str, customer_id: Option<Uuid>) -> events::Metadata {
+    events::Metadata {
+        actor_id: None,
+        actor_role: None,
+        actor_name: Some(format!("system:{what}")),
+        customer_id,
+        correlation_id: Uuid::now_v7(),
+        causation_id: None,
+        request_id: None,
+        command_id: Uuid::now_v7(),
+    }
+}
+
 async fn login(
-    State(state): State<CommandState>,
+    State(state): State<IdentityState>,
+    ip: ClientIp,
     FormOrJson(form): FormOrJson<LoginForm>,
-) -> ApiResult<String> {
+) -> ApiResult<serde_json::Value> {
+    limit(&state, ip)?;
     let username = form.username.ok_or_else(|| {
         ApiError::bad_field("username", "用户名不能为空", "username cannot be empty")
     })?;
@@ -80,16 +221,72 @@ async fn login(
     if username.len() > 128 || password.len() > 256 {
         return Err(login_failed());
     }
+    let ip_text = ip.0.map(|i| i.to_string());
     let account = load_account(&state.store, &username).await?;
-    let hash = match &account.registered {
-        Some(r) => password_hash(&state, r.account_id).await?,
+    let known = account.exists().then(|| account.account_id()).flatten();
+    let hash = match known {
+        Some(id) => password_hash(&state, id).await?,
         None => None,
     };
     // Unknown users are checked against a dummy hash: same answer, similar timing.
-    if !state.hasher.verify(password, hash).await {
+    if !state.hasher.verify(password.clone(), hash).await {
+        lockout::record(&state.pool, known, &username, ip_text, Outcome::Failure).await?;
+        if let Some(id) = known {
+            count_failure(&state, &account, id).await?;
+        }
         return Err(login_failed());
     }
+    let Some(id) = known else {
+        return Err(login_failed());
+    };
+    if account.disabled {
+        lockout::record(&state.pool, known, &username, ip_text, Outcome::Refused).await?;
+        return Err(cancelled());
+    }
+    if let Some(until) = lockout::locked_until(&state.pool, id).await? {
+        lockout::record(&state.pool, known, &username, ip_text, Outcome::Locked).await?;
+        return Err(locked(until));
+    }
+    lockout::record(&state.pool, known, &username, ip_text, Outcome::Success).await?;
     let subject = subject(&account).ok_or_else(login_failed)?;
+    if account.transfer_to.is_some() {
+        let token = tokens::issue(&state.pool, id, Purpose::Transfer).await?;
+        return Err(ApiError::Business {
+            code: 10004,
+            message: Text::new(
+                "账号已迁移，请确认新的登录账号",
+                "the account has moved to a new login; confirm it",
+            ),
+            data: json!({
+                "transferAuthorization": token,
+                "newUsername": account.transfer_to,
+            }),
+        });
+    }
+    if account.must_set_password {
+        let token = tokens::issue(&state.pool, id, Purpose::Setup).await?;
+        return Err(ApiError::Business {
+            code: 10002,
+            message: Text::new("新用户请先设置密码", "new user: set your password first"),
+            data: json!({ "tempToken": token }),
+        });
+    }
+    let is_breached = breached::is_breached(&password);
+    if account.reset_forced.is_some() || is_breached {
+        if is_breached && account.reset_forced.is_none() {
+            let metadata = anonymous_metadata("login", subject.customer_id);
+            on_account(&state, &metadata, id, None, |s| {
+                account::decide_force_reset(s, "breached")
+            })
+            .await?;
+        }
+        let token = tokens::issue(&state.pool, id, Purpose::Update).await?;
+        return Err(ApiError::Business {
+            code: 10003,
+            message: Text::new("请更新您的密码", "please update your password"),
+            data: json!({ "tempToken": token }),
+        });
+    }
     if subject.role.is_staff() && !state.development && subject.role != Role::SuperAdmin {
         return Err(ApiError::Business {
             code: 10000,
@@ -100,11 +297,36 @@ async fn login(
             data: json!(null),
         });
     }
-    let token = state.auth.issue(&subject).await?;
-    Ok(ok(token).no_store())
+    let token = state
+        .auth
+        .issue_with_roles(&subject, &account.roles())
+        .await?;
+    Ok(ok(json!(token)).no_store())
 }
 
-async fn logout(State(state): State<CommandState>, actor: Actor) -> ApiResult<Option<()>> {
+/// Count a failure; the fifth within the window locks the account (and records it).
+async fn count_failure(
+    state: &IdentityState,
+    account: &AccountState,
+    id: Uuid,
+) -> Result<(), ApiError> {
+    let failures = lockout::recent_failures(&state.pool, id).await?;
+    if failures < lockout::MAX_FAILURES {
+        return Ok(());
+    }
+    if let Some(until) = lockout::try_lock(&state.pool, id, failures).await? {
+        let customer_id = account.registered.as_ref().and_then(|r| r.customer_id);
+        let metadata = anonymous_metadata("login", customer_id);
+        on_account(state, &metadata, id, None, |s| {
+            account::decide_lock(s, failures, until)
+        })
+        .await?;
+        tracing::warn!(account_id = %id, failures, "account locked after failed sign-ins");
+    }
+    Ok(())
+}
+
+async fn logout(State(state): State<IdentityState>, actor: Actor) -> ApiResult<Option<()>> {
     state.auth.revoke(actor.session_id).await?;
     Ok(ok(None))
 }
@@ -117,7 +339,7 @@ struct TestLogin {
 
 /// Development only: a token without a password. In production the route answers 404.
 async fn test_token(
-    State(state): State<CommandState>,
+    State(state): State<IdentityState>,
     Query(q): Query<TestLogin>,
 ) -> ApiResult<String> {
     if !state.development {
@@ -127,8 +349,15 @@ async fn test_token(
         ApiError::bad_field("userName", "用户名不能为空", "userName cannot be empty")
     })?;
     let account = load_account(&state.store, &username).await?;
+    if !account.exists() || account.disabled {
+        return Err(ApiError::not_found());
+    }
     let subject = subject(&account).ok_or_else(ApiError::not_found)?;
-    Ok(ok(state.auth.issue(&subject).await?).no_store())
+    Ok(ok(state
+        .auth
+        .issue_with_roles(&subject, &account.roles())
+        .await?)
+    .no_store())
 }
 
 #[derive(Serialize)]
@@ -138,16 +367,25 @@ struct SessionInfo {
     username: String,
     display_name: String,
     role: Role,
+    roles: Vec<Role>,
     customer_id: Option<Uuid>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pre_logout: Option<PreLogout>,
 }
 
-async fn session(actor: Actor) -> ApiResult<SessionInfo> {
+async fn session(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    ActorRoles(roles): ActorRoles,
+) -> ApiResult<SessionInfo> {
     Ok(ok(SessionInfo {
         user_id: actor.id,
         username: actor.username,
         display_name: actor.display_name,
         role: actor.role,
+        roles,
         customer_id: actor.customer_id,
+        pre_logout: state.identity.pre_logout.clone(),
     })
     .no_store())
 }
@@ -167,13 +405,14 @@ struct CustomerProfileAnswer {
     /// "Must bind an Easy-clear ID" (API.md): no Easy-clear ID bound yet.
     is_locked: bool,
     ups_account: Option<String>,
+    /// The bound Easy-clear ID (null until bound: the registered one is not revealed).
     ups_id: Option<String>,
     account_no: Option<String>,
     email: Option<String>,
 }
 
 async fn customer_profile(
-    State(state): State<CommandState>,
+    State(state): State<IdentityState>,
     actor: Actor,
 ) -> ApiResult<CustomerProfileAnswer> {
     let customer_id = actor.customer_id.ok_or_else(ApiError::not_found)?;
@@ -183,7 +422,9 @@ async fn customer_profile(
     if customer.customer_id.is_none() {
         return Err(ApiError::not_found());
     }
+    let account = load_account_id(&state.store, actor.id).await?;
     let p = customer.profile;
+    let bound = customer.bound_ups_id.is_some();
     Ok(ok(CustomerProfileAnswer {
         customer_id,
         username: actor.username.clone(),
@@ -194,11 +435,11 @@ async fn customer_profile(
         port_code: p.port_code,
         slic_code: p.slic_code,
         postal_code: p.postal_code,
-        is_locked: p.ups_id.is_none(),
+        is_locked: !bound,
         ups_account: p.ups_account,
-        ups_id: p.ups_id,
-        account_no: p.account_no,
-        email: p.email,
+        ups_id: customer.bound_ups_id,
+        account_no: if bound { p.account_no } else { None },
+        email: account.registered.and_then(|r| r.email).or(p.email),
     })
     .no_store())
 }
@@ -209,15 +450,16 @@ struct StaffProfileAnswer {
     staff_id: Option<String>,
     staff_email: Option<String>,
     staff_name: String,
+    role_code: Option<Role>,
     role_list: Vec<events::account::RoleGrant>,
 }
 
 async fn staff_profile(
-    State(state): State<CommandState>,
+    State(state): State<IdentityState>,
     actor: Actor,
 ) -> ApiResult<StaffProfileAnswer> {
-    actor.require_staff()?;
-    let account = load_account(&state.store, &actor.username).await?;
+    let account = load_account_id(&state.store, actor.id).await?;
+    let role_code = account.role();
     let r = account.registered.ok_or_else(ApiError::not_found)?;
     let mut roles = r.roles;
     roles.sort_by_key(|g| g.sort_no);
@@ -225,6 +467,7 @@ async fn staff_profile(
         staff_id: r.staff_id,
         staff_email: r.email,
         staff_name: r.display_name,
+        role_code,
         role_list: roles,
     })
     .no_store())
@@ -232,27 +475,39 @@ async fn staff_profile(
 
 #[derive(Serialize)]
 #[serde(rename_all = "camelCase")]
-struct PermissionEntry {
-    permission_code: &'static str,
-    permission_description: &'static str,
+pub struct PermissionEntry {
+    pub permission_code: String,
+    pub permission_description: String,
     #[serde(rename = "type")]
-    kind: &'static str,
+    pub kind: &'static str,
 }
 
-async fn user_permissions(actor: Actor) -> ApiResult<Vec<PermissionEntry>> {
+/// The permission entries of a set of codes, described in the caller's language.
+pub fn entries<'a>(codes: impl IntoIterator<Item = &'a String>) -> Vec<PermissionEntry> {
     let lang = api::lang::current();
-    let entries = api::permissions::default_codes(actor.role)
+    codes
         .into_iter()
         .map(|code| {
-            let (zh, en) = api::permissions::describe(code).unwrap_or((code, code));
+            let description = api::permissions::describe(code)
+                .map(|(zh, en)| lang.pick(zh, en).to_string())
+                .unwrap_or_else(|| code.clone());
             PermissionEntry {
-                permission_code: code,
-                permission_description: lang.pick(zh, en),
+                permission_code: code.clone(),
+                permission_description: description,
                 kind: "BUTTON",
             }
         })
+        .collect()
+}
+
+async fn user_permissions(granted: Granted) -> ApiResult<Vec<PermissionEntry>> {
+    // Keep the documented order of the codes.
+    let ordered: Vec<String> = api::permissions::PERMISSIONS
+        .iter()
+        .map(|p| p.0.to_string())
+        .filter(|c| granted.has(c))
         .collect();
-    Ok(ok(entries))
+    Ok(ok(entries(&ordered)).no_store())
 }
 
 #[derive(Deserialize)]
@@ -264,33 +519,22 @@ struct PasswordChange {
     confirm_new_password: Option<String>,
 }
 
-/// The spec's password rule: 10-26 characters, two of upper/lower/digit, and not containing
-/// the name, username or e-mail.
-pub fn password_rule_violation(password: &str, forbidden: &[&str]) -> Option<Text> {
-    let len = password.chars().count();
-    let classes = [
-        password.chars().any(|c| c.is_ascii_uppercase()),
-        password.chars().any(|c| c.is_ascii_lowercase()),
-        password.chars().any(|c| c.is_ascii_digit()),
-    ]
-    .iter()
-    .filter(|b| **b)
-    .count();
-    let lower = password.to_lowercase();
-    let contains_name = forbidden
-        .iter()
-        .filter(|f| f.chars().count() >= 3)
-        .any(|f| lower.contains(&f.to_lowercase()));
-    (!(10..=26).contains(&len) || classes < 2 || contains_name).then(|| {
-        Text::new(
-            "密码长度为10-26位，需包含大写字母、小写字母或数字中的任意两种，且不能包含您的姓名、用户名或邮箱",
-            "length 10-26, needs two of uppercase, lowercase or digits, must not contain your name, username or e-mail",
-        )
-    })
+/// The violations of a new password as a 400 answer (or nothing).
+pub fn check_new_password(account: &AccountState, new: &str, confirm: &str) -> Result<(), ApiError> {
+    let names = forbidden_names(account);
+    let names: Vec<&str> = names.iter().map(String::as_str).collect();
+    let violations = crate::account::password::new_password_violations(new, confirm, &names);
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(crate::http::refused(crate::DomainError::Validation(
+            violations,
+        )))
+    }
 }
 
 async fn change_password(
-    State(state): State<CommandState>,
+    State(state): State<IdentityState>,
     actor: Actor,
     FormOrJson(form): FormOrJson<PasswordChange>,
 ) -> ApiResult<Option<()>> {
@@ -309,29 +553,9 @@ async fn change_password(
             "you can only change your own password",
         ));
     }
-    let account = load_account(&state.store, &actor.username).await?;
+    let account = load_account_id(&state.store, actor.id).await?;
     let registered = account.registered.clone().ok_or_else(ApiError::not_found)?;
-    let names: Vec<&str> = [
-        Some(registered.username.as_str()),
-        Some(registered.display_name.as_str()),
-        registered.email.as_deref(),
-    ]
-    .into_iter()
-    .flatten()
-    .collect();
-    if let Some(text) = password_rule_violation(&new, &names) {
-        return Err(ApiError::bad_fields(vec![api::FieldError {
-            field: "newPassword".into(),
-            message: text,
-        }]));
-    }
-    if new != confirm {
-        return Err(ApiError::bad_field(
-            "confirmNewPassword",
-            "两次输入的密码不一致",
-            "the two passwords do not match",
-        ));
-    }
+    check_new_password(&account, &new, &confirm)?;
     let hash = password_hash(&state, registered.account_id).await?;
     if hash.is_none() {
         return Err(ApiError::Forbidden(Text::new(
@@ -347,6 +571,7 @@ async fn change_password(
         });
     }
     crate::accounts::set_password(&state, &actor, registered.account_id, &new, "changed").await?;
+    tokens::void_all(&state.pool, registered.account_id).await?;
     state.auth.revoke_all(registered.account_id).await?;
     Ok(ok(None).with_message(
         api::lang::current()
@@ -355,16 +580,99 @@ async fn change_password(
     ))
 }
 
+/// The spec's unicode-escape helper: every character outside printable ASCII (and `\`)
+/// becomes `\uXXXX` (UTF-16 code units, so characters beyond the BMP become two).
+pub fn unicode_escape(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    for c in s.chars() {
+        if (c.is_ascii_graphic() || c == ' ') && c != '\\' {
+            out.push(c);
+        } else {
+            let mut units = [0u16; 2];
+            for unit in c.encode_utf16(&mut units) {
+                out.push_str(&format!("\\u{unit:04x}"));
+            }
+        }
+    }
+    out
+}
+
+/// `GET /api/v1/ups-id`: the customer's bound Easy-clear ID, unicode-escaped (null when
+/// none is bound yet).
+async fn ups_id(State(state): State<IdentityState>, actor: Actor) -> ApiResult<Option<String>> {
+    let customer_id = actor.customer_id.ok_or_else(ApiError::not_found)?;
+    let (customer, _) = load::<CustomerState>(&state.store, customer_id)
+        .await
+        .map_err(ApiError::internal)?;
+    if customer.customer_id.is_none() {
+        return Err(ApiError::not_found());
+    }
+    Ok(ok(customer.bound_ups_id.as_deref().map(unicode_escape)).no_store())
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct BindBody {
+    is_from_ups: Option<bool>,
+    ups_id: Option<String>,
+    account_no: Option<String>,
+}
+
+/// `POST /api/v1/custom-profile`: bind the Easy-clear ID that staff registered (the ID and,
+/// when registered, the account number must match). Rate limited like the login.
+async fn bind_easy_clear(
+    State(state): State<IdentityState>,
+    ip: ClientIp,
+    actor: Actor,
+    FormOrJson(body): FormOrJson<BindBody>,
+) -> ApiResult<CommandAnswer> {
+    limit(&state, ip)?;
+    let customer_id = actor.customer_id.ok_or_else(ApiError::not_found)?;
+    let ups = body
+        .ups_id
+        .ok_or_else(|| ApiError::bad_field("upsId", "请输入易清关 ID", "upsId is required"))?;
+    if ups.len() > 64 || body.account_no.as_deref().is_some_and(|a| a.len() > 64) {
+        return Err(ApiError::bad_field(
+            "upsId",
+            "易清关 ID 或账号过长",
+            "upsId or accountNo is too long",
+        ));
+    }
+    let metadata = crate::accounts::system_metadata(&actor, Some(customer_id));
+    let answer = execute::<CustomerState, _>(&state.store, customer_id, None, &metadata, |s, _| {
+        account::decide_bind_easy_clear(
+            s,
+            actor.id,
+            &ups,
+            body.account_no.as_deref(),
+            body.is_from_ups.unwrap_or(true),
+        )
+    })
+    .await?;
+    Ok(ok(answer))
+}
+
 #[cfg(test)]
 mod tests {
-    use super::password_rule_violation;
+    use super::*;
 
     #[test]
-    fn the_password_rule_follows_the_spec() {
-        assert!(password_rule_violation("Demopass2026", &["acme"]).is_none());
-        assert!(password_rule_violation("short1A", &[]).is_some());
-        assert!(password_rule_violation("alllowercaseletters", &[]).is_some());
-        assert!(password_rule_violation("Acmecorp20261", &["acme"]).is_some());
-        assert!(password_rule_violation("ABCDEFGHIJ123456789012345678", &[]).is_some());
+    fn non_ascii_characters_are_unicode_escaped() {
+        assert_eq!(unicode_escape("EC-0001"), "EC-0001");
+        assert_eq!(unicode_escape("上海1"), "\\u4e0a\\u6d771");
+        assert_eq!(unicode_escape("a\\b"), "a\\u005cb");
+        assert_eq!(unicode_escape("😀"), "\\ud83d\\ude00");
+    }
+
+    #[test]
+    fn a_forwarded_address_counts_only_when_trusted() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-forwarded-for", "203.0.113.7, 10.0.0.1".parse().expect("hv"));
+        let peer = Some(IpAddr::from([127, 0, 0, 1]));
+        assert_eq!(client_ip(&headers, peer, false), peer);
+        assert_eq!(
+            client_ip(&headers, peer, true),
+            Some(IpAddr::from([203, 0, 113, 7]))
+        );
     }
 }

@@ -1,0 +1,399 @@
+//! Given/when/then tests of the account and customer decisions, without a database.
+
+use std::collections::BTreeSet;
+
+use api::Role;
+use chrono::Utc;
+use events::account::AccountEvent;
+use events::customer::CustomerProfile;
+use uuid::Uuid;
+
+use super::*;
+
+fn register(username: &str, roles: Vec<Role>, customer_id: Option<Uuid>) -> Register {
+    Register {
+        username: username.into(),
+        display_name: username.into(),
+        email: None,
+        roles,
+        customer_id,
+        staff_id: None,
+        must_set_password: false,
+    }
+}
+
+fn given(events: Vec<AccountEvent>) -> AccountState {
+    let mut state = AccountState::default();
+    for e in &events {
+        state.evolve(e);
+    }
+    state
+}
+
+fn account(username: &str, roles: Vec<Role>) -> AccountState {
+    let customer = roles.contains(&Role::Customer).then(Uuid::now_v7);
+    given(decide_register(&AccountState::default(), register(username, roles, customer)).expect("ok"))
+}
+
+fn apply(state: &mut AccountState, events: Vec<AccountEvent>) {
+    for e in &events {
+        state.evolve(e);
+    }
+}
+
+fn codes(role: Role) -> BTreeSet<String> {
+    api::permissions::default_codes(role)
+        .into_iter()
+        .map(String::from)
+        .collect()
+}
+
+fn acting<'a>(who: &'a AccountState, roles: &'a [Role], granted: &'a BTreeSet<String>) -> Acting<'a> {
+    Acting {
+        account_id: who.account_id().expect("registered"),
+        roles,
+        granted,
+    }
+}
+
+#[test]
+fn registering_a_customer_account_without_its_company_is_refused() {
+    let err = decide_register(
+        &AccountState::default(),
+        register("acme", vec![Role::Customer], None),
+    )
+    .expect_err("refused");
+    assert!(matches!(err, DomainError::Validation(v) if v[0].field == "customerId"));
+}
+
+#[test]
+fn registering_the_same_account_twice_is_a_conflict() {
+    let state = account("operator", vec![Role::Operator]);
+    assert_eq!(state.role(), Some(Role::Operator));
+    let err = decide_register(&state, register("operator", vec![Role::Operator], None))
+        .expect_err("dup");
+    assert!(matches!(err, DomainError::Conflict(_)));
+}
+
+#[test]
+fn the_first_role_by_sort_number_is_the_accounts_role() {
+    let state = account("boss", vec![Role::Operator, Role::Admin]);
+    assert_eq!(state.role(), Some(Role::Admin));
+    assert_eq!(state.roles(), vec![Role::Admin, Role::Operator]);
+}
+
+#[test]
+fn a_username_with_spaces_is_refused() {
+    let err = decide_register(
+        &AccountState::default(),
+        register("a b", vec![Role::Operator], None),
+    )
+    .expect_err("refused");
+    assert!(matches!(err, DomainError::Validation(v) if v[0].field == "username"));
+}
+
+#[test]
+fn the_customer_role_cannot_be_mixed_with_staff_roles() {
+    let err = decide_register(
+        &AccountState::default(),
+        register("mix", vec![Role::Customer, Role::Admin], Some(Uuid::now_v7())),
+    )
+    .expect_err("refused");
+    assert!(matches!(err, DomainError::Validation(v) if v[0].field == "roles"));
+}
+
+#[test]
+fn given_a_new_user_when_the_first_password_is_set_then_the_setup_requirement_ends() {
+    let mut r = register("newbie", vec![Role::Customer], Some(Uuid::now_v7()));
+    r.must_set_password = true;
+    let mut state = given(decide_register(&AccountState::default(), r).expect("ok"));
+    assert!(state.must_set_password);
+    let events = decide_password_set(&state, "setup").expect("ok");
+    apply(&mut state, events);
+    assert!(!state.must_set_password);
+    assert!(state.has_password);
+}
+
+#[test]
+fn given_a_forced_reset_when_it_is_forced_again_then_nothing_happens_and_a_new_password_ends_it() {
+    let mut state = account("acme", vec![Role::Customer]);
+    let events = decide_force_reset(&state, "admin").expect("ok");
+    apply(&mut state, events);
+    assert_eq!(state.reset_forced.as_deref(), Some("admin"));
+    assert!(decide_force_reset(&state, "admin").expect("ok").is_empty());
+    let events = decide_password_set(&state, "update").expect("ok");
+    apply(&mut state, events);
+    assert_eq!(state.reset_forced, None);
+}
+
+#[test]
+fn given_a_deleted_account_when_anything_is_asked_of_it_then_it_is_not_found() {
+    let admin = account("admin", vec![Role::Admin]);
+    let granted = codes(Role::Admin);
+    let roles = [Role::Admin];
+    let mut state = account("operator", vec![Role::Operator]);
+    let events = decide_delete(&state, &acting(&admin, &roles, &granted), None).expect("ok");
+    apply(&mut state, events);
+    assert_eq!(
+        decide_password_set(&state, "admin").expect_err("gone"),
+        DomainError::NotFound
+    );
+    assert_eq!(
+        decide_disable(&state, &acting(&admin, &roles, &granted), None).expect_err("gone"),
+        DomainError::NotFound
+    );
+}
+
+#[test]
+fn given_an_enabled_account_when_disabled_twice_then_one_event_is_recorded() {
+    let admin = account("admin", vec![Role::Admin]);
+    let granted = codes(Role::Admin);
+    let roles = [Role::Admin];
+    let by = acting(&admin, &roles, &granted);
+    let mut state = account("acme", vec![Role::Customer]);
+    let events = decide_disable(&state, &by, None).expect("ok");
+    apply(&mut state, events);
+    assert!(state.disabled);
+    assert!(decide_disable(&state, &by, None).expect("ok").is_empty());
+    let events = decide_enable(&state, &by).expect("ok");
+    apply(&mut state, events);
+    assert!(!state.disabled);
+}
+
+#[test]
+fn when_someone_acts_on_their_own_account_then_it_is_refused() {
+    let admin = account("admin", vec![Role::Admin]);
+    let granted = codes(Role::Admin);
+    let roles = [Role::Admin];
+    let err = decide_delete(&admin, &acting(&admin, &roles, &granted), None).expect_err("self");
+    assert!(matches!(err, DomainError::Validation(v) if v[0].rule == "self"));
+}
+
+#[test]
+fn when_an_admin_acts_on_a_super_admin_then_it_is_forbidden() {
+    let admin = account("admin", vec![Role::Admin]);
+    let boss = account("boss", vec![Role::SuperAdmin]);
+    let granted = codes(Role::Admin);
+    let roles = [Role::Admin];
+    assert_eq!(
+        decide_disable(&boss, &acting(&admin, &roles, &granted), None).expect_err("no"),
+        DomainError::Forbidden
+    );
+}
+
+#[test]
+fn when_an_admin_grants_super_admin_then_it_is_forbidden_but_operator_is_fine() {
+    let admin = account("admin", vec![Role::Admin]);
+    let granted = codes(Role::Admin);
+    let roles = [Role::Admin];
+    let by = acting(&admin, &roles, &granted);
+    let target = account("olivia", vec![Role::Operator]);
+    assert_eq!(
+        decide_set_roles(&target, &by, &[Role::Operator, Role::SuperAdmin]).expect_err("no"),
+        DomainError::Forbidden
+    );
+    let events = decide_set_roles(&target, &by, &[Role::Operator, Role::Admin]).expect("ok");
+    let AccountEvent::RolesChanged(c) = &events[0] else {
+        panic!("roles changed")
+    };
+    assert_eq!(c.to[0].role_code, "ADMIN");
+    assert_eq!(c.to[0].sort_no, 2);
+}
+
+#[test]
+fn when_roles_are_set_to_the_same_set_then_nothing_happens() {
+    let admin = account("admin", vec![Role::Admin]);
+    let granted = codes(Role::Admin);
+    let roles = [Role::Admin];
+    let target = account("olivia", vec![Role::Operator]);
+    assert!(
+        decide_set_roles(&target, &acting(&admin, &roles, &granted), &[Role::Operator])
+            .expect("ok")
+            .is_empty()
+    );
+}
+
+#[test]
+fn when_staff_is_given_the_customer_role_then_it_is_refused() {
+    let boss = account("boss", vec![Role::SuperAdmin]);
+    let granted = codes(Role::SuperAdmin);
+    let roles = [Role::SuperAdmin];
+    let target = account("olivia", vec![Role::Operator]);
+    let err = decide_set_roles(&target, &acting(&boss, &roles, &granted), &[Role::Customer])
+        .expect_err("refused");
+    assert!(matches!(err, DomainError::Validation(_)));
+}
+
+#[test]
+fn when_authority_is_handed_over_then_the_target_gains_and_the_caller_loses_super_admin() {
+    let boss = account("boss", vec![Role::SuperAdmin]);
+    let granted = codes(Role::SuperAdmin);
+    let roles = [Role::SuperAdmin];
+    let mut target = account("adam", vec![Role::Admin]);
+    let (gain, lose) =
+        decide_transfer_authority(&target, &boss, &acting(&boss, &roles, &granted)).expect("ok");
+    let events = gain;
+    apply(&mut target, events);
+    let mut caller = boss.clone();
+    let events = lose;
+    apply(&mut caller, events);
+    assert_eq!(target.role(), Some(Role::SuperAdmin));
+    assert_eq!(target.roles(), vec![Role::SuperAdmin, Role::Admin]);
+    assert_eq!(caller.roles(), vec![Role::Admin]);
+}
+
+#[test]
+fn when_an_admin_tries_to_hand_over_authority_then_it_is_forbidden() {
+    let admin = account("admin", vec![Role::Admin]);
+    let granted = codes(Role::SuperAdmin);
+    let roles = [Role::Admin];
+    let target = account("olivia", vec![Role::Operator]);
+    assert_eq!(
+        decide_transfer_authority(&target, &admin, &acting(&admin, &roles, &granted))
+            .expect_err("no"),
+        DomainError::Forbidden
+    );
+}
+
+#[test]
+fn when_authority_goes_to_a_customer_then_it_is_not_found() {
+    let boss = account("boss", vec![Role::SuperAdmin]);
+    let granted = codes(Role::SuperAdmin);
+    let roles = [Role::SuperAdmin];
+    let target = account("acme", vec![Role::Customer]);
+    assert_eq!(
+        decide_transfer_authority(&target, &boss, &acting(&boss, &roles, &granted))
+            .expect_err("no"),
+        DomainError::NotFound
+    );
+}
+
+#[test]
+fn given_a_transfer_when_it_is_confirmed_then_the_new_login_copies_the_old_and_the_old_closes() {
+    let mut old = account("legacy", vec![Role::Customer]);
+    let events = decide_transfer(&old, "EC-0001").expect("ok");
+    apply(&mut old, events);
+    assert_eq!(old.transfer_to.as_deref(), Some("EC-0001"));
+    let new = given(decide_register_transferred(&old, &AccountState::default()).expect("ok"));
+    let r = new.registered.as_ref().expect("registered");
+    assert_eq!(r.username, "EC-0001");
+    assert_eq!(r.customer_id, old.registered.as_ref().and_then(|o| o.customer_id));
+    assert_eq!(r.transferred_from, old.account_id());
+    let events = decide_complete_transfer(&old).expect("ok");
+    apply(&mut old, events);
+    assert!(!old.exists());
+    assert_eq!(old.transferred_to, new.account_id());
+}
+
+#[test]
+fn a_transfer_to_the_same_login_is_refused() {
+    let old = account("legacy", vec![Role::Customer]);
+    let err = decide_transfer(&old, "LEGACY").expect_err("same");
+    assert!(matches!(err, DomainError::Validation(v) if v[0].field == "newUsername"));
+}
+
+#[test]
+fn a_lock_is_recorded_with_its_end() {
+    let state = account("acme", vec![Role::Customer]);
+    let until = Utc::now();
+    let events = decide_lock(&state, 5, until).expect("ok");
+    assert_eq!(
+        events,
+        vec![AccountEvent::Locked(events::account::Locked {
+            failures: 5,
+            until
+        })]
+    );
+}
+
+#[test]
+fn staff_details_record_only_what_changed_and_a_bad_email_names_its_field() {
+    let admin = account("admin", vec![Role::Admin]);
+    let granted = codes(Role::Admin);
+    let roles = [Role::Admin];
+    let by = acting(&admin, &roles, &granted);
+    let target = account("olivia", vec![Role::Operator]);
+    let events = decide_change_staff(
+        &target,
+        &by,
+        StaffDetails {
+            display_name: Some("olivia".into()),
+            email: Some("olivia@example.com".into()),
+            staff_id: None,
+        },
+    )
+    .expect("ok");
+    let AccountEvent::ProfileChanged(c) = &events[0] else {
+        panic!("changed")
+    };
+    assert_eq!(c.display_name, None);
+    assert_eq!(c.email.as_deref(), Some("olivia@example.com"));
+    let err = decide_change_staff(
+        &target,
+        &by,
+        StaffDetails {
+            email: Some("not-an-email".into()),
+            ..Default::default()
+        },
+    )
+    .expect_err("bad");
+    assert!(matches!(err, DomainError::Validation(v) if v[0].field == "staffEmail"));
+}
+
+fn customer(ups_id: Option<&str>, account_no: Option<&str>) -> CustomerState {
+    let id = Uuid::now_v7();
+    let mut state = CustomerState::default();
+    for e in decide_register_customer(
+        &state,
+        id,
+        "acme",
+        CustomerProfile {
+            company_name: "ACME".into(),
+            ups_id: ups_id.map(String::from),
+            account_no: account_no.map(String::from),
+            ..Default::default()
+        },
+    )
+    .expect("ok")
+    {
+        state.evolve(&e);
+    }
+    state
+}
+
+#[test]
+fn given_a_registered_easy_clear_id_when_the_customer_binds_it_with_the_account_number_then_it_is_bound() {
+    let mut state = customer(Some("EC-1"), Some("ACC-1"));
+    let events =
+        decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", Some("ACC-1"), true).expect("ok");
+    for e in &events {
+        state.evolve(e);
+    }
+    assert_eq!(state.bound_ups_id.as_deref(), Some("EC-1"));
+    assert!(
+        decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", Some("ACC-1"), true)
+            .expect("same again")
+            .is_empty()
+    );
+    assert!(matches!(
+        decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-2", Some("ACC-1"), true),
+        Err(DomainError::Conflict(_))
+    ));
+}
+
+#[test]
+fn when_the_account_number_does_not_match_then_binding_is_refused_without_saying_which() {
+    let state = customer(Some("EC-1"), Some("ACC-1"));
+    let err = decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", Some("ACC-2"), true)
+        .expect_err("refused");
+    assert!(matches!(err, DomainError::Validation(v) if v[0].field == "upsId"));
+    let err = decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-9", Some("ACC-1"), true)
+        .expect_err("refused");
+    assert!(matches!(err, DomainError::Validation(v) if v[0].field == "upsId"));
+}
+
+#[test]
+fn when_staff_registered_no_easy_clear_id_then_nothing_can_be_bound() {
+    let state = customer(None, None);
+    assert!(decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", None, true).is_err());
+}

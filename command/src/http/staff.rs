@@ -1,0 +1,558 @@
+//! Staff management (spec 2.4 `/platform-mgt/employee`, `/add`) and the administration of
+//! accounts: create, maintain, delete (soft), roles, hand-over of SUPER_ADMIN authority,
+//! disable/enable, forced password reset, account transfer. The list is on the query side
+//! (`GET /api/v1/staff`). Bodies carry only the fields named here: anything else (status,
+//! owner, createdBy, id, ...) is ignored.
+
+use std::collections::BTreeSet;
+
+use api::{Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, Json, Role, Text, ok};
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::routing::{delete, post, put};
+use events::DomainEvent;
+use serde::Deserialize;
+use uuid::Uuid;
+
+use super::auth::load_account_id;
+use super::{if_match, metadata, refused};
+use crate::account::{self, Acting, AccountState, Register, StaffDetails, tokens};
+use crate::accounts::{IdentityState, on_account, register_account, set_password};
+use crate::handler::{CommandAnswer, CommandError, load};
+
+/// Every route of this module with the permission it needs.
+pub fn routes(g: &Guards) -> Router<IdentityState> {
+    const GRANT: &[&str] = &[
+        "user-roles:grant:SUPER_ADMIN",
+        "user-roles:grant:ADMIN",
+        "user-roles:grant:OPERATOR",
+        "user-roles:grant:CUSTOMER",
+    ];
+    const MAINTAIN_ANY: &[&str] = &["staff:maintain", "customers:maintain"];
+    Router::new()
+        .route(
+            "/api/v1/staff",
+            post(create_staff).route_layer(g.permission("staff:create")),
+        )
+        .route(
+            "/api/v1/staff/{id}",
+            put(update_staff).route_layer(g.permission("staff:maintain")),
+        )
+        .route(
+            "/api/v1/staff/{id}",
+            delete(delete_staff).route_layer(g.permission("staff:delete")),
+        )
+        // each role added or removed needs user-roles:grant:<ROLE> (checked in the decision)
+        .route(
+            "/api/v1/staff/{id}/roles",
+            post(set_roles).route_layer(g.any_permission(GRANT)),
+        )
+        .route(
+            "/api/v1/staff/{id}/transfer-authority",
+            post(transfer_authority).route_layer(g.permission("staff:permission:transfer")),
+        )
+        .route(
+            "/api/v1/staff/{id}/disable",
+            post(disable_staff).route_layer(g.permission("staff:maintain")),
+        )
+        .route(
+            "/api/v1/staff/{id}/enable",
+            post(enable_staff).route_layer(g.permission("staff:maintain")),
+        )
+        // any account: staff:maintain for staff, customers:maintain for customer users
+        .route(
+            "/api/v1/accounts/{id}/disable",
+            post(disable_account).route_layer(g.any_permission(MAINTAIN_ANY)),
+        )
+        .route(
+            "/api/v1/accounts/{id}/enable",
+            post(enable_account).route_layer(g.any_permission(MAINTAIN_ANY)),
+        )
+        .route(
+            "/api/v1/accounts/{id}/force-password-reset",
+            post(force_reset).route_layer(g.any_permission(MAINTAIN_ANY)),
+        )
+        .route(
+            "/api/v1/accounts/{id}/transfer",
+            post(mark_transfer).route_layer(g.any_permission(MAINTAIN_ANY)),
+        )
+}
+
+/// A path id that is not an account id is "not found", like a foreign one.
+fn account_path(id: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(id).map_err(|_| ApiError::not_found())
+}
+
+fn roles_of(list: &[String]) -> Result<Vec<Role>, ApiError> {
+    list.iter()
+        .enumerate()
+        .map(|(i, code)| {
+            Role::parse(code).ok_or_else(|| {
+                ApiError::bad_field(
+                    format!("roles[{i}]"),
+                    format!("未知的角色：{code}"),
+                    format!("unknown role: {code}"),
+                )
+            })
+        })
+        .collect()
+}
+
+/// Load the target; 404 unless it is a live account of the wanted kind.
+async fn target(
+    state: &IdentityState,
+    id: &str,
+    staff_only: bool,
+) -> Result<(Uuid, AccountState, i64), ApiError> {
+    let id = account_path(id)?;
+    let (account, version) = load::<AccountState>(&state.store, id)
+        .await
+        .map_err(ApiError::internal)?;
+    if !account.exists() || (staff_only && !account.is_staff()) {
+        return Err(ApiError::not_found());
+    }
+    Ok((id, account, version))
+}
+
+/// The maintain permission for this kind of account.
+fn require_maintain(granted: &Granted, target: &AccountState) -> Result<(), ApiError> {
+    granted.require(if target.is_staff() {
+        "staff:maintain"
+    } else {
+        "customers:maintain"
+    })
+}
+
+async fn email_taken(state: &IdentityState, email: &str, except: Option<Uuid>) -> Result<bool, ApiError> {
+    let taken: Option<Uuid> = sqlx::query_scalar(
+        "SELECT account_id FROM rm_accounts
+          WHERE lower(email) = lower($1) AND status <> 'deleted' AND is_staff
+            AND ($2::uuid IS NULL OR account_id <> $2) LIMIT 1",
+    )
+    .bind(email)
+    .bind(except)
+    .fetch_optional(&state.pool)
+    .await?;
+    Ok(taken.is_some())
+}
+
+fn email_conflict() -> ApiError {
+    ApiError::Conflict {
+        reason: "CONFLICT",
+        message: Text::new(
+            "该邮箱已被其他员工使用",
+            "another staff member has this e-mail address",
+        ),
+    }
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NewStaff {
+    /// Login name; defaults to the e-mail address (single sign-on matches by e-mail).
+    username: Option<String>,
+    staff_id: Option<String>,
+    staff_email: Option<String>,
+    staff_name: Option<String>,
+    #[serde(default)]
+    roles: Vec<String>,
+    /// Development mode only: a password for signing in without single sign-on.
+    initial_password: Option<String>,
+}
+
+/// `POST /api/v1/staff` (staff:create; each role needs its grant code).
+async fn create_staff(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    granted: Granted,
+    Json(body): Json<NewStaff>,
+) -> ApiResult<CommandAnswer> {
+    let email = body.staff_email.ok_or_else(|| {
+        ApiError::bad_field("staffEmail", "请输入员工邮箱", "staffEmail is required")
+    })?;
+    let name = body.staff_name.ok_or_else(|| {
+        ApiError::bad_field("staffName", "请输入员工姓名", "staffName is required")
+    })?;
+    if !account::email_ok(&email) {
+        return Err(ApiError::bad_field(
+            "staffEmail",
+            "邮箱格式不正确",
+            "not a valid e-mail address",
+        ));
+    }
+    if name.chars().count() > 100 || body.staff_id.as_deref().is_some_and(|s| s.len() > 32) {
+        return Err(ApiError::bad_field(
+            if name.chars().count() > 100 { "staffName" } else { "staffId" },
+            "内容过长",
+            "too long",
+        ));
+    }
+    let roles = roles_of(&body.roles)?;
+    if roles.contains(&Role::Customer) {
+        return Err(ApiError::bad_field(
+            "roles",
+            "员工不能被授予客户角色",
+            "staff cannot hold the CUSTOMER role",
+        ));
+    }
+    for role in &roles {
+        granted.require(&api::permissions::grant_code(*role))?;
+    }
+    if body.initial_password.is_some() && !state.development {
+        return Err(ApiError::bad_field(
+            "initialPassword",
+            "生产环境中员工通过单点登录，不能设置初始密码",
+            "in production staff sign in through single sign-on: no initial password",
+        ));
+    }
+    let username = body.username.unwrap_or_else(|| email.to_lowercase());
+    if email_taken(&state, &email, None).await? {
+        return Err(email_conflict());
+    }
+    let register = Register {
+        username: username.clone(),
+        display_name: name.clone(),
+        email: Some(email.clone()),
+        roles,
+        customer_id: None,
+        staff_id: body.staff_id,
+        must_set_password: false,
+    };
+    if let Some(p) = &body.initial_password {
+        let names = [username.as_str(), name.as_str(), email.as_str()];
+        let violations = account::password::new_password_violations(p, p, &names);
+        if let Some(v) = violations.into_iter().next() {
+            return Err(ApiError::bad_field("initialPassword", v.zh, v.en));
+        }
+    }
+    let answer = register_account(&state, &actor, register)
+        .await
+        .map_err(|e| match e {
+            CommandError::Domain(crate::DomainError::Conflict(_)) | CommandError::VersionConflict => {
+                ApiError::Conflict {
+                    reason: "CONFLICT",
+                    message: Text::new("该登录名已存在", "this login name exists already"),
+                }
+            }
+            other => ApiError::from(other),
+        })?;
+    if let Some(p) = body.initial_password {
+        return Ok(ok(set_password(&state, &actor, answer.id, &p, "initial").await?));
+    }
+    Ok(ok(answer))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct StaffUpdate {
+    staff_id: Option<String>,
+    staff_email: Option<String>,
+    staff_name: Option<String>,
+}
+
+fn acting<'a>(actor: &Actor, roles: &'a [Role], granted: &'a BTreeSet<String>) -> Acting<'a> {
+    Acting {
+        account_id: actor.id,
+        roles,
+        granted,
+    }
+}
+
+/// `PUT /api/v1/staff/{id}` (staff:maintain): name, e-mail, staff number.
+async fn update_staff(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    ActorRoles(roles): ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Json(body): Json<StaffUpdate>,
+) -> ApiResult<CommandAnswer> {
+    let (id, _, _) = target(&state, &id, true).await?;
+    if let Some(email) = &body.staff_email
+        && account::email_ok(email)
+        && email_taken(&state, email, Some(id)).await?
+    {
+        return Err(email_conflict());
+    }
+    let change = StaffDetails {
+        display_name: body.staff_name,
+        email: body.staff_email,
+        staff_id: body.staff_id,
+    };
+    let metadata = metadata(&actor, &headers, None);
+    let by = acting(&actor, &roles, &granted.0);
+    let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
+        account::decide_change_staff(s, &by, change.clone())
+    })
+    .await?;
+    Ok(ok(answer))
+}
+
+#[derive(Deserialize, Default)]
+#[serde(rename_all = "camelCase")]
+struct WithReason {
+    reason: Option<String>,
+}
+
+/// `DELETE /api/v1/staff/{id}` (staff:delete): soft delete, sessions end.
+async fn delete_staff(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    ActorRoles(roles): ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<CommandAnswer> {
+    let (id, _, _) = target(&state, &id, true).await?;
+    let metadata = metadata(&actor, &headers, None);
+    let by = acting(&actor, &roles, &granted.0);
+    let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
+        account::decide_delete(s, &by, None)
+    })
+    .await?;
+    tokens::void_all(&state.pool, id).await?;
+    state.auth.revoke_all(id).await?;
+    Ok(ok(answer))
+}
+
+#[derive(Deserialize)]
+struct RolesBody {
+    roles: Option<Vec<String>>,
+}
+
+/// `POST /api/v1/staff/{id}/roles` {roles}: replace the roles; each one added or removed
+/// needs `user-roles:grant:<ROLE>`. The member's sessions end (new roles at next sign-in).
+async fn set_roles(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    ActorRoles(roles): ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Json(body): Json<RolesBody>,
+) -> ApiResult<CommandAnswer> {
+    let (id, _, _) = target(&state, &id, true).await?;
+    let wanted = roles_of(&body.roles.ok_or_else(|| {
+        ApiError::bad_field("roles", "至少需要一个角色", "at least one role is required")
+    })?)?;
+    let metadata = metadata(&actor, &headers, None);
+    let by = acting(&actor, &roles, &granted.0);
+    let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
+        account::decide_set_roles(s, &by, &wanted)
+    })
+    .await?;
+    state.auth.revoke_all(id).await?;
+    Ok(ok(answer))
+}
+
+/// `POST /api/v1/staff/{id}/transfer-authority` (staff:permission:transfer): the target
+/// gains SUPER_ADMIN and the caller loses it. Both streams are appended in one database
+/// transaction (each with its expected version), so either both change or neither; a
+/// concurrent change of either answers 409 and nothing is written. Both sign in again.
+async fn transfer_authority(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    ActorRoles(roles): ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<CommandAnswer> {
+    let (target_id, target_state, target_version) = target(&state, &id, true).await?;
+    let (caller, caller_version) = load::<AccountState>(&state.store, actor.id)
+        .await
+        .map_err(ApiError::internal)?;
+    let by = acting(&actor, &roles, &granted.0);
+    let (gain, lose) =
+        account::decide_transfer_authority(&target_state, &caller, &by).map_err(refused)?;
+    let metadata = metadata(&actor, &headers, None);
+    let to_new = |events: &[events::account::AccountEvent]| -> Vec<events::NewEvent> {
+        events.iter().map(|e| e.to_new_event()).collect()
+    };
+    let store_err = |e| ApiError::from(CommandError::from(e));
+    let mut tx = state.pool.begin().await?;
+    let appended = state
+        .store
+        .append_in(
+            &mut tx,
+            events::account::STREAM_TYPE,
+            target_id,
+            target_version,
+            &to_new(&gain),
+            &metadata,
+        )
+        .await
+        .map_err(store_err)?;
+    state
+        .store
+        .append_in(
+            &mut tx,
+            events::account::STREAM_TYPE,
+            actor.id,
+            caller_version,
+            &to_new(&lose),
+            &metadata,
+        )
+        .await
+        .map_err(store_err)?;
+    tx.commit().await?;
+    state.auth.revoke_all(target_id).await?;
+    state.auth.revoke_all(actor.id).await?;
+    Ok(ok(CommandAnswer {
+        id: target_id,
+        version: appended.version,
+        position: appended.position,
+    }))
+}
+
+async fn disable(
+    state: &IdentityState,
+    actor: &Actor,
+    roles: &[Role],
+    granted: &Granted,
+    headers: &HeaderMap,
+    id: &str,
+    staff_only: bool,
+    reason: Option<String>,
+) -> Result<CommandAnswer, ApiError> {
+    let (id, target_state, _) = target(state, id, staff_only).await?;
+    require_maintain(granted, &target_state)?;
+    let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
+    let metadata = metadata(actor, headers, customer_id);
+    let by = acting(actor, roles, &granted.0);
+    let answer = on_account(state, &metadata, id, if_match(headers)?, |s| {
+        account::decide_disable(s, &by, reason.clone())
+    })
+    .await?;
+    tokens::void_all(&state.pool, id).await?;
+    state.auth.revoke_all(id).await?;
+    Ok(answer)
+}
+
+async fn enable(
+    state: &IdentityState,
+    actor: &Actor,
+    roles: &[Role],
+    granted: &Granted,
+    headers: &HeaderMap,
+    id: &str,
+    staff_only: bool,
+) -> Result<CommandAnswer, ApiError> {
+    let (id, target_state, _) = target(state, id, staff_only).await?;
+    require_maintain(granted, &target_state)?;
+    let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
+    let metadata = metadata(actor, headers, customer_id);
+    let by = acting(actor, roles, &granted.0);
+    on_account(state, &metadata, id, if_match(headers)?, |s| {
+        account::decide_enable(s, &by)
+    })
+    .await
+}
+
+async fn disable_staff(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    ActorRoles(roles): ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    FormOrJson(body): FormOrJson<WithReason>,
+) -> ApiResult<CommandAnswer> {
+    Ok(ok(disable(&state, &actor, &roles, &granted, &headers, &id, true, body.reason).await?))
+}
+
+async fn enable_staff(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    ActorRoles(roles): ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<CommandAnswer> {
+    Ok(ok(enable(&state, &actor, &roles, &granted, &headers, &id, true).await?))
+}
+
+async fn disable_account(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    ActorRoles(roles): ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    FormOrJson(body): FormOrJson<WithReason>,
+) -> ApiResult<CommandAnswer> {
+    Ok(ok(disable(&state, &actor, &roles, &granted, &headers, &id, false, body.reason).await?))
+}
+
+async fn enable_account(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    ActorRoles(roles): ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<CommandAnswer> {
+    Ok(ok(enable(&state, &actor, &roles, &granted, &headers, &id, false).await?))
+}
+
+/// `POST /api/v1/accounts/{id}/force-password-reset`: 10003 at the next sign-in.
+async fn force_reset(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    ActorRoles(roles): ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+) -> ApiResult<CommandAnswer> {
+    let (id, target_state, _) = target(&state, &id, false).await?;
+    require_maintain(&granted, &target_state)?;
+    if target_state.roles().contains(&Role::SuperAdmin) && !roles.contains(&Role::SuperAdmin) {
+        return Err(ApiError::forbidden());
+    }
+    let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
+    let metadata = metadata(&actor, &headers, customer_id);
+    let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
+        account::decide_force_reset(s, "admin")
+    })
+    .await?;
+    state.auth.revoke_all(id).await?;
+    Ok(ok(answer))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct TransferBody {
+    new_username: Option<String>,
+}
+
+/// `POST /api/v1/accounts/{id}/transfer` {newUsername}: the account moves to a new login
+/// (for example its Easy-clear ID); its next sign-in answers 10004.
+async fn mark_transfer(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    granted: Granted,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    Json(body): Json<TransferBody>,
+) -> ApiResult<CommandAnswer> {
+    let (id, target_state, _) = target(&state, &id, false).await?;
+    require_maintain(&granted, &target_state)?;
+    let new_username = body.new_username.ok_or_else(|| {
+        ApiError::bad_field("newUsername", "请输入新登录名", "newUsername is required")
+    })?;
+    let taken = load_account_id(&state.store, events::account::account_id(&new_username)).await?;
+    if taken.registered.is_some() {
+        return Err(ApiError::Conflict {
+            reason: "CONFLICT",
+            message: Text::new("该登录名已存在", "this login name exists already"),
+        });
+    }
+    let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
+    let metadata = metadata(&actor, &headers, customer_id);
+    let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
+        account::decide_transfer(s, &new_username)
+    })
+    .await?;
+    Ok(ok(answer))
+}
