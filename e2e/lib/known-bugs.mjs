@@ -4,14 +4,11 @@
 
 export const KNOWN_BUGS = {
   /**
-   * After a successful login the app often (about half the time) stops on a blank "/":
-   * completeLogin() stores the token before the role, so the guard redirects the login page
-   * to "/" -> /auth-redirect while the form then navigates to "/" itself; the two
-   * navigations race and the <Navigate> at "/" never fires. (lib/ui.mjs `login` reloads to
-   * get past it; the sign-in tests check it strictly.)
+   * Fixed: completeLogin() stored the token before the role, so the guard's redirect raced
+   * the login form's navigate and the app could stay on a blank "/". It now stores the
+   * token last; the sign-in tests guard against the race coming back.
    */
-  loginBlankRoot:
-    'shell bug: after signing in the app often stays on a blank "/" (guard redirect races the login form navigate)',
+  loginBlankRoot: null,
 };
 
 /** Test options marking a test as showing a known bug (or nothing once it is fixed). */

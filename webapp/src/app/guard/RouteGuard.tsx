@@ -67,6 +67,13 @@ export function RouteGuard() {
     pendingLoad.catch((error: unknown) => {
       // A 401 has already logged out and reloads; anything else: clear, tell, go to login.
       if (error instanceof ApiError && error.code === 401) return;
+      if (!(error instanceof ApiError) || error.status === 0) {
+        // No answer from the server (network down, or the request was cut off by a page
+        // load): the session is not at fault, so keep it and try again shortly.
+        setFailed(true);
+        window.setTimeout(() => setFailed(false), 2000);
+        return;
+      }
       setFailed(true);
       useSessionStore.getState().clear();
       message.error(

@@ -56,15 +56,19 @@ export async function loadSession(): Promise<void> {
   session.setLoaded(true);
 }
 
-/** After a successful login: store the token, then the role from GET /api/v1/session. */
+/**
+ * After a successful login: ask GET /api/v1/session who the token belongs to, then store
+ * role, user and token together, the token last, so the guard never sees a token without
+ * its role (it would redirect while the login page navigates, leaving a blank page).
+ */
 export async function completeLogin(token: string): Promise<void> {
-  const session = sessionActions.get();
-  session.clear();
-  session.setToken(token);
-  const info = await getSession();
+  const info = await getSession(token);
   const role = normalizeRole(info.role);
   if (!role) throw new Error(`unknown role ${String(info.role)}`);
+  const session = sessionActions.get();
+  session.clear();
+  queryClient.clear();
   session.setRole(role);
   session.setUserInfo({ userName: info.username, displayName: info.displayName, isLocked: false });
-  queryClient.clear();
+  session.setToken(token);
 }

@@ -10,13 +10,16 @@ export interface SessionInfo {
   expiresAt?: string;
 }
 
-/** GET /api/v1/session: who am I. */
-export function getSession(): Promise<SessionInfo> {
-  return request<SessionInfo>('/api/v1/session', { hideErrorMessage: true });
+/** GET /api/v1/session: who am I (with `token` when it is not stored yet). */
+export function getSession(token?: string): Promise<SessionInfo> {
+  return request<SessionInfo>('/api/v1/session', {
+    hideErrorMessage: true,
+    headers: token ? { Authorization: `Bearer ${token}` } : undefined,
+  });
 }
 
 export const sessionQueryOptions = () =>
-  queryOptions({ queryKey: ['auth', 'session'], queryFn: getSession, staleTime: 60_000 });
+  queryOptions({ queryKey: ['auth', 'session'], queryFn: () => getSession(), staleTime: 60_000 });
 
 export function useSession() {
   return useQuery(sessionQueryOptions());
