@@ -86,7 +86,7 @@ export function DeclarationForm({
   initialErrors,
 }: DeclarationFormProps) {
   const { t } = useDeclT();
-  const { t: tg } = useTranslation();
+  const { t: tg, i18n } = useTranslation();
   const navigate = useNavigate();
   const role = useSessionStore((s) => s.role);
   const staff = isStaff(role);
@@ -151,6 +151,12 @@ export function DeclarationForm({
     if (list.length > 0) {
       setOpen((o) => [...new Set([...o, ...list.map((e) => groupOfPath(e.path))])]);
       message.error(t('form.fixErrors', { count: list.length }));
+      // Once the groups have opened, bring the first marked input into view.
+      window.setTimeout(() => {
+        const first = document.querySelector<HTMLElement>('[aria-invalid="true"]');
+        first?.scrollIntoView({ block: 'center', behavior: 'smooth' });
+        first?.focus({ preventScroll: true });
+      }, 350);
     }
   };
   const showViolations = (violations: Violation[]) =>
@@ -458,7 +464,7 @@ export function DeclarationForm({
                 {problems
                   .slice(0, 3)
                   .map((p) => changeLabel(toServerPath(p.path)))
-                  .join('、')}
+                  .join(i18n.language?.startsWith('en') ? ', ' : '、')}
                 {problems.length > 3 ? '…' : ''}
               </Text>
             )}

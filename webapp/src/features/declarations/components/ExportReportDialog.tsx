@@ -64,6 +64,8 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
   const [draft, setDraft] = useState<ExportDraft>(() => initialExportDraft(initial));
   const [firstPick, setFirstPick] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
+  /** The last error came from the server (vs. the form's own date rules). */
+  const [serverError, setServerError] = useState(false);
   const exporter = useExportDeclarations();
   const customers = useAdminCustomers(draft.declarationType);
   const ports = usePortSlicInfo();
@@ -132,6 +134,7 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
   };
 
   const submit = async () => {
+    setServerError(false);
     const problem = validateExportRange([ymdToIso(draft.fromDate), ymdToIso(draft.toDate)]);
     if (problem) {
       setError(tg(problem));
@@ -144,6 +147,7 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
       await exporter.mutateAsync(toExportForm(draft));
       onClose();
     } catch (e) {
+      setServerError(true);
       setError(e instanceof ApiError || e instanceof Error ? e.message : String(e));
     }
   };
@@ -276,7 +280,7 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
           color="red"
           variant="light"
           icon={<IconAlertTriangle size={20} />}
-          title={t('exportDialog.failed')}
+          title={serverError ? t('exportDialog.failed') : undefined}
           role="alert"
         >
           {error}
