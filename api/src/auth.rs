@@ -196,7 +196,10 @@ impl Auth {
     }
 
     /// [`Auth::authenticate`], also answering every role of the account.
-    pub async fn authenticate_with_roles(&self, token: &str) -> Result<(Actor, Vec<Role>), ApiError> {
+    pub async fn authenticate_with_roles(
+        &self,
+        token: &str,
+    ) -> Result<(Actor, Vec<Role>), ApiError> {
         let data = jsonwebtoken::decode::<Claims>(token, &self.0.decoding, &self.0.validation)
             .map_err(|_| ApiError::unauthorized())?;
         let claims = data.claims;

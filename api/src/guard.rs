@@ -68,10 +68,7 @@ fn missing(code: &str) -> ApiError {
 }
 
 fn role_refused() -> ApiError {
-    ApiError::Forbidden(Text::new(
-        "没有权限执行此操作",
-        "your role may not do this",
-    ))
+    ApiError::Forbidden(Text::new("没有权限执行此操作", "your role may not do this"))
 }
 
 /// Authenticate the request and work out what it may do; cached in the extensions.

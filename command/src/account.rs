@@ -9,9 +9,9 @@ pub mod lockout;
 pub mod mail;
 pub mod password;
 pub mod role;
-pub mod tokens;
 #[cfg(test)]
 mod tests;
+pub mod tokens;
 
 use std::collections::BTreeSet;
 

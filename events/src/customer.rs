@@ -46,6 +46,8 @@ pub struct EasyClearBound {
 }
 // --- end identity ---
 
+// identity: events are few and short-lived in memory; boxing would change the API.
+#[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data")]
 pub enum CustomerEvent {

@@ -152,7 +152,10 @@ mod tests {
         let RoleEvent::Defined(d) = &events[0] else {
             panic!("defined")
         };
-        assert!(d.permissions.contains(&"declarations:management".to_string()));
+        assert!(
+            d.permissions
+                .contains(&"declarations:management".to_string())
+        );
         assert!(!d.permissions.contains(&"customers:delete".to_string()));
         assert_eq!(d.sort_no, 3);
     }
@@ -183,8 +186,14 @@ mod tests {
     fn when_super_admin_loses_a_code_then_it_is_refused() {
         let mut fewer: Vec<String> = all().into_iter().collect();
         fewer.pop();
-        let err = decide_set_permissions(&RoleState::default(), Role::SuperAdmin, &fewer, &all(), true)
-            .expect_err("refused");
+        let err = decide_set_permissions(
+            &RoleState::default(),
+            Role::SuperAdmin,
+            &fewer,
+            &all(),
+            true,
+        )
+        .expect_err("refused");
         assert!(matches!(err, DomainError::Validation(_)));
     }
 
@@ -223,8 +232,9 @@ mod tests {
             .collect();
         let mut wanted: Vec<String> = admin.iter().cloned().collect();
         wanted.push("staff:permission:transfer".into());
-        let err = decide_set_permissions(&RoleState::default(), Role::Admin, &wanted, &admin, false)
-            .expect_err("refused");
+        let err =
+            decide_set_permissions(&RoleState::default(), Role::Admin, &wanted, &admin, false)
+                .expect_err("refused");
         assert_eq!(err, DomainError::Forbidden);
     }
 

@@ -32,7 +32,13 @@ fn given(events: Vec<AccountEvent>) -> AccountState {
 
 fn account(username: &str, roles: Vec<Role>) -> AccountState {
     let customer = roles.contains(&Role::Customer).then(Uuid::now_v7);
-    given(decide_register(&AccountState::default(), register(username, roles, customer)).expect("ok"))
+    given(
+        decide_register(
+            &AccountState::default(),
+            register(username, roles, customer),
+        )
+        .expect("ok"),
+    )
 }
 
 fn apply(state: &mut AccountState, events: Vec<AccountEvent>) {
@@ -48,7 +54,11 @@ fn codes(role: Role) -> BTreeSet<String> {
         .collect()
 }
 
-fn acting<'a>(who: &'a AccountState, roles: &'a [Role], granted: &'a BTreeSet<String>) -> Acting<'a> {
+fn acting<'a>(
+    who: &'a AccountState,
+    roles: &'a [Role],
+    granted: &'a BTreeSet<String>,
+) -> Acting<'a> {
     Acting {
         account_id: who.account_id().expect("registered"),
         roles,
@@ -70,8 +80,8 @@ fn registering_a_customer_account_without_its_company_is_refused() {
 fn registering_the_same_account_twice_is_a_conflict() {
     let state = account("operator", vec![Role::Operator]);
     assert_eq!(state.role(), Some(Role::Operator));
-    let err = decide_register(&state, register("operator", vec![Role::Operator], None))
-        .expect_err("dup");
+    let err =
+        decide_register(&state, register("operator", vec![Role::Operator], None)).expect_err("dup");
     assert!(matches!(err, DomainError::Conflict(_)));
 }
 
@@ -96,7 +106,11 @@ fn a_username_with_spaces_is_refused() {
 fn the_customer_role_cannot_be_mixed_with_staff_roles() {
     let err = decide_register(
         &AccountState::default(),
-        register("mix", vec![Role::Customer, Role::Admin], Some(Uuid::now_v7())),
+        register(
+            "mix",
+            vec![Role::Customer, Role::Admin],
+            Some(Uuid::now_v7()),
+        ),
     )
     .expect_err("refused");
     assert!(matches!(err, DomainError::Validation(v) if v[0].field == "roles"));
@@ -207,9 +221,13 @@ fn when_roles_are_set_to_the_same_set_then_nothing_happens() {
     let roles = [Role::Admin];
     let target = account("olivia", vec![Role::Operator]);
     assert!(
-        decide_set_roles(&target, &acting(&admin, &roles, &granted), &[Role::Operator])
-            .expect("ok")
-            .is_empty()
+        decide_set_roles(
+            &target,
+            &acting(&admin, &roles, &granted),
+            &[Role::Operator]
+        )
+        .expect("ok")
+        .is_empty()
     );
 }
 
@@ -277,7 +295,10 @@ fn given_a_transfer_when_it_is_confirmed_then_the_new_login_copies_the_old_and_t
     let new = given(decide_register_transferred(&old, &AccountState::default()).expect("ok"));
     let r = new.registered.as_ref().expect("registered");
     assert_eq!(r.username, "EC-0001");
-    assert_eq!(r.customer_id, old.registered.as_ref().and_then(|o| o.customer_id));
+    assert_eq!(
+        r.customer_id,
+        old.registered.as_ref().and_then(|o| o.customer_id)
+    );
     assert_eq!(r.transferred_from, old.account_id());
     let events = decide_complete_transfer(&old).expect("ok");
     apply(&mut old, events);
@@ -362,7 +383,8 @@ fn customer(ups_id: Option<&str>, account_no: Option<&str>) -> CustomerState {
 }
 
 #[test]
-fn given_a_registered_easy_clear_id_when_the_customer_binds_it_with_the_account_number_then_it_is_bound() {
+fn given_a_registered_easy_clear_id_when_the_customer_binds_it_with_the_account_number_then_it_is_bound()
+ {
     let mut state = customer(Some("EC-1"), Some("ACC-1"));
     let events =
         decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", Some("ACC-1"), true).expect("ok");

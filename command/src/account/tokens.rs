@@ -123,9 +123,11 @@ pub async fn consume(
 
 /// Void every unused token of the account (its password changed, it was disabled).
 pub async fn void_all(pool: &PgPool, account_id: Uuid) -> Result<(), sqlx::Error> {
-    sqlx::query("UPDATE account_tokens SET used_at = now() WHERE account_id = $1 AND used_at IS NULL")
-        .bind(account_id)
-        .execute(pool)
-        .await?;
+    sqlx::query(
+        "UPDATE account_tokens SET used_at = now() WHERE account_id = $1 AND used_at IS NULL",
+    )
+    .bind(account_id)
+    .execute(pool)
+    .await?;
     Ok(())
 }

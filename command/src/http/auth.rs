@@ -63,7 +63,11 @@ pub fn routes(g: &Guards) -> Router<IdentityState> {
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub Option<IpAddr>);
 
-pub fn client_ip(headers: &HeaderMap, peer: Option<IpAddr>, trust_forwarded: bool) -> Option<IpAddr> {
+pub fn client_ip(
+    headers: &HeaderMap,
+    peer: Option<IpAddr>,
+    trust_forwarded: bool,
+) -> Option<IpAddr> {
     if trust_forwarded
         && let Some(ip) = headers
             .get("x-forwarded-for")
@@ -520,7 +524,11 @@ struct PasswordChange {
 }
 
 /// The violations of a new password as a 400 answer (or nothing).
-pub fn check_new_password(account: &AccountState, new: &str, confirm: &str) -> Result<(), ApiError> {
+pub fn check_new_password(
+    account: &AccountState,
+    new: &str,
+    confirm: &str,
+) -> Result<(), ApiError> {
     let names = forbidden_names(account);
     let names: Vec<&str> = names.iter().map(String::as_str).collect();
     let violations = crate::account::password::new_password_violations(new, confirm, &names);
@@ -667,7 +675,10 @@ mod tests {
     #[test]
     fn a_forwarded_address_counts_only_when_trusted() {
         let mut headers = HeaderMap::new();
-        headers.insert("x-forwarded-for", "203.0.113.7, 10.0.0.1".parse().expect("hv"));
+        headers.insert(
+            "x-forwarded-for",
+            "203.0.113.7, 10.0.0.1".parse().expect("hv"),
+        );
         let peer = Some(IpAddr::from([127, 0, 0, 1]));
         assert_eq!(client_ip(&headers, peer, false), peer);
         assert_eq!(

@@ -38,11 +38,7 @@ pub fn token_invalid() -> ApiError {
 }
 
 fn token_expired() -> ApiError {
-    ApiError::bad_field(
-        "token",
-        "链接或临时凭证已过期",
-        "the token has expired",
-    )
+    ApiError::bad_field("token", "链接或临时凭证已过期", "the token has expired")
 }
 
 #[derive(Deserialize)]
@@ -70,7 +66,10 @@ async fn check(
     token_field: &'static str,
 ) -> Result<Checked, ApiError> {
     let rename = |e: ApiError| match e {
-        ApiError::BadRequest { message, mut fields } => {
+        ApiError::BadRequest {
+            message,
+            mut fields,
+        } => {
             for f in &mut fields {
                 if f.field == "token" {
                     f.field = token_field.into();
@@ -80,9 +79,9 @@ async fn check(
         }
         other => other,
     };
-    let token = body.token.ok_or_else(|| {
-        ApiError::bad_field(token_field, "缺少临时凭证", "the token is missing")
-    })?;
+    let token = body
+        .token
+        .ok_or_else(|| ApiError::bad_field(token_field, "缺少临时凭证", "the token is missing"))?;
     let new = body
         .new_password
         .ok_or_else(|| ApiError::bad_field("newPassword", "请输入密码", "please enter password"))?;
@@ -350,8 +349,8 @@ async fn transfer_confirm(
         r.display_name = format!("{} {}", r.display_name, new_username);
     }
     check_new_password(&copy, &checked.new, &checked.new)?;
-    let mut new_events = account::decide_register_transferred(&old, &new_state)
-        .map_err(super::refused)?;
+    let mut new_events =
+        account::decide_register_transferred(&old, &new_state).map_err(super::refused)?;
     new_events.push(events::account::AccountEvent::PasswordSet(
         events::account::PasswordSet {
             how: "transfer".into(),
@@ -416,8 +415,10 @@ async fn transfer_confirm(
     })
     .with_message(
         api::lang::current()
-            .pick("账号迁移完成，请使用新账号登录", "moved; sign in with the new login")
+            .pick(
+                "账号迁移完成，请使用新账号登录",
+                "moved; sign in with the new login",
+            )
             .to_string(),
     ))
 }
-

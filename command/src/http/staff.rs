@@ -6,7 +6,9 @@
 
 use std::collections::BTreeSet;
 
-use api::{Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, Json, Role, Text, ok};
+use api::{
+    Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, Json, Role, Text, ok,
+};
 use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -17,7 +19,7 @@ use uuid::Uuid;
 
 use super::auth::load_account_id;
 use super::{if_match, metadata, refused};
-use crate::account::{self, Acting, AccountState, Register, StaffDetails, tokens};
+use crate::account::{self, AccountState, Acting, Register, StaffDetails, tokens};
 use crate::accounts::{IdentityState, on_account, register_account, set_password};
 use crate::handler::{CommandAnswer, CommandError, load};
 
@@ -124,7 +126,11 @@ fn require_maintain(granted: &Granted, target: &AccountState) -> Result<(), ApiE
     })
 }
 
-async fn email_taken(state: &IdentityState, email: &str, except: Option<Uuid>) -> Result<bool, ApiError> {
+async fn email_taken(
+    state: &IdentityState,
+    email: &str,
+    except: Option<Uuid>,
+) -> Result<bool, ApiError> {
     let taken: Option<Uuid> = sqlx::query_scalar(
         "SELECT account_id FROM rm_accounts
           WHERE lower(email) = lower($1) AND status <> 'deleted' AND is_staff
@@ -183,7 +189,11 @@ async fn create_staff(
     }
     if name.chars().count() > 100 || body.staff_id.as_deref().is_some_and(|s| s.len() > 32) {
         return Err(ApiError::bad_field(
-            if name.chars().count() > 100 { "staffName" } else { "staffId" },
+            if name.chars().count() > 100 {
+                "staffName"
+            } else {
+                "staffId"
+            },
             "内容过长",
             "too long",
         ));
@@ -229,16 +239,17 @@ async fn create_staff(
     let answer = register_account(&state, &actor, register)
         .await
         .map_err(|e| match e {
-            CommandError::Domain(crate::DomainError::Conflict(_)) | CommandError::VersionConflict => {
-                ApiError::Conflict {
-                    reason: "CONFLICT",
-                    message: Text::new("该登录名已存在", "this login name exists already"),
-                }
-            }
+            CommandError::Domain(crate::DomainError::Conflict(_))
+            | CommandError::VersionConflict => ApiError::Conflict {
+                reason: "CONFLICT",
+                message: Text::new("该登录名已存在", "this login name exists already"),
+            },
             other => ApiError::from(other),
         })?;
     if let Some(p) = body.initial_password {
-        return Ok(ok(set_password(&state, &actor, answer.id, &p, "initial").await?));
+        return Ok(ok(
+            set_password(&state, &actor, answer.id, &p, "initial").await?
+        ));
     }
     Ok(ok(answer))
 }
@@ -406,22 +417,27 @@ async fn transfer_authority(
     }))
 }
 
+/// Who calls, for the shared disable/enable steps.
+struct Caller<'a> {
+    actor: &'a Actor,
+    roles: &'a [Role],
+    granted: &'a Granted,
+    headers: &'a HeaderMap,
+}
+
 async fn disable(
     state: &IdentityState,
-    actor: &Actor,
-    roles: &[Role],
-    granted: &Granted,
-    headers: &HeaderMap,
+    caller: Caller<'_>,
     id: &str,
     staff_only: bool,
     reason: Option<String>,
 ) -> Result<CommandAnswer, ApiError> {
     let (id, target_state, _) = target(state, id, staff_only).await?;
-    require_maintain(granted, &target_state)?;
+    require_maintain(caller.granted, &target_state)?;
     let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
-    let metadata = metadata(actor, headers, customer_id);
-    let by = acting(actor, roles, &granted.0);
-    let answer = on_account(state, &metadata, id, if_match(headers)?, |s| {
+    let metadata = metadata(caller.actor, caller.headers, customer_id);
+    let by = acting(caller.actor, caller.roles, &caller.granted.0);
+    let answer = on_account(state, &metadata, id, if_match(caller.headers)?, |s| {
         account::decide_disable(s, &by, reason.clone())
     })
     .await?;
@@ -432,19 +448,16 @@ async fn disable(
 
 async fn enable(
     state: &IdentityState,
-    actor: &Actor,
-    roles: &[Role],
-    granted: &Granted,
-    headers: &HeaderMap,
+    caller: Caller<'_>,
     id: &str,
     staff_only: bool,
 ) -> Result<CommandAnswer, ApiError> {
     let (id, target_state, _) = target(state, id, staff_only).await?;
-    require_maintain(granted, &target_state)?;
+    require_maintain(caller.granted, &target_state)?;
     let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
-    let metadata = metadata(actor, headers, customer_id);
-    let by = acting(actor, roles, &granted.0);
-    on_account(state, &metadata, id, if_match(headers)?, |s| {
+    let metadata = metadata(caller.actor, caller.headers, customer_id);
+    let by = acting(caller.actor, caller.roles, &caller.granted.0);
+    on_account(state, &metadata, id, if_match(caller.headers)?, |s| {
         account::decide_enable(s, &by)
     })
     .await
@@ -459,7 +472,19 @@ async fn disable_staff(
     Path(id): Path<String>,
     FormOrJson(body): FormOrJson<WithReason>,
 ) -> ApiResult<CommandAnswer> {
-    Ok(ok(disable(&state, &actor, &roles, &granted, &headers, &id, true, body.reason).await?))
+    Ok(ok(disable(
+        &state,
+        Caller {
+            actor: &actor,
+            roles: &roles,
+            granted: &granted,
+            headers: &headers,
+        },
+        &id,
+        true,
+        body.reason,
+    )
+    .await?))
 }
 
 async fn enable_staff(
@@ -470,7 +495,18 @@ async fn enable_staff(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<CommandAnswer> {
-    Ok(ok(enable(&state, &actor, &roles, &granted, &headers, &id, true).await?))
+    Ok(ok(enable(
+        &state,
+        Caller {
+            actor: &actor,
+            roles: &roles,
+            granted: &granted,
+            headers: &headers,
+        },
+        &id,
+        true,
+    )
+    .await?))
 }
 
 async fn disable_account(
@@ -482,7 +518,19 @@ async fn disable_account(
     Path(id): Path<String>,
     FormOrJson(body): FormOrJson<WithReason>,
 ) -> ApiResult<CommandAnswer> {
-    Ok(ok(disable(&state, &actor, &roles, &granted, &headers, &id, false, body.reason).await?))
+    Ok(ok(disable(
+        &state,
+        Caller {
+            actor: &actor,
+            roles: &roles,
+            granted: &granted,
+            headers: &headers,
+        },
+        &id,
+        false,
+        body.reason,
+    )
+    .await?))
 }
 
 async fn enable_account(
@@ -493,7 +541,18 @@ async fn enable_account(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<CommandAnswer> {
-    Ok(ok(enable(&state, &actor, &roles, &granted, &headers, &id, false).await?))
+    Ok(ok(enable(
+        &state,
+        Caller {
+            actor: &actor,
+            roles: &roles,
+            granted: &granted,
+            headers: &headers,
+        },
+        &id,
+        false,
+    )
+    .await?))
 }
 
 /// `POST /api/v1/accounts/{id}/force-password-reset`: 10003 at the next sign-in.
