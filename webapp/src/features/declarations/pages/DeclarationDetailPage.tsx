@@ -218,20 +218,23 @@ function DeclarationDetail({
                 <Field label={t('detail.status')}>
                   <StatusBadge status={d.status} />
                 </Field>
-                <Field label={t('detail.draftStatus')}>
-                  <Tooltip
-                    label={complete ? t('detail.draftComplete') : t('detail.draftIncomplete')}
-                  >
-                    <Badge
-                      color={complete ? 'teal' : 'orange'}
-                      variant="light"
-                      size="sm"
-                      style={{ textTransform: 'none' }}
+                {/* Completeness only matters while the form can still be edited and submitted. */}
+                {(d.status === 0 || d.status === 11) && (
+                  <Field label={t('detail.draftStatus')}>
+                    <Tooltip
+                      label={complete ? t('detail.draftComplete') : t('detail.draftIncomplete')}
                     >
-                      {complete ? t('detail.draftComplete') : t('detail.draftIncomplete')}
-                    </Badge>
-                  </Tooltip>
-                </Field>
+                      <Badge
+                        color={complete ? 'teal' : 'orange'}
+                        variant="light"
+                        size="sm"
+                        style={{ textTransform: 'none' }}
+                      >
+                        {complete ? t('detail.draftComplete') : t('detail.draftIncomplete')}
+                      </Badge>
+                    </Tooltip>
+                  </Field>
+                )}
                 <Field label={t('detail.customer')}>
                   <Text size="sm">{d.username}</Text>
                   {d.companyName && (
