@@ -87,11 +87,15 @@ fn fill(path: &str, ids: &[(&str, String)]) -> String {
 }
 
 async fn first_declaration(app: &TestApp, token: &str) -> String {
-    let list = body(app.get(token, "/api/v1/declarations?pageSize=1").await).await;
-    list["data"]["records"][0]["id"]
-        .as_str()
-        .expect("a demo declaration")
-        .to_string()
+    // The demo declarations reach the read model shortly after start-up.
+    for _ in 0..100 {
+        let list = body(app.get(token, "/api/v1/declarations?pageSize=1").await).await;
+        if let Some(id) = list["data"]["records"][0]["id"].as_str() {
+            return id.to_string();
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("no demo declaration in the read model")
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -182,14 +186,21 @@ async fn bodies_cannot_set_server_owned_fields(pool: PgPool) {
     if created["code"] == 200 {
         let id = created["data"]["id"].as_str().expect("id");
         let position = &created["data"]["position"];
-        let d = body(
-            app.get(
-                &acme,
-                &format!("/api/v1/declarations/{id}?minPosition={position}"),
+        let mut d = Value::Null;
+        for _ in 0..50 {
+            d = body(
+                app.get(
+                    &acme,
+                    &format!("/api/v1/declarations/{id}?minPosition={position}"),
+                )
+                .await,
             )
-            .await,
-        )
-        .await;
+            .await;
+            if d["code"] == 200 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
         assert_eq!(d["data"]["status"], 0, "status is the server's");
         assert_eq!(
             d["data"]["customerId"], own_customer,
