@@ -281,6 +281,13 @@ fi
 
 BIN_BUILT=0
 if [ "$DO_RUST" = 1 ]; then
+	# Real peers the API tests talk to on loopback: an SMTP server (maildev) and an OpenID
+	# Connect provider (oidc-provider). The tests fail without them.
+	for tool in tests/mail tests/oidc; do
+		if [ -f "$tool/package.json" ]; then
+			run_step "rust: npm ci $tool" 900 npm_install "$tool" || true
+		fi
+	done
 	run_step "rust: fmt" 300 cargo fmt --all --check || true
 	run_step "rust: clippy" 1800 cargo clippy --workspace --all-targets --locked -- -D warnings || true
 	run_step "rust: test" 2400 cargo test --workspace --locked || true
