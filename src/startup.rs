@@ -146,7 +146,6 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         hasher: Hasher::new(2)?,
         reference,
         development: config.development(),
-        sso: config.oidc.sso()?,
     };
     let query_state = query::QueryState {
         pool: pool.clone(),
