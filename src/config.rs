@@ -43,6 +43,9 @@ pub struct Config {
     /// Identity: mail, public address, login rate limit, pre-logout request.
     #[command(flatten)]
     pub identity: IdentityConfig,
+    /// Staff single sign-on (OpenID Connect, docs/sso.md).
+    #[command(flatten)]
+    pub oidc: OidcConfig,
 }
 
 /// Settings of the identity features (docs/identity.md).
@@ -118,6 +121,58 @@ impl Default for IdentityConfig {
             pre_logout_url: None,
             pre_logout_method: "POST".into(),
         }
+    }
+}
+
+/// Staff single sign-on; off while `CLEARWAY_OIDC_ISSUER` is unset.
+#[derive(Debug, Clone, Args, Default)]
+pub struct OidcConfig {
+    /// Issuer URL of the OpenID Connect provider (its /.well-known/openid-configuration is
+    /// read); https, or http on a loopback address.
+    #[arg(long, env = "CLEARWAY_OIDC_ISSUER")]
+    pub oidc_issuer: Option<String>,
+    /// Client id registered for Clearway at the provider.
+    #[arg(long, env = "CLEARWAY_OIDC_CLIENT_ID")]
+    pub oidc_client_id: Option<String>,
+    /// Client secret (leave unset for a public client: PKCE only).
+    #[arg(long, env = "CLEARWAY_OIDC_CLIENT_SECRET", hide_env_values = true)]
+    pub oidc_client_secret: Option<String>,
+    /// Redirect URIs registered at the provider, comma-separated; the first is the default
+    /// (e.g. http://127.0.0.1:8080/auth-redirect,http://127.0.0.1:8080/azure-redirect).
+    #[arg(long, env = "CLEARWAY_OIDC_REDIRECT_URL", value_delimiter = ',')]
+    pub oidc_redirect_url: Vec<String>,
+    /// Where the provider sends the browser after logout (default: /login-b on the origin
+    /// of the first redirect URI).
+    #[arg(long, env = "CLEARWAY_OIDC_POST_LOGOUT_REDIRECT_URL")]
+    pub oidc_post_logout_redirect_url: Option<String>,
+    /// Scopes to request (openid is always requested).
+    #[arg(
+        long,
+        env = "CLEARWAY_OIDC_SCOPES",
+        default_value = "openid email profile"
+    )]
+    pub oidc_scopes: Option<String>,
+}
+
+impl OidcConfig {
+    /// The single sign-on of this configuration: None when no issuer is set.
+    pub fn sso(&self) -> anyhow::Result<Option<command::http::sso::SsoConfig>> {
+        let Some(issuer) = self.oidc_issuer.as_deref().filter(|s| !s.trim().is_empty()) else {
+            return Ok(None);
+        };
+        let settings = command::http::sso::SsoSettings {
+            issuer: issuer.to_string(),
+            client_id: self.oidc_client_id.clone().unwrap_or_default(),
+            client_secret: self.oidc_client_secret.clone(),
+            redirect_urls: self.oidc_redirect_url.clone(),
+            post_logout_redirect_url: self.oidc_post_logout_redirect_url.clone(),
+            scopes: vec![
+                self.oidc_scopes
+                    .clone()
+                    .unwrap_or_else(|| "openid email profile".into()),
+            ],
+        };
+        Ok(Some(command::http::sso::SsoConfig::new(settings)?))
     }
 }
 

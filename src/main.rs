@@ -167,6 +167,7 @@ async fn command_state(
         idempotency: events::idempotency::IdempotencyStore::new(pool.clone()),
         hasher: command::account::password::Hasher::new(2)?,
         development: config.development(),
+        sso: None,
         store,
         pool,
     })

@@ -146,6 +146,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         hasher: Hasher::new(2)?,
         reference,
         development: config.development(),
+        sso: config.oidc.sso()?,
     };
     let query_state = query::QueryState {
         pool: pool.clone(),

@@ -6,6 +6,7 @@ pub mod declarations;
 pub mod password;
 pub mod roles;
 pub mod staff;
+pub mod sso;
 
 use api::{Actor, ApiError, Auth, Text};
 use axum::extract::FromRef;
@@ -30,6 +31,8 @@ pub struct CommandState {
     pub reference: ReferenceCache,
     /// Development mode: the test login and password login for staff exist.
     pub development: bool,
+    /// Staff single sign-on (OpenID Connect), when `CLEARWAY_OIDC_ISSUER` is set.
+    pub sso: Option<sso::SsoConfig>,
 }
 
 impl FromRef<CommandState> for Auth {
@@ -61,6 +64,7 @@ pub fn router_with_identity(
     axum::Router::new()
         .merge(identity_routes)
         .merge(declarations::routes())
+        .merge(sso::routes())
         .with_state(state)
 }
 

@@ -26,6 +26,7 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
         max_connections: 10,
         log_json: false,
         identity: Default::default(),
+        oidc: Default::default(),
     }
 }
 
@@ -40,6 +41,7 @@ pub async fn seed(pool: &PgPool, cfg: &Config) {
         idempotency: events::idempotency::IdempotencyStore::new(pool.clone()),
         hasher: command::account::password::Hasher::new(2).expect("hasher"),
         development: true,
+        sso: None,
         store,
         pool: pool.clone(),
     };
