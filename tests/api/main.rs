@@ -11,3 +11,4 @@ mod openapi;
 mod password;
 mod roles;
 mod staff;
+mod sso;
