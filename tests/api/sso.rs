@@ -644,3 +644,28 @@ async fn a_linked_account_refuses_another_identity_with_the_same_email(pool: PgP
         "linked by oid"
     );
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_disabled_staff_member_is_refused_with_the_cancelled_message(pool: PgPool) {
+    let Some(provider) = Provider::start(&[]).await else {
+        return;
+    };
+    let app = clearway_server(pool, &provider).await;
+    let first = sign_in(&app, &provider, "operator").await;
+    assert_eq!(first["code"], 200, "{first}");
+    // The break-glass super admin may use a password in production.
+    let boss = app.login("superadmin").await;
+    let operator = events::account::account_id("operator");
+    let disabled = body(
+        app.post(
+            &boss,
+            &format!("/api/v1/staff/{operator}/disable"),
+            json!({"reason": "left the company"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(disabled["code"], 200, "{disabled}");
+    let refused = sign_in(&app, &provider, "operator").await;
+    assert_refused(&refused, "ACCOUNT_DISABLED");
+}
