@@ -10,5 +10,5 @@ mod identity;
 mod openapi;
 mod password;
 mod roles;
-mod staff;
 mod sso;
+mod staff;
