@@ -56,10 +56,18 @@ pub struct IdentityConfig {
     #[arg(long, env = "CLEARWAY_SMTP_URL", hide_env_values = true)]
     pub smtp_url: Option<String>,
     /// Sender address of the mail.
-    #[arg(long, env = "CLEARWAY_MAIL_FROM", default_value = "Clearway <no-reply@clearway.example.com>")]
+    #[arg(
+        long,
+        env = "CLEARWAY_MAIL_FROM",
+        default_value = "Clearway <no-reply@clearway.example.com>"
+    )]
     pub mail_from: String,
     /// Address of the web app as users reach it (reset links point there).
-    #[arg(long, env = "CLEARWAY_PUBLIC_URL", default_value = "http://127.0.0.1:8080")]
+    #[arg(
+        long,
+        env = "CLEARWAY_PUBLIC_URL",
+        default_value = "http://127.0.0.1:8080"
+    )]
     pub public_url: String,
     /// Login requests per client IP: burst size of the token bucket.
     #[arg(long, env = "CLEARWAY_LOGIN_RATE_BURST", default_value_t = 30)]

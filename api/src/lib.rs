@@ -16,9 +16,9 @@ pub mod permissions;
 
 pub use actor::{Actor, Role};
 pub use auth::{ActorRoles, Auth, AuthConfig, SessionSubject};
-pub use guard::{Granted, Guards, Rule};
 pub use envelope::{Envelope, Ok, ok, render};
 pub use error::{ApiError, ApiResult, FieldError, Text};
 pub use extract::{FormOrJson, Json, Query};
+pub use guard::{Granted, Guards, Rule};
 pub use lang::Lang;
 pub use paging::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, Paging};

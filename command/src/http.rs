@@ -5,8 +5,8 @@ pub mod auth;
 pub mod declarations;
 pub mod password;
 pub mod roles;
-pub mod staff;
 pub mod sso;
+pub mod staff;
 
 use api::{Actor, ApiError, Auth, Text};
 use axum::extract::FromRef;
