@@ -146,6 +146,16 @@ async fn main() -> anyhow::Result<()> {
                     "demo data loaded: acme, globex, operator, admin, superadmin / {}",
                     seed::DEMO_PASSWORD
                 );
+            } else {
+                let initial = std::env::var("CLEARWAY_BOOTSTRAP_PASSWORD").ok();
+                if let Some(password) =
+                    seed::seed_first_admin(&router_state, "superadmin", initial).await?
+                {
+                    // Printed once, to the operator running the seed; never logged.
+                    println!(
+                        "first super admin created: sign in as `superadmin` with the one-time password {password} and set a new one"
+                    );
+                }
             }
             let applied =
                 projector::runtime::run_once_until_caught_up(&pool, &startup::projections())

@@ -151,6 +151,44 @@ fn staff(username: &str, name: &str, role: Role, staff_id: &str) -> Register {
     }
 }
 
+/// Production: the first super admin, with a one-time initial password (`initial`, or a
+/// random one). Its first sign-in answers 10002 and a new password must be set
+/// (`/pass-reset`) before anything else. Answers the initial password when the account was
+/// created now, `None` when it already existed.
+pub async fn seed_first_admin(
+    state: &CommandState,
+    username: &str,
+    initial: Option<String>,
+) -> anyhow::Result<Option<String>> {
+    let mut register = staff(username, "Super Admin", Role::SuperAdmin, "S0001");
+    register.must_set_password = true;
+    let system = Actor::system();
+    if !ignore_existing(command::accounts::register_account(state, &system, register).await)? {
+        return Ok(None);
+    }
+    let password = initial.unwrap_or_else(random_password);
+    let id = events::account::account_id(username);
+    command::accounts::set_password(state, &system, id, &password, "initial")
+        .await
+        .map_err(|e| anyhow::anyhow!("setting the initial password of {username}: {e:?}"))?;
+    Ok(Some(password))
+}
+
+/// 20 characters from upper, lower and digits: meets the password rule.
+fn random_password() -> String {
+    use rand::Rng;
+    const UPPER: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ";
+    const LOWER: &[u8] = b"abcdefghijkmnopqrstuvwxyz";
+    const DIGIT: &[u8] = b"23456789";
+    let mut rng = rand::rngs::OsRng;
+    let all: Vec<u8> = [UPPER, LOWER, DIGIT].concat();
+    let mut out: Vec<u8> = (0..17).map(|_| all[rng.gen_range(0..all.len())]).collect();
+    for set in [UPPER, LOWER, DIGIT] {
+        out.push(set[rng.gen_range(0..set.len())]);
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
 /// Demo customers, accounts and a few declarations in several states.
 pub async fn seed_demo(state: &CommandState) -> anyhow::Result<()> {
     let system = Actor::system();

@@ -87,10 +87,14 @@ impl Aggregate for AccountState {
                 self.must_set_password = r.must_set_password;
                 self.registered = Some(r.clone());
             }
-            AccountEvent::PasswordSet(_) => {
+            AccountEvent::PasswordSet(p) => {
                 self.has_password = true;
-                self.must_set_password = false;
-                self.reset_forced = None;
+                // A password given by someone else ("initial" at creation, "admin") is
+                // one-time: the user still sets their own at the first sign-in (10002).
+                if !matches!(p.how.as_str(), "initial" | "admin") {
+                    self.must_set_password = false;
+                    self.reset_forced = None;
+                }
             }
             AccountEvent::PasswordResetForced(f) => self.reset_forced = Some(f.reason.clone()),
             AccountEvent::Locked(l) => self.locked_until = Some(l.until),

@@ -287,3 +287,48 @@ async fn password_change_checks_the_rule_the_old_password_and_revokes_sessions(p
     .await;
     assert_eq!(relogin["code"], 200);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn production_seeds_only_a_first_super_admin_who_must_set_a_password(pool: PgPool) {
+    let cfg = config(&pool, Mode::Production);
+    let state = command_state(&pool, &cfg).await;
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/reference");
+    clearway::seed::seed_reference(&state, &dir)
+        .await
+        .expect("reference");
+    let initial = clearway::seed::seed_first_admin(&state, "superadmin", None)
+        .await
+        .expect("seed")
+        .expect("created now");
+    assert!(
+        clearway::seed::seed_first_admin(&state, "superadmin", None)
+            .await
+            .expect("again")
+            .is_none(),
+        "seeding twice creates nothing"
+    );
+    let app = start(pool, cfg).await;
+    // No demo accounts in production.
+    let demo = body(
+        app.client
+            .post(app.url("/auth/login"))
+            .form(&[("username", "acme"), ("password", "Demopass2026")])
+            .send()
+            .await
+            .expect("send"),
+    )
+    .await;
+    assert_eq!(demo["code"], 10000);
+    // The first sign-in must set a new password.
+    let first = body(
+        app.client
+            .post(app.url("/auth/login"))
+            .form(&[("username", "superadmin"), ("password", initial.as_str())])
+            .send()
+            .await
+            .expect("send"),
+    )
+    .await;
+    assert_eq!(first["code"], 10002, "{first}");
+    assert!(first["data"]["tempToken"].is_string());
+}

@@ -30,21 +30,26 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
     }
 }
 
-/// Seed reference tables and demo data through the real command paths.
-pub async fn seed(pool: &PgPool, cfg: &Config) {
+/// The command side's state on `pool`, for seeding through the real command paths.
+pub async fn command_state(pool: &PgPool, cfg: &Config) -> command::http::CommandState {
     let store = events::EventStore::new(pool.clone());
-    let state = command::http::CommandState {
+    command::http::CommandState {
         auth: clearway::startup::auth(cfg, pool.clone()).expect("auth"),
         reference: command::reference::ReferenceCache::load(&store)
             .await
             .expect("reference"),
         idempotency: events::idempotency::IdempotencyStore::new(pool.clone()),
         hasher: command::account::password::Hasher::new(2).expect("hasher"),
-        development: true,
+        development: cfg.development(),
         sso: None,
         store,
         pool: pool.clone(),
-    };
+    }
+}
+
+/// Seed reference tables and demo data through the real command paths.
+pub async fn seed(pool: &PgPool, cfg: &Config) {
+    let state = command_state(pool, cfg).await;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/reference");
     clearway::seed::seed_reference(&state, &dir)
         .await
@@ -54,6 +59,11 @@ pub async fn seed(pool: &PgPool, cfg: &Config) {
 
 pub async fn spawn_with(pool: PgPool, cfg: Config) -> TestApp {
     seed(&pool, &cfg).await;
+    start(pool, cfg).await
+}
+
+/// Start the server on an already seeded database.
+pub async fn start(pool: PgPool, cfg: Config) -> TestApp {
     let app = Application::build(&cfg, pool.clone(), true)
         .await
         .expect("build");

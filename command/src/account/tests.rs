@@ -129,6 +129,17 @@ fn given_a_new_user_when_the_first_password_is_set_then_the_setup_requirement_en
 }
 
 #[test]
+fn given_a_new_user_when_an_initial_password_is_given_then_they_must_still_set_their_own() {
+    let mut r = register("newbie2", vec![Role::Operator], None);
+    r.must_set_password = true;
+    let mut state = given(decide_register(&AccountState::default(), r).expect("ok"));
+    let events = decide_password_set(&state, "initial").expect("ok");
+    apply(&mut state, events);
+    assert!(state.has_password);
+    assert!(state.must_set_password);
+}
+
+#[test]
 fn given_a_forced_reset_when_it_is_forced_again_then_nothing_happens_and_a_new_password_ends_it() {
     let mut state = account("acme", vec![Role::Customer]);
     let events = decide_force_reset(&state, "admin").expect("ok");
