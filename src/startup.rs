@@ -113,6 +113,64 @@ async fn health(State(state): State<HealthState>) -> Result<api::Ok<Health>, Api
     }))
 }
 
+/// Prometheus text exposition of the projections' progress and lag.
+async fn metrics(State(state): State<HealthState>) -> Response {
+    let Ok(projections) = projector::runtime::status(&state.pool).await else {
+        return ApiError::Unavailable(api::Text::new("数据库不可用", "database unavailable"))
+            .into_response();
+    };
+    let mut out = String::new();
+    let gauges: [(
+        &str,
+        &str,
+        &str,
+        fn(&projector::runtime::ProjectionStatus) -> f64,
+    ); 4] = [
+        (
+            "clearway_projection_lag_events",
+            "gauge",
+            "Committed events the projection has not applied yet.",
+            |p| p.lag_events as f64,
+        ),
+        (
+            "clearway_projection_lag_seconds",
+            "gauge",
+            "Age of the oldest event the projection has not applied yet.",
+            |p| p.lag_seconds,
+        ),
+        (
+            "clearway_projection_position",
+            "gauge",
+            "Global position of the last event the projection applied.",
+            |p| p.position as f64,
+        ),
+        (
+            "clearway_projection_events_processed_total",
+            "counter",
+            "Events the projection has applied since it started from zero.",
+            |p| p.events_processed as f64,
+        ),
+    ];
+    for (name, kind, help, value) in gauges {
+        out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n"));
+        for p in &projections {
+            out.push_str(&format!(
+                "{name}{{projection=\"{}\"}} {}\n",
+                p.name,
+                value(p)
+            ));
+        }
+    }
+    (
+        [(
+            axum::http::header::CONTENT_TYPE,
+            "text/plain; version=0.0.4; charset=utf-8",
+        )],
+        out,
+    )
+        .into_response()
+}
+
 async fn fallback(web: WebApp, uri: Uri) -> Response {
     let path = uri.path();
     if path.starts_with("/api/") || path.starts_with("/auth/") || path == "/api" || path == "/auth"
@@ -155,6 +213,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     let web = WebApp::new(config.web_dir.clone());
     let health_routes = Router::new()
         .route("/api/v1/health", get(health))
+        .route("/metrics", get(metrics))
         .with_state(HealthState {
             pool,
             development: config.development(),

@@ -113,3 +113,46 @@ async fn answers_carry_a_request_id_and_safety_headers(pool: PgPool) {
     assert_eq!(v["data"]["status"], "ok");
     assert_eq!(v["data"]["mode"], "development");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn projection_lag_is_exposed_as_prometheus_metrics(pool: PgPool) {
+    let app = spawn(pool).await;
+    // The projectors start with the server: wait until they have reported once.
+    let mut text = String::new();
+    for _ in 0..100 {
+        let r = app
+            .client
+            .get(app.url("/metrics"))
+            .send()
+            .await
+            .expect("send");
+        assert_eq!(r.status().as_u16(), 200);
+        assert!(
+            r.headers()["content-type"]
+                .to_str()
+                .expect("type")
+                .starts_with("text/plain")
+        );
+        text = r.text().await.expect("text");
+        if text.contains("projection=\"declaration_history\"")
+            && text.contains("projection=\"declaration_list\"")
+        {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    assert!(
+        text.contains("# TYPE clearway_projection_lag_events gauge"),
+        "{text}"
+    );
+    assert!(
+        text.contains("clearway_projection_lag_seconds{projection=\"declaration_list\"}"),
+        "{text}"
+    );
+    assert!(
+        text.contains(
+            "clearway_projection_events_processed_total{projection=\"declaration_history\"}"
+        ),
+        "{text}"
+    );
+}
