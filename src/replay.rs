@@ -74,6 +74,14 @@ pub async fn run(
         from: args.from,
         to: args.to,
     };
+    // The log as of now: everything committed up to the head seen at the start. The feed
+    // holds back events of transactions that are still open below them, so wait for those
+    // (bounded) rather than end with a silently short output.
+    let head: i64 = sqlx::query_scalar("SELECT COALESCE(max(global_position), 0) FROM events")
+        .fetch_one(store.pool())
+        .await
+        .context("reading the head of the event log")?;
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let mut after = Checkpoint::ZERO;
     let mut count = 0u64;
     loop {
@@ -81,7 +89,18 @@ pub async fn run(
             .read_all_filtered(&filter, after, 1000)
             .await
             .context("reading the event log")?;
-        let Some(last) = page.last() else { break };
+        let Some(last) = page.last() else {
+            if !held_back(store, head).await? {
+                break;
+            }
+            if std::time::Instant::now() > deadline {
+                anyhow::bail!(
+                    "events up to position {head} are still held back by an open transaction after 60 s; output is incomplete"
+                );
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+            continue;
+        };
         after = Checkpoint {
             tx_id: last.tx_id,
             position: last.global_position,
@@ -93,6 +112,18 @@ pub async fn run(
     }
     out.flush()?;
     Ok(count)
+}
+
+/// Are committed events at or below `head` still held back from the feed?
+async fn held_back(store: &EventStore, head: i64) -> anyhow::Result<bool> {
+    Ok(sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM events WHERE global_position <= $1
+                          AND tx_id >= pg_snapshot_xmin(pg_current_snapshot()))",
+    )
+    .bind(head)
+    .fetch_one(store.pool())
+    .await
+    .context("checking the feed's horizon")?)
 }
 
 fn fold<A: Aggregate>(events: &[RecordedEvent]) -> anyhow::Result<A> {

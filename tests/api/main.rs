@@ -9,6 +9,7 @@ mod helpers;
 mod identity;
 mod openapi;
 mod password;
+mod replay;
 mod roles;
 mod sso;
 mod staff;
