@@ -6,6 +6,9 @@
 //! are copied from the event when it carries them (draft, edit, amend) and otherwise from
 //! the declaration's previous history row, so this read model never depends on another
 //! one: the tracking number of a row is the one in force when the event happened.
+//!
+//! A batch (`apply_batch`, see [`batch`]) writes the same rows with one read and one
+//! multi-row `INSERT`, resolving the previous row in memory.
 
 use std::sync::Arc;
 
@@ -17,6 +20,8 @@ use sqlx::types::Json;
 use uuid::Uuid;
 
 use crate::{Projection, ProjectionError};
+
+mod batch;
 
 pub const NAME: &str = "declaration_history";
 
@@ -42,6 +47,14 @@ impl Projection for DeclarationHistory {
         event: &'a RecordedEvent,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(apply(tx, event))
+    }
+
+    fn apply_batch<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        events: &'a [RecordedEvent],
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(batch::apply_batch(tx, events))
     }
 }
 

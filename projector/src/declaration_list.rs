@@ -10,6 +10,13 @@
 //! NOTHING`), so applying an event twice (a retried batch, a replay over a live table)
 //! changes neither the row nor the counters.
 //!
+//! A batch (`apply_batch`, see [`batch`]) gives the same tables with a handful of
+//! set-based statements: it reads the rows the batch touches, folds the batch's events per
+//! declaration in memory with the same rules, and writes new rows, changed rows and the
+//! counter changes netted per counter (so `rm_declaration_count_deltas` holds fewer rows
+//! than event by event, with the same sum per counter; `rm_declaration_counts` is the same
+//! row for row, since the fold runs at the same feed positions).
+//!
 //! `draft_status`: 0 incomplete, 1 complete. The command side does not record completeness
 //! in its events yet; until it does, a declaration counts as complete once it has been
 //! submitted at least once (submit runs the full validation).
@@ -27,6 +34,8 @@ use sqlx::PgConnection;
 use sqlx::types::Json;
 
 use crate::{Projection, ProjectionError};
+
+mod batch;
 
 pub const NAME: &str = "declaration_list";
 
@@ -56,6 +65,14 @@ impl Projection for DeclarationList {
         event: &'a RecordedEvent,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(apply(tx, event))
+    }
+
+    fn apply_batch<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        events: &'a [RecordedEvent],
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(batch::apply_batch(tx, events))
     }
 }
 

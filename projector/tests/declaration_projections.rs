@@ -209,6 +209,18 @@ fn projections() -> Vec<std::sync::Arc<dyn Projection>> {
     ]
 }
 
+/// The pending counter changes, summed per counter (what readers add to the counters).
+async fn pending_counts(pool: &PgPool) -> Result<Vec<Value>, sqlx::Error> {
+    sqlx::query_scalar(
+        "SELECT jsonb_build_array(scope, declaration_type, status, day, sum(n))
+         FROM rm_declaration_count_deltas
+         GROUP BY scope, declaration_type, status, day HAVING sum(n) <> 0
+         ORDER BY scope, declaration_type, status, day",
+    )
+    .fetch_all(pool)
+    .await
+}
+
 async fn snapshot(pool: &PgPool, table: &str, key: &str) -> Result<Vec<Value>, sqlx::Error> {
     sqlx::query_scalar(&format!("SELECT to_jsonb(t) FROM {table} t ORDER BY {key}"))
         .fetch_all(pool)
@@ -325,6 +337,11 @@ async fn applying_events_again_or_late_changes_nothing(pool: PgPool) -> TestResu
         for event in events.iter().chain(events.first()) {
             projection.apply(&mut conn, event).await?;
         }
+        // And as batches: the whole feed with the draft again, and the draft alone.
+        let mut again = events.clone();
+        again.extend(events.first().cloned());
+        projection.apply_batch(&mut conn, &again).await?;
+        projection.apply_batch(&mut conn, &events[..1]).await?;
     }
     assert_eq!(snapshot(&pool, "rm_declarations", "id").await?, before_list);
     assert_eq!(
@@ -483,12 +500,7 @@ async fn a_rebuild_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestRe
     }
     project(&pool).await?;
     let live_list = snapshot(&pool, "rm_declarations", "id").await?;
-    let live_deltas = snapshot(
-        &pool,
-        "rm_declaration_count_deltas",
-        "scope, declaration_type, status, day, n",
-    )
-    .await?;
+    let live_deltas = pending_counts(&pool).await?;
     let live_counts = snapshot(
         &pool,
         "rm_declaration_counts",
@@ -508,15 +520,8 @@ async fn a_rebuild_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestRe
     // A rebuild replays the feed as far as it is safe; the live runner does the rest.
     project(&pool).await?;
     assert_eq!(snapshot(&pool, "rm_declarations", "id").await?, live_list);
-    assert_eq!(
-        snapshot(
-            &pool,
-            "rm_declaration_count_deltas",
-            "scope, declaration_type, status, day, n"
-        )
-        .await?,
-        live_deltas
-    );
+    // A batch nets its counter changes: the same sum per counter, not the same rows.
+    assert_eq!(pending_counts(&pool).await?, live_deltas);
     assert_eq!(
         snapshot(
             &pool,
