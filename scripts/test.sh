@@ -195,7 +195,7 @@ trap 'exit 143' TERM
 
 # shellcheck disable=SC2317 # called through run_step
 start_e2e_server() {
-	local bin="$CLEARWAY_ROOT/target/debug/clearway" db pid i
+	local bin="${CARGO_TARGET_DIR:-$CLEARWAY_ROOT/target}/debug/clearway" db pid i
 	[ -x "$bin" ] || {
 		echo "no $bin"
 		return 1
