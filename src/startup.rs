@@ -113,6 +113,14 @@ async fn health(State(state): State<HealthState>) -> Result<api::Ok<Health>, Api
     }))
 }
 
+/// A metric: name, Prometheus type, help text, and its value for one projection.
+type Metric = (
+    &'static str,
+    &'static str,
+    &'static str,
+    fn(&projector::runtime::ProjectionStatus) -> f64,
+);
+
 /// Prometheus text exposition of the projections' progress and lag.
 async fn metrics(State(state): State<HealthState>) -> Response {
     let Ok(projections) = projector::runtime::status(&state.pool).await else {
@@ -120,12 +128,7 @@ async fn metrics(State(state): State<HealthState>) -> Response {
             .into_response();
     };
     let mut out = String::new();
-    let gauges: [(
-        &str,
-        &str,
-        &str,
-        fn(&projector::runtime::ProjectionStatus) -> f64,
-    ); 4] = [
+    let gauges: [Metric; 4] = [
         (
             "clearway_projection_lag_events",
             "gauge",
