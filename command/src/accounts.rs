@@ -192,6 +192,7 @@ pub async fn set_password_with(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
+    state.store.notify();
     Ok(CommandAnswer {
         id: account_id,
         version: appended.version,

@@ -48,7 +48,7 @@ impl EventStore {
         events: &[NewEvent],
         metadata: &Metadata,
     ) -> Result<Appended, StoreError> {
-        append_with(
+        let appended = append_with(
             &self.pool,
             stream_type,
             stream_id,
@@ -56,12 +56,33 @@ impl EventStore {
             events,
             metadata,
         )
-        .await
+        .await?;
+        if !events.is_empty() {
+            self.notify();
+        }
+        Ok(appended)
+    }
+
+    /// Wakes the projectors (`NOTIFY clearway_events`). Call it after the events have
+    /// committed: `append` does; callers of `append_in` do so after their own commit. It is
+    /// sent from a statement of its own, never inside the appending transaction, where it
+    /// would serialize commits (see migration 20261122000050). Fire and forget: a lost
+    /// notification only delays projectors until their next poll.
+    pub fn notify(&self) {
+        let pool = self.pool.clone();
+        tokio::spawn(async move {
+            if let Err(e) = sqlx::query("SELECT pg_notify('clearway_events', '')")
+                .execute(&pool)
+                .await
+            {
+                tracing::debug!(error = %e, "could not notify projectors; they will poll");
+            }
+        });
     }
 
     /// [`EventStore::append`] inside the caller's transaction, so the events commit together
     /// with the caller's other writes (an idempotency record). A conflict aborts that
-    /// transaction: roll it back.
+    /// transaction: roll it back. After committing, call [`EventStore::notify`].
     pub async fn append_in(
         &self,
         conn: &mut PgConnection,

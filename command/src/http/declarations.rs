@@ -211,6 +211,7 @@ async fn create(
                 .complete(&serde_json::to_value(answer).map_err(ApiError::internal)?)
                 .await
                 .map_err(ApiError::internal)?;
+            state.store.notify();
             Ok(ok(answer))
         }
     }

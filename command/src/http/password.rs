@@ -405,6 +405,7 @@ async fn transfer_confirm(
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
+    state.store.notify();
     tokens::void_all(&state.pool, old_id).await?;
     state.auth.revoke_all(old_id).await?;
     Ok(ok(TransferDone {

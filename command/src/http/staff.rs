@@ -408,6 +408,7 @@ async fn transfer_authority(
         .await
         .map_err(store_err)?;
     tx.commit().await?;
+    state.store.notify();
     state.auth.revoke_all(target_id).await?;
     state.auth.revoke_all(actor.id).await?;
     Ok(ok(CommandAnswer {
