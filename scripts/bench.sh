@@ -8,7 +8,10 @@
 # release mode with ARGS:
 #   cargo run --release --locked -p clearway --bin clearway-bench -- ARGS
 # It prints the figures that docs/benchmarks.md records. `scripts/bench.sh --help` passes
-# --help to the binary.
+# --help to the binary. Subcommands: all (about 10 minutes on 2 cores), commands, rebuild,
+# list, export, mixed, clean. Each benchmark drops and creates its own database
+# clearway_bench_<name> on that server and leaves it behind for inspection
+# (`scripts/bench.sh clean` drops them).
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -21,6 +24,6 @@ export CLEARWAY_ROOT
 
 need_tool cargo "install Rust (rustup)"
 ensure_database clearway_bench
-export RUST_LOG="${RUST_LOG:-warn}"
+export RUST_LOG="${RUST_LOG:-warn,sqlx::query=error}"
 say "cargo run --release --locked -p clearway --bin clearway-bench -- $*"
 exec cargo run --release --locked -p clearway --bin clearway-bench -- "$@"
