@@ -56,20 +56,20 @@ pub fn routes(g: &Guards) -> Router<IdentityState> {
         )
         .route(
             "/api/v1/staff/{id}/disable",
-            post(disable_staff).route_layer(g.permission("staff:maintain")),
+            post(disable_handler::<true>).route_layer(g.permission("staff:maintain")),
         )
         .route(
             "/api/v1/staff/{id}/enable",
-            post(enable_staff).route_layer(g.permission("staff:maintain")),
+            post(enable_handler::<true>).route_layer(g.permission("staff:maintain")),
         )
         // any account: staff:maintain for staff, customers:maintain for customer users
         .route(
             "/api/v1/accounts/{id}/disable",
-            post(disable_account).route_layer(g.any_permission(MAINTAIN_ANY)),
+            post(disable_handler::<false>).route_layer(g.any_permission(MAINTAIN_ANY)),
         )
         .route(
             "/api/v1/accounts/{id}/enable",
-            post(enable_account).route_layer(g.any_permission(MAINTAIN_ANY)),
+            post(enable_handler::<false>).route_layer(g.any_permission(MAINTAIN_ANY)),
         )
         .route(
             "/api/v1/accounts/{id}/force-password-reset",
@@ -464,7 +464,8 @@ async fn enable(
     .await
 }
 
-async fn disable_staff(
+/// `POST /api/v1/staff/{id}/disable` (`STAFF_ONLY`) and `POST /api/v1/accounts/{id}/disable`.
+async fn disable_handler<const STAFF_ONLY: bool>(
     State(state): State<IdentityState>,
     actor: Actor,
     ActorRoles(roles): ActorRoles,
@@ -473,22 +474,19 @@ async fn disable_staff(
     Path(id): Path<String>,
     FormOrJson(body): FormOrJson<WithReason>,
 ) -> ApiResult<CommandAnswer> {
-    Ok(ok(disable(
-        &state,
-        Caller {
-            actor: &actor,
-            roles: &roles,
-            granted: &granted,
-            headers: &headers,
-        },
-        &id,
-        true,
-        body.reason,
-    )
-    .await?))
+    let caller = Caller {
+        actor: &actor,
+        roles: &roles,
+        granted: &granted,
+        headers: &headers,
+    };
+    Ok(ok(
+        disable(&state, caller, &id, STAFF_ONLY, body.reason).await?
+    ))
 }
 
-async fn enable_staff(
+/// `POST /api/v1/staff/{id}/enable` (`STAFF_ONLY`) and `POST /api/v1/accounts/{id}/enable`.
+async fn enable_handler<const STAFF_ONLY: bool>(
     State(state): State<IdentityState>,
     actor: Actor,
     ActorRoles(roles): ActorRoles,
@@ -496,64 +494,13 @@ async fn enable_staff(
     headers: HeaderMap,
     Path(id): Path<String>,
 ) -> ApiResult<CommandAnswer> {
-    Ok(ok(enable(
-        &state,
-        Caller {
-            actor: &actor,
-            roles: &roles,
-            granted: &granted,
-            headers: &headers,
-        },
-        &id,
-        true,
-    )
-    .await?))
-}
-
-async fn disable_account(
-    State(state): State<IdentityState>,
-    actor: Actor,
-    ActorRoles(roles): ActorRoles,
-    granted: Granted,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-    FormOrJson(body): FormOrJson<WithReason>,
-) -> ApiResult<CommandAnswer> {
-    Ok(ok(disable(
-        &state,
-        Caller {
-            actor: &actor,
-            roles: &roles,
-            granted: &granted,
-            headers: &headers,
-        },
-        &id,
-        false,
-        body.reason,
-    )
-    .await?))
-}
-
-async fn enable_account(
-    State(state): State<IdentityState>,
-    actor: Actor,
-    ActorRoles(roles): ActorRoles,
-    granted: Granted,
-    headers: HeaderMap,
-    Path(id): Path<String>,
-) -> ApiResult<CommandAnswer> {
-    Ok(ok(enable(
-        &state,
-        Caller {
-            actor: &actor,
-            roles: &roles,
-            granted: &granted,
-            headers: &headers,
-        },
-        &id,
-        false,
-    )
-    .await?))
+    let caller = Caller {
+        actor: &actor,
+        roles: &roles,
+        granted: &granted,
+        headers: &headers,
+    };
+    Ok(ok(enable(&state, caller, &id, STAFF_ONLY).await?))
 }
 
 /// `POST /api/v1/accounts/{id}/force-password-reset`: 10003 at the next sign-in.
