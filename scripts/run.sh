@@ -76,7 +76,7 @@ npm_install webapp
 
 say "building the server (cargo build --release --locked)"
 cargo build --release --locked --bin clearway
-bin="$CLEARWAY_ROOT/target/release/clearway"
+bin="${CARGO_TARGET_DIR:-$CLEARWAY_ROOT/target}/release/clearway"
 
 say "migrating"
 "$bin" migrate
