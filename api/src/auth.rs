@@ -10,7 +10,9 @@ use chrono::{DateTime, Duration, Utc};
 use jsonwebtoken::{Algorithm, DecodingKey, EncodingKey, Header, Validation};
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
-use std::sync::Arc;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex};
+use std::time::Instant;
 use uuid::Uuid;
 
 use crate::actor::{Actor, Role};
@@ -20,6 +22,13 @@ use crate::permissions::RolePermissions;
 
 /// How long the previous token stays valid after a refresh.
 const GRACE_SECONDS: i64 = 30;
+
+/// How long a session row read from `auth_sessions` answers for it without a new read: a
+/// revocation by another server instance takes effect there within this time; one by this
+/// instance (logout, disabled account, changed password) at once.
+const SESSION_CACHE_TTL: std::time::Duration = std::time::Duration::from_secs(2);
+/// At most this many sessions cached; beyond, expired entries go, then all.
+const SESSION_CACHE_MAX: usize = 10_000;
 
 #[derive(Debug, Clone, Serialize, Deserialize)]
 pub struct Claims {
@@ -57,6 +66,57 @@ struct Inner {
     config: AuthConfig,
     pool: PgPool,
     permissions: RolePermissions,
+    sessions: Mutex<SessionCache>,
+}
+
+/// Live session rows recently read, by session id (see [`SESSION_CACHE_TTL`]).
+#[derive(Default)]
+struct SessionCache {
+    entries: HashMap<Uuid, CachedSession>,
+    /// Bumped by every write to `auth_sessions` through this instance: a row read before
+    /// the write is not cached after it.
+    generation: u64,
+}
+
+struct CachedSession {
+    account_id: Uuid,
+    row: SessionRow,
+    read_at: Instant,
+}
+
+impl SessionCache {
+    fn get(&self, sid: Uuid) -> Option<&SessionRow> {
+        self.entries
+            .get(&sid)
+            .filter(|c| c.read_at.elapsed() < SESSION_CACHE_TTL)
+            .map(|c| &c.row)
+    }
+
+    fn put(&mut self, generation: u64, sid: Uuid, account_id: Uuid, row: SessionRow) {
+        if generation != self.generation {
+            return;
+        }
+        if self.entries.len() >= SESSION_CACHE_MAX {
+            self.entries
+                .retain(|_, c| c.read_at.elapsed() < SESSION_CACHE_TTL);
+            if self.entries.len() >= SESSION_CACHE_MAX {
+                self.entries.clear();
+            }
+        }
+        self.entries.insert(
+            sid,
+            CachedSession {
+                account_id,
+                row,
+                read_at: Instant::now(),
+            },
+        );
+    }
+
+    fn forget(&mut self, matches: impl Fn(Uuid, &CachedSession) -> bool) {
+        self.entries.retain(|sid, c| !matches(*sid, c));
+        self.generation += 1;
+    }
 }
 
 /// Token issuing and checking, shared by every router.
@@ -72,7 +132,7 @@ pub struct SessionSubject {
     pub customer_id: Option<Uuid>,
 }
 
-#[derive(sqlx::FromRow)]
+#[derive(Clone, sqlx::FromRow)]
 struct SessionRow {
     absolute_expiry: DateTime<Utc>,
     current_jti: Uuid,
@@ -96,6 +156,7 @@ impl Auth {
             config,
             permissions: RolePermissions::new(pool.clone()),
             pool,
+            sessions: Mutex::new(SessionCache::default()),
         }))
     }
 
@@ -174,19 +235,58 @@ impl Auth {
     }
 
     pub async fn revoke(&self, session_id: Uuid) -> Result<(), ApiError> {
-        sqlx::query("UPDATE auth_sessions SET revoked_at = now() WHERE session_id = $1 AND revoked_at IS NULL")
+        let result = sqlx::query("UPDATE auth_sessions SET revoked_at = now() WHERE session_id = $1 AND revoked_at IS NULL")
             .bind(session_id)
             .execute(&self.0.pool)
-            .await?;
+            .await;
+        self.forget(|sid, _| sid == session_id);
+        result?;
         Ok(())
+    }
+
+    /// Drops cached sessions after a write to `auth_sessions` (whether it succeeded or not).
+    fn forget(&self, matches: impl Fn(Uuid, &CachedSession) -> bool) {
+        let mut cache = self.0.sessions.lock().unwrap_or_else(|e| e.into_inner());
+        cache.forget(matches);
+    }
+
+    /// The session row of `sid`: cached when read within [`SESSION_CACHE_TTL`] and still
+    /// answering for `jti` (else read again: another instance may have renewed it).
+    async fn session_row(
+        &self,
+        sid: Uuid,
+        account_id: Uuid,
+        accepts: impl Fn(&SessionRow) -> bool,
+    ) -> Result<Option<SessionRow>, ApiError> {
+        let generation = {
+            let cache = self.0.sessions.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(row) = cache.get(sid).filter(|row| accepts(row)) {
+                return Ok(Some(row.clone()));
+            }
+            cache.generation
+        };
+        let row: Option<SessionRow> = sqlx::query_as(
+            "SELECT absolute_expiry, current_jti, current_iat, previous_jti, rotated_at, revoked_at
+             FROM auth_sessions WHERE session_id = $1",
+        )
+        .bind(sid)
+        .fetch_optional(&self.0.pool)
+        .await?;
+        if let Some(row) = row.as_ref().filter(|row| row.revoked_at.is_none()) {
+            let mut cache = self.0.sessions.lock().unwrap_or_else(|e| e.into_inner());
+            cache.put(generation, sid, account_id, row.clone());
+        }
+        Ok(row)
     }
 
     /// Revoke every session of an account (disabled user, password changed).
     pub async fn revoke_all(&self, account_id: Uuid) -> Result<(), ApiError> {
-        sqlx::query("UPDATE auth_sessions SET revoked_at = now() WHERE account_id = $1 AND revoked_at IS NULL")
+        let result = sqlx::query("UPDATE auth_sessions SET revoked_at = now() WHERE account_id = $1 AND revoked_at IS NULL")
             .bind(account_id)
             .execute(&self.0.pool)
-            .await?;
+            .await;
+        self.forget(|_, c| c.account_id == account_id);
+        result?;
         Ok(())
     }
 
@@ -203,26 +303,27 @@ impl Auth {
         let data = jsonwebtoken::decode::<Claims>(token, &self.0.decoding, &self.0.validation)
             .map_err(|_| ApiError::unauthorized())?;
         let claims = data.claims;
-        let row: Option<SessionRow> = sqlx::query_as(
-            "SELECT absolute_expiry, current_jti, current_iat, previous_jti, rotated_at, revoked_at
-             FROM auth_sessions WHERE session_id = $1",
-        )
-        .bind(claims.sid)
-        .fetch_optional(&self.0.pool)
-        .await?;
-        let row = row.ok_or_else(ApiError::unauthorized)?;
         let now = Utc::now();
-        if row.revoked_at.is_some() || row.absolute_expiry <= now {
+        let is_current = |row: &SessionRow| row.current_jti == claims.jti;
+        let in_grace = |row: &SessionRow| {
+            row.previous_jti == Some(claims.jti)
+                && row
+                    .rotated_at
+                    .is_some_and(|t| now - t <= Duration::seconds(GRACE_SECONDS))
+        };
+        let accepts = |row: &SessionRow| {
+            row.revoked_at.is_none()
+                && row.absolute_expiry > now
+                && (is_current(row) || in_grace(row))
+        };
+        let row = self
+            .session_row(claims.sid, claims.sub, accepts)
+            .await?
+            .ok_or_else(ApiError::unauthorized)?;
+        if !accepts(&row) {
             return Err(ApiError::unauthorized());
         }
-        let is_current = row.current_jti == claims.jti;
-        let in_grace = row.previous_jti == Some(claims.jti)
-            && row
-                .rotated_at
-                .is_some_and(|t| now - t <= Duration::seconds(GRACE_SECONDS));
-        if !is_current && !in_grace {
-            return Err(ApiError::unauthorized());
-        }
+        let in_grace = in_grace(&row);
         let subject = SessionSubject {
             account_id: claims.sub,
             username: claims.name.clone(),
@@ -271,7 +372,7 @@ impl Auth {
         now: DateTime<Utc>,
     ) -> Result<(), ApiError> {
         let new_jti = Uuid::new_v4();
-        let rotated: Option<(Uuid, i64)> = sqlx::query_as(
+        let rotated: Result<Option<(Uuid, i64)>, sqlx::Error> = sqlx::query_as(
             "UPDATE auth_sessions
                 SET previous_jti = current_jti, current_jti = $3, current_iat = $4, rotated_at = now()
               WHERE session_id = $1 AND current_jti = $2
@@ -282,7 +383,9 @@ impl Auth {
         .bind(new_jti)
         .bind(now.timestamp())
         .fetch_optional(&self.0.pool)
-        .await?;
+        .await;
+        self.forget(|sid, _| sid == claims.sid);
+        let rotated = rotated?;
         let (jti, iat) = match rotated {
             Some(r) => r,
             // Lost the race: read what the winner wrote.
@@ -355,5 +458,57 @@ impl Actor {
 
     pub fn require_admin(&self) -> Result<(), ApiError> {
         self.require(&[Role::Admin, Role::SuperAdmin])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row() -> SessionRow {
+        SessionRow {
+            absolute_expiry: Utc::now() + Duration::hours(1),
+            current_jti: Uuid::new_v4(),
+            current_iat: 0,
+            previous_jti: None,
+            rotated_at: None,
+            revoked_at: None,
+        }
+    }
+
+    #[test]
+    fn a_write_drops_the_cached_rows_and_refuses_rows_read_before_it() {
+        let mut cache = SessionCache::default();
+        let (sid, other, account) = (Uuid::new_v4(), Uuid::new_v4(), Uuid::new_v4());
+        cache.put(cache.generation, sid, account, row());
+        cache.put(cache.generation, other, Uuid::new_v4(), row());
+        assert!(cache.get(sid).is_some());
+
+        // A row read before a revocation is not cached after it.
+        let before = cache.generation;
+        cache.forget(|_, c| c.account_id == account);
+        assert!(cache.get(sid).is_none());
+        assert!(cache.get(other).is_some(), "other accounts stay cached");
+        cache.put(before, sid, account, row());
+        assert!(cache.get(sid).is_none());
+
+        cache.put(cache.generation, sid, account, row());
+        cache.forget(|s, _| s == sid);
+        assert!(cache.get(sid).is_none());
+    }
+
+    #[test]
+    fn cached_rows_expire_and_the_cache_stays_bounded() {
+        let mut cache = SessionCache::default();
+        let sid = Uuid::new_v4();
+        cache.put(0, sid, Uuid::new_v4(), row());
+        if let Some(c) = cache.entries.get_mut(&sid) {
+            c.read_at = Instant::now() - SESSION_CACHE_TTL;
+        }
+        assert!(cache.get(sid).is_none());
+        for _ in 0..SESSION_CACHE_MAX + 5 {
+            cache.put(0, Uuid::new_v4(), Uuid::new_v4(), row());
+        }
+        assert!(cache.entries.len() <= SESSION_CACHE_MAX);
     }
 }

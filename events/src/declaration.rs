@@ -357,37 +357,66 @@ impl DomainEvent for DeclarationEvent {
     }
 }
 
-/// Deserialize the variant named by `event_type` straight from the stored payload: no copy
-/// of the (possibly large) JSON and no re-wrapping, since projections decode every event.
-fn decode(
-    event: &RecordedEvent,
-    payload: &serde_json::Value,
-) -> Result<DeclarationEvent, StoreError> {
-    fn data<'a, T: Deserialize<'a>>(
+impl DeclarationEvent {
+    /// [`DomainEvent::from_recorded`] for an event read by [`crate::EventStore::read_feed_in`]:
+    /// the payload decoded once, straight from its JSON text, into the variant that
+    /// `event_type` names (no `serde_json::Value` in between). An old schema version is
+    /// parsed and upcast as `from_recorded` does.
+    pub fn from_json(event: &RecordedEvent, payload: &[u8]) -> Result<Self, StoreError> {
+        if event.event_type == "DeclarationDrafted"
+            && event.schema_version < upcast::DRAFTED_CURRENT_VERSION
+        {
+            let parsed = RecordedEvent {
+                payload: crate::store::decode_payload(event, payload)?,
+                ..event.clone()
+            };
+            return Self::from_recorded(&parsed);
+        }
+        let mut de = serde_json::Deserializer::from_slice(payload);
+        let decoded = decode_with(event, &mut de)?;
+        de.end().map_err(|e| corrupt(event, &e))?;
+        Ok(decoded)
+    }
+}
+
+fn corrupt(event: &RecordedEvent, e: &dyn std::fmt::Display) -> StoreError {
+    StoreError::Corrupt {
+        event_id: event.event_id,
+        event_type: event.event_type.clone(),
+        schema_version: event.schema_version,
+        reason: e.to_string(),
+    }
+}
+
+/// [`decode`] from any deserializer (the JSON text of a payload).
+fn decode_with<'de, D>(event: &RecordedEvent, de: D) -> Result<DeclarationEvent, StoreError>
+where
+    D: Deserializer<'de>,
+    D::Error: std::fmt::Display,
+{
+    fn data<'de, T: Deserialize<'de>, D: Deserializer<'de>>(
         event: &RecordedEvent,
-        payload: &'a serde_json::Value,
-    ) -> Result<T, StoreError> {
-        T::deserialize(payload).map_err(|e| StoreError::Corrupt {
-            event_id: event.event_id,
-            event_type: event.event_type.clone(),
-            schema_version: event.schema_version,
-            reason: e.to_string(),
-        })
+        de: D,
+    ) -> Result<T, StoreError>
+    where
+        D::Error: std::fmt::Display,
+    {
+        T::deserialize(de).map_err(|e| corrupt(event, &e))
     }
     use DeclarationEvent as E;
     Ok(match event.event_type.as_str() {
-        "DeclarationDrafted" => E::Drafted(data(event, payload)?),
-        "DeclarationEdited" => E::Edited(data(event, payload)?),
-        "DeclarationSubmitted" => E::Submitted(data(event, payload)?),
-        "DeclarationWithdrawn" => E::Withdrawn(data(event, payload)?),
-        "DeclarationReviewed" => E::Reviewed(data(event, payload)?),
-        "DeclarationReturned" => E::Returned(data(event, payload)?),
-        "DeclarationCompleted" => E::Completed(data(event, payload)?),
-        "DeclarationRejected" => E::Rejected(data(event, payload)?),
-        "DeclarationRedeclared" => E::Redeclared(data(event, payload)?),
-        "DeclarationSentBack" => E::SentBack(data(event, payload)?),
-        "DeclarationAmended" => E::Amended(data(event, payload)?),
-        "DeclarationDeleted" => E::Deleted(data(event, payload)?),
+        "DeclarationDrafted" => E::Drafted(data(event, de)?),
+        "DeclarationEdited" => E::Edited(data(event, de)?),
+        "DeclarationSubmitted" => E::Submitted(data(event, de)?),
+        "DeclarationWithdrawn" => E::Withdrawn(data(event, de)?),
+        "DeclarationReviewed" => E::Reviewed(data(event, de)?),
+        "DeclarationReturned" => E::Returned(data(event, de)?),
+        "DeclarationCompleted" => E::Completed(data(event, de)?),
+        "DeclarationRejected" => E::Rejected(data(event, de)?),
+        "DeclarationRedeclared" => E::Redeclared(data(event, de)?),
+        "DeclarationSentBack" => E::SentBack(data(event, de)?),
+        "DeclarationAmended" => E::Amended(data(event, de)?),
+        "DeclarationDeleted" => E::Deleted(data(event, de)?),
         other => {
             return Err(StoreError::Corrupt {
                 event_id: event.event_id,
@@ -397,6 +426,15 @@ fn decode(
             });
         }
     })
+}
+
+/// Deserialize the variant named by `event_type` straight from the stored payload: no copy
+/// of the (possibly large) JSON and no re-wrapping, since projections decode every event.
+fn decode(
+    event: &RecordedEvent,
+    payload: &serde_json::Value,
+) -> Result<DeclarationEvent, StoreError> {
+    decode_with(event, payload)
 }
 
 /// Decimal fields accept a JSON number, a numeric string, or empty/null (absent), and are

@@ -2,11 +2,13 @@
 //! and reads, per stream and as one global feed that never skips a late committer.
 
 mod durability;
+mod feed;
 mod read;
 mod replay;
 mod row;
 
 pub use durability::{DurabilityReport, check_durability};
+pub use feed::{FeedBatch, decode_payload};
 pub use replay::ReplayFilter;
 
 use sqlx::types::Json;

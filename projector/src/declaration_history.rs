@@ -13,6 +13,7 @@
 use std::sync::Arc;
 
 use events::declaration::{DeclarationEvent, FieldChange, STREAM_TYPE};
+use events::store::FeedBatch;
 use events::{DomainEvent, RecordedEvent};
 use futures::future::BoxFuture;
 use sqlx::PgConnection;
@@ -55,6 +56,18 @@ impl Projection for DeclarationHistory {
         events: &'a [RecordedEvent],
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(batch::apply_batch(tx, events))
+    }
+
+    fn stream_types(&self) -> Option<&'static [&'static str]> {
+        Some(&[STREAM_TYPE])
+    }
+
+    fn apply_feed<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        feed: &'a mut FeedBatch,
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(batch::apply_feed(tx, feed))
     }
 }
 

@@ -27,6 +27,7 @@ use chrono::{DateTime, Utc};
 use events::declaration::{
     DeclarationData, DeclarationEvent, DeclarationStatus, STREAM_TYPE, Transition,
 };
+use events::store::FeedBatch;
 use events::{DomainEvent, RecordedEvent};
 use futures::future::BoxFuture;
 use rust_decimal::Decimal;
@@ -73,6 +74,18 @@ impl Projection for DeclarationList {
         events: &'a [RecordedEvent],
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(batch::apply_batch(tx, events))
+    }
+
+    fn stream_types(&self) -> Option<&'static [&'static str]> {
+        Some(&[STREAM_TYPE])
+    }
+
+    fn apply_feed<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        feed: &'a mut FeedBatch,
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(batch::apply_feed(tx, feed))
     }
 }
 

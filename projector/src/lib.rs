@@ -3,6 +3,7 @@
 //! and the checkpoint commit in one transaction.
 
 use events::RecordedEvent;
+use events::store::FeedBatch;
 use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
@@ -40,6 +41,28 @@ pub trait Projection: Send + Sync + 'static {
                 self.apply(&mut *tx, event).await?;
             }
             Ok(())
+        })
+    }
+
+    /// The stream types whose events this projection reads; `None` (the default): all. The
+    /// runtime then reads only those events' payloads, and moves the checkpoint past the
+    /// others all the same.
+    fn stream_types(&self) -> Option<&'static [&'static str]> {
+        None
+    }
+
+    /// Apply a window of the feed as the runtime reads it (payloads still JSON text). The
+    /// default parses the payloads and calls [`Projection::apply_batch`]; a projection
+    /// overrides it to decode each payload once, straight into its typed event
+    /// ([`FeedBatch::decode`]). The result must equal `apply_batch` of the parsed events.
+    fn apply_feed<'a>(
+        &'a self,
+        tx: &'a mut PgConnection,
+        batch: &'a mut FeedBatch,
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(async move {
+            let events = batch.parse_payloads()?;
+            self.apply_batch(tx, events).await
         })
     }
 }

@@ -40,6 +40,10 @@ impl Projection for ReferenceRows {
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(apply(tx, event))
     }
+
+    fn stream_types(&self) -> Option<&'static [&'static str]> {
+        Some(&[STREAM_TYPE])
+    }
 }
 
 async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {

@@ -14,6 +14,7 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
 use events::declaration::{DeclarationEvent, STREAM_TYPE};
+use events::store::FeedBatch;
 use events::{DomainEvent, RecordedEvent};
 use sqlx::{PgConnection, Row as _};
 use uuid::Uuid;
@@ -29,6 +30,27 @@ pub(super) async fn apply_batch(
     for event in events.iter().filter(|e| e.stream_type == STREAM_TYPE) {
         decoded.push((event, DeclarationEvent::from_recorded(event)?));
     }
+    apply_decoded(conn, decoded).await
+}
+
+/// [`apply_batch`] of a window of the feed: each payload decoded once, from its JSON text.
+pub(super) async fn apply_feed(
+    conn: &mut PgConnection,
+    feed: &FeedBatch,
+) -> Result<(), ProjectionError> {
+    let mut decoded = Vec::with_capacity(feed.events.len());
+    for (event, payload) in feed.events.iter().zip(&feed.payloads) {
+        if event.stream_type == STREAM_TYPE {
+            decoded.push((event, DeclarationEvent::from_json(event, payload)?));
+        }
+    }
+    apply_decoded(conn, decoded).await
+}
+
+async fn apply_decoded(
+    conn: &mut PgConnection,
+    decoded: Vec<(&RecordedEvent, DeclarationEvent)>,
+) -> Result<(), ProjectionError> {
     if decoded.is_empty() {
         return Ok(());
     }

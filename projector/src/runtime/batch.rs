@@ -2,10 +2,11 @@
 
 use std::sync::Arc;
 
+use events::store::FeedBatch;
 use events::{Checkpoint, EventStore, RecordedEvent};
 use sqlx::{Connection, PgConnection, PgPool, Row};
 
-use super::RuntimeError;
+use super::{RuntimeError, indexes};
 use crate::Projection;
 
 pub(crate) enum Step {
@@ -40,13 +41,6 @@ async fn load_checkpoint(conn: &mut PgConnection, name: &str) -> Result<Checkpoi
         tx_id: u64::try_from(tx_id).map_err(|e| sqlx::Error::Decode(Box::new(e)))?,
         position: row.try_get(1)?,
     })
-}
-
-pub(crate) fn checkpoint_of(event: &RecordedEvent) -> Checkpoint {
-    Checkpoint {
-        tx_id: event.tx_id,
-        position: event.global_position,
-    }
 }
 
 /// Applies `events` in order on `conn` (a transaction), naming the event that failed.
@@ -99,6 +93,19 @@ async fn locate_failure(
     }
 }
 
+/// How a batch commits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Commit {
+    /// Live catch-up: an ordinary durable commit.
+    Durable,
+    /// A full rebuild: `synchronous_commit = off` for the batch's transaction. Safe because
+    /// the read-model rows and the checkpoint commit together and PostgreSQL only ever
+    /// loses a tail of asynchronously committed transactions (never a middle one, and
+    /// never one a later durable commit depends on, since WAL is flushed in order): after
+    /// a crash the checkpoint is simply further back and those events are read again.
+    Relaxed,
+}
+
 /// Reads one batch after `checkpoint` and commits it with the moved checkpoint. The read
 /// happens before the transaction starts, so this runner's own transaction id never holds
 /// back the safe horizon it reads below.
@@ -109,13 +116,33 @@ pub(crate) async fn step(
     checkpoint: &mut Checkpoint,
     limit: i64,
 ) -> Result<Step, RuntimeError> {
-    let events = store.read_all_after_in(conn, *checkpoint, limit).await?;
-    let Some(last) = events.last() else {
+    let batch = store
+        .read_feed_in(conn, *checkpoint, limit, projection.stream_types())
+        .await?;
+    commit(conn, projection, checkpoint, batch, Commit::Durable).await
+}
+
+/// Applies `batch`, read after `checkpoint`, and commits it with the checkpoint moved to the
+/// batch's end, unless the checkpoint has moved meanwhile (`Step::Moved`, `checkpoint`
+/// reloaded).
+pub(crate) async fn commit(
+    conn: &mut PgConnection,
+    projection: &dyn Projection,
+    checkpoint: &mut Checkpoint,
+    mut batch: FeedBatch,
+    mode: Commit,
+) -> Result<Step, RuntimeError> {
+    // The window's end, past the events of streams the projection skips as well.
+    let Some(next) = batch.end else {
         return Ok(Step::CaughtUp);
     };
-    let next = checkpoint_of(last);
     let name = projection.name();
     let mut tx = conn.begin().await?;
+    if mode == Commit::Relaxed {
+        sqlx::query("SET LOCAL synchronous_commit = off")
+            .execute(&mut *tx)
+            .await?;
+    }
     // Checkpoint first: the row lock orders this batch against any other writer of the
     // checkpoint, and the compare refuses a batch read from a checkpoint that has moved.
     let claimed = sqlx::query(
@@ -127,7 +154,7 @@ pub(crate) async fn step(
     .bind(name)
     .bind(next.tx_id.to_string())
     .bind(next.position)
-    .bind(i64::try_from(events.len()).unwrap_or(i64::MAX))
+    .bind(i64::try_from(batch.window).unwrap_or(i64::MAX))
     .bind(checkpoint.tx_id.to_string())
     .bind(checkpoint.position)
     .execute(&mut *tx)
@@ -139,13 +166,19 @@ pub(crate) async fn step(
         *checkpoint = load_checkpoint(conn, name).await?;
         return Ok(Step::Moved);
     }
-    if let Err(batch_error) = projection.apply_batch(&mut tx, &events).await {
+    if !batch.events.is_empty()
+        && let Err(batch_error) = projection.apply_feed(&mut tx, &mut batch).await
+    {
         tx.rollback().await?;
-        return Err(locate_failure(conn, projection, &events, batch_error).await);
+        let events = match batch.parse_payloads() {
+            Ok(events) => events,
+            Err(e) => return Err(e.into()),
+        };
+        return Err(locate_failure(conn, projection, events, batch_error).await);
     }
     tx.commit().await?;
     *checkpoint = next;
-    Ok(Step::Applied(events.len()))
+    Ok(Step::Applied(batch.window))
 }
 
 /// Applies batches until the safe feed has nothing more; answers the events applied.
@@ -155,10 +188,14 @@ pub(crate) async fn catch_up(
     projection: &dyn Projection,
     checkpoint: &mut Checkpoint,
     limit: i64,
+    mode: Commit,
 ) -> Result<u64, RuntimeError> {
     let mut applied = 0u64;
     loop {
-        match step(conn, store, projection, checkpoint, limit).await? {
+        let batch = store
+            .read_feed_in(conn, *checkpoint, limit, projection.stream_types())
+            .await?;
+        match commit(conn, projection, checkpoint, batch, mode).await? {
             Step::Applied(n) => applied += n as u64,
             Step::Moved => {}
             Step::CaughtUp => return Ok(applied),
@@ -177,6 +214,8 @@ pub async fn run_once_until_caught_up(
     let mut conn = pool.acquire().await?;
     let mut applied = 0;
     for projection in projections {
+        // Indexes a rebuild that died midway left dropped come back first.
+        indexes::restore(&mut conn, projection.name()).await?;
         let mut checkpoint = ensure_checkpoint(&mut conn, projection.name()).await?;
         applied += catch_up(
             &mut conn,
@@ -184,6 +223,7 @@ pub async fn run_once_until_caught_up(
             projection.as_ref(),
             &mut checkpoint,
             1000,
+            Commit::Durable,
         )
         .await?;
     }

@@ -6,16 +6,30 @@
 //! also make a rebuild crash-safe: an interrupted one leaves a consistent, partly rebuilt
 //! model whose checkpoint any runtime simply continues from. Readers of the projection's
 //! tables see them fill up meanwhile.
+//!
+//! Three things make a full replay cheaper than live catch-up, none of them visible in the
+//! result: the tables' secondary (non-unique) indexes are dropped with the reset and built
+//! once at the end ([`super::indexes`]; recorded, so a rebuild that dies midway gets them
+//! back on the next start), the batches commit with `synchronous_commit = off`
+//! ([`Commit::Relaxed`]), and a reader task reads the next windows of the feed on its own
+//! connection while the current one applies (at most [`AHEAD`] windows ahead; each batch
+//! still commits with its checkpoint, compared as in live catch-up).
 
-use events::EventStore;
-use sqlx::PgPool;
+use events::store::FeedBatch;
+use events::{Checkpoint, EventStore};
+use sqlx::{Connection, PgConnection, PgPool};
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
 
 use super::RuntimeError;
-use super::batch::{catch_up, ensure_checkpoint};
+use super::batch::{Commit, Step, catch_up, commit, ensure_checkpoint};
+use super::indexes;
 use crate::Projection;
 
-/// Larger than the live batch: fewer round trips while there is a backlog.
-const BATCH: i64 = 5000;
+/// Larger than the live batch: fewer round trips and statements while there is a backlog.
+const BATCH: i64 = 10_000;
+/// Windows the reader may have read and not yet handed over.
+const AHEAD: usize = 1;
 
 /// Rebuilds `projection` from the first event and answers the number of events applied.
 ///
@@ -24,7 +38,8 @@ const BATCH: i64 = 5000;
 /// from the reset checkpoint (each batch still applies once).
 pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, RuntimeError> {
     let name = projection.name();
-    let mut tx = pool.begin().await?;
+    let mut conn = pool.acquire().await?;
+    let mut tx = conn.begin().await?;
     sqlx::query(
         "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
     )
@@ -41,6 +56,7 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, 
             .execute(&mut *tx)
             .await?;
     }
+    let dropped = indexes::stash(&mut tx, name, projection.tables()).await?;
     sqlx::query(
         "UPDATE projection_checkpoints
          SET tx_id = '0'::xid8, position = 0, events_processed = 0, updated_at = now()
@@ -50,14 +66,145 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, 
     .execute(&mut *tx)
     .await?;
     tx.commit().await?;
-    tracing::info!(projection = name, "projection reset; replaying");
+    tracing::info!(
+        projection = name,
+        indexes_dropped = dropped,
+        "projection reset; replaying"
+    );
 
     let store = EventStore::new(pool.clone());
-    let mut conn = pool.acquire().await?;
+    let replayed = replay(pool, &mut conn, &store, projection).await;
+    // The indexes come back whether or not the replay got through; if this fails too, their
+    // records stay and the next session of the projection re-creates them.
+    let replayed_at = std::time::Instant::now();
+    let restored = indexes::restore(&mut conn, name).await;
+    tracing::info!(
+        projection = name,
+        ms = replayed_at.elapsed().as_millis() as u64,
+        ok = restored.is_ok(),
+        "replay ended; dropped indexes re-created"
+    );
+    let mut applied = replayed?;
+    restored?;
+    // What arrived while the indexes were built, with durable commits. (The relaxed
+    // batches reach the disk within the WAL writer's delay anyway; a crash before that
+    // only moves the checkpoint back, see `Commit::Relaxed`.)
     let mut checkpoint = ensure_checkpoint(&mut conn, name).await?;
-    let applied = catch_up(&mut conn, &store, projection, &mut checkpoint, BATCH).await?;
+    applied += catch_up(
+        &mut conn,
+        &store,
+        projection,
+        &mut checkpoint,
+        BATCH,
+        Commit::Durable,
+    )
+    .await?;
     tracing::info!(projection = name, events = applied, "projection rebuilt");
     Ok(applied)
+}
+
+/// A window read after `after`.
+type Read = Result<(Checkpoint, FeedBatch), RuntimeError>;
+
+/// Aborts the reader task when the replay ends or is dropped (a rebuild under a timeout).
+struct Reader(JoinHandle<()>);
+
+impl Drop for Reader {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// Replays from the checkpoint to the safe head, reading ahead, with relaxed commits.
+async fn replay(
+    pool: &PgPool,
+    conn: &mut PgConnection,
+    store: &EventStore,
+    projection: &dyn Projection,
+) -> Result<u64, RuntimeError> {
+    let name = projection.name();
+    let mut checkpoint = ensure_checkpoint(conn, name).await?;
+    let (sender, mut windows) = mpsc::channel::<Read>(AHEAD);
+    let _reader = Reader(tokio::spawn(read_ahead(
+        pool.clone(),
+        store.clone(),
+        checkpoint,
+        projection.stream_types(),
+        sender,
+    )));
+    let mut applied = 0u64;
+    let mut waited = std::time::Instant::now();
+    while let Some(window) = windows.recv().await {
+        let (after, batch) = window?;
+        if after != checkpoint {
+            break;
+        }
+        let started = std::time::Instant::now();
+        let wait = started - waited;
+        let step = commit(conn, projection, &mut checkpoint, batch, Commit::Relaxed).await?;
+        waited = std::time::Instant::now();
+        tracing::debug!(
+            projection = name,
+            wait_ms = wait.as_millis() as u64,
+            apply_commit_ms = (waited - started).as_millis() as u64,
+            "replay window"
+        );
+        match step {
+            Step::Applied(n) => applied += n as u64,
+            // Caught up, or another writer moved the checkpoint: the windows read ahead no
+            // longer follow it; go on one window at a time from where it stands.
+            Step::CaughtUp | Step::Moved => break,
+        }
+    }
+    drop(windows);
+    applied += catch_up(
+        conn,
+        store,
+        projection,
+        &mut checkpoint,
+        BATCH,
+        Commit::Relaxed,
+    )
+    .await?;
+    Ok(applied)
+}
+
+/// Reads consecutive windows after `after` on a connection of its own until the feed has
+/// nothing more (an empty window is handed over too) or the replay stops listening.
+async fn read_ahead(
+    pool: PgPool,
+    store: EventStore,
+    mut after: Checkpoint,
+    stream_types: Option<&'static [&'static str]>,
+    windows: mpsc::Sender<Read>,
+) {
+    // Not a pooled connection: a pool of one, already lent to the replay, would never
+    // hand it out.
+    let mut conn = match PgConnection::connect_with(&pool.connect_options()).await {
+        Ok(conn) => conn,
+        Err(e) => {
+            let _ = windows.send(Err(e.into())).await;
+            return;
+        }
+    };
+    loop {
+        let read = store
+            .read_feed_in(&mut conn, after, BATCH, stream_types)
+            .await;
+        let (next, last) = match &read {
+            Ok(batch) => (batch.end, batch.end.is_none()),
+            Err(_) => (None, true),
+        };
+        let sent = windows
+            .send(read.map(|batch| (after, batch)).map_err(RuntimeError::from))
+            .await;
+        if sent.is_err() || last {
+            return;
+        }
+        if let Some(next) = next {
+            after = next;
+        }
+    }
 }
 
 /// Quotes a possibly schema-qualified table name.
