@@ -41,7 +41,7 @@ pub const COMPANIES: [DemoCompany; 2] = [
         company: "上海艾克美贸易有限公司 (ACME Trading)",
         city: "Shanghai",
         port: "PVG",
-        slic: "SHA01",
+        slic: "2011",
         ups_id: "ACME-EC-0001",
         email: "acme@example.com",
     },
@@ -50,7 +50,7 @@ pub const COMPANIES: [DemoCompany; 2] = [
         company: "郑州环球进出口有限公司 (Globex)",
         city: "Zhengzhou",
         port: "CGO",
-        slic: "CGO01",
+        slic: "4511",
         ups_id: "GLOBEX-EC-0002",
         email: "globex@example.com",
     },
@@ -192,18 +192,24 @@ fn random_password() -> String {
 /// Demo customers, accounts and a few declarations in several states.
 pub async fn seed_demo(state: &CommandState) -> anyhow::Result<()> {
     let system = Actor::system();
-    for c in &COMPANIES {
+    for (i, c) in COMPANIES.iter().enumerate() {
+        // The full archive profile (customer archive): postal code, USCC, declaration types.
+        let (postal, scc, types): (&str, &str, &[&str]) = match i {
+            0 => ("200120", "91440300MA5FHK4H1F", &[]),
+            _ => ("450000", "91440300MA5FAQKF5W", &["OC", "IC", "OD", "ID"]),
+        };
         let profile = CustomerProfile {
             company_name: c.company.into(),
             city: Some(c.city.into()),
             port_code: Some(c.port.into()),
             slic_code: Some(c.slic.into()),
-            postal_code: None,
+            postal_code: Some(postal.into()),
             ups_account: Some(format!("{}-ACC", c.username.to_uppercase())),
             ups_id: Some(c.ups_id.into()),
             account_no: Some(format!("{}-0001", c.username.to_uppercase())),
             email: Some(c.email.into()),
-            scc: None,
+            scc: Some(scc.into()),
+            declaration_types: types.iter().map(|t| t.to_string()).collect(),
         };
         let id = customer_id(c.username);
         ignore_existing(
@@ -238,6 +244,8 @@ pub async fn seed_demo(state: &CommandState) -> anyhow::Result<()> {
         staff("superadmin", "Sam Superadmin", Role::SuperAdmin, "S0001"),
     )
     .await?;
+    seed_demo_ports(state).await?;
+    seed_archive_customers(state).await?;
     for (i, c) in COMPANIES.iter().enumerate() {
         demo_declarations(state, c, i).await?;
     }
@@ -391,6 +399,165 @@ async fn demo_declarations(
             };
             run_declaration(state, actor, id, customer, command).await?;
         }
+    }
+    Ok(())
+}
+
+/// Demo ports (development only: ports are operational data staff maintain): code, name,
+/// English name, declaration SLIC, facilities (name, SLIC). The demo customers' `slic` is a
+/// facility of their port.
+/// (code, name, English name, declaration SLIC, facilities: (name, SLIC)).
+pub type DemoPort = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [(&'static str, &'static str)],
+);
+
+pub const DEMO_PORTS: [DemoPort; 4] = [
+    (
+        "PVG",
+        "上海浦东",
+        "Shanghai Pudong",
+        "2001",
+        &[
+            ("UPS Shanghai Pudong International Air Hub", "2011"),
+            ("UPS Shanghai Waigaoqiao Operations Center", "2012"),
+        ],
+    ),
+    (
+        "CGO",
+        "郑州新郑",
+        "Zhengzhou Xinzheng",
+        "4501",
+        &[("UPS Zhengzhou Airport Economy Zone Gateway", "4511")],
+    ),
+    (
+        "SZX",
+        "深圳宝安",
+        "Shenzhen Bao'an",
+        "5181",
+        &[("UPS Shenzhen Bao'an Air Hub", "5182")],
+    ),
+    (
+        "PEK",
+        "北京首都",
+        "Beijing Capital",
+        "1001",
+        &[("UPS Beijing Shunyi Operations Center", "1011")],
+    ),
+];
+
+/// Register the demo ports and their facilities through the port commands (a port or
+/// facility that exists already is left alone).
+pub async fn seed_demo_ports(state: &CommandState) -> anyhow::Result<()> {
+    use command::port::{PortCommand, PortState, decide};
+    let metadata = command_metadata(&Actor::system(), None);
+    for (code, name, name_en, slic, facilities) in DEMO_PORTS {
+        let id = events::port::port_id(code);
+        let register = PortCommand::Register {
+            port_code: code.into(),
+            port_name: name.into(),
+            port_name_en: Some(name_en.into()),
+            declaration_slic: slic.into(),
+        };
+        ignore_existing(
+            execute::<PortState, _>(&state.store, id, None, &metadata, |s, _| {
+                decide(s, register.clone())
+            })
+            .await,
+        )?;
+        for (facility, facility_slic) in facilities {
+            let add = PortCommand::AddSlic {
+                slic_id: demo_id(&format!("slic:{code}:{facility_slic}")),
+                ups_facility_name: (*facility).into(),
+                ups_facility_slic: (*facility_slic).into(),
+            };
+            ignore_existing(
+                execute::<PortState, _>(&state.store, id, None, &metadata, |s, _| {
+                    decide(s, add.clone())
+                })
+                .await,
+            )?;
+        }
+    }
+    Ok(())
+}
+
+/// username, company, city, port, SLIC, postal code, Easy-clear ID, declaration types.
+type ArchiveCustomer = (
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static str,
+    &'static [&'static str],
+);
+
+/// Demo customers in the archive that have no login yet (development only).
+pub const ARCHIVE_CUSTOMERS: [ArchiveCustomer; 3] = [
+    (
+        "stark",
+        "深圳斯塔克科技有限公司 (Stark)",
+        "Shenzhen",
+        "SZX",
+        "5182",
+        "518000",
+        "STARK-EC-0003",
+        &["OB", "IB"],
+    ),
+    (
+        "umbrella",
+        "北京安布雷拉医药有限公司 (Umbrella)",
+        "Beijing",
+        "PEK",
+        "1011",
+        "100000",
+        "UMBRELLA-EC-0004",
+        &[],
+    ),
+    (
+        "hooli",
+        "上海呼利网络有限公司 (Hooli)",
+        "Shanghai",
+        "PVG",
+        "2012",
+        "200000",
+        "HOOLI-EC-0005",
+        &["OC"],
+    ),
+];
+
+/// Register the archive-only demo customers (a customer that exists already is left alone).
+pub async fn seed_archive_customers(state: &CommandState) -> anyhow::Result<()> {
+    let system = Actor::system();
+    for (username, company, city, port, slic, postal, ups_id, types) in ARCHIVE_CUSTOMERS {
+        let profile = CustomerProfile {
+            company_name: company.into(),
+            city: Some(city.into()),
+            port_code: Some(port.into()),
+            slic_code: Some(slic.into()),
+            postal_code: Some(postal.into()),
+            ups_account: Some(format!("{}-ACC", username.to_uppercase())),
+            ups_id: Some(ups_id.into()),
+            account_no: Some(format!("{}-0001", username.to_uppercase())),
+            email: Some(format!("ops@{username}.example.com")),
+            scc: None,
+            declaration_types: types.iter().map(|t| t.to_string()).collect(),
+        };
+        ignore_existing(
+            command::accounts::register_customer(
+                state,
+                &system,
+                customer_id(username),
+                username,
+                profile,
+            )
+            .await,
+        )?;
     }
     Ok(())
 }

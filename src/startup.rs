@@ -41,7 +41,10 @@ pub fn projections() -> Vec<Arc<dyn Projection>> {
         projector::declaration_history::projection(),
         projector::reference_rows::projection(),
         projector::account_directory::projection(),
+        projector::customer_directory::projection(),
         projector::role_permissions::projection(),
+        projector::port_directory::projection(),
+        projector::admin_audit::projection(),
     ]
 }
 

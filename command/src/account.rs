@@ -1,7 +1,8 @@
-//! The `Account` aggregate (a person who signs in) and the `Customer` aggregate (a trading
-//! company): registration, passwords, the login states (new user, forced reset, transfer,
-//! lock), disabling, deleting, staff details and role grants, and the Easy-clear binding.
-//! Every decision is pure; the given/when/then tests are in `account/tests.rs`.
+//! The `Account` aggregate (a person who signs in): registration, passwords, the login states
+//! (new user, forced reset, transfer, lock), disabling, deleting, staff details and role
+//! grants, and the single sign-on subject link. The `Customer` aggregate (a trading company)
+//! is in `crate::customer` (re-exported here). Every decision is pure; the given/when/then
+//! tests are in `account/tests.rs`.
 
 pub mod breached;
 pub mod limiter;
@@ -19,9 +20,8 @@ use api::Role;
 use chrono::{DateTime, Utc};
 use events::account::{
     AccountEvent, Locked, PasswordResetForced, PasswordSet, ProfileChanged, Reason, Registered,
-    RoleGrant, RolesChanged, TransferCompleted, Transferred,
+    RoleGrant, RolesChanged, SsoLinked, TransferCompleted, Transferred,
 };
-use events::customer::{CustomerEvent, CustomerProfile, EasyClearBound};
 use uuid::Uuid;
 
 use crate::aggregate::{Aggregate, DomainError, Violation};
@@ -42,6 +42,8 @@ pub struct AccountState {
     pub transferred_to: Option<Uuid>,
     /// The last lock that triggered (the lock itself is enforced from `login_lockouts`).
     pub locked_until: Option<DateTime<Utc>>,
+    /// The single sign-on identity linked to the account: (issuer, subject).
+    pub sso_link: Option<(String, String)>,
 }
 
 impl AccountState {
@@ -124,8 +126,28 @@ impl Aggregate for AccountState {
                     r.roles = c.to.clone();
                 }
             }
+            AccountEvent::SsoLinked(l) => {
+                self.sso_link = Some((l.issuer.clone(), l.subject.clone()));
+            }
         }
     }
+}
+
+/// Record the single sign-on identity linked at a staff member's first sign-in; the same
+/// link again records nothing.
+pub fn decide_sso_link(
+    state: &AccountState,
+    issuer: &str,
+    subject: &str,
+) -> Result<Vec<AccountEvent>, DomainError> {
+    live(state)?;
+    if state.sso_link.as_ref() == Some(&(issuer.to_string(), subject.to_string())) {
+        return Ok(Vec::new());
+    }
+    Ok(vec![AccountEvent::SsoLinked(SsoLinked {
+        issuer: issuer.to_string(),
+        subject: subject.to_string(),
+    })])
 }
 
 /// Who is acting, for the rules about acting on other accounts.
@@ -152,7 +174,7 @@ pub struct Register {
     pub must_set_password: bool,
 }
 
-fn username_violations(field: &str, username: &str) -> Vec<Violation> {
+pub(crate) fn username_violations(field: &str, username: &str) -> Vec<Violation> {
     let ok_chars = username
         .chars()
         .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@'));
@@ -581,113 +603,5 @@ pub fn decide_transfer_authority(
     Ok((vec![gain], vec![lose]))
 }
 
-#[derive(Debug, Default, Clone)]
-pub struct CustomerState {
-    pub customer_id: Option<Uuid>,
-    pub username: String,
-    pub profile: CustomerProfile,
-    /// The Easy-clear ID the customer bound (`isLocked` until then).
-    pub bound_ups_id: Option<String>,
-}
-
-impl Aggregate for CustomerState {
-    type Event = CustomerEvent;
-    const STREAM_TYPE: &'static str = events::customer::STREAM_TYPE;
-
-    fn evolve(&mut self, event: &CustomerEvent) {
-        match event {
-            CustomerEvent::Registered(r) => {
-                self.customer_id = Some(r.customer_id);
-                self.username = r.username.clone();
-                self.profile = r.profile.clone();
-            }
-            CustomerEvent::EasyClearBound(b) => self.bound_ups_id = Some(b.ups_id.clone()),
-        }
-    }
-}
-
-pub fn decide_register_customer(
-    state: &CustomerState,
-    customer_id: Uuid,
-    username: &str,
-    profile: CustomerProfile,
-) -> Result<Vec<CustomerEvent>, DomainError> {
-    if state.customer_id.is_some() {
-        return Err(DomainError::Conflict("customer already exists".into()));
-    }
-    let mut violations = username_violations("username", username);
-    if profile.company_name.trim().is_empty() {
-        violations.push(Violation::new(
-            "companyName",
-            "required",
-            "公司名称不能为空",
-            "companyName is required",
-        ));
-    }
-    if !violations.is_empty() {
-        return Err(DomainError::Validation(violations));
-    }
-    Ok(vec![CustomerEvent::Registered(
-        events::customer::Registered {
-            customer_id,
-            username: username.to_string(),
-            profile,
-        },
-    )])
-}
-
-fn no_match() -> DomainError {
-    DomainError::Validation(vec![Violation::new(
-        "upsId",
-        "mismatch",
-        "易清关 ID 或账号与登记信息不符",
-        "the Easy-clear ID or account number does not match the registered one",
-    )])
-}
-
-/// Bind the Easy-clear ID: `upsId` (and `accountNo` when staff registered one) must match
-/// what staff registered on the customer. The same ID again changes nothing; another one
-/// once bound is a conflict.
-pub fn decide_bind_easy_clear(
-    state: &CustomerState,
-    account_id: Uuid,
-    ups_id: &str,
-    account_no: Option<&str>,
-    is_from_ups: bool,
-) -> Result<Vec<CustomerEvent>, DomainError> {
-    if state.customer_id.is_none() {
-        return Err(DomainError::NotFound);
-    }
-    let ups_id = ups_id.trim();
-    if ups_id.is_empty() {
-        return Err(DomainError::Validation(vec![Violation::new(
-            "upsId",
-            "required",
-            "请输入易清关 ID",
-            "upsId is required",
-        )]));
-    }
-    if let Some(bound) = &state.bound_ups_id {
-        return if bound == ups_id {
-            Ok(Vec::new())
-        } else {
-            Err(DomainError::Conflict(
-                "an Easy-clear ID is already bound".into(),
-            ))
-        };
-    }
-    let registered = state.profile.ups_id.as_deref().map(str::trim);
-    if registered != Some(ups_id) {
-        return Err(no_match());
-    }
-    if let Some(expected) = state.profile.account_no.as_deref().map(str::trim)
-        && account_no.map(str::trim) != Some(expected)
-    {
-        return Err(no_match());
-    }
-    Ok(vec![CustomerEvent::EasyClearBound(EasyClearBound {
-        ups_id: ups_id.to_string(),
-        is_from_ups,
-        account_id,
-    })])
-}
+// The customer aggregate lives in `crate::customer`; re-exported for the existing callers.
+pub use crate::customer::{CustomerState, decide_bind_easy_clear, decide_register_customer};

@@ -92,6 +92,9 @@ pub fn system_metadata(actor: &Actor, customer_id: Option<Uuid>) -> events::Meta
     }
 }
 
+/// Register a customer (the seeds' path; the HTTP create is `http::customers`): reserves
+/// its username in `customer_usernames` and appends the registration in one transaction.
+/// A name taken by another customer is a conflict.
 pub async fn register_customer(
     state: &CommandState,
     actor: &Actor,
@@ -100,10 +103,66 @@ pub async fn register_customer(
     profile: CustomerProfile,
 ) -> Result<CommandAnswer, CommandError> {
     let metadata = system_metadata(actor, Some(customer_id));
-    execute::<CustomerState, _>(&state.store, customer_id, None, &metadata, |s, _| {
-        account::decide_register_customer(s, customer_id, username, profile.clone())
-    })
+    let (current, version) = load::<CustomerState>(&state.store, customer_id).await?;
+    let events =
+        crate::customer::decide_register_customer(&current, customer_id, username, profile)?;
+    let new: Vec<_> = events.iter().map(|e| e.to_new_event()).collect();
+    let mut tx = state
+        .pool
+        .begin()
+        .await
+        .map_err(|e| CommandError::Store(e.into()))?;
+    let holder: Uuid = sqlx::query_scalar(
+        "INSERT INTO customer_usernames (username_lower, customer_id) VALUES (lower($1), $2)
+         ON CONFLICT (username_lower) DO UPDATE SET username_lower = EXCLUDED.username_lower
+         RETURNING customer_id",
+    )
+    .bind(username.trim())
+    .bind(customer_id)
+    .fetch_one(&mut *tx)
     .await
+    .map_err(|e| CommandError::Store(e.into()))?;
+    if holder != customer_id {
+        return Err(CommandError::Domain(DomainError::Conflict(format!(
+            "username {username} exists already"
+        ))));
+    }
+    let appended = state
+        .store
+        .append_in(
+            &mut tx,
+            events::customer::STREAM_TYPE,
+            customer_id,
+            version,
+            &new,
+            &metadata,
+        )
+        .await?;
+    tx.commit()
+        .await
+        .map_err(|e| CommandError::Store(e.into()))?;
+    state.store.notify();
+    Ok(CommandAnswer {
+        id: customer_id,
+        version: appended.version,
+        position: appended.position,
+    })
+}
+
+/// Is this a customer user whose customer is disabled or deleted? Its sign-in is refused
+/// like a disabled account's ("your account has been cancelled"). A customer stream that
+/// does not exist closes nothing (as before the archive).
+pub async fn customer_closed(
+    store: &events::EventStore,
+    account: &AccountState,
+) -> Result<bool, ApiError> {
+    let Some(customer_id) = account.registered.as_ref().and_then(|r| r.customer_id) else {
+        return Ok(false);
+    };
+    let (customer, _) = load::<CustomerState>(store, customer_id)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(customer.customer_id.is_some() && !customer.active())
 }
 
 pub async fn register_account(

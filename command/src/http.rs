@@ -2,8 +2,10 @@
 //! `Idempotency-Key`, and the one mapping from command errors to answers.
 
 pub mod auth;
+pub mod customers;
 pub mod declarations;
 pub mod password;
+pub mod ports;
 pub mod roles;
 pub mod sso;
 pub mod staff;
@@ -56,6 +58,7 @@ pub fn router_with_identity(
         .merge(auth::routes(&guards))
         .merge(password::routes())
         .merge(staff::routes(&guards))
+        .merge(customers::routes(&guards))
         .merge(roles::routes(&guards))
         .with_state(crate::accounts::IdentityState {
             cmd: state.clone(),
@@ -64,6 +67,7 @@ pub fn router_with_identity(
     axum::Router::new()
         .merge(identity_routes)
         .merge(declarations::routes())
+        .merge(ports::routes(&guards))
         .merge(sso::routes())
         .with_state(state)
 }

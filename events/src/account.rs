@@ -116,6 +116,16 @@ pub struct RolesChanged {
     pub how: String,
 }
 
+/// A staff member's single sign-on identity was linked to the account at their first
+/// sign-in through the identity provider (the `sso_links` table is the lookup; this is the
+/// audit record).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SsoLinked {
+    pub issuer: String,
+    pub subject: String,
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data")]
 pub enum AccountEvent {
@@ -141,6 +151,8 @@ pub enum AccountEvent {
     ProfileChanged(ProfileChanged),
     #[serde(rename = "AccountRolesChanged")]
     RolesChanged(RolesChanged),
+    #[serde(rename = "AccountSsoLinked")]
+    SsoLinked(SsoLinked),
 }
 
 impl DomainEvent for AccountEvent {
@@ -157,6 +169,7 @@ impl DomainEvent for AccountEvent {
             Self::Deleted(_) => "AccountDeleted",
             Self::ProfileChanged(_) => "AccountProfileChanged",
             Self::RolesChanged(_) => "AccountRolesChanged",
+            Self::SsoLinked(_) => "AccountSsoLinked",
         }
     }
 

@@ -1,4 +1,5 @@
-//! Events of the `Customer` aggregate: a trading company (the tenant that owns declarations).
+//! Events of the `Customer` aggregate: a trading company (the tenant that owns declarations),
+//! its archive profile (maintained by staff), and its status (active, disabled, deleted).
 
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
@@ -21,6 +22,34 @@ pub struct CustomerProfile {
     pub email: Option<String>,
     /// Unified social credit code of the company.
     pub scc: Option<String>,
+    /// The declaration type codes (OB OC OD IB IC ID) the customer files; empty = all.
+    /// Absent in events written before the archive existed (read as empty).
+    pub declaration_types: Vec<String>,
+}
+
+/// One changed profile field: its name (as on the wire) and the old and new value.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldChange {
+    pub field: String,
+    pub from: serde_json::Value,
+    pub to: serde_json::Value,
+}
+
+/// Staff maintained the archive: each changed field old -> new, and the whole new profile.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProfileChanged {
+    pub changes: Vec<FieldChange>,
+    pub profile: CustomerProfile,
+}
+
+/// Disabled, enabled or deleted (soft), with the reason staff gave, if any.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reason {
+    #[serde(default)]
+    pub reason: Option<String>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -56,6 +85,15 @@ pub enum CustomerEvent {
     // identity:
     #[serde(rename = "CustomerEasyClearBound")]
     EasyClearBound(EasyClearBound),
+    // customer archive:
+    #[serde(rename = "CustomerProfileChanged")]
+    ProfileChanged(ProfileChanged),
+    #[serde(rename = "CustomerDisabled")]
+    Disabled(Reason),
+    #[serde(rename = "CustomerEnabled")]
+    Enabled(Reason),
+    #[serde(rename = "CustomerDeleted")]
+    Deleted(Reason),
 }
 
 impl DomainEvent for CustomerEvent {
@@ -63,6 +101,10 @@ impl DomainEvent for CustomerEvent {
         match self {
             Self::Registered(_) => "CustomerRegistered",
             Self::EasyClearBound(_) => "CustomerEasyClearBound",
+            Self::ProfileChanged(_) => "CustomerProfileChanged",
+            Self::Disabled(_) => "CustomerDisabled",
+            Self::Enabled(_) => "CustomerEnabled",
+            Self::Deleted(_) => "CustomerDeleted",
         }
     }
 
@@ -76,5 +118,39 @@ impl DomainEvent for CustomerEvent {
 
     fn from_recorded(event: &RecordedEvent) -> Result<Self, StoreError> {
         join_tagged(event, event.payload.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_profile_written_before_declaration_types_existed_still_reads() {
+        let old = serde_json::json!({"companyName": "ACME", "city": "Shanghai"});
+        let p: CustomerProfile = serde_json::from_value(old).expect("reads");
+        assert!(p.declaration_types.is_empty());
+        assert_eq!(p.city.as_deref(), Some("Shanghai"));
+    }
+
+    #[test]
+    fn the_events_round_trip_with_their_wire_names() {
+        let e = CustomerEvent::ProfileChanged(ProfileChanged {
+            changes: vec![FieldChange {
+                field: "city".into(),
+                from: serde_json::json!("Shanghai"),
+                to: serde_json::json!("Suzhou"),
+            }],
+            profile: CustomerProfile::default(),
+        });
+        let v = serde_json::to_value(&e).expect("json");
+        assert_eq!(v["type"], "CustomerProfileChanged");
+        assert_eq!(v["data"]["changes"][0]["field"], "city");
+        let d = CustomerEvent::Disabled(Reason { reason: None });
+        assert_eq!(
+            serde_json::to_value(&d).expect("json")["data"]["reason"],
+            serde_json::Value::Null
+        );
+        assert_eq!(d.event_type(), "CustomerDisabled");
     }
 }

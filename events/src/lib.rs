@@ -12,5 +12,6 @@ pub use store::EventStore;
 pub mod account;
 pub mod customer;
 pub mod declaration;
+pub mod port;
 pub mod reference;
 pub mod role;

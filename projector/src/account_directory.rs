@@ -38,6 +38,10 @@ impl Projection for AccountDirectory {
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(apply(tx, event))
     }
+
+    fn stream_types(&self) -> Option<&'static [&'static str]> {
+        Some(&[STREAM_TYPE])
+    }
 }
 
 fn first_role(roles: &[RoleGrant]) -> Option<String> {
@@ -96,6 +100,11 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
     }
     let (set, vals): (&str, Vec<Val>) = match &e {
         AccountEvent::Registered(_) => return Ok(()),
+        // A password given by someone else is one-time (as in the aggregate): the user
+        // still sets their own at the first sign-in.
+        AccountEvent::PasswordSet(p) if matches!(p.how.as_str(), "initial" | "admin") => {
+            ("has_password = true", vec![])
+        }
         AccountEvent::PasswordSet(_) => (
             "has_password = true, must_set_password = false, reset_forced = NULL",
             vec![],
@@ -126,6 +135,8 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
             "roles = $5, role_code = $6",
             vec![Val::Roles(sorted(&c.to)), Val::Text(first_role(&c.to))],
         ),
+        // audit only: no column (the link itself is in sso_links)
+        AccountEvent::SsoLinked(_) => ("status = status", vec![]),
     };
     let sql = format!(
         "UPDATE rm_accounts SET {set}, version = $2, updated_at = $3, updated_by = $4

@@ -8,8 +8,11 @@ use futures::future::BoxFuture;
 use sqlx::PgConnection;
 
 pub mod account_directory;
+pub mod admin_audit;
+pub mod customer_directory;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod port_directory;
 pub mod reference_rows;
 pub mod role_permissions;
 pub mod runtime;

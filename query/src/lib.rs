@@ -5,11 +5,14 @@ use api::Auth;
 use axum::extract::FromRef;
 use sqlx::PgPool;
 
+pub mod admin_audit;
+pub mod customers;
 pub mod declaration_activity;
 pub mod declaration_counts;
 pub mod declaration_detail;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod ports;
 pub mod reference;
 pub mod reports;
 pub mod roles;
@@ -41,6 +44,9 @@ pub fn router(state: QueryState) -> axum::Router {
     axum::Router::new()
         .merge(staff_list::routes(&guards))
         .merge(roles::routes(&guards))
+        .merge(customers::routes(&guards))
+        .merge(ports::routes(&guards))
+        .merge(admin_audit::routes(&guards))
         .merge(reference::router())
         .merge(declaration_list::routes())
         .merge(declaration_detail::routes())

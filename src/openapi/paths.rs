@@ -95,6 +95,8 @@ pub fn operations() -> Vec<Op> {
     ops.extend(declaration_commands());
     ops.extend(declaration_queries());
     ops.extend(reference_and_operations());
+    ops.extend(ports_and_audit());
+    ops.extend(customer_archive());
     ops
 }
 
@@ -592,5 +594,486 @@ fn reference_and_operations() -> Vec<Op> {
         .description("No token needed.")
         .ok("Healthy.", r("Health"))
         .errors(&[503]),
+    ]
+}
+
+/// Port management and the administration audit view (docs/ports.md).
+fn ports_and_audit() -> Vec<Op> {
+    use utoipa::openapi::path::HttpMethod;
+    let audit_fields = |facility: bool| {
+        let mut fields = vec![
+            ("createBy", opt_string("Who created it.")),
+            ("createTime", date_time("When (Asia/Shanghai offset).")),
+            ("updateBy", opt_string("Who changed it last.")),
+            ("updateTime", date_time("")),
+            (
+                "deleted",
+                boolean("Always false in these lists (live rows only)."),
+            ),
+        ];
+        if !facility {
+            fields.push((
+                "version",
+                integer("The port's version (send as `If-Match`)."),
+            ));
+        }
+        fields
+    };
+    let facility = {
+        let mut fields = vec![
+            ("id", uuid("The facility's id.")),
+            ("upsFacilityName", string("")),
+            ("upsFacilitySlic", string("4 digits.")),
+        ];
+        fields.extend(audit_fields(true));
+        object(
+            "A facility of a port.",
+            fields,
+            &["id", "upsFacilityName", "upsFacilitySlic"],
+        )
+    };
+    let port = {
+        let mut fields = vec![
+            ("id", uuid("The port's id (UUIDv5 of its code).")),
+            ("portCode", string("3 upper-case letters (PVG, CGO, ...).")),
+            ("portName", string("")),
+            ("portNameEn", opt_string("")),
+            ("declarationSlic", string("4 digits.")),
+            ("slicInfoList", array(facility, "Live facilities, by SLIC.")),
+        ];
+        fields.extend(audit_fields(false));
+        object(
+            "A port with its facilities.",
+            fields,
+            &[
+                "id",
+                "portCode",
+                "portName",
+                "declarationSlic",
+                "slicInfoList",
+                "version",
+            ],
+        )
+    };
+    let port_body = |required: &[&str]| {
+        object(
+            "Only these fields are taken.",
+            vec![
+                ("portCode", string("3 letters; upper-cased.")),
+                ("portName", string("At most 50 characters.")),
+                ("portNameEn", opt_string("At most 100 characters.")),
+                ("declarationSlic", string("4 digits.")),
+            ]
+            .into_iter()
+            .filter(|(k, _)| !required.is_empty() || *k != "portCode")
+            .collect(),
+            required,
+        )
+    };
+    let facility_body = |required: &[&str]| {
+        object(
+            "Only these fields are taken.",
+            vec![
+                ("upsFacilityName", string("At most 100 characters.")),
+                (
+                    "upsFacilitySlic",
+                    string("4 digits, unique among the port's facilities."),
+                ),
+            ],
+            required,
+        )
+    };
+    let port_id =
+        |op: Op| op.path_param("id", uuid(""), "The port's id (unknown or malformed: 404).");
+    let slic_id =
+        |op: Op| port_id(op).path_param("slicId", uuid(""), "The facility's id (unknown: 404).");
+    let reason = object(
+        "",
+        vec![("reason", opt_string("At most 200 characters."))],
+        &[],
+    );
+    let change = object(
+        "",
+        vec![("field", string("")), ("from", any("")), ("to", any(""))],
+        &["field", "from", "to"],
+    );
+    let audit_record = object(
+        "One event of the account, role, port or customer streams.",
+        vec![
+            ("position", integer("The event's global position.")),
+            ("time", date_time("")),
+            ("actorName", opt_string("")),
+            ("actorRole", opt_string("")),
+            (
+                "subjectType",
+                string_enum("", query::admin_audit::SUBJECT_TYPES.as_slice()),
+            ),
+            ("subjectId", uuid("")),
+            (
+                "subjectLabel",
+                opt_string("Username, role code, port code or customer username."),
+            ),
+            (
+                "action",
+                string("The event type, e.g. `RolePermissionsChanged`."),
+            ),
+            ("changes", array(change, "")),
+            ("reason", opt_string("")),
+        ],
+        &[
+            "position",
+            "time",
+            "subjectType",
+            "subjectId",
+            "action",
+            "changes",
+        ],
+    );
+    vec![
+        Op::get("/api/v1/port/slic-info", AUTH, "portSlicInfo", "Ports with their facilities")
+            .description("Anyone signed in (the declaration and export forms offer them). Live ports, by code.")
+            .bearer()
+            .min_position()
+            .ok("The ports.", array(port.clone(), "")),
+        paging(
+            Op::get("/api/v1/ports", AUTH, "listPorts", "Port management list")
+                .description("Needs `ports:management`. `keyword` matches code, names, SLICs and facilities.")
+                .bearer()
+                .query("keyword", string(""), "Contains, case-insensitive."),
+        )
+        .min_position()
+        .ok("A page of ports.", page(port))
+        .errors(&[400, 403]),
+        command_answer(
+            Op::post("/api/v1/ports", AUTH, "createPort", "Register a port")
+                .description("Needs `ports:management`. A live port with the code: 409.")
+                .bearer()
+                .if_match()
+                .form_or_json_body(
+                    true,
+                    "",
+                    port_body(&["portCode", "portName", "declarationSlic"]),
+                ),
+        )
+        .errors(&[400, 403, 409, 415]),
+        command_answer(
+            port_id(Op::put("/api/v1/ports/{id}", AUTH, "updatePort", "Change a port"))
+                .description("Needs `ports:management`. Absent fields are unchanged; an empty `portNameEn` empties it.")
+                .bearer()
+                .if_match()
+                .form_or_json_body(true, "", port_body(&[])),
+        )
+        .errors(&[400, 403, 404, 409, 415]),
+        command_answer(
+            port_id(Op::new(HttpMethod::Delete, "/api/v1/ports/{id}", AUTH, "deletePort", "Delete a port (soft)"))
+                .description("Needs `ports:management`. Its code may be registered again later.")
+                .bearer()
+                .if_match()
+                .form_or_json_body(false, "", reason.clone()),
+        )
+        .errors(&[400, 403, 404, 409]),
+        command_answer(
+            port_id(Op::post("/api/v1/ports/{id}/slics", AUTH, "addPortSlic", "Add a facility (SLIC)"))
+                .description("Needs `ports:add-slic`. A SLIC the port has already: 409.")
+                .bearer()
+                .if_match()
+                .form_or_json_body(true, "", facility_body(&["upsFacilityName", "upsFacilitySlic"])),
+        )
+        .errors(&[400, 403, 404, 409, 415]),
+        command_answer(
+            slic_id(Op::put("/api/v1/ports/{id}/slics/{slicId}", AUTH, "updatePortSlic", "Change a facility"))
+                .description("Needs `ports:add-slic`. Absent fields are unchanged.")
+                .bearer()
+                .if_match()
+                .form_or_json_body(true, "", facility_body(&[])),
+        )
+        .errors(&[400, 403, 404, 409, 415]),
+        command_answer(
+            slic_id(Op::new(HttpMethod::Delete, "/api/v1/ports/{id}/slics/{slicId}", AUTH, "removePortSlic", "Remove a facility"))
+                .description("Needs `ports:add-slic`.")
+                .bearer()
+                .if_match()
+                .form_or_json_body(false, "", reason),
+        )
+        .errors(&[400, 403, 404, 409]),
+        date_range(
+            paging(
+                Op::get("/api/v1/admin/audit", AUTH, "adminAudit", "Administration audit view")
+                    .description(
+                        "Needs `staff:management`. Every change of accounts, roles, ports and customers, newest first.",
+                    )
+                    .bearer()
+                    .query("subjectType", string_enum("", query::admin_audit::SUBJECT_TYPES.as_slice()), "")
+                    .query("subjectId", uuid(""), "The subject's id.")
+                    .query("actor", string(""), "The actor's login (case-insensitive).")
+                    .query("action", string(""), "The event type (case-insensitive).")
+                    .query("keyword", string(""), "Contains, in label, actor, action, reason or changes."),
+            ),
+            "the event time",
+        )
+        .min_position()
+        .ok("A page of audit records.", page(audit_record))
+        .errors(&[400, 403]),
+    ]
+}
+
+/// The customer archive (docs/customers.md).
+fn customer_archive() -> Vec<Op> {
+    use utoipa::openapi::path::HttpMethod;
+    let types = array(
+        string_enum("", &["OB", "OC", "OD", "IB", "IC", "ID"]),
+        "The declaration types the customer files; empty: every type.",
+    );
+    let profile_fields = || {
+        vec![
+            ("companyName", string("Required, at most 200 characters.")),
+            ("city", opt_string("")),
+            ("portCode", opt_string("3 letters; upper-cased.")),
+            ("slicCode", opt_string("4 digits.")),
+            ("postalCode", opt_string("6 digits.")),
+            ("upsAccount", opt_string("")),
+            (
+                "upsId",
+                opt_string("The Easy-clear ID the customer's users must bind."),
+            ),
+            ("accountNo", opt_string("")),
+            ("email", opt_string("An e-mail address.")),
+            (
+                "scc",
+                opt_string("Unified social credit code (18 characters, check character verified)."),
+            ),
+            ("declarationTypes", types.clone()),
+        ]
+    };
+    let record_fields = || {
+        let mut fields = vec![
+            ("customerId", uuid("")),
+            ("username", string("The customer's main login name.")),
+        ];
+        fields.extend(profile_fields());
+        fields.extend([
+            ("status", string_enum("", &["active", "disabled"])),
+            ("isLocked", boolean("No Easy-clear ID bound yet.")),
+            ("accountCount", integer("Its logins (not deleted).")),
+            ("createBy", opt_string("")),
+            ("createTime", date_time("Asia/Shanghai offset.")),
+            ("updateBy", opt_string("")),
+            ("updateTime", date_time("")),
+            ("version", integer("Send as `If-Match`.")),
+        ]);
+        fields
+    };
+    let required = [
+        "customerId",
+        "username",
+        "companyName",
+        "declarationTypes",
+        "status",
+        "isLocked",
+        "version",
+    ];
+    let record = object("A customer of the archive.", record_fields(), &required);
+    let account = object(
+        "A login of the customer.",
+        vec![
+            ("accountId", uuid("")),
+            ("username", string("")),
+            ("email", opt_string("")),
+            ("status", string_enum("", &["active", "disabled"])),
+            (
+                "mustSetPassword",
+                boolean("The first sign-in answers 10002."),
+            ),
+            ("hasPassword", boolean("")),
+            ("createTime", date_time("")),
+        ],
+        &[
+            "accountId",
+            "username",
+            "status",
+            "mustSetPassword",
+            "hasPassword",
+        ],
+    );
+    let detail = {
+        let mut fields = record_fields();
+        fields.push(("accounts", array(account, "")));
+        object("A customer with its logins.", fields, &required)
+    };
+    let new_login = object(
+        "The login created.",
+        vec![
+            ("id", uuid("The account's id.")),
+            ("username", string("")),
+            (
+                "initialPassword",
+                opt_string(
+                    "The generated password, answered this once (null when the caller chose it, and on a replay).",
+                ),
+            ),
+        ],
+        &["id", "username"],
+    );
+    let created = object(
+        "The command answer and the login created, if any.",
+        vec![
+            ("id", uuid("")),
+            ("version", integer("")),
+            ("position", integer("")),
+            ("account", new_login),
+        ],
+        &["id", "version", "position"],
+    );
+    let create_body = {
+        let mut fields = vec![(
+            "username",
+            string("Letters, digits and . _ - @, at most 64."),
+        )];
+        fields.extend(profile_fields());
+        fields.extend([
+            (
+                "createLogin",
+                boolean("Create the first login named like the customer (default true)."),
+            ),
+            (
+                "loginEmail",
+                opt_string("The login's e-mail (default: `email`)."),
+            ),
+            (
+                "initialPassword",
+                opt_string("Must meet the password rule; generated when absent."),
+            ),
+        ]);
+        object(
+            "Only these fields are taken.",
+            fields,
+            &["username", "companyName"],
+        )
+    };
+    let update_body = object(
+        "Only these fields are taken; absent: unchanged, null or empty: cleared.",
+        profile_fields(),
+        &[],
+    );
+    let reason = object(
+        "",
+        vec![("reason", opt_string("At most 500 characters."))],
+        &[],
+    );
+    let id = |op: Op| {
+        op.path_param(
+            "id",
+            uuid(""),
+            "The customer's id (unknown, deleted or malformed: 404).",
+        )
+    };
+    vec![
+        paging(
+            Op::get("/api/v1/customers", AUTH, "listCustomers", "Customer archive list")
+                .description(
+                    "Needs `customers:management`. Deleted customers are never listed. By username.",
+                )
+                .bearer()
+                .query("keyword", string(""), "Username, company name, upsId or accountNo; contains, case-insensitive.")
+                .query("status", string_enum("", &["active", "disabled"]), "")
+                .query("declarationType", string(""), "Class letter `B`, `C`, `D` or a type code: customers that file it."),
+        )
+        .min_position()
+        .ok("A page of customers.", page(record))
+        .errors(&[400, 403]),
+        id(Op::get("/api/v1/customers/{id}", AUTH, "customerDetail", "A customer with its logins")
+            .description("Needs `customers:management`.")
+            .bearer())
+        .min_position()
+        .ok("The customer.", detail)
+        .errors(&[403, 404]),
+        declaration_type(
+            Op::get("/api/v1/admin/customers", AUTH, "exportCustomers", "Customers for the export dialog")
+                .description("ADMIN and SUPER_ADMIN. Active customers that file the type (all types when absent), by username.")
+                .bearer(),
+        )
+        .ok(
+            "The customers.",
+            object(
+                "",
+                vec![(
+                    "records",
+                    array(
+                        object(
+                            "",
+                            vec![("customerId", uuid("")), ("username", string("")), ("companyName", string(""))],
+                            &["customerId", "username", "companyName"],
+                        ),
+                        "",
+                    ),
+                )],
+                &["records"],
+            ),
+        )
+        .errors(&[400, 403]),
+        Op::post("/api/v1/customers", AUTH, "createCustomer", "Register a customer (and its first login)")
+            .description(
+                "Needs `customers:create`. A username taken by a customer or a login: 409. The login must set \
+                 its own password at its first sign-in (10002). With `Idempotency-Key` a retry with the same \
+                 body answers the first result again; the same key with another body answers 409.",
+            )
+            .bearer()
+            .header("Idempotency-Key", string(""), "1-200 characters; makes the create safe to retry.")
+            .form_or_json_body(true, "", create_body)
+            .ok("Created.", created.clone())
+            .errors(&[400, 403, 409, 415]),
+        command_answer(
+            id(Op::put("/api/v1/customers/{id}", AUTH, "updateCustomer", "Maintain a customer's profile"))
+                .description("Needs `customers:maintain`. Each changed field is recorded old -> new. The username stays.")
+                .bearer()
+                .if_match()
+                .form_or_json_body(true, "", update_body),
+        )
+        .errors(&[400, 403, 404, 409, 415]),
+        command_answer(
+            id(Op::post("/api/v1/customers/{id}/disable", AUTH, "disableCustomer", "Disable a customer"))
+                .description("Needs `customers:maintain`. Its users cannot sign in (10000, cancelled) and their sessions end.")
+                .bearer()
+                .if_match()
+                .form_or_json_body(false, "", reason.clone()),
+        )
+        .errors(&[400, 403, 404, 409]),
+        command_answer(
+            id(Op::post("/api/v1/customers/{id}/enable", AUTH, "enableCustomer", "Enable a customer"))
+                .description("Needs `customers:maintain`.")
+                .bearer()
+                .if_match()
+                .form_or_json_body(false, "", reason.clone()),
+        )
+        .errors(&[400, 403, 404, 409]),
+        command_answer(
+            id(Op::new(HttpMethod::Delete, "/api/v1/customers/{id}", AUTH, "deleteCustomer", "Delete a customer (soft)"))
+                .description(
+                    "Needs `customers:delete`. Refused (409 `DECLARATIONS_IN_PROGRESS`) while any of its \
+                     declarations is in status 1, 2 or 3. Its users can no longer sign in.",
+                )
+                .bearer()
+                .if_match()
+                .form_or_json_body(false, "", reason),
+        )
+        .errors(&[400, 403, 404, 409, 503]),
+        id(Op::post("/api/v1/customers/{id}/accounts", AUTH, "addCustomerLogin", "Add a login to a customer"))
+            .description("Needs `customers:maintain`. Answers the account's `{id, version, position}` and `account`.")
+            .bearer()
+            .form_or_json_body(
+                true,
+                "",
+                object(
+                    "Only these fields are taken.",
+                    vec![
+                        ("username", string("")),
+                        ("email", opt_string("")),
+                        ("initialPassword", opt_string("Generated when absent.")),
+                    ],
+                    &["username"],
+                ),
+            )
+            .ok("Created.", created)
+            .errors(&[400, 403, 404, 409, 415]),
     ]
 }

@@ -7,7 +7,7 @@
 //! status, `"-"` = not checked. Columns: anonymous, CUSTOMER (acme), OPERATOR, ADMIN,
 //! SUPER_ADMIN. Placeholders: `{own}` acme's declaration, `{foreign}` globex's declaration,
 //! `{staff}` a throwaway staff member, `{acme}` / `{globex}` the customer logins,
-//! `{missing}` an id that does not exist.
+//! `{missing}` an id that does not exist, `{umbrella}` a demo customer without logins.
 
 use serde_json::{Value, json};
 use sqlx::PgPool;
@@ -63,6 +63,19 @@ const ROWS: &[Row] = &[
     Row { method: "POST", path: "/api/v1/accounts/{missing}/disable", body: empty, expect: ["401", "403", "404", "404", "404"] },
     Row { method: "POST", path: "/api/v1/accounts/{missing}/enable", body: empty, expect: ["401", "403", "404", "404", "404"] },
     Row { method: "POST", path: "/api/v1/accounts/{globex}/transfer", body: empty, expect: ["401", "403", "ok", "ok", "ok"] },
+    // --- customer archive (customers:management / create / maintain / delete; the export dialog's list: ADMIN, SUPER_ADMIN)
+    Row { method: "GET", path: "/api/v1/customers", body: empty, expect: ["401", "403", "ok", "ok", "ok"] },
+    Row { method: "GET", path: "/api/v1/customers/{umbrella}", body: empty, expect: ["401", "403", "ok", "ok", "ok"] },
+    Row { method: "GET", path: "/api/v1/customers/{missing}", body: empty, expect: ["401", "403", "404", "404", "404"] },
+    Row { method: "GET", path: "/api/v1/admin/customers", body: empty, expect: ["401", "403", "403", "ok", "ok"] },
+    Row { method: "POST", path: "/api/v1/customers", body: empty, expect: ["401", "403", "ok", "ok", "ok"] },
+    Row { method: "PUT", path: "/api/v1/customers/{umbrella}", body: || json!({"city": "Beijing"}), expect: ["401", "403", "ok", "ok", "ok"] },
+    Row { method: "PUT", path: "/api/v1/customers/{missing}", body: || json!({"city": "x"}), expect: ["401", "403", "404", "404", "404"] },
+    Row { method: "POST", path: "/api/v1/customers/{umbrella}/disable", body: empty, expect: ["401", "403", "ok", "ok", "ok"] },
+    Row { method: "POST", path: "/api/v1/customers/{umbrella}/enable", body: empty, expect: ["401", "403", "ok", "ok", "ok"] },
+    Row { method: "POST", path: "/api/v1/customers/{umbrella}/accounts", body: empty, expect: ["401", "403", "ok", "ok", "ok"] },
+    Row { method: "POST", path: "/api/v1/customers/{missing}/accounts", body: || json!({"username": "nobody-here"}), expect: ["401", "403", "404", "404", "404"] },
+    Row { method: "DELETE", path: "/api/v1/customers/{missing}", body: empty, expect: ["401", "403", "403", "404", "404"] },
     // --- roles (roles:management; only SUPER_ADMIN edits SUPER_ADMIN)
     Row { method: "GET", path: "/api/v1/roles", body: empty, expect: ["401", "403", "403", "ok", "ok"] },
     Row { method: "PUT", path: "/api/v1/roles/OPERATOR/permissions", body: empty, expect: ["401", "403", "403", "ok", "ok"] },
@@ -79,6 +92,18 @@ const ROWS: &[Row] = &[
     Row { method: "POST", path: "/api/v1/declarations/{own}/review", body: empty, expect: ["401", "403", "-", "-", "-"] },
     Row { method: "GET", path: "/api/v1/declarations/counts", body: empty, expect: ["401", "ok", "ok", "ok", "ok"] },
     Row { method: "POST", path: "/api/v1/declarations/batch-export", body: || json!({"declarationType": "C"}), expect: ["401", "403", "403", "ok", "ok"] },
+    // --- ports (slic-info: anyone signed in; ports:management; ports:add-slic) and the audit view
+    Row { method: "GET", path: "/api/v1/port/slic-info", body: empty, expect: ["401", "ok", "ok", "ok", "ok"] },
+    Row { method: "GET", path: "/api/v1/ports", body: empty, expect: ["401", "403", "403", "ok", "ok"] },
+    Row { method: "POST", path: "/api/v1/ports", body: empty, expect: ["401", "403", "403", "ok", "ok"] },
+    Row { method: "PUT", path: "/api/v1/ports/{pvg}", body: || json!({"portNameEn": "Shanghai Pudong"}), expect: ["401", "403", "403", "ok", "ok"] },
+    Row { method: "PUT", path: "/api/v1/ports/{missing}", body: || json!({"portName": "x"}), expect: ["401", "403", "403", "404", "404"] },
+    Row { method: "DELETE", path: "/api/v1/ports/{missing}", body: empty, expect: ["401", "403", "403", "404", "404"] },
+    Row { method: "POST", path: "/api/v1/ports/{pvg}/slics", body: empty, expect: ["401", "403", "403", "ok", "ok"] },
+    Row { method: "POST", path: "/api/v1/ports/{missing}/slics", body: || json!({"upsFacilityName": "x", "upsFacilitySlic": "9999"}), expect: ["401", "403", "403", "404", "404"] },
+    Row { method: "PUT", path: "/api/v1/ports/{pvg}/slics/{missing}", body: || json!({"upsFacilityName": "x"}), expect: ["401", "403", "403", "404", "404"] },
+    Row { method: "DELETE", path: "/api/v1/ports/{pvg}/slics/{missing}", body: empty, expect: ["401", "403", "403", "404", "404"] },
+    Row { method: "GET", path: "/api/v1/admin/audit", body: empty, expect: ["401", "403", "403", "ok", "ok"] },
 ];
 
 fn fill(path: &str, ids: &[(&str, String)]) -> String {
@@ -130,6 +155,11 @@ async fn every_endpoint_answers_every_role_as_the_matrix_says(pool: PgPool) {
         ("{acme}", id_of("acme")),
         ("{globex}", id_of("globex")),
         ("{missing}", uuid::Uuid::now_v7().to_string()),
+        ("{pvg}", events::port::port_id("PVG").to_string()),
+        (
+            "{umbrella}",
+            clearway::seed::customer_id("umbrella").to_string(),
+        ),
     ];
     let mut failures = Vec::new();
     for row in ROWS {

@@ -1,14 +1,17 @@
 //! Black-box API tests: the real server on port 0 against a fresh PostgreSQL database per test.
 
+mod admin_audit;
 mod auth;
 mod authz;
 mod contract;
+mod customers;
 mod declarations;
 mod envelope;
 mod helpers;
 mod identity;
 mod openapi;
 mod password;
+mod ports;
 mod replay;
 mod roles;
 mod sso;

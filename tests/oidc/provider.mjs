@@ -86,13 +86,21 @@ const server = createServer();
 await new Promise((resolve) => server.listen(port, '127.0.0.1', resolve));
 const issuer = `http://127.0.0.1:${server.address().port}`;
 
-const CALLBACKS = ['http://127.0.0.1:1/cb', 'http://127.0.0.1:1/azure-cb'];
+// --redirect-uris=URL,URL registers more redirect URIs for the clients (the end-to-end run's
+// web app: scripts/test.sh passes its /auth-redirect and /azure-redirect), with each one's
+// origin + /login-b as a post-logout URI.
+const EXTRA_REDIRECTS = (flag('redirect-uris') ?? '').split(',').filter(Boolean);
+const CALLBACKS = ['http://127.0.0.1:1/cb', 'http://127.0.0.1:1/azure-cb', ...EXTRA_REDIRECTS];
+const POST_LOGOUT = [
+  'http://127.0.0.1:1/login-b',
+  ...new Set(EXTRA_REDIRECTS.map((u) => `${new URL(u).origin}/login-b`)),
+];
 const CLIENTS = [
   {
     client_id: 'clearway',
     client_secret: 'clearway-test-secret',
     redirect_uris: CALLBACKS,
-    post_logout_redirect_uris: ['http://127.0.0.1:1/login-b'],
+    post_logout_redirect_uris: POST_LOGOUT,
     response_types: ['code'],
     grant_types: ['authorization_code'],
     token_endpoint_auth_method: 'client_secret_basic',
@@ -110,7 +118,7 @@ const CLIENTS = [
   {
     client_id: 'clearway-public',
     redirect_uris: CALLBACKS,
-    post_logout_redirect_uris: ['http://127.0.0.1:1/login-b'],
+    post_logout_redirect_uris: POST_LOGOUT,
     response_types: ['code'],
     grant_types: ['authorization_code'],
     token_endpoint_auth_method: 'none',

@@ -430,3 +430,26 @@ fn when_staff_registered_no_easy_clear_id_then_nothing_can_be_bound() {
     let state = customer(None, None);
     assert!(decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", None, true).is_err());
 }
+
+#[test]
+fn given_a_staff_member_when_the_sso_identity_is_linked_then_it_is_recorded_once() {
+    let mut state = account("olivia", vec![Role::Operator]);
+    let events = decide_sso_link(&state, "https://idp.example.com", "sub-1").expect("linked");
+    assert_eq!(
+        events,
+        vec![AccountEvent::SsoLinked(events::account::SsoLinked {
+            issuer: "https://idp.example.com".into(),
+            subject: "sub-1".into(),
+        })]
+    );
+    apply(&mut state, events);
+    assert!(
+        decide_sso_link(&state, "https://idp.example.com", "sub-1")
+            .expect("same again")
+            .is_empty()
+    );
+    assert!(matches!(
+        decide_sso_link(&AccountState::default(), "i", "s"),
+        Err(DomainError::NotFound)
+    ));
+}

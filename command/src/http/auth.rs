@@ -243,7 +243,7 @@ async fn login(
     let Some(id) = known else {
         return Err(login_failed());
     };
-    if account.disabled {
+    if account.disabled || crate::accounts::customer_closed(&state.store, &account).await? {
         lockout::record(&state.pool, known, &username, ip_text, Outcome::Refused).await?;
         return Err(cancelled());
     }
@@ -353,7 +353,10 @@ async fn test_token(
         ApiError::bad_field("userName", "用户名不能为空", "userName cannot be empty")
     })?;
     let account = load_account(&state.store, &username).await?;
-    if !account.exists() || account.disabled {
+    if !account.exists()
+        || account.disabled
+        || crate::accounts::customer_closed(&state.store, &account).await?
+    {
         return Err(ApiError::not_found());
     }
     let subject = subject(&account).ok_or_else(ApiError::not_found)?;
@@ -413,6 +416,8 @@ struct CustomerProfileAnswer {
     ups_id: Option<String>,
     account_no: Option<String>,
     email: Option<String>,
+    /// The declaration type codes the customer files (empty: every type).
+    declaration_types: Vec<String>,
 }
 
 async fn customer_profile(
@@ -444,6 +449,7 @@ async fn customer_profile(
         ups_id: customer.bound_ups_id,
         account_no: if bound { p.account_no } else { None },
         email: account.registered.and_then(|r| r.email).or(p.email),
+        declaration_types: p.declaration_types,
     })
     .no_store())
 }

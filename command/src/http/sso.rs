@@ -359,15 +359,7 @@ async fn staff_account(
         .as_ref()
         .map(|r| r.account_id)
         .ok_or_else(unknown_staff)?;
-    let linked = store::link(
-        &state.pool,
-        &identity.issuer,
-        &identity.subject,
-        account_id,
-        email,
-        identity.tenant.as_deref(),
-    )
-    .await?;
+    let linked = link(state, identity, account_id, email).await?;
     if linked != Some(account_id) {
         tracing::warn!(%account_id, subject = %identity.subject, "single sign-on: account linked to another identity");
         return Err(refused(
@@ -378,6 +370,66 @@ async fn staff_account(
     }
     tracing::info!(%account_id, subject = %identity.subject, "single sign-on: identity linked");
     Ok(account)
+}
+
+/// Link the identity to the account and record `AccountSsoLinked` on the account, in one
+/// transaction; answers the account the identity is linked to afterwards (`None`: another
+/// identity of this issuer holds the account). A concurrent change of the account is
+/// decided again on its new version.
+async fn link(
+    state: &CommandState,
+    identity: &Identity,
+    account_id: uuid::Uuid,
+    email: &str,
+) -> Result<Option<uuid::Uuid>, ApiError> {
+    use events::DomainEvent;
+    let metadata = super::auth::anonymous_metadata("sso", None);
+    for _ in 0..5 {
+        let (account, version) = crate::handler::load::<AccountState>(&state.store, account_id)
+            .await
+            .map_err(ApiError::internal)?;
+        let decided =
+            crate::account::decide_sso_link(&account, &identity.issuer, &identity.subject)
+                .map_err(super::refused)?;
+        let new: Vec<_> = decided.iter().map(|e| e.to_new_event()).collect();
+        let mut tx = state.pool.begin().await?;
+        let made = store::link(
+            &mut tx,
+            &identity.issuer,
+            &identity.subject,
+            account_id,
+            email,
+            identity.tenant.as_deref(),
+        )
+        .await?;
+        if !made {
+            drop(tx);
+            return Ok(
+                store::linked_account(&state.pool, &identity.issuer, &identity.subject).await?,
+            );
+        }
+        match state
+            .store
+            .append_in(
+                &mut tx,
+                events::account::STREAM_TYPE,
+                account_id,
+                version,
+                &new,
+                &metadata,
+            )
+            .await
+        {
+            Ok(_) => {
+                tx.commit().await?;
+                state.store.notify();
+                return Ok(Some(account_id));
+            }
+            Err(events::StoreError::Conflict { .. }) => continue,
+            Err(e) => return Err(ApiError::internal(e)),
+        }
+    }
+    Err(ApiError::version_conflict())
 }
 
 /// Staff only (customers never use staff sign-on), with a staff role from our grants, not

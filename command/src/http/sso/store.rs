@@ -91,18 +91,18 @@ pub async fn linked_account(
         .await
 }
 
-/// Link an identity to an account unless either side is already linked; answers the
-/// account the identity is linked to afterwards (None: the account belongs to another
-/// identity of this issuer).
+/// Link an identity to an account unless either side is already linked, inside the caller's
+/// transaction (which also records the `AccountSsoLinked` event); answers whether the link
+/// was made now.
 pub async fn link(
-    pool: &PgPool,
+    tx: &mut sqlx::PgConnection,
     issuer: &str,
     subject: &str,
     account_id: Uuid,
     email: &str,
     tenant: Option<&str>,
-) -> Result<Option<Uuid>, sqlx::Error> {
-    sqlx::query(
+) -> Result<bool, sqlx::Error> {
+    let inserted = sqlx::query(
         "INSERT INTO sso_links (issuer, subject, account_id, email, tenant)
          VALUES ($1, $2, $3, $4, $5) ON CONFLICT DO NOTHING",
     )
@@ -111,9 +111,9 @@ pub async fn link(
     .bind(account_id)
     .bind(email)
     .bind(tenant)
-    .execute(pool)
+    .execute(&mut *tx)
     .await?;
-    linked_account(pool, issuer, subject).await
+    Ok(inserted.rows_affected() == 1)
 }
 
 pub async fn touch_link(pool: &PgPool, issuer: &str, subject: &str) -> Result<(), sqlx::Error> {

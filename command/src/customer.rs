@@ -1,0 +1,619 @@
+//! The `Customer` aggregate: a trading company (the tenant that owns declarations) and its
+//! archive profile, maintained by staff. Registration, profile changes (each changed field
+//! recorded old -> new), disable / enable, soft delete, and the customer's own Easy-clear
+//! binding. Every decision is pure; the given/when/then tests are at the end of the file.
+//! See docs/customers.md.
+
+use events::customer::{
+    CustomerEvent, CustomerProfile, EasyClearBound, FieldChange, ProfileChanged, Reason,
+};
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use crate::account::{email_ok, username_violations};
+use crate::aggregate::{Aggregate, DomainError, Violation};
+use crate::declaration::validate::uscc;
+
+/// The declaration type codes a customer may be limited to.
+pub const TYPE_CODES: [&str; 6] = ["OB", "OC", "OD", "IB", "IC", "ID"];
+
+#[derive(Debug, Default, Clone)]
+pub struct CustomerState {
+    pub customer_id: Option<Uuid>,
+    pub username: String,
+    pub profile: CustomerProfile,
+    /// The Easy-clear ID the customer bound (`isLocked` until then).
+    pub bound_ups_id: Option<String>,
+    /// Its users cannot sign in ("your account has been cancelled").
+    pub disabled: bool,
+    /// Soft-deleted: hidden from the archive, its users cannot sign in.
+    pub deleted: bool,
+}
+
+impl CustomerState {
+    /// Registered and not deleted.
+    pub fn exists(&self) -> bool {
+        self.customer_id.is_some() && !self.deleted
+    }
+
+    /// May its users sign in?
+    pub fn active(&self) -> bool {
+        self.exists() && !self.disabled
+    }
+}
+
+impl Aggregate for CustomerState {
+    type Event = CustomerEvent;
+    const STREAM_TYPE: &'static str = events::customer::STREAM_TYPE;
+
+    fn evolve(&mut self, event: &CustomerEvent) {
+        match event {
+            CustomerEvent::Registered(r) => {
+                self.customer_id = Some(r.customer_id);
+                self.username = r.username.clone();
+                self.profile = r.profile.clone();
+            }
+            CustomerEvent::EasyClearBound(b) => self.bound_ups_id = Some(b.ups_id.clone()),
+            CustomerEvent::ProfileChanged(c) => self.profile = c.profile.clone(),
+            CustomerEvent::Disabled(_) => self.disabled = true,
+            CustomerEvent::Enabled(_) => self.disabled = false,
+            CustomerEvent::Deleted(_) => self.deleted = true,
+        }
+    }
+}
+
+fn trimmed(v: Option<String>) -> Option<String> {
+    v.map(|s| s.trim().to_string()).filter(|s| !s.is_empty())
+}
+
+/// Trim every field (empty = absent), upper-case the codes, and put the declaration types
+/// in their fixed order without repeats.
+pub fn normalize(p: CustomerProfile) -> CustomerProfile {
+    let upper = |v: Option<String>| trimmed(v).map(|s| s.to_uppercase());
+    let mut types: Vec<String> = p
+        .declaration_types
+        .iter()
+        .map(|t| t.trim().to_uppercase())
+        .filter(|t| !t.is_empty())
+        .collect();
+    types.sort_by_key(|t| TYPE_CODES.iter().position(|c| c == t).unwrap_or(usize::MAX));
+    types.dedup();
+    CustomerProfile {
+        company_name: p.company_name.trim().to_string(),
+        city: trimmed(p.city),
+        port_code: upper(p.port_code),
+        slic_code: trimmed(p.slic_code),
+        postal_code: trimmed(p.postal_code),
+        ups_account: trimmed(p.ups_account),
+        ups_id: trimmed(p.ups_id),
+        account_no: trimmed(p.account_no),
+        email: trimmed(p.email),
+        scc: upper(p.scc),
+        declaration_types: types,
+    }
+}
+
+fn too_long(field: &str, value: Option<&str>, max: usize, out: &mut Vec<Violation>) {
+    if value.is_some_and(|v| v.chars().count() > max) {
+        out.push(Violation::new(
+            field,
+            "length",
+            format!("{field} 最多 {max} 个字符"),
+            format!("{field} has at most {max} characters"),
+        ));
+    }
+}
+
+/// The rule violations of a (normalized) profile, each naming its field.
+pub fn profile_violations(p: &CustomerProfile) -> Vec<Violation> {
+    let mut out = Vec::new();
+    if p.company_name.is_empty() {
+        out.push(Violation::new(
+            "companyName",
+            "required",
+            "公司名称不能为空",
+            "companyName is required",
+        ));
+    }
+    too_long("companyName", Some(&p.company_name), 200, &mut out);
+    too_long("city", p.city.as_deref(), 100, &mut out);
+    too_long("upsAccount", p.ups_account.as_deref(), 64, &mut out);
+    too_long("upsId", p.ups_id.as_deref(), 64, &mut out);
+    too_long("accountNo", p.account_no.as_deref(), 64, &mut out);
+    if p.port_code
+        .as_deref()
+        .is_some_and(|c| !crate::port::port_code_ok(c))
+    {
+        out.push(Violation::new(
+            "portCode",
+            "format",
+            "港口代码应为 3 个字母",
+            "portCode must be 3 letters",
+        ));
+    }
+    if p.slic_code
+        .as_deref()
+        .is_some_and(|c| !crate::port::slic_ok(c))
+    {
+        out.push(Violation::new(
+            "slicCode",
+            "format",
+            "SLIC 代码应为 4 位数字",
+            "slicCode must be 4 digits",
+        ));
+    }
+    if p.postal_code
+        .as_deref()
+        .is_some_and(|c| c.len() != 6 || !c.bytes().all(|b| b.is_ascii_digit()))
+    {
+        out.push(Violation::new(
+            "postalCode",
+            "format",
+            "邮政编码应为 6 位数字",
+            "postalCode must be 6 digits",
+        ));
+    }
+    if p.email.as_deref().is_some_and(|e| !email_ok(e)) {
+        out.push(Violation::new(
+            "email",
+            "email",
+            "邮箱格式不正确",
+            "not a valid e-mail address",
+        ));
+    }
+    match p.scc.as_deref().map(uscc::check) {
+        Some(Err(uscc::UsccError::Format)) => out.push(Violation::new(
+            "scc",
+            "uscc_format",
+            "统一社会信用代码应为 18 位（数字和大写字母，不含 I O S V Z）",
+            "scc must be 18 characters (digits and capital letters except I O S V Z)",
+        )),
+        Some(Err(uscc::UsccError::CheckDigit)) => out.push(Violation::new(
+            "scc",
+            "uscc_check_digit",
+            "统一社会信用代码校验位错误",
+            "the check character of scc is wrong",
+        )),
+        _ => {}
+    }
+    for (i, t) in p.declaration_types.iter().enumerate() {
+        if !TYPE_CODES.contains(&t.as_str()) {
+            out.push(Violation::new(
+                format!("declarationTypes[{i}]"),
+                "unknown",
+                format!("未知的报关类型：{t}（OB OC OD IB IC ID）"),
+                format!("unknown declaration type: {t} (OB OC OD IB IC ID)"),
+            ));
+        }
+    }
+    out
+}
+
+fn refuse_if_any(violations: Vec<Violation>) -> Result<(), DomainError> {
+    if violations.is_empty() {
+        Ok(())
+    } else {
+        Err(DomainError::Validation(violations))
+    }
+}
+
+pub fn decide_register_customer(
+    state: &CustomerState,
+    customer_id: Uuid,
+    username: &str,
+    profile: CustomerProfile,
+) -> Result<Vec<CustomerEvent>, DomainError> {
+    if state.customer_id.is_some() {
+        return Err(DomainError::Conflict("customer already exists".into()));
+    }
+    let username = username.trim();
+    let profile = normalize(profile);
+    let mut violations = username_violations("username", username);
+    violations.extend(profile_violations(&profile));
+    refuse_if_any(violations)?;
+    Ok(vec![CustomerEvent::Registered(
+        events::customer::Registered {
+            customer_id,
+            username: username.to_string(),
+            profile,
+        },
+    )])
+}
+
+/// A change of the archive profile: `None` leaves a field as it is; `Some(None)` clears an
+/// optional one; `declaration_types: Some(vec![])` means "all types".
+#[derive(Debug, Clone, Default)]
+pub struct ProfileUpdate {
+    pub company_name: Option<String>,
+    pub city: Option<Option<String>>,
+    pub port_code: Option<Option<String>>,
+    pub slic_code: Option<Option<String>>,
+    pub postal_code: Option<Option<String>>,
+    pub ups_account: Option<Option<String>>,
+    pub ups_id: Option<Option<String>>,
+    pub account_no: Option<Option<String>>,
+    pub email: Option<Option<String>>,
+    pub scc: Option<Option<String>>,
+    pub declaration_types: Option<Vec<String>>,
+}
+
+fn live(state: &CustomerState) -> Result<(), DomainError> {
+    if state.exists() {
+        Ok(())
+    } else {
+        Err(DomainError::NotFound)
+    }
+}
+
+/// The profile fields as the wire names them, for the recorded changes.
+fn fields(p: &CustomerProfile) -> [(&'static str, Value); 11] {
+    [
+        ("companyName", json!(p.company_name)),
+        ("city", json!(p.city)),
+        ("portCode", json!(p.port_code)),
+        ("slicCode", json!(p.slic_code)),
+        ("postalCode", json!(p.postal_code)),
+        ("upsAccount", json!(p.ups_account)),
+        ("upsId", json!(p.ups_id)),
+        ("accountNo", json!(p.account_no)),
+        ("email", json!(p.email)),
+        ("scc", json!(p.scc)),
+        ("declarationTypes", json!(p.declaration_types)),
+    ]
+}
+
+pub fn decide_change_profile(
+    state: &CustomerState,
+    update: ProfileUpdate,
+) -> Result<Vec<CustomerEvent>, DomainError> {
+    live(state)?;
+    let old = &state.profile;
+    let pick = |new: Option<Option<String>>, old: &Option<String>| new.unwrap_or(old.clone());
+    let profile = normalize(CustomerProfile {
+        company_name: update
+            .company_name
+            .unwrap_or_else(|| old.company_name.clone()),
+        city: pick(update.city, &old.city),
+        port_code: pick(update.port_code, &old.port_code),
+        slic_code: pick(update.slic_code, &old.slic_code),
+        postal_code: pick(update.postal_code, &old.postal_code),
+        ups_account: pick(update.ups_account, &old.ups_account),
+        ups_id: pick(update.ups_id, &old.ups_id),
+        account_no: pick(update.account_no, &old.account_no),
+        email: pick(update.email, &old.email),
+        scc: pick(update.scc, &old.scc),
+        declaration_types: update
+            .declaration_types
+            .unwrap_or_else(|| old.declaration_types.clone()),
+    });
+    refuse_if_any(profile_violations(&profile))?;
+    let changes: Vec<FieldChange> = fields(old)
+        .into_iter()
+        .zip(fields(&profile))
+        .filter(|((_, from), (_, to))| from != to)
+        .map(|((field, from), (_, to))| FieldChange {
+            field: field.to_string(),
+            from,
+            to,
+        })
+        .collect();
+    if changes.is_empty() {
+        return Ok(Vec::new());
+    }
+    Ok(vec![CustomerEvent::ProfileChanged(ProfileChanged {
+        changes,
+        profile,
+    })])
+}
+
+pub fn decide_disable(
+    state: &CustomerState,
+    reason: Option<String>,
+) -> Result<Vec<CustomerEvent>, DomainError> {
+    live(state)?;
+    if state.disabled {
+        return Ok(Vec::new());
+    }
+    Ok(vec![CustomerEvent::Disabled(Reason { reason })])
+}
+
+pub fn decide_enable(
+    state: &CustomerState,
+    reason: Option<String>,
+) -> Result<Vec<CustomerEvent>, DomainError> {
+    live(state)?;
+    if !state.disabled {
+        return Ok(Vec::new());
+    }
+    Ok(vec![CustomerEvent::Enabled(Reason { reason })])
+}
+
+/// Soft delete. `in_progress` is the number of the customer's declarations in status 1, 2
+/// or 3: while there are any, the customer stays (409, saying why).
+pub fn decide_delete(
+    state: &CustomerState,
+    reason: Option<String>,
+    in_progress: i64,
+) -> Result<Vec<CustomerEvent>, DomainError> {
+    live(state)?;
+    if in_progress > 0 {
+        return Err(DomainError::Conflict(format!(
+            "the customer has {in_progress} declaration(s) in progress (status 1, 2 or 3); \
+             finish them before deleting it"
+        )));
+    }
+    Ok(vec![CustomerEvent::Deleted(Reason { reason })])
+}
+
+fn no_match() -> DomainError {
+    DomainError::Validation(vec![Violation::new(
+        "upsId",
+        "mismatch",
+        "易清关 ID 或账号与登记信息不符",
+        "the Easy-clear ID or account number does not match the registered one",
+    )])
+}
+
+/// Bind the Easy-clear ID: `upsId` (and `accountNo` when staff registered one) must match
+/// what staff registered on the customer. The same ID again changes nothing; another one
+/// once bound is a conflict.
+pub fn decide_bind_easy_clear(
+    state: &CustomerState,
+    account_id: Uuid,
+    ups_id: &str,
+    account_no: Option<&str>,
+    is_from_ups: bool,
+) -> Result<Vec<CustomerEvent>, DomainError> {
+    if state.customer_id.is_none() {
+        return Err(DomainError::NotFound);
+    }
+    let ups_id = ups_id.trim();
+    if ups_id.is_empty() {
+        return Err(DomainError::Validation(vec![Violation::new(
+            "upsId",
+            "required",
+            "请输入易清关 ID",
+            "upsId is required",
+        )]));
+    }
+    if let Some(bound) = &state.bound_ups_id {
+        return if bound == ups_id {
+            Ok(Vec::new())
+        } else {
+            Err(DomainError::Conflict(
+                "an Easy-clear ID is already bound".into(),
+            ))
+        };
+    }
+    let registered = state.profile.ups_id.as_deref().map(str::trim);
+    if registered != Some(ups_id) {
+        return Err(no_match());
+    }
+    if let Some(expected) = state.profile.account_no.as_deref().map(str::trim)
+        && account_no.map(str::trim) != Some(expected)
+    {
+        return Err(no_match());
+    }
+    Ok(vec![CustomerEvent::EasyClearBound(EasyClearBound {
+        ups_id: ups_id.to_string(),
+        is_from_ups,
+        account_id,
+    })])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const USCC: &str = "91440300MA5FHK4H1F";
+
+    fn profile() -> CustomerProfile {
+        CustomerProfile {
+            company_name: "ACME Trading".into(),
+            city: Some("Shanghai".into()),
+            port_code: Some("pvg".into()),
+            slic_code: Some("2011".into()),
+            postal_code: Some("200120".into()),
+            email: Some("ops@acme.example.com".into()),
+            scc: Some(USCC.into()),
+            declaration_types: vec!["OC".into(), "OB".into(), "OC".into()],
+            ..Default::default()
+        }
+    }
+
+    fn given(events: &[CustomerEvent]) -> CustomerState {
+        let mut s = CustomerState::default();
+        for e in events {
+            s.evolve(e);
+        }
+        s
+    }
+
+    fn registered() -> CustomerState {
+        given(
+            &decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "acme", profile())
+                .expect("registered"),
+        )
+    }
+
+    fn fields_of(err: DomainError) -> Vec<String> {
+        match err {
+            DomainError::Validation(v) => v.into_iter().map(|v| v.field).collect(),
+            other => panic!("not a validation error: {other:?}"),
+        }
+    }
+
+    #[test]
+    fn given_nothing_when_registered_then_the_profile_is_normalized() {
+        let s = registered();
+        assert!(s.exists() && s.active());
+        assert_eq!(s.username, "acme");
+        assert_eq!(s.profile.port_code.as_deref(), Some("PVG"));
+        assert_eq!(s.profile.declaration_types, vec!["OB", "OC"]);
+    }
+
+    #[test]
+    fn given_a_customer_when_registered_again_then_it_is_a_conflict() {
+        let err = decide_register_customer(&registered(), Uuid::now_v7(), "acme", profile())
+            .expect_err("twice");
+        assert!(matches!(err, DomainError::Conflict(_)));
+    }
+
+    #[test]
+    fn when_registered_with_bad_fields_then_each_violation_names_its_field() {
+        let bad = CustomerProfile {
+            company_name: "  ".into(),
+            port_code: Some("PV1".into()),
+            slic_code: Some("20A1".into()),
+            postal_code: Some("2001".into()),
+            email: Some("not-mail".into()),
+            scc: Some("91440300MA5FHK4H1E".into()),
+            declaration_types: vec!["OC".into(), "XX".into()],
+            ..Default::default()
+        };
+        let err = decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "a b", bad)
+            .expect_err("invalid");
+        assert_eq!(
+            fields_of(err),
+            vec![
+                "username",
+                "companyName",
+                "portCode",
+                "slicCode",
+                "postalCode",
+                "email",
+                "scc",
+                "declarationTypes[1]",
+            ]
+        );
+    }
+
+    #[test]
+    fn when_the_scc_is_malformed_then_it_is_a_format_violation() {
+        let mut p = profile();
+        p.scc = Some("123".into());
+        let err = decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "acme", p)
+            .expect_err("invalid");
+        assert!(matches!(err, DomainError::Validation(v) if v[0].rule == "uscc_format"));
+    }
+
+    #[test]
+    fn given_a_customer_when_fields_change_then_each_change_is_recorded_old_to_new() {
+        let s = registered();
+        let events = decide_change_profile(
+            &s,
+            ProfileUpdate {
+                city: Some(Some("Suzhou".into())),
+                postal_code: Some(None),
+                declaration_types: Some(vec![]),
+                company_name: Some("ACME Trading".into()),
+                ..Default::default()
+            },
+        )
+        .expect("changed");
+        let CustomerEvent::ProfileChanged(c) = &events[0] else {
+            panic!("{events:?}")
+        };
+        let changed: Vec<_> = c.changes.iter().map(|c| c.field.as_str()).collect();
+        assert_eq!(changed, vec!["city", "postalCode", "declarationTypes"]);
+        assert_eq!(c.changes[0].from, json!("Shanghai"));
+        assert_eq!(c.changes[0].to, json!("Suzhou"));
+        assert_eq!(c.changes[1].to, Value::Null);
+        let s = given(&[
+            decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "acme", profile())
+                .expect("r")
+                .remove(0),
+            events[0].clone(),
+        ]);
+        assert_eq!(s.profile.city.as_deref(), Some("Suzhou"));
+        assert!(s.profile.declaration_types.is_empty());
+    }
+
+    #[test]
+    fn given_a_customer_when_nothing_changes_then_no_event() {
+        let s = registered();
+        let update = ProfileUpdate {
+            city: Some(Some(" Shanghai ".into())),
+            ..Default::default()
+        };
+        assert!(decide_change_profile(&s, update).expect("ok").is_empty());
+    }
+
+    #[test]
+    fn when_a_change_breaks_a_rule_then_it_is_refused_naming_the_field() {
+        let s = registered();
+        let err = decide_change_profile(
+            &s,
+            ProfileUpdate {
+                company_name: Some(String::new()),
+                postal_code: Some(Some("12345x".into())),
+                ..Default::default()
+            },
+        )
+        .expect_err("invalid");
+        assert_eq!(fields_of(err), vec!["companyName", "postalCode"]);
+    }
+
+    #[test]
+    fn given_no_customer_when_changed_disabled_or_deleted_then_not_found() {
+        let none = CustomerState::default();
+        assert!(matches!(
+            decide_change_profile(&none, ProfileUpdate::default()),
+            Err(DomainError::NotFound)
+        ));
+        assert!(matches!(
+            decide_disable(&none, None),
+            Err(DomainError::NotFound)
+        ));
+        assert!(matches!(
+            decide_enable(&none, None),
+            Err(DomainError::NotFound)
+        ));
+        assert!(matches!(
+            decide_delete(&none, None, 0),
+            Err(DomainError::NotFound)
+        ));
+    }
+
+    #[test]
+    fn given_a_customer_when_disabled_then_enabled_then_each_happens_once() {
+        let mut s = registered();
+        let e = decide_disable(&s, Some("contract ended".into())).expect("disabled");
+        assert_eq!(
+            e,
+            vec![CustomerEvent::Disabled(Reason {
+                reason: Some("contract ended".into())
+            })]
+        );
+        s.evolve(&e[0]);
+        assert!(!s.active() && s.exists());
+        assert!(decide_disable(&s, None).expect("again").is_empty());
+        let e = decide_enable(&s, None).expect("enabled");
+        s.evolve(&e[0]);
+        assert!(s.active());
+        assert!(decide_enable(&s, None).expect("again").is_empty());
+    }
+
+    #[test]
+    fn given_declarations_in_progress_when_deleted_then_refused_saying_why() {
+        let s = registered();
+        let err = decide_delete(&s, None, 2).expect_err("in progress");
+        assert!(matches!(err, DomainError::Conflict(m) if m.contains("in progress")));
+    }
+
+    #[test]
+    fn given_a_deleted_customer_then_it_is_gone_for_every_command() {
+        let mut s = registered();
+        let e = decide_delete(&s, Some("duplicate".into()), 0).expect("deleted");
+        s.evolve(&e[0]);
+        assert!(!s.exists() && !s.active());
+        assert!(matches!(
+            decide_delete(&s, None, 0),
+            Err(DomainError::NotFound)
+        ));
+        assert!(matches!(
+            decide_change_profile(&s, ProfileUpdate::default()),
+            Err(DomainError::NotFound)
+        ));
+    }
+}

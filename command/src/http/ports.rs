@@ -1,0 +1,234 @@
+//! Port management (spec `/platform-mgt/port`): register, change and (softly) delete a port,
+//! and add, change and remove its facilities ("add SLIC"). The lists are on the query side
+//! (`GET /api/v1/port/slic-info`, `GET /api/v1/ports`). Bodies are form or JSON and carry only
+//! the fields named here: anything else (`id`, `deleted`, `createBy`, ...) is ignored.
+//! Every command answers `{id, version, position}` (the port's stream) and honours `If-Match`.
+
+use api::{Actor, ApiError, ApiResult, FormOrJson, Guards, Text, ok};
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::routing::{post, put};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use super::{CommandState, if_match, metadata};
+use crate::aggregate::DomainError;
+use crate::handler::{CommandAnswer, CommandError, execute};
+use crate::port::{self, PortCommand, PortState};
+
+/// Every route of this module with the permission it needs.
+pub fn routes(g: &Guards) -> Router<CommandState> {
+    Router::new()
+        .route(
+            "/api/v1/ports",
+            post(create_port).route_layer(g.permission("ports:management")),
+        )
+        .route(
+            "/api/v1/ports/{id}",
+            put(update_port)
+                .delete(delete_port)
+                .route_layer(g.permission("ports:management")),
+        )
+        .route(
+            "/api/v1/ports/{id}/slics",
+            post(add_slic).route_layer(g.permission("ports:add-slic")),
+        )
+        .route(
+            "/api/v1/ports/{id}/slics/{slic_id}",
+            put(update_slic)
+                .delete(remove_slic)
+                .route_layer(g.permission("ports:add-slic")),
+        )
+}
+
+/// A path id that is not a UUID is "not found", like an unknown one.
+fn path_id(id: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(id).map_err(|_| ApiError::not_found())
+}
+
+/// The answer of a refused or failed port command; conflicts name the clashing field.
+fn answer(error: CommandError) -> ApiError {
+    match error {
+        CommandError::Domain(DomainError::Conflict(key)) if key == port::CODE_TAKEN => {
+            ApiError::Conflict {
+                reason: "CONFLICT",
+                message: Text::new(
+                    "该口岸代码已存在",
+                    "a port with this portCode exists already",
+                ),
+            }
+        }
+        CommandError::Domain(DomainError::Conflict(key)) if key == port::SLIC_TAKEN => {
+            ApiError::Conflict {
+                reason: "CONFLICT",
+                message: Text::new(
+                    "该口岸已有相同 SLIC 的设施",
+                    "this port has a facility with this upsFacilitySlic already",
+                ),
+            }
+        }
+        other => ApiError::from(other),
+    }
+}
+
+async fn run(
+    state: &CommandState,
+    actor: &Actor,
+    headers: &HeaderMap,
+    id: Uuid,
+    cmd: PortCommand,
+) -> Result<CommandAnswer, ApiError> {
+    let metadata = metadata(actor, headers, None);
+    execute::<PortState, _>(&state.store, id, if_match(headers)?, &metadata, |s, _| {
+        port::decide(s, cmd.clone())
+    })
+    .await
+    .map_err(answer)
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct NewPort {
+    port_code: Option<String>,
+    port_name: Option<String>,
+    port_name_en: Option<String>,
+    declaration_slic: Option<String>,
+}
+
+/// `POST /api/v1/ports` (ports:management) {portCode, portName, portNameEn?, declarationSlic}.
+async fn create_port(
+    State(state): State<CommandState>,
+    actor: Actor,
+    headers: HeaderMap,
+    FormOrJson(body): FormOrJson<NewPort>,
+) -> ApiResult<CommandAnswer> {
+    let code = port::normalize_code(body.port_code.as_deref().unwrap_or(""));
+    let cmd = PortCommand::Register {
+        port_code: code.clone(),
+        port_name: body.port_name.unwrap_or_default(),
+        port_name_en: body.port_name_en,
+        declaration_slic: body.declaration_slic.unwrap_or_default(),
+    };
+    // A code that breaks the rule is refused by the decision before anything is written.
+    let id = events::port::port_id(&code);
+    Ok(ok(run(&state, &actor, &headers, id, cmd).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct PortUpdate {
+    port_name: Option<String>,
+    /// Absent: unchanged; `null` or `""` in JSON: emptied.
+    #[serde(default, deserialize_with = "present")]
+    port_name_en: Option<Option<String>>,
+    declaration_slic: Option<String>,
+}
+
+/// A field that is present (possibly `null`) as `Some`, so "absent" and "emptied" differ.
+fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<String>>, D::Error> {
+    Option::<String>::deserialize(d).map(Some)
+}
+
+/// `PUT /api/v1/ports/{id}` (ports:management) {portName?, portNameEn?, declarationSlic?}.
+async fn update_port(
+    State(state): State<CommandState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    FormOrJson(body): FormOrJson<PortUpdate>,
+) -> ApiResult<CommandAnswer> {
+    let cmd = PortCommand::Change {
+        port_name: body.port_name,
+        port_name_en: body.port_name_en,
+        declaration_slic: body.declaration_slic,
+    };
+    Ok(ok(run(&state, &actor, &headers, path_id(&id)?, cmd).await?))
+}
+
+#[derive(Deserialize, Default)]
+struct WithReason {
+    reason: Option<String>,
+}
+
+fn reason_ok(reason: &Option<String>) -> Result<(), ApiError> {
+    if reason.as_deref().is_some_and(|r| r.chars().count() > 200) {
+        return Err(ApiError::bad_field(
+            "reason",
+            "原因最多 200 个字符",
+            "reason has at most 200 characters",
+        ));
+    }
+    Ok(())
+}
+
+/// `DELETE /api/v1/ports/{id}` (ports:management), optional `reason`: soft delete.
+async fn delete_port(
+    State(state): State<CommandState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    FormOrJson(body): FormOrJson<WithReason>,
+) -> ApiResult<CommandAnswer> {
+    reason_ok(&body.reason)?;
+    let cmd = PortCommand::Delete {
+        reason: body.reason,
+    };
+    Ok(ok(run(&state, &actor, &headers, path_id(&id)?, cmd).await?))
+}
+
+#[derive(Deserialize)]
+#[serde(rename_all = "camelCase")]
+struct Facility {
+    ups_facility_name: Option<String>,
+    ups_facility_slic: Option<String>,
+}
+
+/// `POST /api/v1/ports/{id}/slics` (ports:add-slic) {upsFacilityName, upsFacilitySlic}; the
+/// answer's `id` is the port's, the new facility is in `slicInfoList` of the lists.
+async fn add_slic(
+    State(state): State<CommandState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    FormOrJson(body): FormOrJson<Facility>,
+) -> ApiResult<CommandAnswer> {
+    let cmd = PortCommand::AddSlic {
+        slic_id: Uuid::now_v7(),
+        ups_facility_name: body.ups_facility_name.unwrap_or_default(),
+        ups_facility_slic: body.ups_facility_slic.unwrap_or_default(),
+    };
+    Ok(ok(run(&state, &actor, &headers, path_id(&id)?, cmd).await?))
+}
+
+/// `PUT /api/v1/ports/{id}/slics/{slicId}` (ports:add-slic) {upsFacilityName?, upsFacilitySlic?}.
+async fn update_slic(
+    State(state): State<CommandState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path((id, slic_id)): Path<(String, String)>,
+    FormOrJson(body): FormOrJson<Facility>,
+) -> ApiResult<CommandAnswer> {
+    let cmd = PortCommand::ChangeSlic {
+        slic_id: path_id(&slic_id)?,
+        ups_facility_name: body.ups_facility_name,
+        ups_facility_slic: body.ups_facility_slic,
+    };
+    Ok(ok(run(&state, &actor, &headers, path_id(&id)?, cmd).await?))
+}
+
+/// `DELETE /api/v1/ports/{id}/slics/{slicId}` (ports:add-slic), optional `reason`.
+async fn remove_slic(
+    State(state): State<CommandState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path((id, slic_id)): Path<(String, String)>,
+    FormOrJson(body): FormOrJson<WithReason>,
+) -> ApiResult<CommandAnswer> {
+    reason_ok(&body.reason)?;
+    let cmd = PortCommand::RemoveSlic {
+        slic_id: path_id(&slic_id)?,
+        reason: body.reason,
+    };
+    Ok(ok(run(&state, &actor, &headers, path_id(&id)?, cmd).await?))
+}

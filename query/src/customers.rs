@@ -1,0 +1,339 @@
+//! The customer archive from `rm_customers` (projection `customer_directory`) and the
+//! customer logins from `rm_accounts` (projection `account_directory`). Deleted customers are
+//! never shown. See docs/customers.md.
+//!
+//! - `GET /api/v1/customers?keyword=&status=&declarationType=&pageNo=&pageSize=&minPosition=`
+//!   (customers:management): `{records, total}`, ordered by username. `keyword` matches the
+//!   username, company name, Easy-clear ID or account number (case-insensitive, contains).
+//! - `GET /api/v1/customers/{id}` (customers:management): one customer and its logins.
+//! - `GET /api/v1/admin/customers?declarationType=` (ADMIN, SUPER_ADMIN): the export
+//!   dialog's list of active customers that file that type, by username.
+
+use api::{ApiError, ApiResult, Guards, Page, Paging, Query, Role, ok};
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::routing::get;
+use chrono::{DateTime, FixedOffset, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::FromRow;
+use uuid::Uuid;
+
+use crate::QueryState;
+use crate::declaration_list::codes::resolve_types;
+use crate::declaration_list::shanghai;
+
+pub const PROJECTION: &str = "customer_directory";
+const ACCOUNTS: &str = "account_directory";
+
+pub fn routes(g: &Guards) -> Router<QueryState> {
+    const ADMINS: &[Role] = &[Role::Admin, Role::SuperAdmin];
+    Router::new()
+        .route(
+            "/api/v1/customers",
+            get(list).route_layer(g.permission("customers:management")),
+        )
+        .route(
+            "/api/v1/customers/{id}",
+            get(detail).route_layer(g.permission("customers:management")),
+        )
+        .route(
+            "/api/v1/admin/customers",
+            get(for_export).route_layer(g.roles(ADMINS)),
+        )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ListParams {
+    pub keyword: Option<String>,
+    pub status: Option<String>,
+    pub declaration_type: Option<String>,
+    pub page_no: Option<i64>,
+    pub page_size: Option<i64>,
+    pub min_position: Option<i64>,
+}
+
+#[derive(Debug, FromRow)]
+struct Row {
+    customer_id: Uuid,
+    username: String,
+    company_name: String,
+    city: Option<String>,
+    port_code: Option<String>,
+    slic_code: Option<String>,
+    postal_code: Option<String>,
+    ups_account: Option<String>,
+    ups_id: Option<String>,
+    account_no: Option<String>,
+    email: Option<String>,
+    scc: Option<String>,
+    declaration_types: Vec<String>,
+    status: String,
+    bound_ups_id: Option<String>,
+    account_count: i64,
+    created_at: DateTime<Utc>,
+    created_by: Option<String>,
+    updated_at: DateTime<Utc>,
+    updated_by: Option<String>,
+    version: i64,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerRecord {
+    pub customer_id: Uuid,
+    pub username: String,
+    pub company_name: String,
+    pub city: Option<String>,
+    pub port_code: Option<String>,
+    pub slic_code: Option<String>,
+    pub postal_code: Option<String>,
+    pub ups_account: Option<String>,
+    pub ups_id: Option<String>,
+    pub account_no: Option<String>,
+    pub email: Option<String>,
+    pub scc: Option<String>,
+    /// Type codes the customer files; empty = every type.
+    pub declaration_types: Vec<String>,
+    /// active or disabled.
+    pub status: String,
+    /// No Easy-clear ID bound yet: its users must bind one first.
+    pub is_locked: bool,
+    /// Its logins (not deleted, not moved away).
+    pub account_count: i64,
+    pub create_by: Option<String>,
+    pub create_time: DateTime<FixedOffset>,
+    pub update_by: Option<String>,
+    pub update_time: DateTime<FixedOffset>,
+    pub version: i64,
+}
+
+impl From<Row> for CustomerRecord {
+    fn from(r: Row) -> Self {
+        Self {
+            customer_id: r.customer_id,
+            username: r.username,
+            company_name: r.company_name,
+            city: r.city,
+            port_code: r.port_code,
+            slic_code: r.slic_code,
+            postal_code: r.postal_code,
+            ups_account: r.ups_account,
+            ups_id: r.ups_id,
+            account_no: r.account_no,
+            email: r.email,
+            scc: r.scc,
+            declaration_types: r.declaration_types,
+            status: r.status,
+            is_locked: r.bound_ups_id.is_none(),
+            account_count: r.account_count,
+            create_by: r.created_by,
+            create_time: shanghai(r.created_at),
+            update_by: r.updated_by,
+            update_time: shanghai(r.updated_at),
+            version: r.version,
+        }
+    }
+}
+
+const SELECT: &str = "SELECT c.customer_id, c.username, c.company_name, c.city, c.port_code,
+        c.slic_code, c.postal_code, c.ups_account, c.ups_id, c.account_no, c.email, c.scc,
+        c.declaration_types, c.status, c.bound_ups_id,
+        (SELECT count(*) FROM rm_accounts a WHERE a.customer_id = c.customer_id
+            AND a.status IN ('active', 'disabled')) AS account_count,
+        c.created_at, c.created_by, c.updated_at, c.updated_by, c.version
+   FROM rm_customers c";
+
+/// Deleted ones never; then keyword, status and declaration types ($1, $2, $3).
+const WHERE: &str = "c.status <> 'deleted'
+    AND ($1::text IS NULL OR lower(c.username) LIKE $1 OR lower(c.company_name) LIKE $1
+         OR lower(coalesce(c.ups_id, '')) LIKE $1 OR lower(coalesce(c.account_no, '')) LIKE $1)
+    AND ($2::text IS NULL OR c.status = $2)
+    AND (cardinality($3::text[]) = 0 OR cardinality(c.declaration_types) = 0
+         OR c.declaration_types && $3::text[])";
+
+fn like(keyword: &str) -> String {
+    let escaped = keyword
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{}%", escaped.to_lowercase())
+}
+
+fn parse_status(status: Option<&str>) -> Result<Option<String>, ApiError> {
+    match status.map(str::trim).map(str::to_lowercase).as_deref() {
+        None | Some("") | Some("all") => Ok(None),
+        Some(s @ ("active" | "disabled")) => Ok(Some(s.to_string())),
+        Some(_) => Err(ApiError::bad_field(
+            "status",
+            "状态应为 active 或 disabled",
+            "status must be active or disabled",
+        )),
+    }
+}
+
+fn types_of(declaration_type: Option<&str>) -> Result<Vec<String>, ApiError> {
+    Ok(resolve_types(declaration_type, None)?
+        .into_iter()
+        .map(String::from)
+        .collect())
+}
+
+async fn list(
+    State(state): State<QueryState>,
+    Query(params): Query<ListParams>,
+) -> ApiResult<Page<CustomerRecord>> {
+    let (_, size, offset) = Paging {
+        page_no: params.page_no,
+        page_size: params.page_size,
+    }
+    .resolve()?;
+    if params.keyword.as_deref().is_some_and(|k| k.len() > 100) {
+        return Err(ApiError::bad_field(
+            "keyword",
+            "关键字最多 100 个字符",
+            "keyword has at most 100 characters",
+        ));
+    }
+    let status = parse_status(params.status.as_deref())?;
+    let types = types_of(params.declaration_type.as_deref())?;
+    crate::wait::wait_for(&state.pool, &[PROJECTION, ACCOUNTS], params.min_position).await?;
+    let pattern = params.keyword.as_deref().map(like);
+    let total: i64 = sqlx::query_scalar(&format!(
+        "SELECT count(*) FROM rm_customers c WHERE {WHERE}"
+    ))
+    .bind(&pattern)
+    .bind(&status)
+    .bind(&types)
+    .fetch_one(&state.pool)
+    .await?;
+    let rows: Vec<Row> = sqlx::query_as(&format!(
+        "{SELECT} WHERE {WHERE} ORDER BY c.username, c.customer_id LIMIT $4 OFFSET $5"
+    ))
+    .bind(&pattern)
+    .bind(&status)
+    .bind(&types)
+    .bind(size)
+    .bind(offset)
+    .fetch_all(&state.pool)
+    .await?;
+    let records = rows.into_iter().map(CustomerRecord::from).collect();
+    Ok(ok(Page { records, total }).no_store())
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DetailParams {
+    pub min_position: Option<i64>,
+}
+
+#[derive(Debug, FromRow)]
+struct AccountRow {
+    account_id: Uuid,
+    username: String,
+    email: Option<String>,
+    status: String,
+    must_set_password: bool,
+    has_password: bool,
+    created_at: DateTime<Utc>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerAccount {
+    pub account_id: Uuid,
+    pub username: String,
+    pub email: Option<String>,
+    /// active or disabled.
+    pub status: String,
+    /// The first sign-in asks for a new password (10002).
+    pub must_set_password: bool,
+    pub has_password: bool,
+    pub create_time: DateTime<FixedOffset>,
+}
+
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomerDetail {
+    #[serde(flatten)]
+    pub customer: CustomerRecord,
+    pub accounts: Vec<CustomerAccount>,
+}
+
+async fn detail(
+    State(state): State<QueryState>,
+    Path(id): Path<String>,
+    Query(params): Query<DetailParams>,
+) -> ApiResult<CustomerDetail> {
+    let id = Uuid::parse_str(&id).map_err(|_| ApiError::not_found())?;
+    crate::wait::wait_for(&state.pool, &[PROJECTION, ACCOUNTS], params.min_position).await?;
+    let row: Row = sqlx::query_as(&format!(
+        "{SELECT} WHERE c.customer_id = $1 AND c.status <> 'deleted'"
+    ))
+    .bind(id)
+    .fetch_optional(&state.pool)
+    .await?
+    .ok_or_else(ApiError::not_found)?;
+    let accounts: Vec<AccountRow> = sqlx::query_as(
+        "SELECT account_id, username, email, status, must_set_password, has_password, created_at
+           FROM rm_accounts
+          WHERE customer_id = $1 AND status IN ('active', 'disabled')
+          ORDER BY created_at, username",
+    )
+    .bind(id)
+    .fetch_all(&state.pool)
+    .await?;
+    Ok(ok(CustomerDetail {
+        customer: row.into(),
+        accounts: accounts
+            .into_iter()
+            .map(|a| CustomerAccount {
+                account_id: a.account_id,
+                username: a.username,
+                email: a.email,
+                status: a.status,
+                must_set_password: a.must_set_password,
+                has_password: a.has_password,
+                create_time: shanghai(a.created_at),
+            })
+            .collect(),
+    })
+    .no_store())
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportParams {
+    pub declaration_type: Option<String>,
+}
+
+#[derive(Debug, FromRow, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExportCustomer {
+    pub customer_id: Uuid,
+    pub username: String,
+    pub company_name: String,
+}
+
+#[derive(Debug, Serialize)]
+pub struct Records<T> {
+    pub records: Vec<T>,
+}
+
+async fn for_export(
+    State(state): State<QueryState>,
+    Query(params): Query<ExportParams>,
+) -> ApiResult<Records<ExportCustomer>> {
+    let types = types_of(params.declaration_type.as_deref())?;
+    let records: Vec<ExportCustomer> = sqlx::query_as(
+        "SELECT customer_id, username, company_name FROM rm_customers
+          WHERE status = 'active'
+            AND (cardinality($1::text[]) = 0 OR cardinality(declaration_types) = 0
+                 OR declaration_types && $1::text[])
+          ORDER BY username, customer_id",
+    )
+    .bind(&types)
+    .fetch_all(&state.pool)
+    .await?;
+    Ok(ok(Records { records }).no_store())
+}

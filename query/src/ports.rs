@@ -1,0 +1,229 @@
+//! Ports and their facilities from `rm_ports` / `rm_port_slics` (projection `port_directory`):
+//!
+//! - `GET /api/v1/port/slic-info?minPosition=` (anyone signed in, customers too: the
+//!   declaration and export forms offer the ports and SLICs): every live port, sorted by port
+//!   code, each with its live facilities (`slicInfoList`, sorted by SLIC).
+//! - `GET /api/v1/ports?keyword=&pageNo=&pageSize=&minPosition=` (ports:management): the same
+//!   records paged as `{records, total}`; `keyword` matches the port code, names, declaration
+//!   SLIC, or a facility's name or SLIC (case-insensitive, contains).
+
+use std::collections::HashMap;
+
+use api::{ApiResult, Guards, Page, Paging, Query, ok};
+use axum::Router;
+use axum::extract::State;
+use axum::routing::get;
+use chrono::{DateTime, FixedOffset, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::{FromRow, PgPool};
+use uuid::Uuid;
+
+use crate::QueryState;
+use crate::declaration_list::shanghai;
+
+pub const PROJECTION: &str = "port_directory";
+
+pub fn routes(g: &Guards) -> Router<QueryState> {
+    Router::new()
+        .route(
+            "/api/v1/port/slic-info",
+            get(slic_info).route_layer(g.signed_in()),
+        )
+        .route(
+            "/api/v1/ports",
+            get(list).route_layer(g.permission("ports:management")),
+        )
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlicInfoParams {
+    pub min_position: Option<i64>,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PortParams {
+    pub keyword: Option<String>,
+    pub page_no: Option<i64>,
+    pub page_size: Option<i64>,
+    pub min_position: Option<i64>,
+}
+
+#[derive(Debug, FromRow)]
+struct PortRow {
+    port_id: Uuid,
+    port_code: String,
+    port_name: String,
+    port_name_en: Option<String>,
+    declaration_slic: String,
+    create_by: Option<String>,
+    create_time: DateTime<Utc>,
+    update_by: Option<String>,
+    update_time: DateTime<Utc>,
+    deleted: bool,
+    version: i64,
+}
+
+#[derive(Debug, FromRow)]
+struct SlicRow {
+    slic_id: Uuid,
+    port_id: Uuid,
+    ups_facility_name: String,
+    ups_facility_slic: String,
+    create_by: Option<String>,
+    create_time: DateTime<Utc>,
+    update_by: Option<String>,
+    update_time: DateTime<Utc>,
+    deleted: bool,
+}
+
+/// A facility of a port.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct SlicInfo {
+    pub id: Uuid,
+    pub ups_facility_name: String,
+    pub ups_facility_slic: String,
+    pub create_by: Option<String>,
+    pub create_time: DateTime<FixedOffset>,
+    pub update_by: Option<String>,
+    pub update_time: DateTime<FixedOffset>,
+    pub deleted: bool,
+}
+
+/// A port with its facilities.
+#[derive(Debug, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct PortRecord {
+    pub id: Uuid,
+    pub port_code: String,
+    pub port_name: String,
+    pub port_name_en: Option<String>,
+    pub declaration_slic: String,
+    pub slic_info_list: Vec<SlicInfo>,
+    pub create_by: Option<String>,
+    pub create_time: DateTime<FixedOffset>,
+    pub update_by: Option<String>,
+    pub update_time: DateTime<FixedOffset>,
+    pub deleted: bool,
+    /// The port stream's version (send it as `If-Match`).
+    pub version: i64,
+}
+
+const PORT_COLUMNS: &str = "port_id, port_code, port_name, port_name_en, declaration_slic,
+    create_by, create_time, update_by, update_time, deleted, version";
+
+fn like(keyword: &str) -> String {
+    let escaped = keyword
+        .replace('\\', "\\\\")
+        .replace('%', "\\%")
+        .replace('_', "\\_");
+    format!("%{}%", escaped.to_lowercase())
+}
+
+/// Live ports matching the keyword (`$1`, a LIKE pattern, or null).
+const WHERE: &str = "NOT p.deleted AND ($1::text IS NULL
+    OR lower(p.port_code) LIKE $1 OR lower(p.port_name) LIKE $1
+    OR lower(coalesce(p.port_name_en, '')) LIKE $1 OR p.declaration_slic LIKE $1
+    OR EXISTS (SELECT 1 FROM rm_port_slics s WHERE s.port_id = p.port_id AND NOT s.deleted
+               AND (lower(s.ups_facility_name) LIKE $1 OR s.ups_facility_slic LIKE $1)))";
+
+/// The records of these ports, with their live facilities, in the ports' order.
+async fn with_facilities(
+    pool: &PgPool,
+    ports: Vec<PortRow>,
+) -> Result<Vec<PortRecord>, sqlx::Error> {
+    let ids: Vec<Uuid> = ports.iter().map(|p| p.port_id).collect();
+    let slics: Vec<SlicRow> = sqlx::query_as(
+        "SELECT slic_id, port_id, ups_facility_name, ups_facility_slic, create_by, create_time,
+                update_by, update_time, deleted
+           FROM rm_port_slics WHERE port_id = ANY($1) AND NOT deleted
+          ORDER BY ups_facility_slic, create_time",
+    )
+    .bind(&ids)
+    .fetch_all(pool)
+    .await?;
+    let mut by_port: HashMap<Uuid, Vec<SlicInfo>> = HashMap::new();
+    for s in slics {
+        by_port.entry(s.port_id).or_default().push(SlicInfo {
+            id: s.slic_id,
+            ups_facility_name: s.ups_facility_name,
+            ups_facility_slic: s.ups_facility_slic,
+            create_by: s.create_by,
+            create_time: shanghai(s.create_time),
+            update_by: s.update_by,
+            update_time: shanghai(s.update_time),
+            deleted: s.deleted,
+        });
+    }
+    Ok(ports
+        .into_iter()
+        .map(|p| PortRecord {
+            slic_info_list: by_port.remove(&p.port_id).unwrap_or_default(),
+            id: p.port_id,
+            port_code: p.port_code,
+            port_name: p.port_name,
+            port_name_en: p.port_name_en,
+            declaration_slic: p.declaration_slic,
+            create_by: p.create_by,
+            create_time: shanghai(p.create_time),
+            update_by: p.update_by,
+            update_time: shanghai(p.update_time),
+            deleted: p.deleted,
+            version: p.version,
+        })
+        .collect())
+}
+
+async fn slic_info(
+    State(state): State<QueryState>,
+    Query(params): Query<SlicInfoParams>,
+) -> ApiResult<Vec<PortRecord>> {
+    crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
+    let ports: Vec<PortRow> = sqlx::query_as(&format!(
+        "SELECT {PORT_COLUMNS} FROM rm_ports WHERE NOT deleted ORDER BY port_code"
+    ))
+    .fetch_all(&state.pool)
+    .await?;
+    Ok(ok(with_facilities(&state.pool, ports).await?).no_store())
+}
+
+async fn list(
+    State(state): State<QueryState>,
+    Query(params): Query<PortParams>,
+) -> ApiResult<Page<PortRecord>> {
+    let (_, size, offset) = Paging {
+        page_no: params.page_no,
+        page_size: params.page_size,
+    }
+    .resolve()?;
+    if params
+        .keyword
+        .as_deref()
+        .is_some_and(|k| k.chars().count() > 100)
+    {
+        return Err(api::ApiError::bad_field(
+            "keyword",
+            "关键字最多 100 个字符",
+            "keyword has at most 100 characters",
+        ));
+    }
+    crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
+    let pattern = params.keyword.as_deref().map(like);
+    let total: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM rm_ports p WHERE {WHERE}"))
+        .bind(&pattern)
+        .fetch_one(&state.pool)
+        .await?;
+    let ports: Vec<PortRow> = sqlx::query_as(&format!(
+        "SELECT {PORT_COLUMNS} FROM rm_ports p WHERE {WHERE}
+          ORDER BY port_code LIMIT $2 OFFSET $3"
+    ))
+    .bind(&pattern)
+    .bind(size)
+    .bind(offset)
+    .fetch_all(&state.pool)
+    .await?;
+    let records = with_facilities(&state.pool, ports).await?;
+    Ok(ok(Page { records, total }).no_store())
+}
