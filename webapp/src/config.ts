@@ -28,8 +28,6 @@ export const appVersion: string = typeof __APP_VERSION__ === 'string' ? __APP_VE
 
 export const buildMode: string = env.MODE;
 
-export const ssoEnabled: boolean = env.VITE_SSO_ENABLED === 'true';
-
 /** Request timeout of spec 7. */
 export const requestTimeoutMs = 1_200_000;
 

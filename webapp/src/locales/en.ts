@@ -1,6 +1,12 @@
 import type { Messages } from './zh';
+import platformEn from './platform.en';
+import identityEn from './identity.en';
+import customersEn from './customers.en';
 
 const en: Messages = {
+  platform: platformEn,
+  identity: identityEn,
+  customers: customersEn,
   app: { title: 'Intelligent Customs Clearance Management System' },
   common: {
     confirm: 'OK',

@@ -1,5 +1,12 @@
 // Chinese (default). Keys are shared with en.ts; en.ts is typed against this file.
+import platformZh from './platform.zh';
+import identityZh from './identity.zh';
+import customersZh from './customers.zh';
+
 const zh = {
+  platform: platformZh,
+  identity: identityZh,
+  customers: customersZh,
   app: { title: '智能清关管理系统' },
   common: {
     confirm: '确定',

@@ -5,11 +5,11 @@ import { Center, Loader } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
+import { flowStorage } from '@/features/auth/flowStorage';
 import { loadSession } from '@/features/auth/sessionLoader';
 import { message } from '@/lib/message';
 import { ApiError } from '@/lib/request';
 import { useSessionStore } from '@/lib/session';
-import { storage } from '@/lib/storage';
 import { effectiveRoles, effectiveTags } from '../routes/flatten';
 import { useRouteHandles } from '../routes/useRouteHandles';
 import { decideNavigation, LOGIN_C, loginRedirect } from './decideNavigation';
@@ -44,7 +44,11 @@ export function RouteGuard() {
       permissionTags: effectiveTags(chain),
     },
     token: session.token,
-    tempToken: storage.get('tempToken'),
+    // /pass-reset: the 10002 token (this tab's sessionStorage) or the mailed link's token.
+    tempToken:
+      flowStorage.hasTempToken() || new URLSearchParams(location.search).has('token')
+        ? 'present'
+        : null,
     role: session.role,
     loaded: session.loaded,
     permissions: session.permissions,

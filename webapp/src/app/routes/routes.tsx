@@ -22,12 +22,26 @@ const Placeholder = lazy(() => import('@/features/placeholder/components/Placeho
 const CustomerLogin = lazy(() => import('@/features/auth/components/CustomerLoginPage'));
 const StaffLogin = lazy(() => import('@/features/auth/components/StaffLoginPage'));
 const AuthRedirect = lazy(() => import('@/features/auth/components/AuthRedirectPage'));
+const PassReset = lazy(() => import('@/features/auth/components/PassResetPage'));
+const PassUpdate = lazy(() => import('@/features/auth/components/PassUpdatePage'));
+const ForgetPassword = lazy(() => import('@/features/auth/components/ForgetPasswordPage'));
+const AccountTransfer = lazy(() => import('@/features/auth/components/AccountTransferPage'));
+const Lasso = lazy(() => import('@/features/auth/components/LassoPage'));
+const CenterAccount = lazy(() => import('@/features/account-center/components/AccountPage'));
+const CenterBind = lazy(() => import('@/features/account-center/components/BindPage'));
 const Environment = lazy(() => import('@/features/system/components/EnvironmentPage'));
 const Forbidden = lazy(() => import('@/features/system/components/ForbiddenPage'));
 const NotFound = lazy(() => import('@/features/system/components/NotFoundPage'));
 const Unauthorized = lazy(() => import('@/features/system/components/UnauthorizedPage'));
 const CustomerWelcome = lazy(() => import('@/features/welcome/components/CustomerWelcomePage'));
 const AdminWelcome = lazy(() => import('@/features/welcome/components/AdminWelcomePage'));
+const StaffList = lazy(() => import('@/features/platform/staff/StaffListPage'));
+const AddStaff = lazy(() => import('@/features/platform/staff/AddStaffPage'));
+const Roles = lazy(() => import('@/features/platform/roles/RolesPage'));
+const Ports = lazy(() => import('@/features/platform/ports/PortsPage'));
+const Audit = lazy(() => import('@/features/platform/audit/AuditPage'));
+const CustomerList = lazy(() => import('@/features/customers/components/CustomerListPage'));
+const CustomerDetail = lazy(() => import('@/features/customers/components/CustomerDetailPage'));
 
 const CUSTOMER: readonly Role[] = ['CUSTOMER'];
 const STAFF: readonly Role[] = ['OPERATOR', 'ADMIN'];
@@ -103,25 +117,25 @@ export const publicRoutes: AppRoute[] = [
     path: '/account-transfer',
     name: 'account-transfer',
     meta: { title: 'route.accountTransfer', public: true },
-    component: Placeholder,
+    component: AccountTransfer,
   },
   {
     path: '/pass-reset',
     name: 'pass-reset',
     meta: { title: 'route.passReset', public: true, needsTempToken: true },
-    component: Placeholder,
+    component: PassReset,
   },
   {
     path: '/pass-update',
     name: 'pass-update',
     meta: { title: 'route.passUpdate', public: true },
-    component: Placeholder,
+    component: PassUpdate,
   },
   {
     path: '/forget-password',
     name: 'forget-password',
     meta: { title: 'route.forgetPassword', public: true },
-    component: Placeholder,
+    component: ForgetPassword,
   },
   {
     path: '/environment',
@@ -151,13 +165,13 @@ export const publicRoutes: AppRoute[] = [
     path: '/lasso/callback',
     name: 'lasso-callback',
     meta: { title: 'route.lassoCallback', public: true },
-    component: Placeholder,
+    component: Lasso,
   },
   {
     path: '/lasso/test',
     name: 'lasso-test',
     meta: { title: 'route.lassoTest', public: true },
-    component: Placeholder,
+    component: Lasso,
   },
   {
     path: '/temporarily',
@@ -229,7 +243,7 @@ export const customerRoutes: AppRoute[] = [
         path: 'account',
         name: 'center-account',
         meta: { title: 'route.centerAccount' },
-        component: Placeholder,
+        component: CenterAccount,
       },
       {
         path: 'trade',
@@ -253,7 +267,7 @@ export const customerRoutes: AppRoute[] = [
         path: 'bind',
         name: 'center-bind',
         meta: { title: 'route.centerBind', hidden: true, activeMenu: '/customers-center/account' },
-        component: Placeholder,
+        component: CenterBind,
       },
     ],
   },
@@ -330,7 +344,7 @@ export const staffRoutes: AppRoute[] = [
         path: '',
         name: 'customers-profile-list',
         meta: { title: 'route.customerArchive' },
-        component: Placeholder,
+        component: CustomerList,
       },
       {
         path: 'ai-create',
@@ -374,7 +388,7 @@ export const staffRoutes: AppRoute[] = [
         path: 'customers-detail',
         name: 'customers-detail',
         meta: { title: 'route.customerDetail', hidden: true, activeMenu: '/customers-profile' },
-        component: Placeholder,
+        component: CustomerDetail,
       },
       {
         path: 'opera-record',
@@ -407,19 +421,25 @@ export const staffRoutes: AppRoute[] = [
         path: 'employee',
         name: 'platform-employee',
         meta: { title: 'route.employee', permissionTag: 'staff:management' },
-        component: Placeholder,
+        component: StaffList,
       },
       {
         path: 'roles',
         name: 'platform-roles',
         meta: { title: 'route.roles', permissionTag: 'roles:management' },
-        component: Placeholder,
+        component: Roles,
       },
       {
         path: 'port',
         name: 'platform-port',
         meta: { title: 'route.port', permissionTag: 'ports:management' },
-        component: Placeholder,
+        component: Ports,
+      },
+      {
+        path: 'audit',
+        name: 'platform-audit',
+        meta: { title: 'platform.routeAudit', permissionTag: 'staff:management' },
+        component: Audit,
       },
       {
         path: 'add',
@@ -430,7 +450,7 @@ export const staffRoutes: AppRoute[] = [
           activeMenu: '/platform-mgt/employee',
           permissionTag: 'staff:management',
         },
-        component: Placeholder,
+        component: AddStaff,
       },
     ],
   },

@@ -1,5 +1,7 @@
 // Logout (spec 4): confirm, optional pre-logout request, 2 s blocking "exiting" overlay,
-// clear everything stored, customer -> /login-c (flagged), others -> /login-b.
+// clear everything stored, customer -> /login-c (flagged), others -> /login-b. A session
+// opened through single sign-on also ends at the provider (docs/sso.md): the provider's
+// logout URL is read before our session is revoked, and the browser goes there last.
 import { useCallback } from 'react';
 import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
@@ -10,6 +12,9 @@ import { queryClient } from '@/lib/queryClient';
 import { sessionActions, type PreLogoutRequest } from '@/lib/session';
 import { storage } from '@/lib/storage';
 import { logoutRequest, preLogoutRequest } from './api/logout';
+import { getSsoLogoutUrl } from './api/sso';
+import { flowStorage } from './flowStorage';
+import { browser } from './model/browser';
 
 export const LOGOUT_OVERLAY_MS = 2000;
 
@@ -22,7 +27,11 @@ export function useLogout() {
   const logoutNow = useCallback(async () => {
     const role = sessionActions.get().role;
     loading.block(t('logout.exiting'));
+    let providerLogout: string | null = null;
     try {
+      if (role !== 'CUSTOMER' && flowStorage.isSsoSession()) {
+        providerLogout = await getSsoLogoutUrl().catch(() => null);
+      }
       const pre = storage.getJson<PreLogoutRequest>('preLogout');
       await Promise.allSettled([
         pre ? preLogoutRequest(pre) : null,
@@ -31,9 +40,14 @@ export function useLogout() {
       ]);
     } finally {
       sessionActions.clear();
+      flowStorage.setSsoSession(false);
       queryClient.clear();
       useTabsStore.getState().reset();
       loading.unblock();
+    }
+    if (providerLogout) {
+      browser.go(providerLogout);
+      return;
     }
     navigate(role === 'CUSTOMER' ? '/login-c?logout=customer' : '/login-b', { replace: true });
   }, [navigate, t]);

@@ -9,7 +9,7 @@ export default function CustomerLoginPage() {
   const { t } = useTranslation();
   return (
     <AuthLayout subtitle={t('login.customerTitle')}>
-      <PasswordLoginForm submitLabel={t('login.submit')} />
+      <PasswordLoginForm submitLabel={t('login.submit')} loginPage="/login-c" />
       <Group justify="space-between" mt="md">
         <Anchor component={Link} to="/forget-password" size="sm">
           {t('login.forgot')}

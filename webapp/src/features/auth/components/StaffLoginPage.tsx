@@ -1,15 +1,16 @@
-import { Alert, Anchor, Button, Divider, Group, Stack, Text } from '@mantine/core';
-import { IconBuildingSkyscraper, IconInfoCircle } from '@tabler/icons-react';
+import { Alert, Anchor, Divider, Group, Stack } from '@mantine/core';
+import { IconInfoCircle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { ssoEnabled } from '@/config';
 import { isDevelopmentMode, useHealth } from '@/features/system/api/health';
 import { AuthLayout } from './AuthLayout';
 import { PasswordLoginForm } from './PasswordLoginForm';
+import { SsoButton } from './SsoButton';
 
 /**
- * /login-b: staff sign-in. Corporate single sign-on comes with the identity issue; in
- * development mode a password form for the demo staff accounts is offered too.
+ * /login-b: staff sign-in through the corporate single sign-on (on when the server says so,
+ * GET /api/v1/sso/config); in development mode a password form for the demo staff accounts
+ * is offered too.
  */
 export default function StaffLoginPage() {
   const { t } = useTranslation();
@@ -18,29 +19,20 @@ export default function StaffLoginPage() {
   return (
     <AuthLayout subtitle={t('login.staffTitle')}>
       <Stack>
-        <Button
-          size="md"
-          leftSection={<IconBuildingSkyscraper size={18} />}
-          disabled={!ssoEnabled}
-          fullWidth
-        >
-          {t('login.sso')}
-        </Button>
-        {!ssoEnabled && (
-          <Text size="sm" c="dimmed">
-            {t('login.ssoNotConfigured')}
-          </Text>
-        )}
+        <SsoButton />
         {development && (
           <>
             <Divider label={t('login.devDivider')} labelPosition="center" />
             <Alert color="yellow" icon={<IconInfoCircle size={18} />}>
               {t('login.devNote')}
             </Alert>
-            <PasswordLoginForm submitLabel={t('login.submit')} />
+            <PasswordLoginForm submitLabel={t('login.submit')} loginPage="/login-b" />
           </>
         )}
-        <Group justify="flex-end">
+        <Group justify="space-between">
+          <Anchor component={Link} to="/forget-password" size="sm">
+            {t('login.forgot')}
+          </Anchor>
           <Anchor component={Link} to="/login-c" size="sm">
             {t('login.customerEntry')}
           </Anchor>

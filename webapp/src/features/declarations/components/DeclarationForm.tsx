@@ -12,17 +12,17 @@ import {
   Button,
   Group,
   Paper,
-  Select,
   SimpleGrid,
   Stack,
   Text,
-  TextInput,
   Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle, IconDeviceFloppy, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { Link, useNavigate } from 'react-router';
+import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useCustomer } from '@/features/customers/api/getCustomer';
+import { CustomerPicker } from '@/features/customers/components/CustomerPicker';
 import type { Area, DeclarationType } from '@/lib/declarations';
 import { message } from '@/lib/message';
 import { ApiError, type FieldError } from '@/lib/request';
@@ -30,7 +30,6 @@ import { useSessionStore } from '@/lib/session';
 import { isStaff } from '@/lib/roles';
 import { useDeclT } from '../i18n';
 import { useCreateDeclaration } from '../api/createDeclaration';
-import { useAdminCustomers } from '../api/getAdminCustomers';
 import { useReferences } from '../api/getReference';
 import { useDeclarationAction } from '../api/runDeclarationAction';
 import { useUpdateDeclaration } from '../api/updateDeclaration';
@@ -112,9 +111,11 @@ export function DeclarationForm({
   const idempotencyKey = useRef(newIdempotencyKey());
   const status = existing?.status ?? 0;
 
-  const [customerId, setCustomerId] = useState('');
+  // Staff filing for a customer from the archive arrive with `?customerId=` preselected.
+  const [search] = useSearchParams();
+  const [customerId, setCustomerId] = useState(() => search.get('customerId') ?? '');
   const [customerError, setCustomerError] = useState<string | null>(null);
-  const customers = useAdminCustomers(undefined, staff && !existing);
+  const preselected = useCustomer(staff && !existing ? search.get('customerId') : null);
 
   const groups = useMemo(() => orderedGroups(cls), [cls]);
   const allIds = useMemo(
@@ -282,10 +283,6 @@ export function DeclarationForm({
 
   const canSubmit = moveTarget(role, 'submit', status) !== null;
   const typeLabel = tg(`declarationType.${declarationType}`);
-  const customerOptions = customers.data?.map((c) => ({
-    value: c.customerId ?? c.id ?? c.username,
-    label: c.companyName ? `${c.username} · ${c.companyName}` : c.username,
-  }));
 
   const groupItem = (id: string) => {
     const g = groups.find((x) => x.id === id)!;
@@ -419,30 +416,24 @@ export function DeclarationForm({
               <Text fw={600}>{t('group.owning')}</Text>
             </Accordion.Control>
             <Accordion.Panel>
-              {customerOptions ? (
-                <Select
-                  label={t('form.customer')}
-                  placeholder={t('form.customerPlaceholder')}
-                  data={customerOptions}
-                  value={customerId || null}
-                  onChange={(v) => setCustomerId(v ?? '')}
-                  searchable
-                  withAsterisk
-                  error={customerError}
-                  maw={480}
-                />
-              ) : (
-                <TextInput
-                  label={t('form.customer')}
-                  placeholder={t('form.customerIdPlaceholder')}
-                  description={t('form.customerIdNote')}
-                  value={customerId}
-                  onChange={(e) => setCustomerId(e.currentTarget.value)}
-                  withAsterisk
-                  error={customerError}
-                  maw={480}
-                />
-              )}
+              <CustomerPicker
+                label={t('form.customer')}
+                placeholder={t('form.customerPlaceholder')}
+                value={customerId}
+                onChange={(v) => {
+                  setCustomerId(v);
+                  setCustomerError(null);
+                }}
+                selected={preselected.data}
+                withAsterisk
+                error={
+                  customerError ??
+                  (preselected.isError && customerId === search.get('customerId')
+                    ? tg('customers.picker.notFound')
+                    : null)
+                }
+                maw={480}
+              />
             </Accordion.Panel>
           </Accordion.Item>
         )}

@@ -1,6 +1,6 @@
 // The admin export-report dialog (spec 5 "Export", 7 "Export response", 9): declaration
-// type (default D), customer, port and SLIC lists (text inputs while their endpoints are
-// missing), status, shipment type, the date range with the 365-day / 180-day / no-future
+// type (default D), customer, port and SLIC selects (GET /api/v1/admin/customers per type,
+// GET /api/v1/port/slic-info; a text input only when a list cannot be loaded), status, shipment type, the date range with the 365-day / 180-day / no-future
 // rules, sort 1-4; placeholders become empty values; the xlsx is saved through the shared
 // download helper. Any error is shown with its message and a warning icon; success closes.
 import { useMemo, useState } from 'react';
@@ -24,7 +24,11 @@ import { isExportDateDisabled, validateExportRange } from '@/lib/validators';
 import { ApiError } from '@/lib/request';
 import { useDeclT } from '../i18n';
 import { useAdminCustomers } from '../api/getAdminCustomers';
-import { usePortSlicInfo } from '../api/getPortSlicInfo';
+import { useSlicInfo } from '@/features/platform/api/ports';
+import {
+  portOptions as toPortOptions,
+  slicOptions as toSlicOptions,
+} from '@/features/platform/model/exportLists';
 import { useExportDeclarations } from '../api/exportDeclarations';
 import {
   ALL,
@@ -68,49 +72,42 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
   const [serverError, setServerError] = useState(false);
   const exporter = useExportDeclarations();
   const customers = useAdminCustomers(draft.declarationType);
-  const ports = usePortSlicInfo();
+  const ports = useSlicInfo();
 
   const set = <K extends keyof ExportDraft>(key: K, value: ExportDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
 
+  // While a list loads its select shows only the placeholder; text only when it failed.
   const customerOptions = useMemo(
     () =>
-      customers.data
-        ? [
+      customers.isError
+        ? null
+        : [
             { value: ALL, label: t('exportDialog.allCustomers') },
-            ...customers.data.map((c) => ({
+            ...(customers.data ?? []).map((c) => ({
               value: c.username,
               label: c.companyName ? `${c.username} · ${c.companyName}` : c.username,
             })),
-          ]
-        : null,
-    [customers.data, t],
+          ],
+    [customers.data, customers.isError, t],
   );
-  const portOptions = useMemo(() => {
-    if (!ports.data) return null;
-    const names = new Set<string>();
-    for (const p of ports.data) {
-      const name = String(p.declarationSlic ?? p.upsFacilityName ?? p.port ?? '');
-      if (name) names.add(name);
-    }
-    return [
-      { value: ALL, label: t('exportDialog.allPorts') },
-      ...[...names].map((n) => ({ value: n, label: n })),
-    ];
-  }, [ports.data, t]);
-  const slicOptions = useMemo(() => {
-    if (!ports.data) return null;
-    const slics = new Set<string>();
-    for (const p of ports.data) {
-      const name = String(p.declarationSlic ?? p.upsFacilityName ?? p.port ?? '');
-      if (draft.port !== ALL && name !== draft.port) continue;
-      for (const s of p.slicInfoList ?? []) if (s.upsFacilitySlic) slics.add(s.upsFacilitySlic);
-    }
-    return [
-      { value: ALL, label: t('exportDialog.allSlic') },
-      ...[...slics].map((s) => ({ value: s, label: s })),
-    ];
-  }, [ports.data, draft.port, t]);
+  const portOptions = useMemo(
+    () =>
+      ports.isError
+        ? null
+        : [{ value: ALL, label: t('exportDialog.allPorts') }, ...toPortOptions(ports.data ?? [])],
+    [ports.data, ports.isError, t],
+  );
+  const slicOptions = useMemo(
+    () =>
+      ports.isError
+        ? null
+        : [
+            { value: ALL, label: t('exportDialog.allSlic') },
+            ...toSlicOptions(ports.data ?? [], draft.port === ALL ? null : draft.port),
+          ],
+    [ports.data, ports.isError, draft.port, t],
+  );
 
   const range: [string | null, string | null] = [ymdToIso(draft.fromDate), ymdToIso(draft.toDate)];
 

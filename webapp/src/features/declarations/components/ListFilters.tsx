@@ -5,6 +5,7 @@ import { Button, Group, Paper, Select, TextInput, Textarea } from '@mantine/core
 import { DatePickerInput } from '@mantine/dates';
 import { IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
+import { CustomerUsernameInput } from '@/features/customers/components/CustomerPicker';
 import { useDeclT } from '../i18n';
 import {
   STATUS_FILTER_VALUES,
@@ -82,12 +83,13 @@ export function ListFilters({ filters, staff, onSearch, onReset }: ListFiltersPr
         />
         {staff && (
           <>
-            <TextInput
+            {/* The list filters by the exact username; the archive suggests matches. */}
+            <CustomerUsernameInput
               label={t('list.customer')}
               placeholder={t('list.customerPlaceholder')}
               value={draft.username}
-              onChange={(e) => set('username')(e.currentTarget.value)}
-              w={160}
+              onChange={set('username')}
+              w={180}
             />
             <TextInput
               label={t('list.port')}

@@ -1,0 +1,3 @@
+import { PassResetPage } from './PasswordFlowPage';
+
+export default PassResetPage;

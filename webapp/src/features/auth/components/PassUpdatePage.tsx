@@ -1,0 +1,3 @@
+import { PassUpdatePage } from './PasswordFlowPage';
+
+export default PassUpdatePage;

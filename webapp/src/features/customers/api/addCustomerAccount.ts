@@ -1,0 +1,38 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { notePosition } from '@/features/declarations/api/readYourWrites';
+import { request } from '@/lib/request';
+import type { CommandAnswer, NewLogin } from '../model/types';
+import { customerKeys } from './keys';
+
+export interface AddAccountInput {
+  customerId: string;
+  username: string;
+  email?: string;
+  initialPassword?: string;
+}
+
+export interface AddAccountAnswer extends CommandAnswer {
+  account: NewLogin;
+}
+
+/** POST /api/v1/customers/{id}/accounts: another login of the customer. */
+export function addCustomerAccount(input: AddAccountInput): Promise<AddAccountAnswer> {
+  const body: Record<string, string> = { username: input.username };
+  if (input.email) body.email = input.email;
+  if (input.initialPassword) body.initialPassword = input.initialPassword;
+  return request<AddAccountAnswer>(
+    `/api/v1/customers/${encodeURIComponent(input.customerId)}/accounts`,
+    { method: 'POST', body, hideErrorMessage: true },
+  );
+}
+
+export function useAddCustomerAccount() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: addCustomerAccount,
+    onSuccess: (answer) => {
+      notePosition(answer.position);
+      return client.invalidateQueries({ queryKey: customerKeys.all });
+    },
+  });
+}

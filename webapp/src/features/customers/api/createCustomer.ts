@@ -1,0 +1,36 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { notePosition } from '@/features/declarations/api/readYourWrites';
+import { request } from '@/lib/request';
+import type { CommandAnswer, NewLogin } from '../model/types';
+import { customerKeys } from './keys';
+
+export interface CreateCustomerAnswer extends CommandAnswer {
+  account?: NewLogin | null;
+}
+
+export interface CreateCustomerInput {
+  body: Record<string, unknown>;
+  /** One per dialog, so a double click registers one customer. */
+  idempotencyKey: string;
+}
+
+/** POST /api/v1/customers: a new archive entry, with its first login unless told not to. */
+export function createCustomer(input: CreateCustomerInput): Promise<CreateCustomerAnswer> {
+  return request<CreateCustomerAnswer>('/api/v1/customers', {
+    method: 'POST',
+    body: input.body,
+    headers: { 'Idempotency-Key': input.idempotencyKey },
+    hideErrorMessage: true,
+  });
+}
+
+export function useCreateCustomer() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: createCustomer,
+    onSuccess: (answer) => {
+      notePosition(answer.position);
+      return client.invalidateQueries({ queryKey: customerKeys.all });
+    },
+  });
+}

@@ -1,0 +1,33 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { notePosition } from '@/features/declarations/api/readYourWrites';
+import { request } from '@/lib/request';
+import type { CommandAnswer } from '../model/types';
+import { customerKeys } from './keys';
+
+export interface UpdateCustomerInput {
+  id: string;
+  /** The version the user edited (If-Match); a newer one answers 409 VERSION_CONFLICT. */
+  version: number;
+  body: Record<string, unknown>;
+}
+
+/** PUT /api/v1/customers/{id}: the profile fields (the username never changes). */
+export function updateCustomer(input: UpdateCustomerInput): Promise<CommandAnswer> {
+  return request<CommandAnswer>(`/api/v1/customers/${encodeURIComponent(input.id)}`, {
+    method: 'PUT',
+    body: input.body,
+    headers: { 'If-Match': String(input.version) },
+    hideErrorMessage: true,
+  });
+}
+
+export function useUpdateCustomer() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: updateCustomer,
+    onSuccess: (answer) => {
+      notePosition(answer.position);
+      return client.invalidateQueries({ queryKey: customerKeys.all });
+    },
+  });
+}

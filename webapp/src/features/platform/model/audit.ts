@@ -1,0 +1,37 @@
+// Rendering of the audit log: values of a change and the "field: from -> to" lines.
+import type { AuditChange } from '../api/types';
+
+/** A change value as text: lists joined, objects as JSON, null/'' as the empty marker. */
+export function formatValue(value: unknown, empty: string): string {
+  if (value === null || value === undefined || value === '') return empty;
+  if (Array.isArray(value))
+    return value.length ? value.map((v) => formatValue(v, empty)).join(', ') : empty;
+  if (typeof value === 'object') return JSON.stringify(value);
+  return String(value);
+}
+
+/** "field: from -> to" for each change. */
+export function formatChanges(changes: readonly AuditChange[] | null | undefined, empty: string) {
+  return (changes ?? []).map(
+    (c) => `${c.field}: ${formatValue(c.from, empty)} -> ${formatValue(c.to, empty)}`,
+  );
+}
+
+/** YYYYMMDD from a date picker's YYYY-MM-DD (or '' when none). */
+export function toYmd(iso: string | null | undefined): string {
+  return iso ? iso.replaceAll('-', '').slice(0, 8) : '';
+}
+
+/** YYYY-MM-DD for the date picker from YYYYMMDD (null when not 8 digits). */
+export function fromYmd(ymd: string | null | undefined): string | null {
+  return ymd && /^\d{8}$/.test(ymd)
+    ? `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6, 8)}`
+    : null;
+}
+
+/** "YYYY-MM-DD HH:mm:ss" from an ISO time with offset (the server's local time kept). */
+export function formatTime(value: string | null | undefined): string {
+  if (!value) return '';
+  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})/.exec(value);
+  return m ? `${m[1]} ${m[2]}` : value;
+}
