@@ -11,7 +11,8 @@
 # web    in webapp/: npm ci, typecheck, lint, test (vitest), build (-> webapp/dist).
 # rust   cargo fmt --check, clippy -D warnings, cargo test --workspace, cargo build.
 # e2e    when e2e/package.json exists: target/debug/clearway against a fresh database
-#        clearway_e2e (migrate, seed, serve on 127.0.0.1:18080 with webapp/dist), then
+#        clearway_e2e (migrate, seed, serve on 127.0.0.1:18080 with webapp/dist, staff
+#        single sign-on against tests/oidc's provider on a free loopback port), then
 #        npm ci && npm test in e2e/ with CLEARWAY_URL=http://127.0.0.1:18080.
 #
 # Every step runs even when an earlier one failed (unless it needs what failed), so one run
@@ -175,12 +176,16 @@ finish() {
 
 SERVER_PIDFILE="$LOGDIR/e2e-server.pid"
 SERVER_LOG="$LOGDIR/e2e-server.out"
+# The OpenID Connect provider of tests/oidc that the e2e server's staff single sign-on uses.
+OIDC_PIDFILE="$LOGDIR/e2e-oidc.pid"
+OIDC_LOG="$LOGDIR/e2e-oidc.out"
 
-stop_server() {
-	local pid i
-	[ -f "$SERVER_PIDFILE" ] || return 0
-	pid="$(cat "$SERVER_PIDFILE")"
-	rm -f "$SERVER_PIDFILE"
+# stop_pidfile FILE: TERM the process it names, KILL it after 10 s.
+stop_pidfile() {
+	local file="$1" pid i
+	[ -f "$file" ] || return 0
+	pid="$(cat "$file")"
+	rm -f "$file"
 	[ -n "$pid" ] && kill -0 "$pid" 2>/dev/null || return 0
 	kill -TERM "$pid" 2>/dev/null || true
 	for i in $(seq 1 40); do
@@ -189,9 +194,44 @@ stop_server() {
 	done
 	kill -KILL "$pid" 2>/dev/null || true
 }
+
+stop_server() {
+	stop_pidfile "$SERVER_PIDFILE"
+	stop_pidfile "$OIDC_PIDFILE"
+}
 trap stop_server EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
+
+# Starts tests/oidc/provider.mjs on a free loopback port, with the e2e web app's redirect
+# URIs registered, and sets OIDC_ISSUER to its URL.
+start_e2e_oidc() {
+	local pid i
+	[ -d tests/oidc/node_modules/oidc-provider ] || {
+		echo "tests/oidc/node_modules is missing (npm ci in tests/oidc)"
+		return 1
+	}
+	node tests/oidc/provider.mjs 0 \
+		--redirect-uris="$E2E_URL/auth-redirect,$E2E_URL/azure-redirect" </dev/null >"$OIDC_LOG" 2>&1 &
+	pid=$!
+	echo "$pid" >"$OIDC_PIDFILE"
+	for i in $(seq 1 60); do
+		OIDC_ISSUER="$(sed -n 's/^listening \(http[^ ]*\)$/\1/p' "$OIDC_LOG" | head -n 1)"
+		if [ -n "$OIDC_ISSUER" ]; then
+			echo "oidc provider: pid $pid, $OIDC_ISSUER, log $OIDC_LOG"
+			return 0
+		fi
+		if ! kill -0 "$pid" 2>/dev/null; then
+			echo "the oidc provider exited early; its log:"
+			tail -n 30 "$OIDC_LOG"
+			return 1
+		fi
+		sleep 0.5
+	done
+	echo "the oidc provider did not say where it listens within 30s; its log:"
+	tail -n 30 "$OIDC_LOG"
+	return 1
+}
 
 # shellcheck disable=SC2317 # called through run_step
 start_e2e_server() {
@@ -214,6 +254,11 @@ start_e2e_server() {
 	export DATABASE_URL="$db" CLEARWAY_MODE=development CLEARWAY_ADDR="127.0.0.1:$E2E_PORT" \
 		CLEARWAY_WEB_DIR="$CLEARWAY_ROOT/webapp/dist" RUST_LOG="${RUST_LOG:-info}"
 	unset CLEARWAY_JWT_SECRET
+	start_e2e_oidc || return 1
+	# Staff single sign-on against that provider (docs/sso.md); `clearway` is its client.
+	export CLEARWAY_OIDC_ISSUER="$OIDC_ISSUER" CLEARWAY_OIDC_CLIENT_ID=clearway \
+		CLEARWAY_OIDC_CLIENT_SECRET=clearway-test-secret \
+		CLEARWAY_OIDC_REDIRECT_URL="$E2E_URL/auth-redirect,$E2E_URL/azure-redirect"
 	timeout 300 "$bin" migrate
 	timeout 300 "$bin" seed
 	"$bin" serve </dev/null >"$SERVER_LOG" 2>&1 &
@@ -306,8 +351,10 @@ if [ "$DO_E2E" = 1 ]; then
 	elif [ "$BIN_BUILT" = 0 ]; then
 		not_run "e2e" "the server did not build"
 	elif run_step "e2e: npm ci" 900 npm_install e2e &&
+		run_step "e2e: npm ci tests/oidc" 900 npm_install tests/oidc &&
 		run_step "e2e: start server" 0 start_e2e_server; then
 		run_step "e2e: test" 1200 env CLEARWAY_URL="$E2E_URL" CHROMIUM_PATH=/usr/bin/chromium \
+			CLEARWAY_OIDC_ISSUER="$(sed -n 's/^listening \(http[^ ]*\)$/\1/p' "$OIDC_LOG" | head -n 1)" \
 			npm --prefix e2e test || {
 			echo "--- last lines of the server log ($SERVER_LOG):" >&2
 			tail -n 40 "$SERVER_LOG" >&2 || true
