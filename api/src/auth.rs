@@ -132,6 +132,41 @@ pub struct SessionSubject {
     pub customer_id: Option<Uuid>,
 }
 
+/// How a session was opened; kept on its `auth_sessions` row (`login_method`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LoginMethod {
+    /// Username and password.
+    Password,
+    /// A customer's bound Easy-clear ID (in place of the username) and password.
+    EasyClearId,
+    /// Staff single sign-on.
+    SingleSignOn,
+    /// The development-only test login.
+    Test,
+}
+
+impl LoginMethod {
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Password => "password",
+            Self::EasyClearId => "easy_clear_id",
+            Self::SingleSignOn => "sso",
+            Self::Test => "test",
+        }
+    }
+
+    pub fn parse(s: &str) -> Option<Self> {
+        [
+            Self::Password,
+            Self::EasyClearId,
+            Self::SingleSignOn,
+            Self::Test,
+        ]
+        .into_iter()
+        .find(|m| m.as_str() == s)
+    }
+}
+
 #[derive(Clone, sqlx::FromRow)]
 struct SessionRow {
     absolute_expiry: DateTime<Utc>,
@@ -205,33 +240,51 @@ impl Auth {
     }
 
     /// Open a session and return its first token.
-    pub async fn issue(&self, subject: &SessionSubject) -> Result<String, ApiError> {
-        self.issue_with_roles(subject, &[subject.role]).await
+    pub async fn issue(
+        &self,
+        subject: &SessionSubject,
+        method: LoginMethod,
+    ) -> Result<String, ApiError> {
+        self.issue_with_roles(subject, &[subject.role], method)
+            .await
     }
 
     /// Open a session for an account holding several roles (`subject.role` is the one
-    /// shown, the first by `sortNo`; permissions are the union over `roles`).
+    /// shown, the first by `sortNo`; permissions are the union over `roles`), recording how
+    /// the user signed in.
     pub async fn issue_with_roles(
         &self,
         subject: &SessionSubject,
         roles: &[Role],
+        method: LoginMethod,
     ) -> Result<String, ApiError> {
         let now = Utc::now();
         let sid = Uuid::new_v4();
         let jti = Uuid::new_v4();
         let absolute = now + self.0.config.absolute_ttl;
         sqlx::query(
-            "INSERT INTO auth_sessions (session_id, account_id, absolute_expiry, current_jti, current_iat)
-             VALUES ($1, $2, $3, $4, $5)",
+            "INSERT INTO auth_sessions (session_id, account_id, absolute_expiry, current_jti, current_iat, login_method)
+             VALUES ($1, $2, $3, $4, $5, $6)",
         )
         .bind(sid)
         .bind(subject.account_id)
         .bind(absolute)
         .bind(jti)
         .bind(now.timestamp())
+        .bind(method.as_str())
         .execute(&self.0.pool)
         .await?;
         self.encode(&self.claims_for(subject, roles, sid, jti, now.timestamp(), absolute))
+    }
+
+    /// How the session was opened (`None` for sessions opened before it was recorded).
+    pub async fn login_method(&self, session_id: Uuid) -> Result<Option<LoginMethod>, ApiError> {
+        let method: Option<Option<String>> =
+            sqlx::query_scalar("SELECT login_method FROM auth_sessions WHERE session_id = $1")
+                .bind(session_id)
+                .fetch_optional(&self.0.pool)
+                .await?;
+        Ok(method.flatten().as_deref().and_then(LoginMethod::parse))
     }
 
     pub async fn revoke(&self, session_id: Uuid) -> Result<(), ApiError> {

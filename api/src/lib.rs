@@ -15,7 +15,7 @@ mod paging;
 pub mod permissions;
 
 pub use actor::{Actor, Role};
-pub use auth::{ActorRoles, Auth, AuthConfig, SessionSubject};
+pub use auth::{ActorRoles, Auth, AuthConfig, LoginMethod, SessionSubject};
 pub use envelope::{Envelope, Ok, ok, render};
 pub use error::{ApiError, ApiResult, FieldError, Text};
 pub use extract::{FormOrJson, Json, Query};

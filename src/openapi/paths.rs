@@ -110,6 +110,9 @@ fn auth() -> Vec<Op> {
         Op::post("/auth/login", AUTH, "login", "Sign in with username and password")
             .description(
                 "Form-encoded (the contract) or JSON. Success: `data` is the token string. \
+                 `username` may also be the Easy-clear ID a customer bound: when no account has \
+                 that username, it signs in the customer's earliest-created active login \
+                 (`GET /api/v1/session` then answers `easyClearIdLogin: true`). \
                  Every failed login is business code 10000 (HTTP 200) with one message, whether the \
                  user exists or not; 10002 new user (`data: {tempToken}`), 10003 password update \
                  needed, 10004 account transfer (`data: {transferAuthorization}`), 10006 account locked. \

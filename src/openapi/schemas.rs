@@ -198,12 +198,47 @@ fn schemas() -> Vec<(&'static str, S)> {
                         string_enum("", &["CUSTOMER", "OPERATOR", "ADMIN", "SUPER_ADMIN"]),
                     ),
                     (
+                        "roles",
+                        array(
+                            string_enum("", &["CUSTOMER", "OPERATOR", "ADMIN", "SUPER_ADMIN"]),
+                            "Every role of the account, by `sortNo` (`role` is the first).",
+                        ),
+                    ),
+                    (
                         "customerId",
                         opt_uuid("The customer (company) of a customer account; null for staff."),
                     ),
+                    (
+                        "easyClearIdLogin",
+                        boolean(
+                            "true when this session was opened with the customer's bound \
+                             Easy-clear ID in place of the username (the spec's client flag \
+                             `isEasyClearIdLogin`: the client then skips `GET /api/v1/ups-id`).",
+                        ),
+                    ),
+                    (
+                        "preLogout",
+                        object(
+                            "The request to make before logging out; present only when the \
+                             server is configured with one.",
+                            vec![
+                                ("url", string("")),
+                                ("method", string("")),
+                                ("params", any("")),
+                            ],
+                            &["url", "method"],
+                        ),
+                    ),
                     ("expiresAt", opt_date_time("When the token expires.")),
                 ],
-                &["userId", "username", "displayName", "role"],
+                &[
+                    "userId",
+                    "username",
+                    "displayName",
+                    "role",
+                    "roles",
+                    "easyClearIdLogin",
+                ],
             ),
         ),
         (

@@ -47,7 +47,7 @@ fn new_customer(username: &str) -> Value {
 /// Wait (30 s at most: the test machine may be busy) until the projections have passed
 /// `position` (every event written so far when `None`), so that the server's own 2 s
 /// read-your-writes wait is never what a test depends on.
-async fn settle(pool: &PgPool, position: Option<i64>) {
+pub async fn settle(pool: &PgPool, position: Option<i64>) {
     let position = match position {
         Some(p) => p,
         None => sqlx::query_scalar::<_, Option<i64>>("SELECT max(global_position) FROM events")

@@ -6,6 +6,7 @@ mod authz;
 mod contract;
 mod customers;
 mod declarations;
+mod easy_clear_login;
 mod envelope;
 mod helpers;
 mod identity;

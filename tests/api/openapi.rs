@@ -260,6 +260,12 @@ async fn the_document_describes_every_endpoint(pool: PgPool) {
     for key in ["id", "version", "position"] {
         assert!(schemas["CommandAnswer"]["properties"][key].is_object());
     }
+    for key in ["userId", "role", "roles", "customerId", "easyClearIdLogin"] {
+        assert!(
+            schemas["Session"]["properties"][key].is_object(),
+            "Session.{key}"
+        );
+    }
     for key in [
         "id",
         "version",

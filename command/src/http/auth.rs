@@ -3,10 +3,12 @@
 //! profiles, permissions, password change, and the customer's Easy-clear binding
 //! (`GET /api/v1/ups-id`, `POST /api/v1/custom-profile`). See docs/identity.md.
 
+mod sign_in_name;
+
 use std::net::{IpAddr, SocketAddr};
 
 use api::{
-    Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, Query, Role,
+    Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, LoginMethod, Query, Role,
     SessionSubject, Text, ok,
 };
 use axum::Router;
@@ -222,11 +224,13 @@ async fn login(
     let password = form
         .password
         .ok_or_else(|| ApiError::bad_field("password", "请输入密码", "please enter password"))?;
-    if username.len() > 128 || password.len() > 256 {
+    // No account has such a name (and PostgreSQL text cannot hold NUL).
+    if username.len() > 128 || password.len() > 256 || username.contains('\0') {
         return Err(login_failed());
     }
     let ip_text = ip.0.map(|i| i.to_string());
-    let account = load_account(&state.store, &username).await?;
+    // The username, or else a customer's bound Easy-clear ID.
+    let (account, method) = sign_in_name::resolve(&state, &username).await?;
     let known = account.exists().then(|| account.account_id()).flatten();
     let hash = match known {
         Some(id) => password_hash(&state, id).await?,
@@ -303,7 +307,7 @@ async fn login(
     }
     let token = state
         .auth
-        .issue_with_roles(&subject, &account.roles())
+        .issue_with_roles(&subject, &account.roles(), method)
         .await?;
     Ok(ok(json!(token)).no_store())
 }
@@ -362,7 +366,7 @@ async fn test_token(
     let subject = subject(&account).ok_or_else(ApiError::not_found)?;
     Ok(ok(state
         .auth
-        .issue_with_roles(&subject, &account.roles())
+        .issue_with_roles(&subject, &account.roles(), LoginMethod::Test)
         .await?)
     .no_store())
 }
@@ -376,6 +380,8 @@ struct SessionInfo {
     role: Role,
     roles: Vec<Role>,
     customer_id: Option<Uuid>,
+    /// The session was opened with the customer's bound Easy-clear ID as the sign-in name.
+    easy_clear_id_login: bool,
     #[serde(skip_serializing_if = "Option::is_none")]
     pre_logout: Option<PreLogout>,
 }
@@ -385,6 +391,7 @@ async fn session(
     actor: Actor,
     ActorRoles(roles): ActorRoles,
 ) -> ApiResult<SessionInfo> {
+    let method = state.auth.login_method(actor.session_id).await?;
     Ok(ok(SessionInfo {
         user_id: actor.id,
         username: actor.username,
@@ -392,6 +399,7 @@ async fn session(
         role: actor.role,
         roles,
         customer_id: actor.customer_id,
+        easy_clear_id_login: method == Some(LoginMethod::EasyClearId),
         pre_logout: state.identity.pre_logout.clone(),
     })
     .no_store())

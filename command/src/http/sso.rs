@@ -17,7 +17,7 @@ mod store;
 
 use std::sync::Arc;
 
-use api::{Actor, ApiError, ApiResult, SessionSubject, Text, ok};
+use api::{Actor, ApiError, ApiResult, LoginMethod, SessionSubject, Text, ok};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
@@ -280,7 +280,10 @@ async fn callback(
         role: account.role().ok_or_else(unknown_staff)?,
         customer_id: registered.customer_id,
     };
-    let token = state.auth.issue(&subject).await?;
+    let token = state
+        .auth
+        .issue(&subject, LoginMethod::SingleSignOn)
+        .await?;
     // Keep the ID token for the provider's logout (`id_token_hint`) of this session.
     let actor = state.auth.authenticate(&token).await?;
     store::remember_session(
