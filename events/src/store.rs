@@ -11,6 +11,9 @@ pub use durability::{DurabilityReport, check_durability};
 pub use feed::{FeedBatch, decode_payload};
 pub use replay::ReplayFilter;
 
+use std::sync::Arc;
+use std::sync::atomic::{AtomicU8, Ordering};
+
 use sqlx::types::Json;
 use sqlx::{PgConnection, PgExecutor, PgPool, Row};
 use uuid::Uuid;
@@ -21,15 +24,68 @@ use crate::{Appended, Metadata, NewEvent, StoreError};
 /// writer got to the stream first.
 const STREAM_VERSION_KEY: &str = "events_stream_version_key";
 
-/// Appends and reads events. Cheap to clone: it only holds the pool.
+/// Appends and reads events. Cheap to clone: the pool and the notifier are shared.
 #[derive(Debug, Clone)]
 pub struct EventStore {
     pool: PgPool,
+    notifier: Arc<Notifier>,
+}
+
+/// Single flight for `NOTIFY`: at most one in flight per store, and every request made while
+/// one is in flight folded into one more after it. Under a stream of commands that is one
+/// notification per round trip instead of one statement per command, and a listener that
+/// was woken reads everything committed before the notification it got.
+#[derive(Debug, Default)]
+struct Notifier {
+    state: AtomicU8,
+}
+
+const IDLE: u8 = 0;
+const SENDING: u8 = 1;
+const SEND_AGAIN: u8 = 2;
+
+impl Notifier {
+    /// A notification is wanted: answers true when the caller must start sending (none was
+    /// in flight), false when the one in flight will be followed by one more.
+    fn request(&self) -> bool {
+        let mut current = self.state.load(Ordering::Acquire);
+        loop {
+            let next = match current {
+                IDLE => SENDING,
+                SENDING => SEND_AGAIN,
+                _ => return false,
+            };
+            match self
+                .state
+                .compare_exchange(current, next, Ordering::AcqRel, Ordering::Acquire)
+            {
+                Ok(_) => return next == SENDING,
+                Err(actual) => current = actual,
+            }
+        }
+    }
+
+    /// The sender's notification went out: answers true when it is done, false when a
+    /// request came in meanwhile and it must send once more.
+    fn sent(&self) -> bool {
+        if self
+            .state
+            .compare_exchange(SENDING, IDLE, Ordering::AcqRel, Ordering::Acquire)
+            .is_ok()
+        {
+            return true;
+        }
+        self.state.store(SENDING, Ordering::Release);
+        false
+    }
 }
 
 impl EventStore {
     pub fn new(pool: PgPool) -> Self {
-        Self { pool }
+        Self {
+            pool,
+            notifier: Arc::default(),
+        }
     }
 
     pub fn pool(&self) -> &PgPool {
@@ -71,13 +127,22 @@ impl EventStore {
     /// would serialize commits (see migration 20261122000050). Fire and forget: a lost
     /// notification only delays projectors until their next poll.
     pub fn notify(&self) {
+        if !self.notifier.request() {
+            return;
+        }
         let pool = self.pool.clone();
+        let notifier = self.notifier.clone();
         tokio::spawn(async move {
-            if let Err(e) = sqlx::query("SELECT pg_notify('clearway_events', '')")
-                .execute(&pool)
-                .await
-            {
-                tracing::debug!(error = %e, "could not notify projectors; they will poll");
+            loop {
+                if let Err(e) = sqlx::query("SELECT pg_notify('clearway_events', '')")
+                    .execute(&pool)
+                    .await
+                {
+                    tracing::debug!(error = %e, "could not notify projectors; they will poll");
+                }
+                if notifier.sent() {
+                    return;
+                }
             }
         });
     }
@@ -174,5 +239,46 @@ async fn append_with<'c, E: PgExecutor<'c>>(
             Err(conflict)
         }
         Err(e) => Err(e.into()),
+    }
+}
+
+#[cfg(test)]
+mod notifier_tests {
+    use super::Notifier;
+
+    #[test]
+    fn the_first_request_sends_and_a_quiet_sender_is_done() {
+        let n = Notifier::default();
+        assert!(n.request());
+        assert!(n.sent());
+        assert!(n.request(), "idle again: the next request sends");
+    }
+
+    #[test]
+    fn requests_during_a_send_fold_into_exactly_one_more() {
+        let n = Notifier::default();
+        assert!(n.request());
+        assert!(!n.request());
+        assert!(!n.request());
+        assert!(!n.sent(), "a request came in meanwhile: send again");
+        assert!(n.sent(), "nothing since: done");
+        assert!(n.request());
+    }
+
+    #[test]
+    fn concurrent_requests_start_one_sender() {
+        let n = std::sync::Arc::new(Notifier::default());
+        let starters: usize = std::thread::scope(|s| {
+            let handles: Vec<_> = (0..8)
+                .map(|_| {
+                    let n = n.clone();
+                    s.spawn(move || (0..1000).filter(|_| n.request()).count())
+                })
+                .collect();
+            handles.into_iter().map(|h| h.join().unwrap_or(0)).sum()
+        });
+        assert_eq!(starters, 1);
+        assert!(!n.sent());
+        assert!(n.sent());
     }
 }

@@ -40,6 +40,11 @@ pub struct RuntimeConfig {
     pub poll_interval: Duration,
     /// How often to look anyway while the listener is up, in case a notification was lost.
     pub idle_interval: Duration,
+    /// After a wake-up, how long to let further events gather before reading, so that under
+    /// a stream of commands one batch (one transaction) carries many events rather than
+    /// each command costing every projection a read and a commit. It bounds how much later
+    /// a read model shows an event (queries with `minPosition` wait for it anyway).
+    pub gather: Duration,
     /// How often an instance that lacks a projection's lock tries to take it over.
     pub lock_retry_interval: Duration,
     /// First and longest pause after a failure; doubles in between.
@@ -53,6 +58,7 @@ impl Default for RuntimeConfig {
             batch_size: 1000,
             poll_interval: Duration::from_millis(500),
             idle_interval: Duration::from_secs(5),
+            gather: Duration::from_millis(10),
             lock_retry_interval: Duration::from_secs(2),
             min_backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(30),

@@ -149,9 +149,12 @@ async fn create(
     let meta = metadata(&actor, &headers, Some(customer.customer_id));
     let reference = state.reference.current();
     let key = idempotency_key(&headers)?;
-    let request_hash = hex::encode(Sha256::digest(
-        serde_json::to_vec(&body).unwrap_or_default(),
-    ));
+    // Only a keyed request is compared with an earlier one.
+    let request_hash = key.as_ref().map(|_| {
+        hex::encode(Sha256::digest(
+            serde_json::to_vec(&body).unwrap_or_default(),
+        ))
+    });
     let id = Uuid::now_v7();
     let command = DeclarationCommand::Create {
         id,
@@ -182,7 +185,7 @@ async fn create(
     let scope = format!("declarations.create:{}", actor.id);
     match state
         .idempotency
-        .begin(&scope, &key, &request_hash)
+        .begin(&scope, &key, request_hash.as_deref().unwrap_or_default())
         .await
         .map_err(ApiError::internal)?
     {

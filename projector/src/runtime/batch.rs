@@ -96,9 +96,11 @@ async fn locate_failure(
 /// How a batch commits.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Commit {
-    /// Live catch-up: an ordinary durable commit.
+    /// An ordinary durable commit: the end of a rebuild, `run_once_until_caught_up`.
     Durable,
-    /// A full rebuild: `synchronous_commit = off` for the batch's transaction. Safe because
+    /// `synchronous_commit = off` for the batch's transaction: the live runtime and the bulk
+    /// of a rebuild, so that projections do not wait for (or compete with the commands for)
+    /// a WAL flush per batch. Safe because
     /// the read-model rows and the checkpoint commit together and PostgreSQL only ever
     /// loses a tail of asynchronously committed transactions (never a middle one, and
     /// never one a later durable commit depends on, since WAL is flushed in order): after
@@ -106,7 +108,8 @@ pub(crate) enum Commit {
     Relaxed,
 }
 
-/// Reads one batch after `checkpoint` and commits it with the moved checkpoint. The read
+/// Reads one batch after `checkpoint` and commits it with the moved checkpoint (relaxed: a
+/// read model is derived from durable events and its checkpoint commits with it). The read
 /// happens before the transaction starts, so this runner's own transaction id never holds
 /// back the safe horizon it reads below.
 pub(crate) async fn step(
@@ -119,7 +122,7 @@ pub(crate) async fn step(
     let batch = store
         .read_feed_in(conn, *checkpoint, limit, projection.stream_types())
         .await?;
-    commit(conn, projection, checkpoint, batch, Commit::Durable).await
+    commit(conn, projection, checkpoint, batch, Commit::Relaxed).await
 }
 
 /// Applies `batch`, read after `checkpoint`, and commits it with the checkpoint moved to the
@@ -137,6 +140,16 @@ pub(crate) async fn commit(
         return Ok(Step::CaughtUp);
     };
     let name = projection.name();
+    if batch.events.is_empty() {
+        // Only events of streams the projection skips: moving the checkpoint is all there
+        // is to do, and one statement does it atomically (no transaction around it).
+        if move_checkpoint(&mut *conn, name, *checkpoint, next, batch.window, mode).await? {
+            *checkpoint = next;
+            return Ok(Step::Applied(batch.window));
+        }
+        *checkpoint = load_checkpoint(conn, name).await?;
+        return Ok(Step::Moved);
+    }
     let mut tx = conn.begin().await?;
     if mode == Commit::Relaxed {
         sqlx::query("SET LOCAL synchronous_commit = off")
@@ -145,30 +158,21 @@ pub(crate) async fn commit(
     }
     // Checkpoint first: the row lock orders this batch against any other writer of the
     // checkpoint, and the compare refuses a batch read from a checkpoint that has moved.
-    let claimed = sqlx::query(
-        "UPDATE projection_checkpoints
-         SET tx_id = $2::text::xid8, position = $3, events_processed = events_processed + $4,
-             updated_at = now()
-         WHERE name = $1 AND tx_id = $5::text::xid8 AND position = $6",
+    let claimed = move_checkpoint(
+        &mut *tx,
+        name,
+        *checkpoint,
+        next,
+        batch.window,
+        Commit::Durable,
     )
-    .bind(name)
-    .bind(next.tx_id.to_string())
-    .bind(next.position)
-    .bind(i64::try_from(batch.window).unwrap_or(i64::MAX))
-    .bind(checkpoint.tx_id.to_string())
-    .bind(checkpoint.position)
-    .execute(&mut *tx)
-    .await?
-    .rows_affected()
-        == 1;
+    .await?;
     if !claimed {
         tx.rollback().await?;
         *checkpoint = load_checkpoint(conn, name).await?;
         return Ok(Step::Moved);
     }
-    if !batch.events.is_empty()
-        && let Err(batch_error) = projection.apply_feed(&mut tx, &mut batch).await
-    {
+    if let Err(batch_error) = projection.apply_feed(&mut tx, &mut batch).await {
         tx.rollback().await?;
         let events = match batch.parse_payloads() {
             Ok(events) => events,
@@ -179,6 +183,44 @@ pub(crate) async fn commit(
     tx.commit().await?;
     *checkpoint = next;
     Ok(Step::Applied(batch.window))
+}
+
+/// Moves the checkpoint from `from` to `to` if it is still at `from` (answers whether it
+/// was). `Commit::Relaxed` makes a statement of its own commit without waiting for the WAL
+/// flush; inside a transaction pass `Commit::Durable` (the transaction decides).
+async fn move_checkpoint(
+    conn: &mut PgConnection,
+    name: &str,
+    from: Checkpoint,
+    to: Checkpoint,
+    window: usize,
+    mode: Commit,
+) -> Result<bool, RuntimeError> {
+    // Alone, the statement is its own transaction, and a local setting joined in applies to
+    // that transaction's commit only.
+    let relaxed = if mode == Commit::Relaxed {
+        "FROM (SELECT set_config('synchronous_commit', 'off', true)) AS relaxed"
+    } else {
+        ""
+    };
+    let sql = format!(
+        "UPDATE projection_checkpoints
+         SET tx_id = $2::text::xid8, position = $3, events_processed = events_processed + $4,
+             updated_at = now()
+         {relaxed}
+         WHERE name = $1 AND tx_id = $5::text::xid8 AND position = $6"
+    );
+    Ok(sqlx::query(&sql)
+        .bind(name)
+        .bind(to.tx_id.to_string())
+        .bind(to.position)
+        .bind(i64::try_from(window).unwrap_or(i64::MAX))
+        .bind(from.tx_id.to_string())
+        .bind(from.position)
+        .execute(conn)
+        .await?
+        .rows_affected()
+        == 1)
 }
 
 /// Applies batches until the safe feed has nothing more; answers the events applied.

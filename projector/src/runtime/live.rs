@@ -143,6 +143,11 @@ async fn hold_and_follow(
                         position = checkpoint.position,
                         "batch applied"
                     );
+                    // A short window reached the head: wait for the next wake-up (and let
+                    // events gather) rather than read again at once for each new command.
+                    if i64::try_from(n).unwrap_or(i64::MAX) < limit {
+                        break;
+                    }
                 }
                 Step::Moved => {}
                 Step::CaughtUp => break,
@@ -161,10 +166,16 @@ async fn hold_and_follow(
         } else {
             shared.config.poll_interval
         };
-        tokio::select! {
-            _ = stopped(shutdown) => {}
-            _ = woken(&mut wake) => {}
-            _ = tokio::time::sleep(delay) => {}
+        let was_woken = tokio::select! {
+            _ = stopped(shutdown) => false,
+            _ = woken(&mut wake) => true,
+            _ = tokio::time::sleep(delay) => false,
+        };
+        if was_woken && !shared.config.gather.is_zero() {
+            tokio::select! {
+                _ = stopped(shutdown) => {}
+                _ = tokio::time::sleep(shared.config.gather) => {}
+            }
         }
     }
 }
