@@ -1,14 +1,25 @@
 // What the guard fetches once per page load for a signed-in user (spec 2.2): the role when
 // unknown, then permission codes and the staff profile (staff) or the profile with its
-// lock flag (customer).
+// lock flag and the bound Easy-clear ID (customer).
 import { queryClient } from '@/lib/queryClient';
 import { normalizeRole } from '@/lib/roles';
 import { sessionActions } from '@/lib/session';
 import { storage } from '@/lib/storage';
 import { getCustomerProfile } from './api/customerProfile';
-import { getSession } from './api/session';
+import { getSession, type SessionInfo } from './api/session';
 import { firstRole, staffProfileQueryOptions } from './api/staffProfile';
+import { getUpsId } from './api/upsId';
 import { getUserPermissions } from './api/userPermissions';
+
+/** The spec's `isEasyClearIdLogin`: signed in with the bound Easy-clear ID as the name. */
+function rememberHowSignedIn(info: SessionInfo): void {
+  if (info.easyClearIdLogin === true) storage.set('isEasyClearIdLogin', 'true');
+  else storage.remove('isEasyClearIdLogin');
+}
+
+export function isEasyClearIdLogin(): boolean {
+  return storage.get('isEasyClearIdLogin') === 'true';
+}
 
 export async function loadSession(): Promise<void> {
   const session = sessionActions.get();
@@ -17,6 +28,7 @@ export async function loadSession(): Promise<void> {
     const info = await getSession();
     role = normalizeRole(info.role);
     if (!role) throw new Error(`unknown role ${String(info.role)}`);
+    rememberHowSignedIn(info);
     session.setRole(role);
     session.setUserInfo({
       userName: info.username,
@@ -25,7 +37,12 @@ export async function loadSession(): Promise<void> {
     });
   }
   if (role === 'CUSTOMER') {
-    const profile = await getCustomerProfile({ hideErrorMessage: true });
+    // Signed in with the bound ID: the spec skips the ups-id call (the profile has the ID).
+    const byEasyClearId = isEasyClearIdLogin();
+    const [profile, upsId] = await Promise.all([
+      getCustomerProfile({ hideErrorMessage: true }),
+      byEasyClearId ? null : getUpsId({ hideErrorMessage: true }),
+    ]);
     queryClient.setQueryData(['auth', 'customer-profile'], profile);
     session.setUserInfo({
       userName: profile.username,
@@ -34,7 +51,9 @@ export async function loadSession(): Promise<void> {
       email: profile.email,
       isLocked: Boolean(profile.isLocked),
     });
-    if (profile.upsId) storage.set('upsId', profile.upsId);
+    const bound = byEasyClearId ? profile.upsId : upsId;
+    if (bound) storage.set('upsId', bound);
+    else storage.remove('upsId');
     session.setPermissions([]);
   } else {
     const [permissions, staff] = await Promise.all([
@@ -68,6 +87,7 @@ export async function completeLogin(token: string): Promise<void> {
   const session = sessionActions.get();
   session.clear();
   queryClient.clear();
+  rememberHowSignedIn(info);
   session.setRole(role);
   session.setUserInfo({ userName: info.username, displayName: info.displayName, isLocked: false });
   session.setToken(token);

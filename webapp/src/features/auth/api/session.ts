@@ -7,6 +7,8 @@ export interface SessionInfo {
   displayName?: string;
   role: string;
   customerId?: string | null;
+  /** Signed in with the customer's bound Easy-clear ID in place of the username. */
+  easyClearIdLogin?: boolean;
   expiresAt?: string;
 }
 
