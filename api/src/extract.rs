@@ -83,6 +83,12 @@ fn field_error(path: String, detail: String) -> ApiError {
 
 /// Deserialize cleaned url-encoded pairs, naming the field that failed.
 pub fn from_pairs<T: DeserializeOwned>(pairs: &[(String, String)]) -> Result<T, ApiError> {
+    if let Some((k, _)) = pairs
+        .iter()
+        .find(|(k, v)| k.contains('\0') || v.contains('\0'))
+    {
+        return Err(nul_refused(k.clone()));
+    }
     let encoded = form_urlencoded::Serializer::new(String::new())
         .extend_pairs(pairs.iter())
         .finish();
@@ -138,7 +144,53 @@ pub fn parse_json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError>
             )
         })?
     };
+    // JSON text can only carry U+0000 escaped, so most bodies skip the walk.
+    if bytes.windows(6).any(|w| w.eq_ignore_ascii_case(b"\\u0000"))
+        && let Some(field) = nul_in_json(&value, "")
+    {
+        return Err(nul_refused(field));
+    }
     from_json_value(clean_json(value))
+}
+
+/// PostgreSQL text cannot hold U+0000, and no field of ours means one: a value carrying it
+/// is refused here, naming its field, rather than failing later as a database error.
+fn nul_refused(field: String) -> ApiError {
+    let field = field.replace('\0', "");
+    let field = if field.is_empty() {
+        "body".to_string()
+    } else {
+        field
+    };
+    ApiError::bad_field(
+        field,
+        "字段包含不允许的空字符（U+0000）",
+        "the value contains a NUL character (U+0000), which is not allowed",
+    )
+}
+
+/// The JSON path of the first string or key holding U+0000.
+fn nul_in_json(value: &Value, path: &str) -> Option<String> {
+    match value {
+        Value::String(s) => s.contains('\0').then(|| path.to_string()),
+        Value::Array(items) => items
+            .iter()
+            .enumerate()
+            .find_map(|(i, v)| nul_in_json(v, &format!("{path}[{i}]"))),
+        Value::Object(map) => map.iter().find_map(|(k, v)| {
+            let here = if path.is_empty() {
+                k.clone()
+            } else {
+                format!("{path}.{k}")
+            };
+            if k.contains('\0') {
+                Some(here)
+            } else {
+                nul_in_json(v, &here)
+            }
+        }),
+        _ => None,
+    }
 }
 
 /// A JSON body (`Content-Type: application/json`), cleaned.
@@ -229,6 +281,37 @@ mod tests {
             ApiError::BadRequest { fields, .. } => assert_eq!(fields[0].field, "pageNo"),
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    fn refused_field(err: ApiError) -> String {
+        match err {
+            ApiError::BadRequest { fields, .. } => fields[0].field.clone(),
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn a_nul_character_anywhere_in_a_json_body_is_refused_naming_its_field() {
+        #[derive(Debug, Deserialize)]
+        struct Any {}
+        let deep = br#"{"a":"ok","lines":[{"x":"1"},{"name":"bad\u0000"}]}"#;
+        assert_eq!(
+            refused_field(parse_json_body::<Any>(deep).expect_err("refused")),
+            "lines[1].name"
+        );
+        let key = br#"{"k\u0000":1}"#;
+        assert_eq!(
+            refused_field(parse_json_body::<Any>(key).expect_err("refused")),
+            "k"
+        );
+        // An escaped backslash before "u0000" is text, not a NUL.
+        assert!(parse_json_body::<Any>(br#"{"a":"\\u0000"}"#).is_ok());
+    }
+
+    #[test]
+    fn a_nul_character_in_a_form_or_query_is_refused_naming_its_field() {
+        let err = from_pairs::<Filter>(&clean_pairs(b"username=acme%00")).expect_err("refused");
+        assert_eq!(refused_field(err), "username");
     }
 
     #[test]

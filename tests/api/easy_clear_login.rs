@@ -120,10 +120,11 @@ async fn a_registered_but_unbound_id_is_refused_like_an_unknown_user(pool: PgPoo
         try_login(&app, "initech", "Initech2026x").await["code"],
         200
     );
-    // A name no account can have is the same failure, never a server error; an empty one is
-    // a 400 naming the field.
+    // A name with a NUL character (which no field may hold) and an empty one are 400s
+    // naming the field, never a server error.
     let nul = try_login(&app, "ACME-EC-0001\u{0}", PASSWORD).await;
-    assert_eq!(nul["code"], 10000, "{nul}");
+    assert_eq!(nul["code"], 400, "{nul}");
+    assert_eq!(nul["data"][0]["field"], "username");
     let empty = try_login(&app, "", PASSWORD).await;
     assert_eq!(empty["code"], 400, "{empty}");
     assert_eq!(empty["data"][0]["field"], "username");

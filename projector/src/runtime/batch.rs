@@ -159,7 +159,7 @@ pub(crate) async fn commit(
     // Checkpoint first: the row lock orders this batch against any other writer of the
     // checkpoint, and the compare refuses a batch read from a checkpoint that has moved.
     let claimed = move_checkpoint(
-        &mut *tx,
+        &mut tx,
         name,
         *checkpoint,
         next,
