@@ -81,9 +81,13 @@ impl EventStore {
         conn: &mut PgConnection,
         after: Checkpoint,
     ) -> Result<bool, StoreError> {
+        // The first such event in feed order, not EXISTS: the planner drops an EXISTS
+        // subquery's ORDER BY and, misjudging the row comparison, scanned the whole table
+        // for it (once per projection per wake-up); ordered, it is one index probe.
         let pending = sqlx::query_scalar(
-            "SELECT EXISTS (SELECT 1 FROM events \
-             WHERE (tx_id, global_position) > ($1::text::xid8, $2))",
+            "SELECT (SELECT global_position FROM events \
+             WHERE (tx_id, global_position) > ($1::text::xid8, $2) \
+             ORDER BY tx_id, global_position LIMIT 1) IS NOT NULL",
         )
         .bind(xid8_param(after.tx_id))
         .bind(after.position)
