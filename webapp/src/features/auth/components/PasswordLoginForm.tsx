@@ -104,6 +104,7 @@ export function PasswordLoginForm({
         <TextInput
           label={t('login.username')}
           placeholder={t('login.usernamePlaceholder')}
+          description={loginPage === '/login-c' ? t('login.usernameOrEasyClearId') : undefined}
           autoComplete="username"
           withAsterisk
           data-autofocus
