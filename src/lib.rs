@@ -2,6 +2,7 @@
 //! (`events`, `command`, `projector`, `query`) into one server and its subcommands.
 
 pub mod config;
+pub mod housekeeping;
 pub mod openapi;
 pub mod replay;
 pub mod seed;

@@ -322,6 +322,12 @@ impl Application {
 
     /// Serve until `shutdown` turns true, then drain requests and stop the projectors.
     pub async fn run(self, mut shutdown: watch::Receiver<bool>) -> anyhow::Result<()> {
+        crate::housekeeping::spawn(
+            self.pool.clone(),
+            crate::housekeeping::Retention::default(),
+            Duration::from_secs(3600),
+            shutdown.clone(),
+        );
         let projector_task = self.with_projectors.then(|| {
             let runtime =
                 projector::runtime::ProjectorRuntime::new(self.pool.clone(), projections());

@@ -9,6 +9,7 @@ mod declarations;
 mod easy_clear_login;
 mod envelope;
 mod helpers;
+mod housekeeping;
 mod identity;
 mod openapi;
 mod password;
