@@ -231,7 +231,7 @@ describe('platform management', () => {
     }),
   );
 
-  test('the audit log shows a role permission change with from -> to', testOptions(), async (t) => {
+  test('the audit log shows a role permission change: the code removed and added, the whole change kept', testOptions(), async (t) => {
     const before = await roleCodes('OPERATOR');
     assert.ok(before.codes.includes(CODE));
     await setRoleCodes('OPERATOR', before.codes.filter((c) => c !== CODE));
@@ -241,17 +241,19 @@ describe('platform management', () => {
       await page.goto('/platform-mgt/audit?subjectType=role&action=RolePermissionsChanged');
       const table = visible(page.getByRole('table', { name: 'Audit log' }));
       await table.waitFor();
-      // The removal: the old set held the code, the new one does not.
-      const removal = table.locator('tr').filter({
-        hasText: new RegExp(`permissions: [^\\n]*${CODE}[^\\n]* -> `),
-      });
+      // The removal shows the one code that went; its line keeps the whole change, in
+      // which the old set held the code and the new one does not.
+      const removal = table.locator('tr').filter({ hasText: `permissions: - ${CODE}` });
       await removal.first().waitFor();
       const text = await removal.first().innerText();
       assert.match(text, /OPERATOR/);
       assert.match(text, /Role permissions changed/);
       assert.match(text, /Adam Admin|admin/);
-      const line = text.split('\n').find((l) => l.startsWith('permissions:') && !l.split(' -> ')[1].includes(CODE));
-      assert.ok(line, `a change line without ${CODE} on the "to" side in: ${text}`);
+      const full = await removal.first().locator('[title^="permissions:"]').first().getAttribute('title');
+      const [from, to] = (full ?? '').split(' -> ');
+      assert.ok(from.includes(CODE) && to !== undefined && !to.includes(CODE), `the whole change: ${full}`);
+      // And the restore shows it coming back.
+      await table.locator('tr').filter({ hasText: `permissions: + ${CODE}` }).first().waitFor();
       await screenshot(page, 'platform-audit');
     });
   });

@@ -137,7 +137,7 @@ const en: Messages = {
     staffTitle: 'Staff login',
     username: 'Username',
     usernamePlaceholder: 'Enter your username',
-    usernameOrEasyClearId: 'You may also sign in with the Easy-clear ID your company has bound',
+    usernameOrEasyClearId: 'Or the Easy-clear ID your company has bound',
     password: 'Password',
     passwordPlaceholder: 'Enter your password',
     submit: 'Log in',

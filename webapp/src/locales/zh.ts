@@ -137,7 +137,7 @@ const zh = {
     staffTitle: '员工登录',
     username: '用户名',
     usernamePlaceholder: '请输入用户名',
-    usernameOrEasyClearId: '也可使用贵公司已绑定的易清关 ID 登录',
+    usernameOrEasyClearId: '或贵公司已绑定的易清关 ID',
     password: '密码',
     passwordPlaceholder: '请输入密码',
     submit: '登录',

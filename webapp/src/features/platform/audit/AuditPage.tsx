@@ -10,7 +10,7 @@ import platformZh from '@/locales/platform.zh';
 import { useAudit } from '../api/audit';
 import type { AuditRecord } from '../api/types';
 import { FormError } from '../components/FormError';
-import { formatChanges, formatTime, fromYmd, toYmd } from '../model/audit';
+import { formatTime, fromYmd, summarizeChanges, toYmd } from '../model/audit';
 import { errorText } from '../model/errors';
 
 const FILTERS = [
@@ -84,13 +84,19 @@ export default function AuditPage() {
       col.accessor('changes', {
         header: t('platform.audit.col.changes'),
         cell: ({ getValue }) => {
-          const lines = formatChanges(getValue(), empty);
+          const lines = summarizeChanges(getValue(), empty);
           if (!lines.length) return t('platform.audit.noChanges');
           return (
             <Stack gap={2}>
               {lines.map((line, i) => (
-                <Text key={i} size="xs" ff="monospace" style={{ wordBreak: 'break-word' }}>
-                  {line}
+                <Text
+                  key={i}
+                  size="xs"
+                  ff="monospace"
+                  title={line.full}
+                  style={{ wordBreak: 'break-word' }}
+                >
+                  {line.text}
                 </Text>
               ))}
             </Stack>

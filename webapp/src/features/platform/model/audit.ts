@@ -17,6 +17,37 @@ export function formatChanges(changes: readonly AuditChange[] | null | undefined
   );
 }
 
+type Scalar = string | number | boolean;
+const isScalarList = (v: unknown): v is Scalar[] =>
+  Array.isArray(v) && v.every((x) => ['string', 'number', 'boolean'].includes(typeof x));
+
+/**
+ * Each change as shown in the log: a list (roles, permission codes) as what was added
+ * ("+ ...") and removed ("- ..."), since whole lists before and after hide the one code
+ * that changed; anything else, and a list only reordered, as "field: from -> to". `full`
+ * is always the whole "from -> to" line.
+ */
+export function summarizeChanges(
+  changes: readonly AuditChange[] | null | undefined,
+  empty: string,
+): { text: string; full: string }[] {
+  const full = formatChanges(changes, empty);
+  return (changes ?? []).map((c, i) => {
+    const from = c.from ?? [];
+    const to = c.to ?? [];
+    if (isScalarList(from) && isScalarList(to)) {
+      const added = to.filter((x) => !from.includes(x));
+      const removed = from.filter((x) => !to.includes(x));
+      const parts = [
+        added.length ? `+ ${added.join(', ')}` : '',
+        removed.length ? `- ${removed.join(', ')}` : '',
+      ].filter(Boolean);
+      if (parts.length) return { text: `${c.field}: ${parts.join('; ')}`, full: full[i] };
+    }
+    return { text: full[i], full: full[i] };
+  });
+}
+
 /** YYYYMMDD from a date picker's YYYY-MM-DD (or '' when none). */
 export function toYmd(iso: string | null | undefined): string {
   return iso ? iso.replaceAll('-', '').slice(0, 8) : '';

@@ -1,7 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/request';
 import type { PortRecord } from '../api/types';
-import { formatChanges, formatTime, formatValue, fromYmd, toYmd } from '../model/audit';
+import {
+  formatChanges,
+  formatTime,
+  formatValue,
+  fromYmd,
+  summarizeChanges,
+  toYmd,
+} from '../model/audit';
 import { conflictField, fieldErrorsOf, isConflict, staffFieldErrors } from '../model/errors';
 import { portOptions, slicOptions } from '../model/exportLists';
 import {
@@ -124,6 +131,25 @@ describe('audit formatting', () => {
     ]);
     expect(formatChanges(null, '-')).toEqual([]);
     expect(formatValue(false, '-')).toBe('false');
+  });
+
+  it('shows a list change as what was added and removed, with the whole change kept', () => {
+    const lines = summarizeChanges(
+      [
+        { field: 'permissions', from: ['a:1', 'b:2', 'c:3'], to: ['a:1', 'c:3', 'd:4'] },
+        { field: 'roles', from: null, to: ['ADMIN'] },
+        { field: 'roles', from: ['ADMIN', 'OPERATOR'], to: ['OPERATOR', 'ADMIN'] },
+        { field: 'staffEmail', from: 'a@b.cn', to: 'c@d.cn' },
+      ],
+      '(empty)',
+    );
+    expect(lines.map((l) => l.text)).toEqual([
+      'permissions: + d:4; - b:2',
+      'roles: + ADMIN',
+      'roles: ADMIN, OPERATOR -> OPERATOR, ADMIN',
+      'staffEmail: a@b.cn -> c@d.cn',
+    ]);
+    expect(lines[0].full).toBe('permissions: a:1, b:2, c:3 -> a:1, c:3, d:4');
   });
 
   it('converts dates between the picker and YYYYMMDD', () => {
