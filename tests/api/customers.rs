@@ -762,3 +762,58 @@ async fn customers_may_not_use_the_archive_and_unknown_ids_are_not_found(pool: P
     let r = body(app.get(&admin, "/api/v1/customers/not-a-uuid").await).await;
     assert_eq!(r["_status"], 404);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_easy_clear_id_names_one_customer(pool: PgPool) {
+    let app = spawn(pool).await;
+    let operator = app.login("operator").await;
+    let first = create(&app, &operator, new_customer("luthor")).await;
+    assert_eq!(first["code"], 200, "{first}");
+    let first_id = first["data"]["id"].as_str().expect("id").to_string();
+
+    // Another customer may not register it, nor the ID a demo customer has bound.
+    for taken in ["luthor-EC", "ACME-EC-0001"] {
+        let mut fields = new_customer("kord");
+        fields["upsId"] = json!(taken);
+        let r = create(&app, &operator, fields).await;
+        assert_eq!(r["_status"], 409, "{taken}: {r}");
+        assert_eq!(r["data"]["reason"], "UPS_ID_TAKEN");
+        assert!(r["message"].as_str().unwrap_or("").contains("upsId"), "{r}");
+    }
+    let second = create(&app, &operator, new_customer("kord")).await;
+    assert_eq!(second["code"], 200, "{second}");
+    let second_path = format!(
+        "/api/v1/customers/{}",
+        second["data"]["id"].as_str().expect("id")
+    );
+
+    // Nor take it by a change; its own customer keeps it through one.
+    let moved = body(
+        app.put(&operator, &second_path, json!({"upsId": "luthor-EC"}))
+            .await,
+    )
+    .await;
+    assert_eq!(moved["_status"], 409, "{moved}");
+    assert_eq!(moved["data"]["reason"], "UPS_ID_TAKEN");
+    let own = body(
+        app.put(
+            &operator,
+            &format!("/api/v1/customers/{first_id}"),
+            json!({"upsId": "luthor-EC", "city": "Metropolis"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(own["code"], 200, "{own}");
+
+    // Once its customer is deleted, the ID is free again.
+    let admin = app.login("admin").await;
+    let gone = delete(&app, &admin, &format!("/api/v1/customers/{first_id}")).await;
+    assert_eq!(gone["code"], 200, "{gone}");
+    let taken_over = body(
+        app.put(&operator, &second_path, json!({"upsId": "luthor-EC"}))
+            .await,
+    )
+    .await;
+    assert_eq!(taken_over["code"], 200, "{taken_over}");
+}

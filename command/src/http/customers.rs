@@ -411,6 +411,7 @@ async fn create(
         Ok(_) => Ok(()),
         Err(e) => Err(e),
     };
+    let ups_free = ups_id_free(&state, body.ups_id.as_deref(), None).await;
     let login = if body.create_login.unwrap_or(true) {
         let (email, field) = match body.login_email.clone() {
             Some(e) => (Some(e), "loginEmail"),
@@ -460,6 +461,7 @@ async fn create(
         }
     }
     name_free?;
+    ups_free?;
     let login = login.transpose()?;
     let mut answer = match guard {
         Some(mut guard) => {
@@ -539,6 +541,9 @@ async fn update(
     FormOrJson(body): FormOrJson<CustomerUpdate>,
 ) -> ApiResult<CommandAnswer> {
     let (id, _) = live_customer(&state, &id).await?;
+    if let Some(Some(ups_id)) = &body.ups_id {
+        ups_id_free(&state, Some(ups_id), Some(id)).await?;
+    }
     let change = ProfileUpdate {
         // null or empty: refused by the decision (companyName is required)
         company_name: body.company_name.map(Option::unwrap_or_default),
@@ -677,11 +682,12 @@ async fn remove(
 
 /// The projection that keeps `rm_declarations`.
 const DECLARATION_LIST: &str = "declaration_list";
+/// The projection that keeps `rm_customers`.
+const CUSTOMER_DIRECTORY: &str = "customer_directory";
 
-/// How many of the customer's declarations are in status 1, 2 or 3, from `rm_declarations`
-/// once it has caught up with every event written so far (2 s at most; otherwise 503, as
-/// deciding on a stale count could delete a customer with work in progress).
-async fn declarations_in_progress(state: &IdentityState, id: Uuid) -> Result<i64, ApiError> {
+/// Waits (2 s at most; otherwise 503, as deciding on a stale read model could break the
+/// rule it checks) until `projection` has applied every event written so far.
+async fn caught_up(state: &IdentityState, projection: &str) -> Result<(), ApiError> {
     let head: Option<i64> = sqlx::query_scalar("SELECT max(global_position) FROM events")
         .fetch_one(&state.pool)
         .await?;
@@ -697,27 +703,66 @@ async fn declarations_in_progress(state: &IdentityState, id: Uuid) -> Result<i64
                          WHERE (e.tx_id, e.global_position) > (cp.tx_id, cp.position)
                            AND e.global_position <= $2))",
         )
-        .bind(DECLARATION_LIST)
+        .bind(projection)
         .bind(head)
         .fetch_one(&state.pool)
         .await?;
         if !behind {
-            break;
+            return Ok(());
         }
         if tokio::time::Instant::now() >= deadline {
             return Err(ApiError::Unavailable(Text::new(
-                "报关单数据尚未同步完成，请稍后再试",
-                "the declaration list is still catching up; try again shortly",
+                "数据尚未同步完成，请稍后再试",
+                "the data is still catching up; try again shortly",
             )));
         }
         tokio::time::sleep(std::time::Duration::from_millis(20)).await;
     }
+}
+
+/// How many of the customer's declarations are in status 1, 2 or 3, from `rm_declarations`
+/// once it has caught up with every event written so far.
+async fn declarations_in_progress(state: &IdentityState, id: Uuid) -> Result<i64, ApiError> {
+    caught_up(state, DECLARATION_LIST).await?;
     Ok(sqlx::query_scalar(
         "SELECT count(*) FROM rm_declarations WHERE customer_id = $1 AND status IN (1, 2, 3)",
     )
     .bind(id)
     .fetch_one(&state.pool)
     .await?)
+}
+
+/// An Easy-clear ID names one customer (it binds to it and signs its users in): one that
+/// another live customer has registered or bound is refused, naming `upsId`. Read from
+/// `rm_customers` once it has caught up; `except` is the customer being changed.
+async fn ups_id_free(
+    state: &IdentityState,
+    ups_id: Option<&str>,
+    except: Option<Uuid>,
+) -> Result<(), ApiError> {
+    let Some(ups_id) = ups_id.map(str::trim).filter(|u| !u.is_empty()) else {
+        return Ok(());
+    };
+    caught_up(state, CUSTOMER_DIRECTORY).await?;
+    let taken: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM rm_customers
+                         WHERE status <> 'deleted' AND (ups_id = $1 OR bound_ups_id = $1)
+                           AND customer_id IS DISTINCT FROM $2)",
+    )
+    .bind(ups_id)
+    .bind(except)
+    .fetch_one(&state.pool)
+    .await?;
+    if taken {
+        return Err(ApiError::Conflict {
+            reason: "UPS_ID_TAKEN",
+            message: Text::new(
+                format!("易清关 ID（upsId）{ups_id} 已登记给其他客户"),
+                format!("the Easy-clear ID (upsId) {ups_id} is registered to another customer"),
+            ),
+        });
+    }
+    Ok(())
 }
 
 #[derive(Debug, Deserialize)]

@@ -124,6 +124,10 @@ export function CustomerFormDialog({
         form.setErrors({ username: e.message });
         return;
       }
+      if (e.status === 409 && e.reason === 'UPS_ID_TAKEN') {
+        form.setErrors({ upsId: e.message });
+        return;
+      }
       const known = new Set(Object.keys(form.values));
       const onFields: Record<string, string> = {};
       const elsewhere: string[] = [];
