@@ -62,6 +62,10 @@ impl Projection for DeclarationHistory {
         Some(&[STREAM_TYPE])
     }
 
+    fn prepare(&self) -> Option<fn(&mut FeedBatch)> {
+        Some(crate::declaration_feed::prepare)
+    }
+
     fn apply_feed<'a>(
         &'a self,
         tx: &'a mut PgConnection,

@@ -80,6 +80,10 @@ impl Projection for DeclarationList {
         Some(&[STREAM_TYPE])
     }
 
+    fn prepare(&self) -> Option<fn(&mut FeedBatch)> {
+        Some(crate::declaration_feed::prepare)
+    }
+
     fn apply_feed<'a>(
         &'a self,
         tx: &'a mut PgConnection,

@@ -10,6 +10,7 @@ use sqlx::PgConnection;
 pub mod account_directory;
 pub mod admin_audit;
 pub mod customer_directory;
+mod declaration_feed;
 pub mod declaration_history;
 pub mod declaration_list;
 pub mod port_directory;
@@ -51,6 +52,14 @@ pub trait Projection: Send + Sync + 'static {
     /// runtime then reads only those events' payloads, and moves the checkpoint past the
     /// others all the same.
     fn stream_types(&self) -> Option<&'static [&'static str]> {
+        None
+    }
+
+    /// CPU work on a window that may run ahead of [`Projection::apply_feed`], on another
+    /// thread while an earlier window applies (a rebuild does; the live runtime does not).
+    /// It leaves its result in [`FeedBatch::prepared`], and must not fail: `apply_feed`
+    /// gives the same result without it, reporting any error itself.
+    fn prepare(&self) -> Option<fn(&mut FeedBatch)> {
         None
     }
 

@@ -31,6 +31,9 @@ pub struct FeedBatch {
     pub end: Option<Checkpoint>,
     /// The number of events in the window, wanted or not.
     pub window: usize,
+    /// What a projection's reader already made of the window ahead of applying it (a rebuild
+    /// decodes the next window while one applies); only the projection knows its type.
+    pub prepared: Option<Box<dyn std::any::Any + Send>>,
     parsed: bool,
 }
 
@@ -119,6 +122,7 @@ impl EventStore {
             payloads: Vec::with_capacity(rows.len()),
             end: None,
             window: rows.len(),
+            prepared: None,
             parsed: false,
         };
         for row in &rows {

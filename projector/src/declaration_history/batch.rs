@@ -33,17 +33,16 @@ pub(super) async fn apply_batch(
     apply_decoded(conn, decoded).await
 }
 
-/// [`apply_batch`] of a window of the feed: each payload decoded once, from its JSON text.
+/// [`apply_batch`] of a window of the feed: each payload decoded once, from its JSON text
+/// (ahead of time when the window was prepared).
 pub(super) async fn apply_feed(
     conn: &mut PgConnection,
-    feed: &FeedBatch,
+    feed: &mut FeedBatch,
 ) -> Result<(), ProjectionError> {
-    let mut decoded = Vec::with_capacity(feed.events.len());
-    for (event, payload) in feed.events.iter().zip(&feed.payloads) {
-        if event.stream_type == STREAM_TYPE {
-            decoded.push((event, DeclarationEvent::from_json(event, payload)?));
-        }
-    }
+    let decoded = crate::declaration_feed::take_or_decode(feed)?
+        .into_iter()
+        .map(|(index, event)| (&feed.events[index], event))
+        .collect();
     apply_decoded(conn, decoded).await
 }
 

@@ -40,19 +40,14 @@ pub(super) async fn apply_batch(
     apply_decoded(conn, events, decoded).await
 }
 
-/// [`apply_batch`] of a window of the feed: each payload decoded once, from its JSON text.
+/// [`apply_batch`] of a window of the feed: each payload decoded once, from its JSON text
+/// (ahead of time when the window was prepared).
 pub(super) async fn apply_feed(
     conn: &mut PgConnection,
-    feed: &FeedBatch,
+    feed: &mut FeedBatch,
 ) -> Result<(), ProjectionError> {
     let started = std::time::Instant::now();
-    let mut decoded = Vec::with_capacity(feed.events.len());
-    for (index, event) in feed.events.iter().enumerate() {
-        if event.stream_type == STREAM_TYPE {
-            let payload = &feed.payloads[index];
-            decoded.push((index, DeclarationEvent::from_json(event, payload)?));
-        }
-    }
+    let decoded = crate::declaration_feed::take_or_decode(feed)?;
     let decode = started.elapsed();
     apply_decoded(conn, &feed.events, decoded).await?;
     tracing::debug!(

@@ -130,6 +130,7 @@ async fn replay(
         store.clone(),
         checkpoint,
         projection.stream_types(),
+        projection.prepare(),
         sender,
     )));
     let mut applied = 0u64;
@@ -170,12 +171,15 @@ async fn replay(
 }
 
 /// Reads consecutive windows after `after` on a connection of its own until the feed has
-/// nothing more (an empty window is handed over too) or the replay stops listening.
+/// nothing more (an empty window is handed over too) or the replay stops listening. The
+/// projection's `prepare` runs on each window on a blocking thread, so it overlaps with the
+/// applying of the windows before it.
 async fn read_ahead(
     pool: PgPool,
     store: EventStore,
     mut after: Checkpoint,
     stream_types: Option<&'static [&'static str]>,
+    prepare: Option<fn(&mut FeedBatch)>,
     windows: mpsc::Sender<Read>,
 ) {
     // Not a pooled connection: a pool of one, already lent to the replay, would never
@@ -188,16 +192,27 @@ async fn read_ahead(
         }
     };
     loop {
-        let read = store
+        let mut read = store
             .read_feed_in(&mut conn, after, BATCH, stream_types)
-            .await;
+            .await
+            .map_err(RuntimeError::from);
+        if let (Some(prepare), Ok(batch)) = (prepare, &mut read)
+            && !batch.events.is_empty()
+        {
+            let window = std::mem::take(batch);
+            read = tokio::task::spawn_blocking(move || {
+                let mut window = window;
+                prepare(&mut window);
+                window
+            })
+            .await
+            .map_err(|_| RuntimeError::Aborted("rebuild read-ahead"));
+        }
         let (next, last) = match &read {
             Ok(batch) => (batch.end, batch.end.is_none()),
             Err(_) => (None, true),
         };
-        let sent = windows
-            .send(read.map(|batch| (after, batch)).map_err(RuntimeError::from))
-            .await;
+        let sent = windows.send(read.map(|batch| (after, batch))).await;
         if sent.is_err() || last {
             return;
         }
