@@ -26,6 +26,9 @@ WORKDIR /src
 COPY . .
 # The built web app sits where the binary may embed it from (webapp/dist).
 COPY --from=web /src/webapp/dist ./webapp/dist
+# The commit /api/v1/health and /environment show (the context has no .git):
+#   docker build --build-arg CLEARWAY_COMMIT=$(git rev-parse --short=12 HEAD) .
+ARG CLEARWAY_COMMIT=unknown
 RUN cargo build --release --locked --bin clearway \
  && cp target/release/clearway /usr/local/bin/clearway
 
