@@ -77,8 +77,8 @@ pub async fn run(
     // The log as of now: everything committed up to the head seen at the start. The feed
     // holds back events of transactions that are still open below them, so wait for those
     // (bounded) rather than end with a silently short output.
-    let head: i64 = sqlx::query_scalar("SELECT COALESCE(max(global_position), 0) FROM events")
-        .fetch_one(store.pool())
+    let head = store
+        .head_position()
         .await
         .context("reading the head of the event log")?;
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);

@@ -3,6 +3,7 @@
 
 mod durability;
 mod feed;
+mod passed;
 mod read;
 mod replay;
 mod row;

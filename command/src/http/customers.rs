@@ -688,36 +688,23 @@ const CUSTOMER_DIRECTORY: &str = "customer_directory";
 /// Waits (2 s at most; otherwise 503, as deciding on a stale read model could break the
 /// rule it checks) until `projection` has applied every event written so far.
 async fn caught_up(state: &IdentityState, projection: &str) -> Result<(), ApiError> {
-    let head: Option<i64> = sqlx::query_scalar("SELECT max(global_position) FROM events")
-        .fetch_one(&state.pool)
-        .await?;
-    let head = head.unwrap_or(0);
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(2);
-    loop {
-        let behind: bool = sqlx::query_scalar(
-            "SELECT NOT EXISTS (
-                 SELECT 1 FROM projection_checkpoints cp
-                  WHERE cp.name = $1
-                    AND NOT EXISTS (
-                        SELECT 1 FROM events e
-                         WHERE (e.tx_id, e.global_position) > (cp.tx_id, cp.position)
-                           AND e.global_position <= $2))",
-        )
-        .bind(projection)
-        .bind(head)
-        .fetch_one(&state.pool)
-        .await?;
-        if !behind {
-            return Ok(());
-        }
-        if tokio::time::Instant::now() >= deadline {
-            return Err(ApiError::Unavailable(Text::new(
-                "数据尚未同步完成，请稍后再试",
-                "the data is still catching up; try again shortly",
-            )));
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    let head = state
+        .store
+        .head_position()
+        .await
+        .map_err(ApiError::internal)?;
+    let passed = state
+        .store
+        .wait_for_projections(&[projection], head, std::time::Duration::from_secs(2))
+        .await
+        .map_err(ApiError::internal)?;
+    if passed {
+        return Ok(());
     }
+    Err(ApiError::Unavailable(Text::new(
+        "数据尚未同步完成，请稍后再试",
+        "the data is still catching up; try again shortly",
+    )))
 }
 
 /// How many of the customer's declarations are in status 1, 2 or 3, from `rm_declarations`

@@ -6,6 +6,8 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use sqlx::{PgPool, Row};
 
+use events::EventStore;
+
 use super::RuntimeError;
 
 /// One projection's progress.
@@ -58,43 +60,15 @@ pub async fn status(pool: &PgPool) -> Result<Vec<ProjectionStatus>, RuntimeError
 }
 
 /// Read-your-writes: waits (at most `timeout`) until every projection in `names` has
-/// passed `min_position`, and answers whether they all did.
-///
-/// Checkpoints order by (transaction, position), so "passed" cannot mean a checkpoint
-/// position >= `min_position`. It means: no committed event at a position <= `min_position`
-/// is still unapplied by the projection. Every event of a command answered with that
-/// position is committed, so once passed, the projection reflects the command. A name
-/// without a checkpoint (never ran) has not passed anything.
+/// passed `min_position`, and answers whether they all did
+/// ([`EventStore::wait_for_projections`], which says what "passed" means).
 pub async fn wait_for_position(
     pool: &PgPool,
     names: &[&str],
     min_position: i64,
     timeout: Duration,
 ) -> Result<bool, RuntimeError> {
-    let deadline = tokio::time::Instant::now() + timeout;
-    let mut pause = Duration::from_millis(5);
-    loop {
-        let behind: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM unnest($1::text[]) AS wanted(name)
-             WHERE NOT EXISTS (
-                 SELECT 1 FROM projection_checkpoints c
-                 WHERE c.name = wanted.name AND NOT EXISTS (
-                     SELECT 1 FROM events e
-                     WHERE (e.tx_id, e.global_position) > (c.tx_id, c.position)
-                       AND e.global_position <= $2))",
-        )
-        .bind(names)
-        .bind(min_position)
-        .fetch_one(pool)
-        .await?;
-        if behind == 0 {
-            return Ok(true);
-        }
-        let now = tokio::time::Instant::now();
-        if now >= deadline {
-            return Ok(false);
-        }
-        tokio::time::sleep(pause.min(deadline - now)).await;
-        pause = (pause * 2).min(Duration::from_millis(50));
-    }
+    Ok(EventStore::new(pool.clone())
+        .wait_for_projections(names, min_position, timeout)
+        .await?)
 }
