@@ -48,40 +48,24 @@ fn new_customer(username: &str) -> Value {
 /// `position` (every event written so far when `None`), so that the server's own 2 s
 /// read-your-writes wait is never what a test depends on.
 pub async fn settle(pool: &PgPool, position: Option<i64>) {
+    let store = events::EventStore::new(pool.clone());
     let position = match position {
         Some(p) => p,
-        None => sqlx::query_scalar::<_, Option<i64>>("SELECT max(global_position) FROM events")
-            .fetch_one(pool)
-            .await
-            .expect("head")
-            .unwrap_or(0),
+        None => store.head_position().await.expect("head"),
     };
-    for _ in 0..600 {
-        let behind: i64 = sqlx::query_scalar(
-            "SELECT count(*) FROM unnest($1::text[]) AS wanted(name)
-              WHERE NOT EXISTS (
-                  SELECT 1 FROM projection_checkpoints cp
-                   WHERE cp.name = wanted.name
-                     AND NOT EXISTS (
-                         SELECT 1 FROM events e
-                          WHERE (e.tx_id, e.global_position) > (cp.tx_id, cp.position)
-                            AND e.global_position <= $2))",
+    let passed = store
+        .wait_for_projections(
+            &[
+                "customer_directory",
+                "account_directory",
+                "declaration_list",
+            ],
+            position,
+            std::time::Duration::from_secs(30),
         )
-        .bind(vec![
-            "customer_directory",
-            "account_directory",
-            "declaration_list",
-        ])
-        .bind(position)
-        .fetch_one(pool)
         .await
         .expect("checkpoints");
-        if behind == 0 {
-            return;
-        }
-        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
-    }
-    panic!("the projections did not reach position {position}");
+    assert!(passed, "the projections did not reach position {position}");
 }
 
 /// The detail once the read models have caught up with `position`.
