@@ -63,6 +63,19 @@ pub trait Projection: Send + Sync + 'static {
         None
     }
 
+    /// Statements that derive, from the projection's own rows, what its replay leaves out
+    /// during a full rebuild; empty (the default): a rebuild applies every window like live
+    /// catch-up. When there are some, the rebuild's windows arrive with
+    /// [`FeedBatch::rebuilding`] set, and the statements run once, after the replay, in one
+    /// transaction that holds the projection's checkpoint row (so no batch applies
+    /// meanwhile). The rebuild records that they are due in the transaction that empties the
+    /// tables; a rebuild that dies before they ran leaves the record, and the next session
+    /// of the projection runs them first. They must give the same tables whatever part of
+    /// the feed was applied with or without `rebuilding`.
+    fn rebuild_finish(&self) -> &'static [&'static str] {
+        &[]
+    }
+
     /// Apply a window of the feed as the runtime reads it (payloads still JSON text). The
     /// default parses the payloads and calls [`Projection::apply_batch`]; a projection
     /// overrides it to decode each payload once, straight into its typed event

@@ -9,6 +9,7 @@
 //! second writer (`run_once_until_caught_up`, `rebuild`) can never make a batch apply twice.
 
 mod batch;
+mod finish;
 mod indexes;
 mod live;
 mod rebuild;

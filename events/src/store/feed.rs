@@ -34,6 +34,10 @@ pub struct FeedBatch {
     /// What a projection's reader already made of the window ahead of applying it (a rebuild
     /// decodes the next window while one applies); only the projection knows its type.
     pub prepared: Option<Box<dyn std::any::Any + Send>>,
+    /// The window belongs to the replay of a full rebuild whose projection finishes derived
+    /// work once at the end (see the projector's `Projection::rebuild_finish`); a live or
+    /// catch-up window is never marked.
+    pub rebuilding: bool,
     parsed: bool,
 }
 
@@ -123,6 +127,7 @@ impl EventStore {
             end: None,
             window: rows.len(),
             prepared: None,
+            rebuilding: false,
             parsed: false,
         };
         for row in &rows {

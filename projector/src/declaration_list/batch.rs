@@ -17,6 +17,8 @@
 //! [`FOLD_EVERY`], like event by event, so `rm_declaration_counts` is the same row for row;
 //! `rm_declaration_count_deltas` holds one row per counter and batch segment instead of one
 //! per event and counter, with the same sum per counter (which is all its readers use).
+//! A window of a full rebuild's replay (`FeedBatch::rebuilding`) counts nothing: the
+//! rebuild counts the rows at its end.
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -37,7 +39,7 @@ pub(super) async fn apply_batch(
     events: &[RecordedEvent],
 ) -> Result<(), ProjectionError> {
     let decoded = decode(events)?;
-    apply_decoded(conn, events, decoded).await
+    apply_decoded(conn, events, decoded, true).await
 }
 
 /// [`apply_batch`] of a window of the feed: each payload decoded once, from its JSON text
@@ -49,7 +51,9 @@ pub(super) async fn apply_feed(
     let started = std::time::Instant::now();
     let decoded = crate::declaration_feed::take_or_decode(feed)?;
     let decode = started.elapsed();
-    apply_decoded(conn, &feed.events, decoded).await?;
+    // A rebuild's replay leaves the counters to its end (`RECOUNT`).
+    let counters = !feed.rebuilding;
+    apply_decoded(conn, &feed.events, decoded, counters).await?;
     tracing::debug!(
         events = feed.events.len(),
         decode_ms = decode.as_millis() as u64,
@@ -63,19 +67,23 @@ async fn apply_decoded(
     conn: &mut PgConnection,
     events: &[RecordedEvent],
     decoded: Vec<(usize, DeclarationEvent)>,
+    counters: bool,
 ) -> Result<(), ProjectionError> {
     let started = std::time::Instant::now();
     let mut batch = Batch::default();
     batch.load(conn, events).await?;
     let loaded = started.elapsed();
     let mut fold_time = std::time::Duration::ZERO;
-    let mut deltas = Deltas::default();
+    let mut deltas = Deltas {
+        off: !counters,
+        ..Deltas::default()
+    };
     let mut decoded = decoded.iter().peekable();
     for (index, event) in events.iter().enumerate() {
         if let Some((_, declaration_event)) = decoded.next_if(|(i, _)| *i == index) {
             batch.apply(event, declaration_event, &mut deltas);
         }
-        if event.global_position % FOLD_EVERY == 0 {
+        if counters && event.global_position % FOLD_EVERY == 0 {
             let t = std::time::Instant::now();
             deltas.fold(conn).await?;
             fold_time += t.elapsed();
@@ -298,10 +306,6 @@ impl<'e> Declaration<'e> {
     }
 }
 
-fn json_of(data: &DeclarationData) -> Result<String, ProjectionError> {
-    serde_json::to_string(data).map_err(|e| ProjectionError::Invalid(e.to_string()))
-}
-
 /// The columns of the rows a batch creates.
 #[derive(Default)]
 struct Created {
@@ -367,7 +371,7 @@ impl Created {
         self.created_at.push(d.created_at);
         self.updated_at.push(d.updated_at);
         self.submitted_at.push(d.submitted_at);
-        self.data.push(json_of(data)?);
+        self.data.push(super::json_text(data)?);
         Ok(())
     }
 
@@ -386,7 +390,7 @@ impl Created {
                  declaration_class, shipment_type, status, draft_status, declaration_status,
                  customer_id, username, company_name, port, slic, service_type,
                  estimated_pickup_time, goods_count, total_value, currency, consignee_name,
-                 created_at, updated_at, submitted_at, data::jsonb
+                 created_at, updated_at, submitted_at, data::json
              FROM UNNEST($1::uuid[], $2::int8[], $3::int8[], $4::text[], $5::text[],
                  $6::text[], $7::int2[], $8::int2[], $9::int2[], $10::text[], $11::uuid[],
                  $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
@@ -477,7 +481,7 @@ impl Updated {
                 self.total_value.push(derived.total_value);
                 self.currency.push(derived.currency);
                 self.consignee_name.push(derived.consignee_name);
-                self.data.push(Some(json_of(data)?));
+                self.data.push(Some(super::json_text(data)?));
             }
             None => {
                 self.tracking_number.push(None);
@@ -521,7 +525,7 @@ impl Updated {
                  currency = CASE WHEN u.data IS NULL THEN r.currency ELSE u.currency END,
                  consignee_name = CASE WHEN u.data IS NULL THEN r.consignee_name
                      ELSE u.consignee_name END,
-                 data = COALESCE(u.data::jsonb, r.data)
+                 data = COALESCE(u.data::json, r.data)
              FROM UNNEST($1::uuid[], $2::int8[], $3::int8[], $4::int8[], $5::timestamptz[],
                  $6::int2[], $7::text[], $8::timestamptz[], $9::text[], $10::text[],
                  $11::text[], $12::text[], $13::timestamptz[], $14::int4[], $15::numeric[],
@@ -573,7 +577,11 @@ enum Scope {
 /// Counter changes netted per counter. The day is taken in SQL from the creation time, as
 /// event by event (`AT TIME ZONE 'Asia/Shanghai'`), so the key holds the creation time.
 #[derive(Default)]
-struct Deltas(HashMap<(Scope, String, i16, DateTime<Utc>), i64>);
+struct Deltas {
+    changes: HashMap<(Scope, String, i16, DateTime<Utc>), i64>,
+    /// Counting is left to the end of a rebuild: nothing is counted or written.
+    off: bool,
+}
 
 impl Deltas {
     /// Counts `d` as it stands now `n` times.
@@ -584,6 +592,9 @@ impl Deltas {
     /// Counts `d` with this status and port `n` times: for its customer, for all, for the
     /// port when it has one.
     fn count_at(&mut self, d: &Declaration<'_>, status: i16, port: Option<String>, n: i64) {
+        if self.off {
+            return;
+        }
         let scopes = [
             Some(Scope::Id(d.customer_id)),
             Some(Scope::Id(Uuid::nil())),
@@ -591,7 +602,7 @@ impl Deltas {
         ];
         for scope in scopes.into_iter().flatten() {
             *self
-                .0
+                .changes
                 .entry((scope, d.declaration_type.clone(), status, d.created_at))
                 .or_default() += n;
         }
@@ -655,7 +666,7 @@ impl Deltas {
 
     /// The netted, non-zero changes as columns, forgotten here; `None` when there are none.
     fn drain(&mut self) -> Option<DeltaColumns> {
-        let changes: Vec<_> = self.0.drain().filter(|(_, n)| *n != 0).collect();
+        let changes: Vec<_> = self.changes.drain().filter(|(_, n)| *n != 0).collect();
         if changes.is_empty() {
             return None;
         }

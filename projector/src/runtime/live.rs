@@ -9,7 +9,7 @@ use sqlx::{Connection, PgConnection};
 use tokio::sync::watch;
 
 use super::batch::{Step, ensure_checkpoint, step};
-use super::{RuntimeConfig, RuntimeError, indexes, pause, stopped, stopping};
+use super::{RuntimeConfig, RuntimeError, finish, indexes, pause, stopped, stopping};
 use crate::Projection;
 
 /// A caught-up projection with events waiting behind an older transaction looks again
@@ -117,6 +117,7 @@ async fn hold_and_follow(
     }
     // Indexes a rebuild that died midway left dropped come back before anything else.
     indexes::restore(&mut conn, name).await?;
+    finish::complete(&mut conn, projection).await?;
     let mut checkpoint = ensure_checkpoint(&mut conn, name).await?;
     tracing::info!(
         projection = name,

@@ -7,13 +7,16 @@
 //! model whose checkpoint any runtime simply continues from. Readers of the projection's
 //! tables see them fill up meanwhile.
 //!
-//! Three things make a full replay cheaper than live catch-up, none of them visible in the
+//! Four things make a full replay cheaper than live catch-up, none of them visible in the
 //! result: the tables' secondary (non-unique) indexes are dropped with the reset and built
 //! once at the end ([`super::indexes`]; recorded, so a rebuild that dies midway gets them
-//! back on the next start), the batches commit with `synchronous_commit = off`
-//! ([`Commit::Relaxed`]), and a reader task reads the next windows of the feed on its own
-//! connection while the current one applies (at most [`AHEAD`] windows ahead; each batch
-//! still commits with its checkpoint, compared as in live catch-up).
+//! back on the next start); the batches commit with `synchronous_commit = off`
+//! ([`Commit::Relaxed`]); a reader task reads the next windows of the feed on its own
+//! connection while the current one applies (at most [`AHEAD`] windows ahead, each one's
+//! `prepare` running on a blocking thread while the reader goes on; each batch still
+//! commits with its checkpoint, compared as in live catch-up); and a projection with
+//! [`Projection::rebuild_finish`] statements leaves what they derive to the end
+//! ([`super::finish`]; recorded too, like the indexes).
 
 use events::store::FeedBatch;
 use events::{Checkpoint, EventStore};
@@ -23,7 +26,7 @@ use tokio::task::JoinHandle;
 
 use super::RuntimeError;
 use super::batch::{Commit, Step, catch_up, commit, ensure_checkpoint};
-use super::indexes;
+use super::{finish, indexes};
 use crate::Projection;
 
 /// Larger than the live batch: fewer round trips and statements while there is a backlog.
@@ -57,6 +60,7 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, 
             .await?;
     }
     let dropped = indexes::stash(&mut tx, name, projection.tables()).await?;
+    let deferred = finish::request(&mut tx, projection).await?;
     sqlx::query(
         "UPDATE projection_checkpoints
          SET tx_id = '0'::xid8, position = 0, events_processed = 0, updated_at = now()
@@ -73,7 +77,7 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, 
     );
 
     let store = EventStore::new(pool.clone());
-    let replayed = replay(pool, &mut conn, &store, projection).await;
+    let replayed = replay(pool, &mut conn, &store, projection, deferred).await;
     // The indexes come back whether or not the replay got through; if this fails too, their
     // records stay and the next session of the projection re-creates them.
     let replayed_at = std::time::Instant::now();
@@ -86,6 +90,9 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, 
     );
     let mut applied = replayed?;
     restored?;
+    // What the replay's windows left to the end (if it got through; if not, the record
+    // stays and the projection's next session does it).
+    finish::complete(&mut conn, projection).await?;
     // What arrived while the indexes were built, with durable commits. (The relaxed
     // batches reach the disk within the WAL writer's delay anyway; a crash before that
     // only moves the checkpoint back, see `Commit::Relaxed`.)
@@ -106,6 +113,25 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, 
 /// A window read after `after`.
 type Read = Result<(Checkpoint, FeedBatch), RuntimeError>;
 
+/// A window on its way to the applier: read, or read and still being prepared on a
+/// blocking thread (the reader goes on reading meanwhile).
+enum Ahead {
+    Ready(Read),
+    Preparing(Checkpoint, JoinHandle<FeedBatch>),
+}
+
+impl Ahead {
+    async fn window(self) -> Read {
+        match self {
+            Ahead::Ready(read) => read,
+            Ahead::Preparing(after, preparing) => preparing
+                .await
+                .map(|batch| (after, batch))
+                .map_err(|_| RuntimeError::Aborted("rebuild read-ahead")),
+        }
+    }
+}
+
 /// Aborts the reader task when the replay ends or is dropped (a rebuild under a timeout).
 struct Reader(JoinHandle<()>);
 
@@ -121,22 +147,24 @@ async fn replay(
     conn: &mut PgConnection,
     store: &EventStore,
     projection: &dyn Projection,
+    deferred: bool,
 ) -> Result<u64, RuntimeError> {
     let name = projection.name();
     let mut checkpoint = ensure_checkpoint(conn, name).await?;
-    let (sender, mut windows) = mpsc::channel::<Read>(AHEAD);
+    let (sender, mut windows) = mpsc::channel::<Ahead>(AHEAD);
     let _reader = Reader(tokio::spawn(read_ahead(
         pool.clone(),
         store.clone(),
         checkpoint,
         projection.stream_types(),
         projection.prepare(),
+        deferred,
         sender,
     )));
     let mut applied = 0u64;
     let mut waited = std::time::Instant::now();
-    while let Some(window) = windows.recv().await {
-        let (after, batch) = window?;
+    while let Some(ahead) = windows.recv().await {
+        let (after, batch) = ahead.window().await?;
         if after != checkpoint {
             break;
         }
@@ -172,48 +200,53 @@ async fn replay(
 
 /// Reads consecutive windows after `after` on a connection of its own until the feed has
 /// nothing more (an empty window is handed over too) or the replay stops listening. The
-/// projection's `prepare` runs on each window on a blocking thread, so it overlaps with the
-/// applying of the windows before it.
+/// projection's `prepare` runs on each window on a blocking thread, so it overlaps with
+/// the reading of the next windows and the applying of the ones before.
 async fn read_ahead(
     pool: PgPool,
     store: EventStore,
     mut after: Checkpoint,
     stream_types: Option<&'static [&'static str]>,
     prepare: Option<fn(&mut FeedBatch)>,
-    windows: mpsc::Sender<Read>,
+    rebuilding: bool,
+    windows: mpsc::Sender<Ahead>,
 ) {
     // Not a pooled connection: a pool of one, already lent to the replay, would never
     // hand it out.
     let mut conn = match PgConnection::connect_with(&pool.connect_options()).await {
         Ok(conn) => conn,
         Err(e) => {
-            let _ = windows.send(Err(e.into())).await;
+            let _ = windows.send(Ahead::Ready(Err(e.into()))).await;
             return;
         }
     };
     loop {
-        let mut read = store
+        let read = store
             .read_feed_in(&mut conn, after, BATCH, stream_types)
             .await
             .map_err(RuntimeError::from);
-        if let (Some(prepare), Ok(batch)) = (prepare, &mut read)
-            && !batch.events.is_empty()
-        {
-            let window = std::mem::take(batch);
-            read = tokio::task::spawn_blocking(move || {
-                let mut window = window;
-                prepare(&mut window);
-                window
-            })
-            .await
-            .map_err(|_| RuntimeError::Aborted("rebuild read-ahead"));
-        }
         let (next, last) = match &read {
             Ok(batch) => (batch.end, batch.end.is_none()),
             Err(_) => (None, true),
         };
-        let sent = windows.send(read.map(|batch| (after, batch))).await;
-        if sent.is_err() || last {
+        let ahead = match (read, prepare) {
+            (Ok(mut batch), Some(prepare)) if !batch.events.is_empty() => {
+                batch.rebuilding = rebuilding;
+                Ahead::Preparing(
+                    after,
+                    tokio::task::spawn_blocking(move || {
+                        prepare(&mut batch);
+                        batch
+                    }),
+                )
+            }
+            (Ok(mut batch), _) => {
+                batch.rebuilding = rebuilding;
+                Ahead::Ready(Ok((after, batch)))
+            }
+            (Err(e), _) => Ahead::Ready(Err(e)),
+        };
+        if windows.send(ahead).await.is_err() || last {
             return;
         }
         if let Some(next) = next {
