@@ -116,6 +116,9 @@ impl Known {
                     declaration_type
              FROM rm_declaration_history WHERE position BETWEEN $4 AND $5",
         )
+        // Planned with its values each time, not with a generic plan cached while the
+        // table was small (as in `declaration_list`'s batch).
+        .persistent(false)
         .bind(&ids)
         .bind(&lows)
         .bind(&highs)

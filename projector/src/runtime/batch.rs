@@ -151,19 +151,11 @@ pub(crate) async fn commit(
         return Ok(Step::Moved);
     }
     let mut tx = conn.begin().await?;
-    // A plan for the batch's statements made afresh each time. A projection's connection
-    // lives long and its tables grow from empty: a generic plan cached while a table was
-    // small (a sequential scan for `id = ANY($1)`) stayed in use long after it had grown,
-    // 8 ms a batch at 20,000 rows in the command benchmark, until an ANALYZE. Planning
-    // costs well under a millisecond per statement and batch.
-    let settings = match mode {
-        Commit::Relaxed => {
-            "SELECT set_config('plan_cache_mode', 'force_custom_plan', true),
-                    set_config('synchronous_commit', 'off', true)"
-        }
-        Commit::Durable => "SELECT set_config('plan_cache_mode', 'force_custom_plan', true)",
-    };
-    sqlx::query(settings).execute(&mut *tx).await?;
+    if mode == Commit::Relaxed {
+        sqlx::query("SET LOCAL synchronous_commit = off")
+            .execute(&mut *tx)
+            .await?;
+    }
     // Checkpoint first: the row lock orders this batch against any other writer of the
     // checkpoint, and the compare refuses a batch read from a checkpoint that has moved.
     let claimed = move_checkpoint(
