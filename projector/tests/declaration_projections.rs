@@ -14,7 +14,7 @@ use projector::runtime::{rebuild, run_once_until_caught_up, wait_for_position};
 use projector::{Projection, declaration_history, declaration_list};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
-use sqlx::PgPool;
+use sqlx::{Connection, PgPool};
 use uuid::Uuid;
 
 type TestResult = Result<(), Box<dyn std::error::Error>>;
@@ -538,7 +538,8 @@ async fn a_rebuild_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestRe
 }
 
 /// A rebuild that dies after its reset leaves its counters to the next session: the
-/// record stays, and the runtime counts before it applies anything.
+/// record stays, and the runtime counts before it applies anything; not while the
+/// rebuild's session still holds its lock.
 #[sqlx::test(migrations = "../migrations")]
 async fn a_rebuild_that_died_is_finished_by_the_next_session(pool: PgPool) -> TestResult {
     let store = EventStore::new(pool.clone());
@@ -561,6 +562,16 @@ async fn a_rebuild_that_died_is_finished_by_the_next_session(pool: PgPool) -> Te
         .execute(&pool)
         .await?;
 
+    // While the rebuild's session lives (its lock held), a session leaves the finish to it.
+    let mut rebuilding = pool.acquire().await?.detach();
+    sqlx::query("SELECT pg_advisory_lock(hashtextextended($1, 0))")
+        .bind(format!("clearway.rebuild.{}", declaration_list::NAME))
+        .execute(&mut rebuilding)
+        .await?;
+    run_once_until_caught_up(&pool, &projections()).await?;
+    assert!(counters(&pool).await?.is_empty());
+    // The rebuild dies: its session ends, and the next session finishes.
+    rebuilding.close().await?;
     run_once_until_caught_up(&pool, &projections()).await?;
     assert_eq!(counters(&pool).await?, live_counters);
     let due: i64 = sqlx::query_scalar("SELECT count(*) FROM projection_rebuild_finish")

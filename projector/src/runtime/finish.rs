@@ -3,11 +3,40 @@
 //! [`complete`] runs them and removes the record in one transaction. The rebuild calls
 //! `complete` after its replay; every session of the projection calls it before anything
 //! else, so a rebuild that died after the reset still ends with the derived tables right.
+//!
+//! A rebuild holds a session advisory lock of its projection ([`hold`]) from before its
+//! reset until its own `complete`: while it replays (windows marked `rebuilding`, counting
+//! nothing), nobody else may finish, or windows applied after that finish would stay
+//! uncounted. `complete` only tries the lock, so a live session that starts during a
+//! rebuild leaves the finish to the rebuild; if the rebuild dies, its session and its lock
+//! end with it, and the next check finishes (the live runtime checks every
+//! [`CHECK_EVERY`], not only when its session starts).
+
+use std::time::Duration;
 
 use sqlx::{Connection, PgConnection};
 
 use super::RuntimeError;
 use crate::Projection;
+
+/// How often a live session of a projection with finish statements looks for a finish
+/// that a dead rebuild left due.
+pub(crate) const CHECK_EVERY: Duration = Duration::from_secs(30);
+
+/// The advisory lock of `projection`'s rebuild.
+fn lock_key(projection: &str) -> String {
+    format!("clearway.rebuild.{projection}")
+}
+
+/// Takes (waiting for another rebuild of the same projection) the rebuild lock of
+/// `projection` for the session of `conn`; it lasts until the session ends.
+pub(crate) async fn hold(conn: &mut PgConnection, projection: &str) -> Result<(), RuntimeError> {
+    sqlx::query("SELECT pg_advisory_lock(hashtextextended($1, 0))")
+        .bind(lock_key(projection))
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
 
 /// Records, on `conn` (the reset transaction), that `projection`'s finish statements are
 /// due. Answers whether it has any: if so, its rebuild windows are marked `rebuilding`.
@@ -48,6 +77,17 @@ pub(crate) async fn complete(
     }
     let started = std::time::Instant::now();
     let mut tx = conn.begin().await?;
+    // A rebuild that is still replaying finishes itself (the rebuild's own session holds
+    // the lock already and passes).
+    let free: bool =
+        sqlx::query_scalar("SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0))")
+            .bind(lock_key(name))
+            .fetch_one(&mut *tx)
+            .await?;
+    if !free {
+        tx.rollback().await?;
+        return Ok(false);
+    }
     // The checkpoint row first, in the order every batch takes its locks, then the record:
     // a second finisher waits here and then finds no record.
     sqlx::query("SELECT 1 FROM projection_checkpoints WHERE name = $1 FOR UPDATE")

@@ -126,8 +126,16 @@ async fn hold_and_follow(
     );
     let mut wake = shared.wake.clone();
     let mut recheck = FIRST_RECHECK;
+    let mut finish_checked = std::time::Instant::now();
     loop {
         wake.borrow_and_update();
+        // A rebuild in another process that died before its finish leaves it due.
+        if !projection.rebuild_finish().is_empty()
+            && finish_checked.elapsed() >= finish::CHECK_EVERY
+        {
+            finish::complete(&mut conn, projection).await?;
+            finish_checked = std::time::Instant::now();
+        }
         loop {
             if stopping(shutdown) {
                 let _ = conn.close().await;

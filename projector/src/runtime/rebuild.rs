@@ -41,7 +41,10 @@ const AHEAD: usize = 1;
 /// from the reset checkpoint (each batch still applies once).
 pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, RuntimeError> {
     let name = projection.name();
-    let mut conn = pool.acquire().await?;
+    // A session of its own, not a pooled connection: the rebuild lock (`finish::hold`)
+    // must end with the rebuild, also when it fails, not linger in the pool.
+    let mut conn = PgConnection::connect_with(&pool.connect_options()).await?;
+    finish::hold(&mut conn, name).await?;
     let mut tx = conn.begin().await?;
     sqlx::query(
         "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
@@ -107,6 +110,7 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, 
     )
     .await?;
     tracing::info!(projection = name, events = applied, "projection rebuilt");
+    let _ = conn.close().await;
     Ok(applied)
 }
 
