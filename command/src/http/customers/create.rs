@@ -1,0 +1,292 @@
+//! Creating a customer with its first login.
+
+use super::*;
+
+/// `declarationTypes`: a JSON array of type codes, or one text with the codes separated by
+/// commas (form bodies); null or empty = every type.
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(untagged)]
+pub(super) enum Types {
+    List(Vec<Option<String>>),
+    Text(String),
+}
+
+impl Types {
+    pub(super) fn codes(self) -> Vec<String> {
+        match self {
+            Types::List(l) => l.into_iter().flatten().collect(),
+            Types::Text(t) => t
+                .split([',', ' '])
+                .map(str::trim)
+                .filter(|s| !s.is_empty())
+                .map(String::from)
+                .collect(),
+        }
+    }
+}
+
+/// Tells "absent" (`None`) from "null or empty" (`Some(None)`): the latter clears a field.
+pub(super) fn present<'de, D, T>(d: D) -> Result<Option<Option<T>>, D::Error>
+where
+    D: Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+#[derive(Debug, Deserialize, Serialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct NewCustomer {
+    username: Option<String>,
+    company_name: Option<String>,
+    city: Option<String>,
+    port_code: Option<String>,
+    slic_code: Option<String>,
+    postal_code: Option<String>,
+    ups_account: Option<String>,
+    ups_id: Option<String>,
+    account_no: Option<String>,
+    email: Option<String>,
+    scc: Option<String>,
+    declaration_types: Option<Types>,
+    /// Create the first login (default true), named like the customer.
+    create_login: Option<bool>,
+    /// The login's e-mail (default: the customer's `email`).
+    login_email: Option<String>,
+    initial_password: Option<String>,
+}
+
+/// The login created with a customer (or added to one). `initialPassword` is the generated
+/// password, answered this once (null when the caller chose it, and on a replay).
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct NewLogin {
+    pub(super) id: Uuid,
+    pub(super) username: String,
+    pub(super) initial_password: Option<String>,
+}
+
+#[derive(Debug, Clone, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct Created {
+    pub(super) id: Uuid,
+    pub(super) version: i64,
+    pub(super) position: i64,
+    pub(super) account: Option<NewLogin>,
+}
+
+/// Is `username` the name of a customer other than `except`?
+pub(super) async fn customer_name_taken(
+    tx: &mut PgConnection,
+    username: &str,
+    except: Option<Uuid>,
+) -> Result<bool, ApiError> {
+    let found: Option<Uuid> = sqlx::query_scalar(
+        "SELECT customer_id FROM customer_usernames
+          WHERE username_lower = lower($1) AND ($2::uuid IS NULL OR customer_id <> $2)",
+    )
+    .bind(username.trim())
+    .bind(except)
+    .fetch_optional(&mut *tx)
+    .await?;
+    Ok(found.is_some())
+}
+
+/// Everything the create writes, on one transaction: the username reservation, the
+/// customer's registration and (optionally) its first login with its credential.
+pub(super) async fn write_customer(
+    state: &IdentityState,
+    tx: &mut PgConnection,
+    customer_id: Uuid,
+    username: &str,
+    new: &[NewEvent],
+    login: Option<&Login>,
+    metadata: &events::Metadata,
+) -> Result<Created, ApiError> {
+    let reserved = sqlx::query(
+        "INSERT INTO customer_usernames (username_lower, customer_id) VALUES (lower($1), $2)
+         ON CONFLICT DO NOTHING",
+    )
+    .bind(username)
+    .bind(customer_id)
+    .execute(&mut *tx)
+    .await?;
+    if reserved.rows_affected() != 1 {
+        return Err(username_taken(username));
+    }
+    let appended = state
+        .store
+        .append_in(
+            &mut *tx,
+            events::customer::STREAM_TYPE,
+            customer_id,
+            0,
+            new,
+            metadata,
+        )
+        .await
+        .map_err(|e| store_error(e, username))?;
+    let mut position = appended.position;
+    if let Some(login) = login {
+        position = write_login(state, tx, login, metadata).await?;
+    }
+    Ok(Created {
+        id: customer_id,
+        version: appended.version,
+        position,
+        account: login.map(|l| NewLogin {
+            id: l.account_id,
+            username: l.username.clone(),
+            initial_password: None,
+        }),
+    })
+}
+
+/// `POST /api/v1/customers` (customers:create): a customer and, unless `createLogin` is
+/// false, its first login named like it. `Idempotency-Key` honoured (a replay answers the
+/// first result without the generated password).
+pub(super) async fn create(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    headers: HeaderMap,
+    FormOrJson(body): FormOrJson<NewCustomer>,
+) -> ApiResult<Created> {
+    let key = idempotency_key(&headers)?;
+    let request_hash = hex::encode(Sha256::digest(
+        serde_json::to_vec(&body).unwrap_or_default(),
+    ));
+    let username = body
+        .username
+        .clone()
+        .map(|u| u.trim().to_string())
+        .ok_or_else(|| ApiError::bad_field("username", "请输入用户名", "username is required"))?;
+    let customer_id = Uuid::now_v7();
+    let profile = CustomerProfile {
+        company_name: body.company_name.clone().unwrap_or_default(),
+        city: body.city.clone(),
+        port_code: body.port_code.clone(),
+        slic_code: body.slic_code.clone(),
+        postal_code: body.postal_code.clone(),
+        ups_account: body.ups_account.clone(),
+        ups_id: body.ups_id.clone(),
+        account_no: body.account_no.clone(),
+        email: body.email.clone(),
+        scc: body.scc.clone(),
+        declaration_types: body
+            .declaration_types
+            .clone()
+            .map(Types::codes)
+            .unwrap_or_default(),
+    };
+    let events = customer::decide_register_customer(
+        &CustomerState::default(),
+        customer_id,
+        &username,
+        profile,
+    )
+    .map_err(refused)?;
+    let company = match &events[0] {
+        events::customer::CustomerEvent::Registered(r) => r.profile.company_name.clone(),
+        _ => String::new(),
+    };
+    // A login of that name (staff or customer) makes the name taken too. These checks run
+    // before the idempotency key is taken (no second connection while it is held) and
+    // answer after it, so a replay still answers the first result.
+    let login_id = events::account::account_id(&username);
+    let name_free = match load_account_id(&state.store, login_id).await {
+        Ok(a) if a.registered.is_some() => Err(username_taken(&username)),
+        Ok(_) => Ok(()),
+        Err(e) => Err(e),
+    };
+    let ups_free = ups_id_free(&state, body.ups_id.as_deref(), None).await;
+    let login = if body.create_login.unwrap_or(true) {
+        let (email, field) = match body.login_email.clone() {
+            Some(e) => (Some(e), "loginEmail"),
+            None => (body.email.clone(), "email"),
+        };
+        Some(
+            prepare_login(
+                &state,
+                customer_id,
+                &username,
+                &company,
+                email,
+                field,
+                body.initial_password.clone(),
+            )
+            .await,
+        )
+    } else {
+        None
+    };
+    let new: Vec<NewEvent> = events.iter().map(|e| e.to_new_event()).collect();
+    let metadata = metadata(&actor, &headers, Some(customer_id));
+    let scope = format!("customers.create:{}", actor.id);
+    let mut guard = None;
+    if let Some(key) = &key {
+        match state
+            .idempotency
+            .begin(&scope, key, &request_hash)
+            .await
+            .map_err(ApiError::internal)?
+        {
+            Begin::Replay(answer) => {
+                return Ok(ok(
+                    serde_json::from_value(answer).map_err(ApiError::internal)?
+                ));
+            }
+            Begin::Mismatch => {
+                return Err(ApiError::Conflict {
+                    reason: "IDEMPOTENCY_KEY_REUSED",
+                    message: Text::new(
+                        "该 Idempotency-Key 已用于另一个请求",
+                        "this Idempotency-Key was used for a different request",
+                    ),
+                });
+            }
+            Begin::Fresh(g) => guard = Some(g),
+        }
+    }
+    name_free?;
+    ups_free?;
+    let login = login.transpose()?;
+    let mut answer = match guard {
+        Some(mut guard) => {
+            let answer = write_customer(
+                &state,
+                guard.conn(),
+                customer_id,
+                &username,
+                &new,
+                login.as_ref(),
+                &metadata,
+            )
+            .await?;
+            guard
+                .complete(&serde_json::to_value(&answer).map_err(ApiError::internal)?)
+                .await
+                .map_err(ApiError::internal)?;
+            answer
+        }
+        None => {
+            let mut tx = state.pool.begin().await?;
+            let answer = write_customer(
+                &state,
+                &mut tx,
+                customer_id,
+                &username,
+                &new,
+                login.as_ref(),
+                &metadata,
+            )
+            .await?;
+            tx.commit().await?;
+            answer
+        }
+    };
+    state.store.notify();
+    if let (Some(account), Some(login)) = (answer.account.as_mut(), login) {
+        account.initial_password = login.generated;
+    }
+    Ok(ok(answer))
+}

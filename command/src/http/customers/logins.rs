@@ -1,0 +1,163 @@
+//! Customer logins: preparing and writing one, and adding one to a customer.
+
+use super::*;
+
+/// A login to write: its registration and hashed initial password.
+pub(super) struct Login {
+    pub(super) events: Vec<AccountEvent>,
+    pub(super) account_id: Uuid,
+    pub(super) username: String,
+    pub(super) hash: String,
+    pub(super) generated: Option<String>,
+}
+
+/// Decide a customer login (role CUSTOMER, must set its own password at first sign-in) and
+/// hash its initial password. 400 naming the field for a bad username, e-mail or password.
+pub(super) async fn prepare_login(
+    state: &IdentityState,
+    customer_id: Uuid,
+    username: &str,
+    display_name: &str,
+    email: Option<String>,
+    email_field: &str,
+    initial_password: Option<String>,
+) -> Result<Login, ApiError> {
+    if email.as_deref().is_some_and(|e| !account::email_ok(e)) {
+        return Err(ApiError::bad_field(
+            email_field,
+            "邮箱格式不正确",
+            "not a valid e-mail address",
+        ));
+    }
+    let names = [Some(username), Some(display_name), email.as_deref()];
+    let names: Vec<&str> = names.into_iter().flatten().collect();
+    let (password, generated) = match initial_password {
+        Some(p) => {
+            let violations = account::password::new_password_violations(&p, &p, &names);
+            if let Some(v) = violations.into_iter().next() {
+                return Err(ApiError::bad_field("initialPassword", v.zh, v.en));
+            }
+            (p, None)
+        }
+        None => {
+            let p = random_password();
+            (p.clone(), Some(p))
+        }
+    };
+    let mut events = account::decide_register(
+        &account::AccountState::default(),
+        Register {
+            username: username.to_string(),
+            display_name: display_name.to_string(),
+            email,
+            roles: vec![Role::Customer],
+            customer_id: Some(customer_id),
+            staff_id: None,
+            must_set_password: true,
+        },
+    )
+    .map_err(refused)?;
+    events.push(AccountEvent::PasswordSet(events::account::PasswordSet {
+        how: "initial".into(),
+    }));
+    let account_id = events::account::account_id(username);
+    if load_account_id(&state.store, account_id)
+        .await?
+        .registered
+        .is_some()
+    {
+        return Err(username_taken(username));
+    }
+    let hash = state
+        .hasher
+        .hash(password)
+        .await
+        .map_err(ApiError::internal)?;
+    Ok(Login {
+        events,
+        account_id,
+        username: username.trim().to_string(),
+        hash,
+        generated,
+    })
+}
+
+/// Append the login's events and store its credential on `tx`; answers the position.
+pub(super) async fn write_login(
+    state: &IdentityState,
+    tx: &mut PgConnection,
+    login: &Login,
+    metadata: &events::Metadata,
+) -> Result<i64, ApiError> {
+    let new: Vec<NewEvent> = login.events.iter().map(|e| e.to_new_event()).collect();
+    let appended = state
+        .store
+        .append_in(
+            &mut *tx,
+            events::account::STREAM_TYPE,
+            login.account_id,
+            0,
+            &new,
+            metadata,
+        )
+        .await
+        .map_err(|e| store_error(e, &login.username))?;
+    sqlx::query("INSERT INTO credentials (account_id, password_hash) VALUES ($1, $2)")
+        .bind(login.account_id)
+        .bind(&login.hash)
+        .execute(&mut *tx)
+        .await?;
+    Ok(appended.position)
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub(super) struct NewAccount {
+    username: Option<String>,
+    email: Option<String>,
+    initial_password: Option<String>,
+}
+
+/// `POST /api/v1/customers/{id}/accounts` (customers:maintain) `{username, email?,
+/// initialPassword?}`: another login for the customer. Answers the account stream's
+/// `{id, version, position}` and `account`.
+pub(super) async fn add_login(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    FormOrJson(body): FormOrJson<NewAccount>,
+) -> ApiResult<Created> {
+    let (id, customer) = live_customer(&state, &id).await?;
+    let username = body
+        .username
+        .ok_or_else(|| ApiError::bad_field("username", "请输入用户名", "username is required"))?;
+    let login = prepare_login(
+        &state,
+        id,
+        &username,
+        &customer.profile.company_name,
+        body.email,
+        "email",
+        body.initial_password,
+    )
+    .await?;
+    let metadata = metadata(&actor, &headers, Some(id));
+    let mut tx = state.pool.begin().await?;
+    if customer_name_taken(&mut tx, &login.username, Some(id)).await? {
+        return Err(username_taken(&login.username));
+    }
+    let position = write_login(&state, &mut tx, &login, &metadata).await?;
+    tx.commit().await?;
+    state.store.notify();
+    Ok(ok(Created {
+        id: login.account_id,
+        version: i64::try_from(login.events.len()).unwrap_or(2),
+        position,
+        account: Some(NewLogin {
+            id: login.account_id,
+            username: login.username.clone(),
+            initial_password: login.generated,
+        }),
+    }))
+}

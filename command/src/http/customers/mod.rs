@@ -1,0 +1,120 @@
+//! The customer archive (spec `/customers-profile`): create a customer (with its first login),
+//! maintain its profile, disable / enable it, delete it (soft), add logins. The list and the
+//! detail are on the query side (`GET /api/v1/customers`). Bodies are JSON or form-encoded
+//! and carry only the fields named here: anything else (status, createdBy, customerId,
+//! version, ...) is ignored. See docs/customers.md.
+//!
+//! A customer login is an `account` stream (role CUSTOMER, `mustSetPassword`), given an
+//! initial password (the caller's, or a generated one answered once): its first sign-in
+//! answers 10002 and the user sets their own password.
+
+use api::{Actor, ApiError, ApiResult, FormOrJson, Guards, Role, Text, ok};
+use axum::Router;
+use axum::extract::{Path, State};
+use axum::http::HeaderMap;
+use axum::routing::{delete, post, put};
+use events::account::AccountEvent;
+use events::customer::CustomerProfile;
+use events::idempotency::Begin;
+use events::{DomainEvent, NewEvent};
+use serde::{Deserialize, Deserializer, Serialize};
+use sha2::{Digest, Sha256};
+use sqlx::PgConnection;
+use uuid::Uuid;
+
+use super::auth::load_account_id;
+use super::{idempotency_key, if_match, metadata, refused};
+use crate::account::{self, Register, tokens};
+use crate::accounts::IdentityState;
+use crate::customer::{self, CustomerState, ProfileUpdate};
+use crate::handler::{CommandAnswer, CommandError, execute, load};
+
+/// Every route of this module with the permission it needs.
+pub fn routes(g: &Guards) -> Router<IdentityState> {
+    Router::new()
+        .route(
+            "/api/v1/customers",
+            post(create).route_layer(g.permission("customers:create")),
+        )
+        .route(
+            "/api/v1/customers/{id}",
+            put(update).route_layer(g.permission("customers:maintain")),
+        )
+        .route(
+            "/api/v1/customers/{id}",
+            delete(remove).route_layer(g.permission("customers:delete")),
+        )
+        .route(
+            "/api/v1/customers/{id}/disable",
+            post(disable).route_layer(g.permission("customers:maintain")),
+        )
+        .route(
+            "/api/v1/customers/{id}/enable",
+            post(enable).route_layer(g.permission("customers:maintain")),
+        )
+        .route(
+            "/api/v1/customers/{id}/accounts",
+            post(add_login).route_layer(g.permission("customers:maintain")),
+        )
+}
+
+mod create;
+mod guards;
+mod logins;
+mod status;
+mod update;
+
+use create::*;
+use guards::*;
+use logins::*;
+use status::*;
+use update::*;
+
+/// 20 characters from upper, lower and digits: meets the password rule.
+fn random_password() -> String {
+    use rand::Rng;
+    const UPPER: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ";
+    const LOWER: &[u8] = b"abcdefghijkmnopqrstuvwxyz";
+    const DIGIT: &[u8] = b"23456789";
+    let mut rng = rand::rngs::OsRng;
+    let all: Vec<u8> = [UPPER, LOWER, DIGIT].concat();
+    let mut out: Vec<u8> = (0..17).map(|_| all[rng.gen_range(0..all.len())]).collect();
+    for set in [UPPER, LOWER, DIGIT] {
+        out.push(set[rng.gen_range(0..set.len())]);
+    }
+    String::from_utf8(out).unwrap_or_default()
+}
+
+fn username_taken(username: &str) -> ApiError {
+    ApiError::Conflict {
+        reason: "USERNAME_TAKEN",
+        message: Text::new(
+            format!("用户名（username）{username} 已存在"),
+            format!("username {username} exists already"),
+        ),
+    }
+}
+
+fn store_error(e: events::StoreError, username: &str) -> ApiError {
+    match CommandError::from(e) {
+        CommandError::VersionConflict => username_taken(username),
+        other => ApiError::from(other),
+    }
+}
+
+/// A path id that is not a UUID names no customer.
+fn customer_path(id: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(id).map_err(|_| ApiError::not_found())
+}
+
+/// The customer, unless unknown or deleted (404).
+async fn live_customer(state: &IdentityState, id: &str) -> Result<(Uuid, CustomerState), ApiError> {
+    let id = customer_path(id)?;
+    let (customer, _) = load::<CustomerState>(&state.store, id)
+        .await
+        .map_err(ApiError::internal)?;
+    if !customer.exists() {
+        return Err(ApiError::not_found());
+    }
+    Ok((id, customer))
+}

@@ -1,0 +1,117 @@
+//! Disabling, enabling and deleting a customer.
+
+use super::*;
+
+#[derive(Debug, Default, Deserialize)]
+pub(super) struct WithReason {
+    reason: Option<String>,
+}
+
+pub(super) fn reason_of(body: WithReason) -> Result<Option<String>, ApiError> {
+    if body
+        .reason
+        .as_deref()
+        .is_some_and(|r| r.chars().count() > 500)
+    {
+        return Err(ApiError::bad_field(
+            "reason",
+            "原因最多 500 个字符",
+            "reason has at most 500 characters",
+        ));
+    }
+    Ok(body.reason)
+}
+
+/// End every session and unused token of the customer's logins (from `rm_accounts`; a
+/// login too new to be there cannot sign in either: sign-in checks the customer).
+pub(super) async fn sign_out_users(
+    state: &IdentityState,
+    customer_id: Uuid,
+) -> Result<(), ApiError> {
+    let ids: Vec<Uuid> =
+        sqlx::query_scalar("SELECT account_id FROM rm_accounts WHERE customer_id = $1")
+            .bind(customer_id)
+            .fetch_all(&state.pool)
+            .await?;
+    for id in ids {
+        tokens::void_all(&state.pool, id).await?;
+        state.auth.revoke_all(id).await?;
+    }
+    Ok(())
+}
+
+/// `POST /api/v1/customers/{id}/disable` (customers:maintain) `{reason?}`: its users can no
+/// longer sign in ("your account has been cancelled") and their sessions end.
+pub(super) async fn disable(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    FormOrJson(body): FormOrJson<WithReason>,
+) -> ApiResult<CommandAnswer> {
+    let (id, _) = live_customer(&state, &id).await?;
+    let reason = reason_of(body)?;
+    let metadata = metadata(&actor, &headers, Some(id));
+    let answer =
+        execute::<CustomerState, _>(&state.store, id, if_match(&headers)?, &metadata, |s, _| {
+            customer::decide_disable(s, reason.clone())
+        })
+        .await?;
+    sign_out_users(&state, id).await?;
+    Ok(ok(answer))
+}
+
+/// `POST /api/v1/customers/{id}/enable` (customers:maintain) `{reason?}`.
+pub(super) async fn enable(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    FormOrJson(body): FormOrJson<WithReason>,
+) -> ApiResult<CommandAnswer> {
+    let (id, _) = live_customer(&state, &id).await?;
+    let reason = reason_of(body)?;
+    let metadata = metadata(&actor, &headers, Some(id));
+    let answer =
+        execute::<CustomerState, _>(&state.store, id, if_match(&headers)?, &metadata, |s, _| {
+            customer::decide_enable(s, reason.clone())
+        })
+        .await?;
+    Ok(ok(answer))
+}
+
+/// `DELETE /api/v1/customers/{id}` (customers:delete) `{reason?}`: soft delete, refused
+/// (409) while any of its declarations is in status 1, 2 or 3.
+pub(super) async fn remove(
+    State(state): State<IdentityState>,
+    actor: Actor,
+    headers: HeaderMap,
+    Path(id): Path<String>,
+    FormOrJson(body): FormOrJson<WithReason>,
+) -> ApiResult<CommandAnswer> {
+    let (id, _) = live_customer(&state, &id).await?;
+    let reason = reason_of(body)?;
+    let in_progress = declarations_in_progress(&state, id).await?;
+    if in_progress > 0 {
+        return Err(ApiError::Conflict {
+            reason: "DECLARATIONS_IN_PROGRESS",
+            message: Text::new(
+                format!(
+                    "该客户有 {in_progress} 票报关单正在处理（状态 1、2、3），处理完成后才能删除"
+                ),
+                format!(
+                    "the customer has {in_progress} declaration(s) in progress (status 1, 2 or 3); \
+                     finish them before deleting it"
+                ),
+            ),
+        });
+    }
+    let metadata = metadata(&actor, &headers, Some(id));
+    let answer =
+        execute::<CustomerState, _>(&state.store, id, if_match(&headers)?, &metadata, |s, _| {
+            customer::decide_delete(s, reason.clone(), in_progress)
+        })
+        .await?;
+    sign_out_users(&state, id).await?;
+    Ok(ok(answer))
+}
