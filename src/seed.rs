@@ -166,27 +166,12 @@ pub async fn seed_first_admin(
     if !ignore_existing(command::accounts::register_account(state, &system, register).await)? {
         return Ok(None);
     }
-    let password = initial.unwrap_or_else(random_password);
+    let password = initial.unwrap_or_else(command::account::password::random_password);
     let id = events::account::account_id(username);
     command::accounts::set_password(state, &system, id, &password, "initial")
         .await
         .map_err(|e| anyhow::anyhow!("setting the initial password of {username}: {e:?}"))?;
     Ok(Some(password))
-}
-
-/// 20 characters from upper, lower and digits: meets the password rule.
-fn random_password() -> String {
-    use rand::Rng;
-    const UPPER: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ";
-    const LOWER: &[u8] = b"abcdefghijkmnopqrstuvwxyz";
-    const DIGIT: &[u8] = b"23456789";
-    let mut rng = rand::rngs::OsRng;
-    let all: Vec<u8> = [UPPER, LOWER, DIGIT].concat();
-    let mut out: Vec<u8> = (0..17).map(|_| all[rng.gen_range(0..all.len())]).collect();
-    for set in [UPPER, LOWER, DIGIT] {
-        out.push(set[rng.gen_range(0..set.len())]);
-    }
-    String::from_utf8(out).unwrap_or_default()
 }
 
 /// Demo customers, accounts and a few declarations in several states.

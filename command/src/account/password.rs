@@ -72,6 +72,25 @@ impl Hasher {
     }
 }
 
+/// A new random password of 20 characters, at least one each of upper case, lower case and
+/// digits (so it meets [`rule_broken`]'s classes), in random order; without look-alike
+/// characters (I, l, O, 0, 1), since it is read out or copied by a person once.
+pub fn random_password() -> String {
+    use rand::Rng;
+    use rand::seq::SliceRandom;
+    const UPPER: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ";
+    const LOWER: &[u8] = b"abcdefghijkmnopqrstuvwxyz";
+    const DIGIT: &[u8] = b"23456789";
+    let mut rng = rand::rngs::OsRng;
+    let all: Vec<u8> = [UPPER, LOWER, DIGIT].concat();
+    let mut out: Vec<u8> = (0..17).map(|_| all[rng.gen_range(0..all.len())]).collect();
+    for set in [UPPER, LOWER, DIGIT] {
+        out.push(set[rng.gen_range(0..set.len())]);
+    }
+    out.shuffle(&mut rng);
+    out.into_iter().map(char::from).collect()
+}
+
 /// The spec's password rule: 10-26 characters, two of upper/lower/digit, and not containing
 /// the name, username or e-mail (parts of three characters or more).
 pub fn rule_broken(password: &str, forbidden: &[&str]) -> bool {
@@ -132,6 +151,21 @@ pub fn new_password_violations(
 
 #[cfg(test)]
 mod tests {
+    #[test]
+    fn a_random_password_meets_the_rule_and_differs_each_time() {
+        let passwords: Vec<String> = (0..50).map(|_| super::random_password()).collect();
+        for p in &passwords {
+            assert_eq!(p.chars().count(), 20);
+            assert!(p.chars().any(|c| c.is_ascii_uppercase()), "{p}");
+            assert!(p.chars().any(|c| c.is_ascii_lowercase()), "{p}");
+            assert!(p.chars().any(|c| c.is_ascii_digit()), "{p}");
+            assert!(!super::rule_broken(p, &[]), "{p}");
+            assert!(!p.contains(['I', 'l', 'O', '0', '1']), "{p}");
+        }
+        let distinct: std::collections::HashSet<&String> = passwords.iter().collect();
+        assert_eq!(distinct.len(), passwords.len());
+    }
+
     use super::*;
 
     #[test]

@@ -40,7 +40,7 @@ pub(super) async fn prepare_login(
             (p, None)
         }
         None => {
-            let p = random_password();
+            let p = crate::account::password::random_password();
             (p.clone(), Some(p))
         }
     };

@@ -70,21 +70,6 @@ use logins::*;
 use status::*;
 use update::*;
 
-/// 20 characters from upper, lower and digits: meets the password rule.
-fn random_password() -> String {
-    use rand::Rng;
-    const UPPER: &[u8] = b"ABCDEFGHJKLMNPQRSTUVWXYZ";
-    const LOWER: &[u8] = b"abcdefghijkmnopqrstuvwxyz";
-    const DIGIT: &[u8] = b"23456789";
-    let mut rng = rand::rngs::OsRng;
-    let all: Vec<u8> = [UPPER, LOWER, DIGIT].concat();
-    let mut out: Vec<u8> = (0..17).map(|_| all[rng.gen_range(0..all.len())]).collect();
-    for set in [UPPER, LOWER, DIGIT] {
-        out.push(set[rng.gen_range(0..set.len())]);
-    }
-    String::from_utf8(out).unwrap_or_default()
-}
-
 fn username_taken(username: &str) -> ApiError {
     ApiError::Conflict {
         reason: "USERNAME_TAKEN",
