@@ -6,7 +6,7 @@ use events::store::FeedBatch;
 use events::{Checkpoint, EventStore, RecordedEvent};
 use sqlx::{Connection, PgConnection, PgPool, Row};
 
-use super::{RuntimeError, finish, indexes};
+use super::{RuntimeError, rebuild};
 use crate::Projection;
 
 pub(crate) enum Step {
@@ -256,9 +256,8 @@ pub async fn run_once_until_caught_up(
     let mut conn = pool.acquire().await?;
     let mut applied = 0;
     for projection in projections {
-        // Indexes a rebuild that died midway left dropped come back first.
-        indexes::restore(&mut conn, projection.name()).await?;
-        finish::complete(&mut conn, projection.as_ref()).await?;
+        // What a rebuild that died midway left behind is put right first.
+        rebuild::recover(&mut conn, projection.as_ref()).await?;
         let mut checkpoint = ensure_checkpoint(&mut conn, projection.name()).await?;
         applied += catch_up(
             &mut conn,

@@ -9,7 +9,7 @@ use sqlx::{Connection, PgConnection};
 use tokio::sync::watch;
 
 use super::batch::{Step, ensure_checkpoint, step};
-use super::{RuntimeConfig, RuntimeError, finish, indexes, pause, stopped, stopping};
+use super::{RuntimeConfig, RuntimeError, finish, pause, rebuild, stopped, stopping};
 use crate::Projection;
 
 /// A caught-up projection with events waiting behind an older transaction looks again
@@ -115,9 +115,8 @@ async fn hold_and_follow(
         let _ = conn.close().await;
         return Ok(End::Busy);
     }
-    // Indexes a rebuild that died midway left dropped come back before anything else.
-    indexes::restore(&mut conn, name).await?;
-    finish::complete(&mut conn, projection).await?;
+    // What a rebuild that died midway left behind is put right before anything else.
+    rebuild::recover(&mut conn, projection).await?;
     let mut checkpoint = ensure_checkpoint(&mut conn, name).await?;
     tracing::info!(
         projection = name,

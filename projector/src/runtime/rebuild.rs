@@ -114,6 +114,18 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, 
     Ok(applied)
 }
 
+/// What a rebuild of `projection` that died midway left behind, put right before a session
+/// of the projection applies anything: its dropped indexes re-created, its finish run
+/// (unless a rebuild is still at work: see [`super::finish`]).
+pub(crate) async fn recover(
+    conn: &mut PgConnection,
+    projection: &dyn Projection,
+) -> Result<(), RuntimeError> {
+    indexes::restore(conn, projection.name()).await?;
+    finish::complete(conn, projection).await?;
+    Ok(())
+}
+
 /// A window read after `after`.
 type Read = Result<(Checkpoint, FeedBatch), RuntimeError>;
 
@@ -228,26 +240,24 @@ async fn read_ahead(
         let read = store
             .read_feed_in(&mut conn, after, BATCH, stream_types)
             .await
+            .map(|mut batch| {
+                batch.rebuilding = rebuilding;
+                batch
+            })
             .map_err(RuntimeError::from);
         let (next, last) = match &read {
             Ok(batch) => (batch.end, batch.end.is_none()),
             Err(_) => (None, true),
         };
         let ahead = match (read, prepare) {
-            (Ok(mut batch), Some(prepare)) if !batch.events.is_empty() => {
-                batch.rebuilding = rebuilding;
-                Ahead::Preparing(
-                    after,
-                    tokio::task::spawn_blocking(move || {
-                        prepare(&mut batch);
-                        batch
-                    }),
-                )
-            }
-            (Ok(mut batch), _) => {
-                batch.rebuilding = rebuilding;
-                Ahead::Ready(Ok((after, batch)))
-            }
+            (Ok(mut batch), Some(prepare)) if !batch.events.is_empty() => Ahead::Preparing(
+                after,
+                tokio::task::spawn_blocking(move || {
+                    prepare(&mut batch);
+                    batch
+                }),
+            ),
+            (Ok(batch), _) => Ahead::Ready(Ok((after, batch))),
             (Err(e), _) => Ahead::Ready(Err(e)),
         };
         if windows.send(ahead).await.is_err() || last {
