@@ -6,7 +6,7 @@ use api::{Actor, Role};
 use chrono::{NaiveDate, Utc};
 use command::account::Register;
 use command::declaration::{CustomerRef, DeclarationCommand, DeclarationState, decide};
-use command::handler::{CommandError, execute};
+use command::handler::{Command, CommandError, execute};
 use command::http::CommandState;
 use command::{Ctx, DomainError};
 use events::customer::CustomerProfile;
@@ -127,11 +127,8 @@ async fn bind_easy_clear(
     account_no: &str,
 ) -> anyhow::Result<()> {
     let metadata = command_metadata(&Actor::system(), Some(customer));
-    execute::<command::account::CustomerState, _>(
-        &state.store,
-        customer,
-        None,
-        &metadata,
+    execute(
+        Command::<command::account::CustomerState>::on(&state.store, customer, metadata.clone()),
         |s, _| command::account::decide_bind_easy_clear(s, by, ups_id, Some(account_no), true),
     )
     .await
@@ -311,14 +308,17 @@ async fn run_declaration(
     let reference = state.reference.current();
     let metadata = command_metadata(actor, Some(owner));
     let action = command.action();
-    execute::<DeclarationState, _>(&state.store, id, None, &metadata, |s, _| {
-        let ctx = Ctx {
-            actor,
-            now: Utc::now(),
-            reference: &reference,
-        };
-        decide(s, command.clone(), &ctx)
-    })
+    execute(
+        Command::<DeclarationState>::on(&state.store, id, metadata.clone()),
+        |s, _| {
+            let ctx = Ctx {
+                actor,
+                now: Utc::now(),
+                reference: &reference,
+            };
+            decide(s, command.clone(), &ctx)
+        },
+    )
     .await
     .map(|_| ())
     .map_err(|e| anyhow::anyhow!("demo declaration {id}: {action}: {e:?}"))
@@ -448,9 +448,10 @@ pub async fn seed_demo_ports(state: &CommandState) -> anyhow::Result<()> {
             declaration_slic: slic.into(),
         };
         ignore_existing(
-            execute::<PortState, _>(&state.store, id, None, &metadata, |s, _| {
-                decide(s, register.clone())
-            })
+            execute(
+                Command::<PortState>::on(&state.store, id, metadata.clone()),
+                |s, _| decide(s, register.clone()),
+            )
             .await,
         )?;
         for (facility, facility_slic) in facilities {
@@ -460,9 +461,10 @@ pub async fn seed_demo_ports(state: &CommandState) -> anyhow::Result<()> {
                 ups_facility_slic: (*facility_slic).into(),
             };
             ignore_existing(
-                execute::<PortState, _>(&state.store, id, None, &metadata, |s, _| {
-                    decide(s, add.clone())
-                })
+                execute(
+                    Command::<PortState>::on(&state.store, id, metadata.clone()),
+                    |s, _| decide(s, add.clone()),
+                )
                 .await,
             )?;
         }

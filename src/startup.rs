@@ -225,10 +225,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
             development: config.development(),
         });
     let app = Router::new()
-        .merge(command::http::router_with_identity(
-            command_state,
-            config.identity.build()?,
-        ))
+        .merge(command::routes(command_state, config.identity.build()?))
         .merge(query::router(query_state))
         .merge(health_routes)
         .merge(crate::openapi::router())

@@ -16,7 +16,7 @@ use crate::account::mail::Mailer;
 use crate::account::role::{self as role_agg, RoleState};
 use crate::account::{self, AccountState, CustomerState, Register};
 use crate::aggregate::DomainError;
-use crate::handler::{CommandAnswer, CommandError, execute, load};
+use crate::handler::{Command, CommandAnswer, CommandError, execute, load};
 use crate::http::CommandState;
 
 /// The request a client makes before logging out (`GET /api/v1/session` hands it over).
@@ -196,9 +196,10 @@ pub async fn on_account<F>(
 where
     F: Fn(&AccountState) -> Result<Vec<AccountEvent>, DomainError>,
 {
-    execute::<AccountState, _>(&state.store, account_id, expected, metadata, |s, _| {
-        decide(s)
-    })
+    execute(
+        Command::<AccountState>::on(&state.store, account_id, metadata.clone()).expect(expected),
+        |s, _| decide(s),
+    )
     .await
     .map_err(ApiError::from)
 }
@@ -281,11 +282,12 @@ pub async fn set_password(
 pub async fn seed_roles(state: &CommandState, actor: &Actor) -> Result<(), CommandError> {
     let metadata = system_metadata(actor, None);
     for role in Role::ALL {
-        execute::<RoleState, _>(
-            &state.store,
-            events::role::role_stream_id(role.as_str()),
-            None,
-            &metadata,
+        execute(
+            Command::<RoleState>::on(
+                &state.store,
+                events::role::role_stream_id(role.as_str()),
+                metadata.clone(),
+            ),
             |s, _| role_agg::decide_define(s, role),
         )
         .await?;
@@ -303,11 +305,13 @@ pub async fn set_role_permissions(
     caller_is_super_admin: bool,
     expected: Option<i64>,
 ) -> Result<CommandAnswer, ApiError> {
-    let answer = execute::<RoleState, _>(
-        &state.store,
-        events::role::role_stream_id(role.as_str()),
-        expected,
-        metadata,
+    let answer = execute(
+        Command::<RoleState>::on(
+            &state.store,
+            events::role::role_stream_id(role.as_str()),
+            metadata.clone(),
+        )
+        .expect(expected),
         |s, _| {
             role_agg::decide_set_permissions(s, role, codes, caller_granted, caller_is_super_admin)
         },

@@ -1,6 +1,13 @@
-//! Running a command: load the stream, fold it, check the expected version, decide, append.
+//! The one command path: load the stream once (a creating command reads nothing), check its
+//! type and who may see it, check `If-Match`, decide, append with the loaded version and,
+//! when an `Idempotency-Key` is given, store its record in the same transaction. Every
+//! command route goes through [`execute`]; a command that must write something besides its
+//! events in that transaction (a credential, a username reservation) passes a hook to
+//! [`execute_then`] instead of writing its own copy of this path.
 
-use events::{Appended, DomainEvent, EventStore, Metadata, StoreError};
+use events::idempotency::{Begin, IdempotencyStore};
+use events::{Appended, DomainEvent, EventStore, Metadata, NewEvent, RecordedEvent, StoreError};
+use sqlx::PgConnection;
 use uuid::Uuid;
 
 use crate::aggregate::{Aggregate, DomainError};
@@ -13,8 +20,14 @@ pub enum CommandError {
     /// The `If-Match` version is not the stream's version, or a concurrent writer won.
     #[error("version conflict")]
     VersionConflict,
+    /// The `Idempotency-Key` was used before for a different request.
+    #[error("idempotency key reused")]
+    KeyReused,
     #[error(transparent)]
     Store(StoreError),
+    /// An idempotency record's answer could not be written or read back.
+    #[error("stored answer: {0}")]
+    Answer(#[from] serde_json::Error),
 }
 
 impl From<StoreError> for CommandError {
@@ -26,19 +39,10 @@ impl From<StoreError> for CommandError {
     }
 }
 
-/// The folded state of a stream and its version.
-pub async fn load<A: Aggregate>(
-    store: &EventStore,
-    stream_id: Uuid,
-) -> Result<(A, i64), StoreError> {
-    let recorded = store.read_stream(stream_id).await?;
-    let mut state = A::default();
-    let mut version = 0;
-    for event in &recorded {
-        state.evolve(&A::Event::from_recorded(event)?);
-        version = event.stream_version;
+impl From<sqlx::Error> for CommandError {
+    fn from(e: sqlx::Error) -> Self {
+        Self::Store(StoreError::from(e))
     }
-    Ok((state, version))
 }
 
 /// What a successful command answers: `{id, version, position}`.
@@ -49,46 +53,247 @@ pub struct CommandAnswer {
     pub position: i64,
 }
 
-/// Load, check `expected` (the client's `If-Match`), decide and append. Without an expected
-/// version a lost race is retried on the fresh state (the decision is made again, so no rule
-/// is bypassed); with one, the caller gets the conflict.
-pub async fn execute<A, F>(
+/// Folds recorded events into state. `None` when the stream belongs to another aggregate
+/// type: its id names nothing of this type (and its payloads would not even decode).
+fn fold<A: Aggregate>(recorded: &[RecordedEvent]) -> Result<Option<(A, i64)>, StoreError> {
+    let mut state = A::default();
+    let mut version = 0;
+    for event in recorded {
+        if event.stream_type != A::STREAM_TYPE {
+            return Ok(None);
+        }
+        state.evolve(&A::Event::from_recorded(event)?);
+        version = event.stream_version;
+    }
+    Ok(Some((state, version)))
+}
+
+/// The folded state of a stream and its version. A stream of another aggregate type reads
+/// as no stream (default state, version 0), so callers answer "not found" as for an unknown
+/// id and never try to decode another type's events.
+pub async fn load<A: Aggregate>(
     store: &EventStore,
     stream_id: Uuid,
+) -> Result<(A, i64), StoreError> {
+    let recorded = store.read_stream(stream_id).await?;
+    Ok(fold::<A>(&recorded)?.unwrap_or_default())
+}
+
+/// The `Idempotency-Key` of a request, with what makes a repeat the same request.
+pub struct Idempotency<'a> {
+    pub store: &'a IdempotencyStore,
+    /// The command and the caller, e.g. `declarations.create:{user id}`.
+    pub scope: String,
+    pub key: String,
+    /// A hash of the parsed body: the same key with another body is refused.
+    pub request_hash: String,
+}
+
+/// One command on one stream: where it writes and what it checks before deciding.
+pub struct Command<'a, A: Aggregate> {
+    store: &'a EventStore,
+    stream_id: Uuid,
+    creating: bool,
     expected: Option<i64>,
-    metadata: &Metadata,
-    decide: F,
+    metadata: Metadata,
+    visible: Option<&'a (dyn Fn(&A) -> bool + Sync)>,
+    customer_of: Option<fn(&A) -> Option<Uuid>>,
+    idempotency: Option<Idempotency<'a>>,
+}
+
+impl<'a, A: Aggregate> Command<'a, A> {
+    /// A command on the existing stream `stream_id`.
+    pub fn on(store: &'a EventStore, stream_id: Uuid, metadata: Metadata) -> Self {
+        Self {
+            store,
+            stream_id,
+            creating: false,
+            expected: None,
+            metadata,
+            visible: None,
+            customer_of: None,
+            idempotency: None,
+        }
+    }
+
+    /// A command that starts the new stream `stream_id`: nothing is read, the decision is
+    /// made on the empty state and appended as version 1 (a taken id is a version conflict).
+    pub fn create(store: &'a EventStore, stream_id: Uuid, metadata: Metadata) -> Self {
+        Self {
+            creating: true,
+            ..Self::on(store, stream_id, metadata)
+        }
+    }
+
+    /// The version the client saw (`If-Match`); `None` accepts any and retries a lost race.
+    pub fn expect(mut self, expected: Option<i64>) -> Self {
+        self.expected = expected;
+        self
+    }
+
+    /// Only a state for which `visible` holds may be acted on; any other is "not found",
+    /// before `If-Match` or the decision say anything about it.
+    pub fn visible_if(mut self, visible: &'a (dyn Fn(&A) -> bool + Sync)) -> Self {
+        self.visible = Some(visible);
+        self
+    }
+
+    /// The events' `customer_id` metadata is taken from the loaded state.
+    pub fn customer_of(mut self, customer_of: fn(&A) -> Option<Uuid>) -> Self {
+        self.customer_of = Some(customer_of);
+        self
+    }
+
+    /// Runs the command once per key: a repeat answers the stored answer.
+    pub fn idempotent(mut self, idempotency: Option<Idempotency<'a>>) -> Self {
+        self.idempotency = idempotency;
+        self
+    }
+}
+
+/// [`execute_then`] without anything written besides the events.
+pub async fn execute<A, D>(
+    command: Command<'_, A>,
+    decide: D,
 ) -> Result<CommandAnswer, CommandError>
 where
     A: Aggregate,
-    F: Fn(&A, i64) -> Result<Vec<A::Event>, DomainError>,
+    D: Fn(&A, i64) -> Result<Vec<A::Event>, DomainError>,
 {
+    execute_then(command, decide, None::<NoHook>).await
+}
+
+/// The hook type of a command that writes nothing besides its events.
+pub type NoHook = fn(&mut PgConnection, Appended) -> std::future::Ready<Result<i64, CommandError>>;
+
+/// Loads, checks, decides and appends; then `after` runs in the appending transaction with
+/// what was appended and answers the position to report (the last it wrote, or the one it
+/// was given). Without an expected version a lost race is retried on the fresh state (the
+/// decision is made again, so no rule is bypassed); with one, the caller gets the conflict.
+pub async fn execute_then<A, D, H>(
+    command: Command<'_, A>,
+    decide: D,
+    mut after: Option<H>,
+) -> Result<CommandAnswer, CommandError>
+where
+    A: Aggregate,
+    D: Fn(&A, i64) -> Result<Vec<A::Event>, DomainError>,
+    H: AsyncFnMut(&mut PgConnection, Appended) -> Result<i64, CommandError>,
+{
+    let store = command.store;
+    if let Some(idempotency) = &command.idempotency {
+        let begun = idempotency
+            .store
+            .begin(
+                &idempotency.scope,
+                &idempotency.key,
+                &idempotency.request_hash,
+            )
+            .await?;
+        let mut guard = match begun {
+            Begin::Replay(answer) => {
+                return Ok(serde_json::from_value(answer)?);
+            }
+            Begin::Mismatch => return Err(CommandError::KeyReused),
+            Begin::Fresh(guard) => guard,
+        };
+        // One connection for the whole command: the guard's (see `IdempotencyGuard`).
+        let answer = attempt(&command, &decide, Some(guard.conn()), after.as_mut()).await?;
+        let stored = serde_json::to_value(answer)?;
+        guard.complete(&stored).await?;
+        store.notify();
+        return Ok(answer);
+    }
     let mut attempts = 0;
     loop {
         attempts += 1;
-        let (state, version) = load::<A>(store, stream_id).await?;
-        if let Some(expected) = expected
-            && expected != version
-        {
-            return Err(CommandError::VersionConflict);
-        }
-        let new_events: Vec<_> = decide(&state, version)?
-            .iter()
-            .map(|e| e.to_new_event())
-            .collect();
-        match store
-            .append(A::STREAM_TYPE, stream_id, version, &new_events, metadata)
-            .await
-        {
-            Ok(Appended { version, position }) => {
-                return Ok(CommandAnswer {
-                    id: stream_id,
-                    version,
-                    position,
-                });
+        let result = if after.is_some() {
+            let mut tx = store.pool().begin().await?;
+            match attempt(&command, &decide, Some(&mut tx), after.as_mut()).await {
+                Ok(answer) => {
+                    tx.commit().await?;
+                    store.notify();
+                    Ok(answer)
+                }
+                Err(e) => Err(e),
             }
-            Err(StoreError::Conflict { .. }) if expected.is_none() && attempts < 5 => continue,
-            Err(e) => return Err(e.into()),
+        } else {
+            attempt(&command, &decide, None, None::<&mut H>).await
+        };
+        match result {
+            Err(CommandError::VersionConflict)
+                if command.expected.is_none() && !command.creating && attempts < 5 =>
+            {
+                continue;
+            }
+            other => return other,
         }
     }
+}
+
+/// One load-decide-append, on `conn` when given (the caller commits), else on the pool.
+async fn attempt<A, D, H>(
+    command: &Command<'_, A>,
+    decide: &D,
+    mut conn: Option<&mut PgConnection>,
+    after: Option<&mut H>,
+) -> Result<CommandAnswer, CommandError>
+where
+    A: Aggregate,
+    D: Fn(&A, i64) -> Result<Vec<A::Event>, DomainError>,
+    H: AsyncFnMut(&mut PgConnection, Appended) -> Result<i64, CommandError>,
+{
+    let store = command.store;
+    let id = command.stream_id;
+    let (state, version) = if command.creating {
+        (A::default(), 0)
+    } else {
+        let recorded = match conn.as_deref_mut() {
+            Some(c) => store.read_stream_in(c, id).await?,
+            None => store.read_stream(id).await?,
+        };
+        fold::<A>(&recorded)?.ok_or(DomainError::NotFound)?
+    };
+    if let Some(visible) = command.visible
+        && !visible(&state)
+    {
+        return Err(DomainError::NotFound.into());
+    }
+    if let Some(expected) = command.expected
+        && expected != version
+    {
+        return Err(CommandError::VersionConflict);
+    }
+    let new: Vec<NewEvent> = decide(&state, version)?
+        .iter()
+        .map(|e| e.to_new_event())
+        .collect();
+    let mut metadata = command.metadata.clone();
+    if let Some(customer_of) = command.customer_of
+        && let Some(customer) = customer_of(&state)
+    {
+        metadata.customer_id = Some(customer);
+    }
+    let Some(conn) = conn else {
+        let Appended { version, position } = store
+            .append(A::STREAM_TYPE, id, version, &new, &metadata)
+            .await?;
+        return Ok(CommandAnswer {
+            id,
+            version,
+            position,
+        });
+    };
+    let appended = store
+        .append_in(&mut *conn, A::STREAM_TYPE, id, version, &new, &metadata)
+        .await?;
+    let position = match after {
+        Some(after) => after(&mut *conn, appended).await?,
+        None => appended.position,
+    };
+    Ok(CommandAnswer {
+        id,
+        version: appended.version,
+        position,
+    })
 }

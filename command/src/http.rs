@@ -3,7 +3,6 @@
 
 pub mod auth;
 pub mod customers;
-pub mod declarations;
 pub mod password;
 pub mod ports;
 pub mod roles;
@@ -41,35 +40,6 @@ impl FromRef<CommandState> for Auth {
     fn from_ref(state: &CommandState) -> Auth {
         state.auth.clone()
     }
-}
-
-/// The router of every command endpoint (identity settings at their defaults).
-pub fn router(state: CommandState) -> axum::Router {
-    router_with_identity(state, crate::accounts::Identity::default())
-}
-
-/// The router of every command endpoint.
-pub fn router_with_identity(
-    state: CommandState,
-    identity: crate::accounts::Identity,
-) -> axum::Router {
-    let guards = api::Guards::new(&state.auth);
-    let identity_routes = axum::Router::new()
-        .merge(auth::routes(&guards))
-        .merge(password::routes())
-        .merge(staff::routes(&guards))
-        .merge(customers::routes(&guards))
-        .merge(roles::routes(&guards))
-        .with_state(crate::accounts::IdentityState {
-            cmd: state.clone(),
-            identity,
-        });
-    axum::Router::new()
-        .merge(identity_routes)
-        .merge(declarations::routes())
-        .merge(ports::routes(&guards))
-        .merge(sso::routes())
-        .with_state(state)
 }
 
 /// Event metadata for a command made by `actor` in this request.
@@ -174,7 +144,15 @@ impl From<CommandError> for ApiError {
                 message: Text::new(message.clone(), message),
             },
             CommandError::VersionConflict => ApiError::version_conflict(),
+            CommandError::KeyReused => ApiError::Conflict {
+                reason: "IDEMPOTENCY_KEY_REUSED",
+                message: Text::new(
+                    "该 Idempotency-Key 已用于另一个请求",
+                    "this Idempotency-Key was used for a different request",
+                ),
+            },
             CommandError::Store(e) => ApiError::internal(e),
+            CommandError::Answer(e) => ApiError::internal(e),
         }
     }
 }

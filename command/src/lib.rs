@@ -11,3 +11,24 @@ pub mod http;
 pub mod port;
 pub mod reference;
 pub use aggregate::{Aggregate, Ctx, DomainError, Violation};
+
+/// Every command endpoint, each aggregate adding its own routes.
+pub fn routes(state: http::CommandState, identity: accounts::Identity) -> axum::Router {
+    let guards = api::Guards::new(&state.auth);
+    let identity_routes = axum::Router::new()
+        .merge(http::auth::routes(&guards))
+        .merge(http::password::routes())
+        .merge(http::staff::routes(&guards))
+        .merge(http::customers::routes(&guards))
+        .merge(http::roles::routes(&guards))
+        .with_state(accounts::IdentityState {
+            cmd: state.clone(),
+            identity,
+        });
+    axum::Router::new()
+        .merge(identity_routes)
+        .merge(declaration::routes())
+        .merge(http::ports::routes(&guards))
+        .merge(http::sso::routes())
+        .with_state(state)
+}

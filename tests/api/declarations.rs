@@ -360,3 +360,85 @@ async fn the_export_arrives_whole_when_the_client_accepts_gzip(pool: PgPool) {
     assert_eq!(bytes.len(), declared);
     assert_eq!(&bytes[..2], b"PK");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn staff_cannot_file_for_a_disabled_or_deleted_customer(pool: PgPool) {
+    let app = spawn(pool).await;
+    let admin = app.login("admin").await;
+    let globex = clearway::seed::customer_id("globex");
+    let disabled = body(
+        app.post(
+            &admin,
+            &format!("/api/v1/customers/{globex}/disable"),
+            json!({"reason": "contract paused"}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(disabled["code"], 200, "{disabled}");
+    let refused = body(
+        app.post(
+            &admin,
+            "/api/v1/declarations",
+            json!({"declarationType": "OC", "trackingNumber": "1ZCLOSED01", "customerId": globex}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(refused["_status"], 400, "{refused}");
+    assert_eq!(refused["data"][0]["field"], "customerId", "{refused}");
+
+    let created = body(
+        app.post(
+            &admin,
+            "/api/v1/customers",
+            json!({"username": "gonecorp", "companyName": "Gone Corp", "createLogin": false}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(created["code"], 200, "{created}");
+    let gone = created["data"]["id"].as_str().expect("id").to_string();
+    let deleted = body(
+        app.client
+            .delete(app.url(&format!("/api/v1/customers/{gone}")))
+            .bearer_auth(&admin)
+            .send()
+            .await
+            .expect("delete"),
+    )
+    .await;
+    assert_eq!(deleted["code"], 200, "{deleted}");
+    let refused = body(
+        app.post(
+            &admin,
+            "/api/v1/declarations",
+            json!({"declarationType": "OC", "trackingNumber": "1ZCLOSED02", "customerId": gone}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(refused["_status"], 400, "{refused}");
+    assert_eq!(refused["data"][0]["field"], "customerId", "{refused}");
+
+    let enabled = body(
+        app.post(
+            &admin,
+            &format!("/api/v1/customers/{globex}/enable"),
+            json!({}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(enabled["code"], 200, "{enabled}");
+    let filed = body(
+        app.post(
+            &admin,
+            "/api/v1/declarations",
+            json!({"declarationType": "OC", "trackingNumber": "1ZCLOSED03", "customerId": globex}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(filed["code"], 200, "{filed}");
+}

@@ -8,6 +8,7 @@ mod customers;
 mod declarations;
 mod easy_clear_login;
 mod envelope;
+mod foreign_ids;
 mod helpers;
 mod housekeeping;
 mod identity;

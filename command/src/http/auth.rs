@@ -26,7 +26,7 @@ use crate::account::lockout::{self, Outcome};
 use crate::account::tokens::{self, Purpose};
 use crate::account::{self, AccountState, CustomerState, breached};
 use crate::accounts::{IdentityState, PreLogout, on_account};
-use crate::handler::{CommandAnswer, execute, load};
+use crate::handler::{Command, CommandAnswer, execute, load};
 
 /// Every route of this module with who may call it.
 pub fn routes(g: &Guards) -> Router<IdentityState> {
@@ -661,15 +661,18 @@ async fn bind_easy_clear(
         ));
     }
     let metadata = crate::accounts::system_metadata(&actor, Some(customer_id));
-    let answer = execute::<CustomerState, _>(&state.store, customer_id, None, &metadata, |s, _| {
-        account::decide_bind_easy_clear(
-            s,
-            actor.id,
-            &ups,
-            body.account_no.as_deref(),
-            body.is_from_ups.unwrap_or(true),
-        )
-    })
+    let answer = execute(
+        Command::<CustomerState>::on(&state.store, customer_id, metadata.clone()),
+        |s, _| {
+            account::decide_bind_easy_clear(
+                s,
+                actor.id,
+                &ups,
+                body.account_no.as_deref(),
+                body.is_from_ups.unwrap_or(true),
+            )
+        },
+    )
     .await?;
     Ok(ok(answer))
 }

@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::{CommandState, if_match, metadata};
 use crate::aggregate::DomainError;
-use crate::handler::{CommandAnswer, CommandError, execute};
+use crate::handler::{Command, CommandAnswer, CommandError, execute};
 use crate::port::{self, PortCommand, PortState};
 
 /// Every route of this module with the permission it needs.
@@ -79,12 +79,11 @@ async fn run(
     id: Uuid,
     cmd: PortCommand,
 ) -> Result<CommandAnswer, ApiError> {
-    let metadata = metadata(actor, headers, None);
-    execute::<PortState, _>(&state.store, id, if_match(headers)?, &metadata, |s, _| {
-        port::decide(s, cmd.clone())
-    })
-    .await
-    .map_err(answer)
+    let run = Command::<PortState>::on(&state.store, id, metadata(actor, headers, None))
+        .expect(if_match(headers)?);
+    execute(run, |s, _| port::decide(s, cmd.clone()))
+        .await
+        .map_err(answer)
 }
 
 #[derive(Deserialize)]

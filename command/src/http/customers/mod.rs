@@ -27,7 +27,7 @@ use super::{idempotency_key, if_match, metadata, refused};
 use crate::account::{self, Register, tokens};
 use crate::accounts::IdentityState;
 use crate::customer::{self, CustomerState, ProfileUpdate};
-use crate::handler::{CommandAnswer, CommandError, execute, load};
+use crate::handler::{Command, CommandAnswer, CommandError, execute, load};
 
 /// Every route of this module with the permission it needs.
 pub fn routes(g: &Guards) -> Router<IdentityState> {

@@ -52,11 +52,12 @@ pub(super) async fn disable(
     let (id, _) = live_customer(&state, &id).await?;
     let reason = reason_of(body)?;
     let metadata = metadata(&actor, &headers, Some(id));
-    let answer =
-        execute::<CustomerState, _>(&state.store, id, if_match(&headers)?, &metadata, |s, _| {
-            customer::decide_disable(s, reason.clone())
-        })
-        .await?;
+    let answer = execute(
+        Command::<CustomerState>::on(&state.store, id, metadata.clone())
+            .expect(if_match(&headers)?),
+        |s, _| customer::decide_disable(s, reason.clone()),
+    )
+    .await?;
     sign_out_users(&state, id).await?;
     Ok(ok(answer))
 }
@@ -72,11 +73,12 @@ pub(super) async fn enable(
     let (id, _) = live_customer(&state, &id).await?;
     let reason = reason_of(body)?;
     let metadata = metadata(&actor, &headers, Some(id));
-    let answer =
-        execute::<CustomerState, _>(&state.store, id, if_match(&headers)?, &metadata, |s, _| {
-            customer::decide_enable(s, reason.clone())
-        })
-        .await?;
+    let answer = execute(
+        Command::<CustomerState>::on(&state.store, id, metadata.clone())
+            .expect(if_match(&headers)?),
+        |s, _| customer::decide_enable(s, reason.clone()),
+    )
+    .await?;
     Ok(ok(answer))
 }
 
@@ -107,11 +109,12 @@ pub(super) async fn remove(
         });
     }
     let metadata = metadata(&actor, &headers, Some(id));
-    let answer =
-        execute::<CustomerState, _>(&state.store, id, if_match(&headers)?, &metadata, |s, _| {
-            customer::decide_delete(s, reason.clone(), in_progress)
-        })
-        .await?;
+    let answer = execute(
+        Command::<CustomerState>::on(&state.store, id, metadata.clone())
+            .expect(if_match(&headers)?),
+        |s, _| customer::decide_delete(s, reason.clone(), in_progress),
+    )
+    .await?;
     sign_out_users(&state, id).await?;
     Ok(ok(answer))
 }

@@ -59,10 +59,11 @@ pub(super) async fn update(
             .map(|t| t.map(Types::codes).unwrap_or_default()),
     };
     let metadata = metadata(&actor, &headers, Some(id));
-    let answer =
-        execute::<CustomerState, _>(&state.store, id, if_match(&headers)?, &metadata, |s, _| {
-            customer::decide_change_profile(s, change.clone())
-        })
-        .await?;
+    let answer = execute(
+        Command::<CustomerState>::on(&state.store, id, metadata.clone())
+            .expect(if_match(&headers)?),
+        |s, _| customer::decide_change_profile(s, change.clone()),
+    )
+    .await?;
     Ok(ok(answer))
 }

@@ -7,19 +7,17 @@ use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
 use axum::routing::{post, put};
-use events::DomainEvent;
 use events::declaration::{DeclarationData, Direction, TypeCode};
-use events::idempotency::Begin;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 use uuid::Uuid;
 
-use super::{CommandState, idempotency_key, if_match, metadata};
-use crate::account::CustomerState;
-use crate::declaration::{CustomerRef, DeclarationCommand, DeclarationState, decide};
-use crate::handler::{CommandAnswer, CommandError, execute, load};
-use crate::{Aggregate, Ctx};
+use super::{CustomerRef, DeclarationCommand, DeclarationState, decide};
+use crate::Ctx;
+use crate::customer::CustomerState;
+use crate::handler::{Command, CommandAnswer, Idempotency, execute, load};
+use crate::http::{CommandState, idempotency_key, if_match, metadata};
 
 pub fn routes() -> Router<CommandState> {
     Router::new()
@@ -98,13 +96,17 @@ fn resolve_type(
     Ok(type_code)
 }
 
+/// The customer a new declaration is filed for. A customer files for their own company,
+/// whatever the body says; staff name one in `customerId`, which must be live: a disabled or
+/// deleted customer takes no new declarations. Read from the customer's stream (a handful
+/// of events) rather than the customer read model, so a customer disabled a moment ago is
+/// refused at once, not after the projection catches up.
 async fn owner(
     state: &CommandState,
     actor: &Actor,
     customer_id: Option<Uuid>,
 ) -> Result<CustomerRef, ApiError> {
     let id = if actor.is_customer() {
-        // A customer always files for their own company, whatever the body says.
         actor.customer_id.ok_or_else(ApiError::forbidden)?
     } else {
         customer_id.ok_or_else(|| {
@@ -123,6 +125,17 @@ async fn owner(
             ApiError::forbidden()
         } else {
             ApiError::bad_field("customerId", "客户不存在", "no such customer")
+        });
+    }
+    if !customer.active() {
+        return Err(if actor.is_customer() {
+            ApiError::forbidden()
+        } else {
+            ApiError::bad_field(
+                "customerId",
+                "该客户已停用或已删除，不能新建申报",
+                "the customer is disabled or deleted and takes no new declarations",
+            )
         });
     }
     Ok(CustomerRef {
@@ -148,79 +161,37 @@ async fn create(
     let customer = owner(&state, &actor, body.customer_id).await?;
     let meta = metadata(&actor, &headers, Some(customer.customer_id));
     let reference = state.reference.current();
-    let key = idempotency_key(&headers)?;
     // Only a keyed request is compared with an earlier one.
-    let request_hash = key.as_ref().map(|_| {
-        hex::encode(Sha256::digest(
+    let idempotency = idempotency_key(&headers)?.map(|key| Idempotency {
+        store: &state.idempotency,
+        scope: format!("declarations.create:{}", actor.id),
+        key,
+        request_hash: hex::encode(Sha256::digest(
             serde_json::to_vec(&body).unwrap_or_default(),
-        ))
+        )),
     });
     let id = Uuid::now_v7();
     let command = DeclarationCommand::Create {
         id,
         declaration_type,
-        customer: customer.clone(),
+        customer,
         data: body.data,
     };
-    let ctx = Ctx {
-        actor: &actor,
-        now: chrono::Utc::now(),
-        reference: &reference,
-    };
-    let events = decide(&DeclarationState::default(), command, &ctx).map_err(super::refused)?;
-    let new: Vec<_> = events.iter().map(|e| e.to_new_event()).collect();
-    let stream_type = <DeclarationState as Aggregate>::STREAM_TYPE;
-    let Some(key) = key else {
-        let appended = state
-            .store
-            .append(stream_type, id, 0, &new, &meta)
-            .await
-            .map_err(|e| ApiError::from(CommandError::from(e)))?;
-        return Ok(ok(CommandAnswer {
-            id,
-            version: appended.version,
-            position: appended.position,
-        }));
-    };
-    let scope = format!("declarations.create:{}", actor.id);
-    match state
-        .idempotency
-        .begin(&scope, &key, request_hash.as_deref().unwrap_or_default())
-        .await
-        .map_err(ApiError::internal)?
-    {
-        Begin::Replay(answer) => Ok(ok(
-            serde_json::from_value(answer).map_err(ApiError::internal)?
-        )),
-        Begin::Mismatch => Err(ApiError::Conflict {
-            reason: "IDEMPOTENCY_KEY_REUSED",
-            message: api::Text::new(
-                "该 Idempotency-Key 已用于另一个请求",
-                "this Idempotency-Key was used for a different request",
-            ),
-        }),
-        Begin::Fresh(mut guard) => {
-            let appended = state
-                .store
-                .append_in(guard.conn(), stream_type, id, 0, &new, &meta)
-                .await
-                .map_err(|e| ApiError::from(CommandError::from(e)))?;
-            let answer = CommandAnswer {
-                id,
-                version: appended.version,
-                position: appended.position,
-            };
-            guard
-                .complete(&serde_json::to_value(answer).map_err(ApiError::internal)?)
-                .await
-                .map_err(ApiError::internal)?;
-            state.store.notify();
-            Ok(ok(answer))
-        }
-    }
+    let run = Command::<DeclarationState>::create(&state.store, id, meta).idempotent(idempotency);
+    let answer = execute(run, |s, _| {
+        let ctx = Ctx {
+            actor: &actor,
+            now: chrono::Utc::now(),
+            reference: &reference,
+        };
+        decide(s, command.clone(), &ctx)
+    })
+    .await?;
+    Ok(ok(answer))
 }
 
-/// Run one command on an existing declaration.
+/// Run one command on an existing declaration: a foreign or missing declaration is 404
+/// before anything else is said about it.
 async fn run(
     state: &CommandState,
     actor: &Actor,
@@ -230,15 +201,13 @@ async fn run(
 ) -> ApiResult<CommandAnswer> {
     let expected = if_match(headers)?;
     let reference = state.reference.current();
-    let (current, _) = load::<DeclarationState>(&state.store, id)
-        .await
-        .map_err(ApiError::internal)?;
-    // A foreign or missing declaration is 404 before anything else is said about it.
-    if !current.exists() || !actor.can_see(current.customer_id) {
-        return Err(ApiError::not_found());
-    }
-    let meta = metadata(actor, headers, Some(current.customer_id));
-    let answer = execute::<DeclarationState, _>(&state.store, id, expected, &meta, |s, _| {
+    let visible =
+        |current: &DeclarationState| current.exists() && actor.can_see(current.customer_id);
+    let run = Command::on(&state.store, id, metadata(actor, headers, None))
+        .expect(expected)
+        .visible_if(&visible)
+        .customer_of(|current: &DeclarationState| Some(current.customer_id));
+    let answer = execute(run, |s, _| {
         let ctx = Ctx {
             actor,
             now: chrono::Utc::now(),
