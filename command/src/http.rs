@@ -2,9 +2,7 @@
 //! `Idempotency-Key`, and the one mapping from command errors to answers.
 
 pub mod auth;
-pub mod customers;
 pub mod password;
-pub mod ports;
 pub mod roles;
 pub mod sso;
 pub mod staff;

@@ -19,7 +19,7 @@ pub fn routes(state: http::CommandState, identity: accounts::Identity) -> axum::
         .merge(http::auth::routes(&guards))
         .merge(http::password::routes())
         .merge(http::staff::routes(&guards))
-        .merge(http::customers::routes(&guards))
+        .merge(customer::routes(&guards))
         .merge(http::roles::routes(&guards))
         .with_state(accounts::IdentityState {
             cmd: state.clone(),
@@ -28,7 +28,7 @@ pub fn routes(state: http::CommandState, identity: accounts::Identity) -> axum::
     axum::Router::new()
         .merge(identity_routes)
         .merge(declaration::routes())
-        .merge(http::ports::routes(&guards))
+        .merge(port::routes(&guards))
         .merge(http::sso::routes())
         .with_state(state)
 }

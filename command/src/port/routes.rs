@@ -12,9 +12,9 @@ use axum::routing::{post, put};
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::{CommandState, if_match, metadata};
 use crate::aggregate::DomainError;
 use crate::handler::{Command, CommandAnswer, CommandError, execute};
+use crate::http::{CommandState, if_match, metadata};
 use crate::port::{self, PortCommand, PortState};
 
 /// Every route of this module with the permission it needs.

@@ -1,0 +1,215 @@
+//! Given/when/then tests of the customer decisions.
+
+use super::*;
+
+const USCC: &str = "91440300MA5FHK4H1F";
+
+fn profile() -> CustomerProfile {
+    CustomerProfile {
+        company_name: "ACME Trading".into(),
+        city: Some("Shanghai".into()),
+        port_code: Some("pvg".into()),
+        slic_code: Some("2011".into()),
+        postal_code: Some("200120".into()),
+        email: Some("ops@acme.example.com".into()),
+        scc: Some(USCC.into()),
+        declaration_types: vec!["OC".into(), "OB".into(), "OC".into()],
+        ..Default::default()
+    }
+}
+
+fn given(events: &[CustomerEvent]) -> CustomerState {
+    let mut s = CustomerState::default();
+    for e in events {
+        s.evolve(e);
+    }
+    s
+}
+
+fn registered() -> CustomerState {
+    given(
+        &decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "acme", profile())
+            .expect("registered"),
+    )
+}
+
+fn fields_of(err: DomainError) -> Vec<String> {
+    match err {
+        DomainError::Validation(v) => v.into_iter().map(|v| v.field).collect(),
+        other => panic!("not a validation error: {other:?}"),
+    }
+}
+
+#[test]
+fn given_nothing_when_registered_then_the_profile_is_normalized() {
+    let s = registered();
+    assert!(s.exists() && s.active());
+    assert_eq!(s.username, "acme");
+    assert_eq!(s.profile.port_code.as_deref(), Some("PVG"));
+    assert_eq!(s.profile.declaration_types, vec!["OB", "OC"]);
+}
+
+#[test]
+fn given_a_customer_when_registered_again_then_it_is_a_conflict() {
+    let err = decide_register_customer(&registered(), Uuid::now_v7(), "acme", profile())
+        .expect_err("twice");
+    assert!(matches!(err, DomainError::Conflict(_)));
+}
+
+#[test]
+fn when_registered_with_bad_fields_then_each_violation_names_its_field() {
+    let bad = CustomerProfile {
+        company_name: "  ".into(),
+        port_code: Some("PV1".into()),
+        slic_code: Some("20A1".into()),
+        postal_code: Some("2001".into()),
+        email: Some("not-mail".into()),
+        scc: Some("91440300MA5FHK4H1E".into()),
+        declaration_types: vec!["OC".into(), "XX".into()],
+        ..Default::default()
+    };
+    let err = decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "a b", bad)
+        .expect_err("invalid");
+    assert_eq!(
+        fields_of(err),
+        vec![
+            "username",
+            "companyName",
+            "portCode",
+            "slicCode",
+            "postalCode",
+            "email",
+            "scc",
+            "declarationTypes[1]",
+        ]
+    );
+}
+
+#[test]
+fn when_the_scc_is_malformed_then_it_is_a_format_violation() {
+    let mut p = profile();
+    p.scc = Some("123".into());
+    let err = decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "acme", p)
+        .expect_err("invalid");
+    assert!(matches!(err, DomainError::Validation(v) if v[0].rule == "uscc_format"));
+}
+
+#[test]
+fn given_a_customer_when_fields_change_then_each_change_is_recorded_old_to_new() {
+    let s = registered();
+    let events = decide_change_profile(
+        &s,
+        ProfileUpdate {
+            city: Some(Some("Suzhou".into())),
+            postal_code: Some(None),
+            declaration_types: Some(vec![]),
+            company_name: Some("ACME Trading".into()),
+            ..Default::default()
+        },
+    )
+    .expect("changed");
+    let CustomerEvent::ProfileChanged(c) = &events[0] else {
+        panic!("{events:?}")
+    };
+    let changed: Vec<_> = c.changes.iter().map(|c| c.field.as_str()).collect();
+    assert_eq!(changed, vec!["city", "postalCode", "declarationTypes"]);
+    assert_eq!(c.changes[0].from, json!("Shanghai"));
+    assert_eq!(c.changes[0].to, json!("Suzhou"));
+    assert_eq!(c.changes[1].to, Value::Null);
+    let s = given(&[
+        decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "acme", profile())
+            .expect("r")
+            .remove(0),
+        events[0].clone(),
+    ]);
+    assert_eq!(s.profile.city.as_deref(), Some("Suzhou"));
+    assert!(s.profile.declaration_types.is_empty());
+}
+
+#[test]
+fn given_a_customer_when_nothing_changes_then_no_event() {
+    let s = registered();
+    let update = ProfileUpdate {
+        city: Some(Some(" Shanghai ".into())),
+        ..Default::default()
+    };
+    assert!(decide_change_profile(&s, update).expect("ok").is_empty());
+}
+
+#[test]
+fn when_a_change_breaks_a_rule_then_it_is_refused_naming_the_field() {
+    let s = registered();
+    let err = decide_change_profile(
+        &s,
+        ProfileUpdate {
+            company_name: Some(String::new()),
+            postal_code: Some(Some("12345x".into())),
+            ..Default::default()
+        },
+    )
+    .expect_err("invalid");
+    assert_eq!(fields_of(err), vec!["companyName", "postalCode"]);
+}
+
+#[test]
+fn given_no_customer_when_changed_disabled_or_deleted_then_not_found() {
+    let none = CustomerState::default();
+    assert!(matches!(
+        decide_change_profile(&none, ProfileUpdate::default()),
+        Err(DomainError::NotFound)
+    ));
+    assert!(matches!(
+        decide_disable(&none, None),
+        Err(DomainError::NotFound)
+    ));
+    assert!(matches!(
+        decide_enable(&none, None),
+        Err(DomainError::NotFound)
+    ));
+    assert!(matches!(
+        decide_delete(&none, None, 0),
+        Err(DomainError::NotFound)
+    ));
+}
+
+#[test]
+fn given_a_customer_when_disabled_then_enabled_then_each_happens_once() {
+    let mut s = registered();
+    let e = decide_disable(&s, Some("contract ended".into())).expect("disabled");
+    assert_eq!(
+        e,
+        vec![CustomerEvent::Disabled(Reason {
+            reason: Some("contract ended".into())
+        })]
+    );
+    s.evolve(&e[0]);
+    assert!(!s.active() && s.exists());
+    assert!(decide_disable(&s, None).expect("again").is_empty());
+    let e = decide_enable(&s, None).expect("enabled");
+    s.evolve(&e[0]);
+    assert!(s.active());
+    assert!(decide_enable(&s, None).expect("again").is_empty());
+}
+
+#[test]
+fn given_declarations_in_progress_when_deleted_then_refused_saying_why() {
+    let s = registered();
+    let err = decide_delete(&s, None, 2).expect_err("in progress");
+    assert!(matches!(err, DomainError::Conflict(m) if m.contains("in progress")));
+}
+
+#[test]
+fn given_a_deleted_customer_then_it_is_gone_for_every_command() {
+    let mut s = registered();
+    let e = decide_delete(&s, Some("duplicate".into()), 0).expect("deleted");
+    s.evolve(&e[0]);
+    assert!(!s.exists() && !s.active());
+    assert!(matches!(
+        decide_delete(&s, None, 0),
+        Err(DomainError::NotFound)
+    ));
+    assert!(matches!(
+        decide_change_profile(&s, ProfileUpdate::default()),
+        Err(DomainError::NotFound)
+    ));
+}
