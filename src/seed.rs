@@ -128,8 +128,8 @@ async fn bind_easy_clear(
 ) -> anyhow::Result<()> {
     let metadata = command_metadata(&Actor::system(), Some(customer));
     execute(
-        Command::<command::account::CustomerState>::on(&state.store, customer, metadata.clone()),
-        |s, _| command::account::decide_bind_easy_clear(s, by, ups_id, Some(account_no), true),
+        Command::<command::customer::CustomerState>::on(&state.store, customer, metadata.clone()),
+        |s, _| command::customer::decide_bind_easy_clear(s, by, ups_id, Some(account_no), true),
     )
     .await
     .map(|_| ())

@@ -10,6 +10,8 @@ pub mod lockout;
 pub mod mail;
 pub mod password;
 pub mod role;
+pub(crate) mod routes;
+pub mod sso;
 #[cfg(test)]
 mod tests;
 pub mod tokens;
@@ -604,4 +606,3 @@ pub fn decide_transfer_authority(
 }
 
 // The customer aggregate lives in `crate::customer`; re-exported for the existing callers.
-pub use crate::customer::{CustomerState, decide_bind_easy_clear, decide_register_customer};

@@ -4,7 +4,7 @@
 
 use std::collections::BTreeSet;
 
-use api::{Actor, ApiError, Role};
+use api::{Actor, Role};
 use events::DomainEvent;
 use events::account::AccountEvent;
 use events::customer::CustomerProfile;
@@ -14,9 +14,12 @@ use uuid::Uuid;
 use crate::account::limiter::RateLimiter;
 use crate::account::mail::Mailer;
 use crate::account::role::{self as role_agg, RoleState};
-use crate::account::{self, AccountState, CustomerState, Register};
-use crate::aggregate::DomainError;
-use crate::handler::{Command, CommandAnswer, CommandError, execute, load};
+use crate::account::{self, AccountState, Register};
+use crate::aggregate::{DomainError, Violation};
+use crate::customer::CustomerState;
+use crate::handler::{
+    AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
+};
 use crate::http::CommandState;
 
 /// The request a client makes before logging out (`GET /api/v1/session` hands it over).
@@ -155,13 +158,11 @@ pub async fn register_customer(
 pub async fn customer_closed(
     store: &events::EventStore,
     account: &AccountState,
-) -> Result<bool, ApiError> {
+) -> Result<bool, CommandError> {
     let Some(customer_id) = account.registered.as_ref().and_then(|r| r.customer_id) else {
         return Ok(false);
     };
-    let (customer, _) = load::<CustomerState>(store, customer_id)
-        .await
-        .map_err(ApiError::internal)?;
+    let (customer, _) = load::<CustomerState>(store, customer_id).await?;
     Ok(customer.customer_id.is_some() && !customer.active())
 }
 
@@ -192,7 +193,7 @@ pub async fn on_account<F>(
     account_id: Uuid,
     expected: Option<i64>,
     decide: F,
-) -> Result<CommandAnswer, ApiError>
+) -> Result<CommandAnswer, CommandError>
 where
     F: Fn(&AccountState) -> Result<Vec<AccountEvent>, DomainError>,
 {
@@ -201,12 +202,22 @@ where
         |s, _| decide(s),
     )
     .await
-    .map_err(ApiError::from)
 }
 
-/// Hash and store a password, and record that it was set, atomically. `consume` runs in the
-/// same transaction (it uses up the single-use token that allowed it); `false` from it
-/// aborts with a 400 naming `token`.
+/// The single-use token that allowed a password change was used already (or never was).
+pub fn token_used() -> DomainError {
+    DomainError::Validation(vec![Violation::new(
+        "token",
+        "token_invalid",
+        "链接或临时凭证无效或已使用",
+        "the token is invalid or has been used",
+    )])
+}
+
+/// Hash and store a password, and record that it was set, atomically: the credential and
+/// the token's use are written by the command path's hook, in the appending transaction.
+/// `consume` uses up the single-use token that allowed it; an unusable token is refused as
+/// [`token_used`].
 pub async fn set_password_with(
     state: &CommandState,
     metadata: &events::Metadata,
@@ -214,50 +225,52 @@ pub async fn set_password_with(
     password: &str,
     how: &str,
     consume: Option<(&str, crate::account::tokens::Purpose)>,
-) -> Result<CommandAnswer, ApiError> {
-    let (account, version) = load::<AccountState>(&state.store, account_id)
-        .await
-        .map_err(ApiError::internal)?;
-    let events = account::decide_password_set(&account, how).map_err(crate::http::refused)?;
+) -> Result<CommandAnswer, CommandError> {
     let hash = state
         .hasher
         .hash(password.to_string())
         .await
-        .map_err(ApiError::internal)?;
-    let new: Vec<_> = events.iter().map(|e| e.to_new_event()).collect();
-    let mut tx = state.pool.begin().await?;
-    if let Some((token, purpose)) = consume
-        && !crate::account::tokens::consume(&mut tx, token, purpose).await?
-    {
-        return Err(crate::http::password::token_invalid());
-    }
-    let appended = state
-        .store
-        .append_in(
-            &mut tx,
-            events::account::STREAM_TYPE,
-            account_id,
-            version,
-            &new,
-            metadata,
-        )
-        .await
-        .map_err(|e| ApiError::from(CommandError::from(e)))?;
-    sqlx::query(
-        "INSERT INTO credentials (account_id, password_hash) VALUES ($1, $2)
-         ON CONFLICT (account_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()",
+        .map_err(|e| CommandError::Internal(e.to_string()))?;
+    let credential = Credential {
+        account_id,
+        hash,
+        consume,
+    };
+    execute_then(
+        Command::<AccountState>::on(&state.store, account_id, metadata.clone()),
+        |account, _| account::decide_password_set(account, how),
+        Some(&credential),
     )
-    .bind(account_id)
-    .bind(hash)
-    .execute(&mut *tx)
-    .await?;
-    tx.commit().await?;
-    state.store.notify();
-    Ok(CommandAnswer {
-        id: account_id,
-        version: appended.version,
-        position: appended.position,
-    })
+    .await
+}
+
+/// A password's hash, written with the event that records it was set (and the token that
+/// allowed it used up).
+struct Credential<'a> {
+    account_id: Uuid,
+    hash: String,
+    consume: Option<(&'a str, crate::account::tokens::Purpose)>,
+}
+
+impl AfterAppend for Credential<'_> {
+    fn run<'c>(&'c self, tx: &'c mut sqlx::PgConnection, appended: events::Appended) -> Hooked<'c> {
+        Box::pin(async move {
+            if let Some((token, purpose)) = self.consume
+                && !crate::account::tokens::consume(&mut *tx, token, purpose).await?
+            {
+                return Err(CommandError::Domain(token_used()));
+            }
+            sqlx::query(
+                "INSERT INTO credentials (account_id, password_hash) VALUES ($1, $2)
+                 ON CONFLICT (account_id) DO UPDATE SET password_hash = EXCLUDED.password_hash, updated_at = now()",
+            )
+            .bind(self.account_id)
+            .bind(&self.hash)
+            .execute(&mut *tx)
+            .await?;
+            Ok(appended.position)
+        })
+    }
 }
 
 /// Hash and store a password, and record that it was set, atomically.
@@ -267,10 +280,8 @@ pub async fn set_password(
     account_id: Uuid,
     password: &str,
     how: &str,
-) -> Result<CommandAnswer, ApiError> {
-    let (account, _) = load::<AccountState>(&state.store, account_id)
-        .await
-        .map_err(ApiError::internal)?;
+) -> Result<CommandAnswer, CommandError> {
+    let (account, _) = load::<AccountState>(&state.store, account_id).await?;
     let metadata = system_metadata(
         actor,
         account.registered.as_ref().and_then(|r| r.customer_id),
@@ -304,7 +315,7 @@ pub async fn set_role_permissions(
     caller_granted: &BTreeSet<String>,
     caller_is_super_admin: bool,
     expected: Option<i64>,
-) -> Result<CommandAnswer, ApiError> {
+) -> Result<CommandAnswer, CommandError> {
     let answer = execute(
         Command::<RoleState>::on(
             &state.store,

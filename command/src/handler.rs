@@ -7,6 +7,9 @@
 
 use events::idempotency::{Begin, IdempotencyStore};
 use events::{Appended, DomainEvent, EventStore, Metadata, NewEvent, RecordedEvent, StoreError};
+use std::future::Future;
+use std::pin::Pin;
+
 use sqlx::PgConnection;
 use uuid::Uuid;
 
@@ -28,6 +31,9 @@ pub enum CommandError {
     /// An idempotency record's answer could not be written or read back.
     #[error("stored answer: {0}")]
     Answer(#[from] serde_json::Error),
+    /// Anything else that failed underneath (e.g. hashing a password).
+    #[error("{0}")]
+    Internal(String),
 }
 
 impl From<StoreError> for CommandError {
@@ -151,6 +157,17 @@ impl<'a, A: Aggregate> Command<'a, A> {
     }
 }
 
+/// What [`AfterAppend::run`] answers: the position to report.
+pub type Hooked<'c> = Pin<Box<dyn Future<Output = Result<i64, CommandError>> + Send + 'c>>;
+
+/// Writes a command makes besides its events, in the same transaction (a credential, a
+/// username reservation). A failure rolls the events back too.
+pub trait AfterAppend: Sync {
+    /// Runs after the append with what was appended; answers the position to report (the
+    /// last it wrote, or `appended.position`).
+    fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: Appended) -> Hooked<'c>;
+}
+
 /// [`execute_then`] without anything written besides the events.
 pub async fn execute<A, D>(
     command: Command<'_, A>,
@@ -160,25 +177,20 @@ where
     A: Aggregate,
     D: Fn(&A, i64) -> Result<Vec<A::Event>, DomainError>,
 {
-    execute_then(command, decide, None::<NoHook>).await
+    execute_then(command, decide, None).await
 }
 
-/// The hook type of a command that writes nothing besides its events.
-pub type NoHook = fn(&mut PgConnection, Appended) -> std::future::Ready<Result<i64, CommandError>>;
-
-/// Loads, checks, decides and appends; then `after` runs in the appending transaction with
-/// what was appended and answers the position to report (the last it wrote, or the one it
-/// was given). Without an expected version a lost race is retried on the fresh state (the
-/// decision is made again, so no rule is bypassed); with one, the caller gets the conflict.
-pub async fn execute_then<A, D, H>(
+/// Loads, checks, decides and appends; then `after` runs in the appending transaction.
+/// Without an expected version a lost race is retried on the fresh state (the decision is
+/// made again, so no rule is bypassed); with one, the caller gets the conflict.
+pub async fn execute_then<A, D>(
     command: Command<'_, A>,
     decide: D,
-    mut after: Option<H>,
+    after: Option<&dyn AfterAppend>,
 ) -> Result<CommandAnswer, CommandError>
 where
     A: Aggregate,
     D: Fn(&A, i64) -> Result<Vec<A::Event>, DomainError>,
-    H: AsyncFnMut(&mut PgConnection, Appended) -> Result<i64, CommandError>,
 {
     let store = command.store;
     if let Some(idempotency) = &command.idempotency {
@@ -198,7 +210,7 @@ where
             Begin::Fresh(guard) => guard,
         };
         // One connection for the whole command: the guard's (see `IdempotencyGuard`).
-        let answer = attempt(&command, &decide, Some(guard.conn()), after.as_mut()).await?;
+        let answer = attempt(&command, &decide, Some(guard.conn()), after).await?;
         let stored = serde_json::to_value(answer)?;
         guard.complete(&stored).await?;
         store.notify();
@@ -209,7 +221,7 @@ where
         attempts += 1;
         let result = if after.is_some() {
             let mut tx = store.pool().begin().await?;
-            match attempt(&command, &decide, Some(&mut tx), after.as_mut()).await {
+            match attempt(&command, &decide, Some(&mut tx), after).await {
                 Ok(answer) => {
                     tx.commit().await?;
                     store.notify();
@@ -218,7 +230,7 @@ where
                 Err(e) => Err(e),
             }
         } else {
-            attempt(&command, &decide, None, None::<&mut H>).await
+            attempt(&command, &decide, None, None).await
         };
         match result {
             Err(CommandError::VersionConflict)
@@ -232,16 +244,15 @@ where
 }
 
 /// One load-decide-append, on `conn` when given (the caller commits), else on the pool.
-async fn attempt<A, D, H>(
+async fn attempt<A, D>(
     command: &Command<'_, A>,
     decide: &D,
     mut conn: Option<&mut PgConnection>,
-    after: Option<&mut H>,
+    after: Option<&dyn AfterAppend>,
 ) -> Result<CommandAnswer, CommandError>
 where
     A: Aggregate,
     D: Fn(&A, i64) -> Result<Vec<A::Event>, DomainError>,
-    H: AsyncFnMut(&mut PgConnection, Appended) -> Result<i64, CommandError>,
 {
     let store = command.store;
     let id = command.stream_id;
@@ -288,7 +299,7 @@ where
         .append_in(&mut *conn, A::STREAM_TYPE, id, version, &new, &metadata)
         .await?;
     let position = match after {
-        Some(after) => after(&mut *conn, appended).await?,
+        Some(after) => after.run(&mut *conn, appended).await?,
         None => appended.position,
     };
     Ok(CommandAnswer {

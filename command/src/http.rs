@@ -1,12 +1,6 @@
 //! The command side's HTTP boundary: shared state, request metadata, `If-Match`,
 //! `Idempotency-Key`, and the one mapping from command errors to answers.
 
-pub mod auth;
-pub mod password;
-pub mod roles;
-pub mod sso;
-pub mod staff;
-
 use api::{Actor, ApiError, Auth, Text};
 use axum::extract::FromRef;
 use axum::http::HeaderMap;
@@ -19,6 +13,11 @@ use crate::account::password::Hasher;
 use crate::aggregate::DomainError;
 use crate::handler::CommandError;
 use crate::reference::ReferenceCache;
+
+/// Single sign-on settings at the path the binary's configuration names.
+pub mod sso {
+    pub use crate::account::sso::oidc::{SsoConfig, SsoConfigError, SsoSettings};
+}
 
 #[derive(Clone)]
 pub struct CommandState {
@@ -151,6 +150,7 @@ impl From<CommandError> for ApiError {
             },
             CommandError::Store(e) => ApiError::internal(e),
             CommandError::Answer(e) => ApiError::internal(e),
+            CommandError::Internal(e) => ApiError::internal(e),
         }
     }
 }

@@ -16,11 +16,9 @@ pub use aggregate::{Aggregate, Ctx, DomainError, Violation};
 pub fn routes(state: http::CommandState, identity: accounts::Identity) -> axum::Router {
     let guards = api::Guards::new(&state.auth);
     let identity_routes = axum::Router::new()
-        .merge(http::auth::routes(&guards))
-        .merge(http::password::routes())
-        .merge(http::staff::routes(&guards))
+        .merge(account::routes::routes(&guards))
         .merge(customer::routes(&guards))
-        .merge(http::roles::routes(&guards))
+        .merge(account::role::routes(&guards))
         .with_state(accounts::IdentityState {
             cmd: state.clone(),
             identity,
@@ -29,6 +27,6 @@ pub fn routes(state: http::CommandState, identity: accounts::Identity) -> axum::
         .merge(identity_routes)
         .merge(declaration::routes())
         .merge(port::routes(&guards))
-        .merge(http::sso::routes())
+        .merge(account::sso::routes())
         .with_state(state)
 }

@@ -72,7 +72,7 @@ pub async fn register_customer(
 ) -> Uuid {
     let store = events::EventStore::new(pool.clone());
     let id = Uuid::now_v7();
-    let new: Vec<_> = command::account::decide_register_customer(
+    let new: Vec<_> = command::customer::decide_register_customer(
         &Default::default(),
         id,
         username,

@@ -9,6 +9,9 @@ use events::role::{Defined, PermissionsChanged, RoleEvent};
 
 use crate::aggregate::{Aggregate, DomainError, Violation};
 
+mod routes;
+pub use routes::routes;
+
 #[derive(Debug, Default, Clone)]
 pub struct RoleState {
     pub defined: bool,

@@ -1,11 +1,10 @@
-//! Given/when/then tests of the account and customer decisions, without a database.
+//! Given/when/then tests of the account decisions, without a database.
 
 use std::collections::BTreeSet;
 
 use api::Role;
 use chrono::Utc;
 use events::account::AccountEvent;
-use events::customer::CustomerProfile;
 use uuid::Uuid;
 
 use super::*;
@@ -370,65 +369,6 @@ fn staff_details_record_only_what_changed_and_a_bad_email_names_its_field() {
     )
     .expect_err("bad");
     assert!(matches!(err, DomainError::Validation(v) if v[0].field == "staffEmail"));
-}
-
-fn customer(ups_id: Option<&str>, account_no: Option<&str>) -> CustomerState {
-    let id = Uuid::now_v7();
-    let mut state = CustomerState::default();
-    for e in decide_register_customer(
-        &state,
-        id,
-        "acme",
-        CustomerProfile {
-            company_name: "ACME".into(),
-            ups_id: ups_id.map(String::from),
-            account_no: account_no.map(String::from),
-            ..Default::default()
-        },
-    )
-    .expect("ok")
-    {
-        state.evolve(&e);
-    }
-    state
-}
-
-#[test]
-fn given_a_registered_easy_clear_id_when_the_customer_binds_it_with_the_account_number_then_it_is_bound()
- {
-    let mut state = customer(Some("EC-1"), Some("ACC-1"));
-    let events =
-        decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", Some("ACC-1"), true).expect("ok");
-    for e in &events {
-        state.evolve(e);
-    }
-    assert_eq!(state.bound_ups_id.as_deref(), Some("EC-1"));
-    assert!(
-        decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", Some("ACC-1"), true)
-            .expect("same again")
-            .is_empty()
-    );
-    assert!(matches!(
-        decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-2", Some("ACC-1"), true),
-        Err(DomainError::Conflict(_))
-    ));
-}
-
-#[test]
-fn when_the_account_number_does_not_match_then_binding_is_refused_without_saying_which() {
-    let state = customer(Some("EC-1"), Some("ACC-1"));
-    let err = decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", Some("ACC-2"), true)
-        .expect_err("refused");
-    assert!(matches!(err, DomainError::Validation(v) if v[0].field == "upsId"));
-    let err = decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-9", Some("ACC-1"), true)
-        .expect_err("refused");
-    assert!(matches!(err, DomainError::Validation(v) if v[0].field == "upsId"));
-}
-
-#[test]
-fn when_staff_registered_no_easy_clear_id_then_nothing_can_be_bound() {
-    let state = customer(None, None);
-    assert!(decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", None, true).is_err());
 }
 
 #[test]

@@ -22,11 +22,11 @@ use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
 use uuid::Uuid;
 
+use crate::account::routes::auth::load_account_id;
 use crate::account::{self, Register, tokens};
 use crate::accounts::IdentityState;
 use crate::customer::{self, CustomerState, ProfileUpdate};
 use crate::handler::{Command, CommandAnswer, CommandError, execute, load};
-use crate::http::auth::load_account_id;
 use crate::http::{idempotency_key, if_match, metadata, refused};
 
 /// Every route of this module with the permission it needs.

@@ -350,13 +350,13 @@ async fn transfer_confirm(
     }
     check_new_password(&copy, &checked.new, &checked.new)?;
     let mut new_events =
-        account::decide_register_transferred(&old, &new_state).map_err(super::refused)?;
+        account::decide_register_transferred(&old, &new_state).map_err(crate::http::refused)?;
     new_events.push(events::account::AccountEvent::PasswordSet(
         events::account::PasswordSet {
             how: "transfer".into(),
         },
     ));
-    let old_events = account::decide_complete_transfer(&old).map_err(super::refused)?;
+    let old_events = account::decide_complete_transfer(&old).map_err(crate::http::refused)?;
     let hash = state
         .hasher
         .hash(checked.new.clone())

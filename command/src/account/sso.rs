@@ -12,10 +12,8 @@
 //! grants, never from the provider's groups. Refusals answer 10000 with a message and
 //! `data: {reason}`.
 
-mod oidc;
+pub mod oidc;
 mod store;
-
-use std::sync::Arc;
 
 use api::{Actor, ApiError, ApiResult, LoginMethod, SessionSubject, Text, ok};
 use axum::Router;
@@ -26,33 +24,11 @@ use openidconnect::{PkceCodeChallenge, PkceCodeVerifier, RedirectUrl};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 
-pub use oidc::{SsoConfigError, SsoSettings};
+pub use oidc::{SsoConfig, SsoConfigError, SsoSettings};
 
-use super::CommandState;
 use crate::account::AccountState;
+use crate::http::CommandState;
 use oidc::{FlowError, Identity, Oidc};
-
-/// Single sign-on, when configured (`CLEARWAY_OIDC_ISSUER` set). Cheap to clone.
-#[derive(Clone)]
-pub struct SsoConfig(Arc<Oidc>);
-
-impl SsoConfig {
-    pub fn new(settings: SsoSettings) -> Result<Self, SsoConfigError> {
-        Ok(Self(Arc::new(Oidc::new(settings)?)))
-    }
-
-    pub fn issuer(&self) -> &str {
-        self.0.issuer()
-    }
-}
-
-impl std::fmt::Debug for SsoConfig {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("SsoConfig")
-            .field("issuer", &self.0.issuer())
-            .finish_non_exhaustive()
-    }
-}
 
 pub fn routes() -> Router<CommandState> {
     Router::new()
@@ -386,14 +362,14 @@ async fn link(
     email: &str,
 ) -> Result<Option<uuid::Uuid>, ApiError> {
     use events::DomainEvent;
-    let metadata = super::auth::anonymous_metadata("sso", None);
+    let metadata = crate::account::routes::auth::anonymous_metadata("sso", None);
     for _ in 0..5 {
         let (account, version) = crate::handler::load::<AccountState>(&state.store, account_id)
             .await
             .map_err(ApiError::internal)?;
         let decided =
             crate::account::decide_sso_link(&account, &identity.issuer, &identity.subject)
-                .map_err(super::refused)?;
+                .map_err(crate::http::refused)?;
         let new: Vec<_> = decided.iter().map(|e| e.to_new_event()).collect();
         let mut tx = state.pool.begin().await?;
         let made = store::link(

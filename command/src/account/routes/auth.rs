@@ -24,8 +24,9 @@ use uuid::Uuid;
 
 use crate::account::lockout::{self, Outcome};
 use crate::account::tokens::{self, Purpose};
-use crate::account::{self, AccountState, CustomerState, breached};
+use crate::account::{self, AccountState, breached};
 use crate::accounts::{IdentityState, PreLogout, on_account};
+use crate::customer::{self, CustomerState};
 use crate::handler::{Command, CommandAnswer, execute, load};
 
 /// Every route of this module with who may call it.
@@ -664,7 +665,7 @@ async fn bind_easy_clear(
     let answer = execute(
         Command::<CustomerState>::on(&state.store, customer_id, metadata.clone()),
         |s, _| {
-            account::decide_bind_easy_clear(
+            customer::decide_bind_easy_clear(
                 s,
                 actor.id,
                 &ups,

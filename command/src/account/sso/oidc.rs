@@ -485,3 +485,26 @@ fn error_chain(e: &dyn std::error::Error) -> String {
     }
     text
 }
+
+/// Single sign-on, when configured (`CLEARWAY_OIDC_ISSUER` set). Cheap to clone. It lives
+/// here, apart from the routes, because the shared command state holds it.
+#[derive(Clone)]
+pub struct SsoConfig(pub(crate) Arc<Oidc>);
+
+impl SsoConfig {
+    pub fn new(settings: SsoSettings) -> Result<Self, SsoConfigError> {
+        Ok(Self(Arc::new(Oidc::new(settings)?)))
+    }
+
+    pub fn issuer(&self) -> &str {
+        self.0.issuer()
+    }
+}
+
+impl std::fmt::Debug for SsoConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("SsoConfig")
+            .field("issuer", &self.0.issuer())
+            .finish_non_exhaustive()
+    }
+}

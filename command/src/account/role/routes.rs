@@ -8,9 +8,9 @@ use axum::http::HeaderMap;
 use axum::routing::put;
 use serde::Deserialize;
 
-use super::{if_match, metadata};
 use crate::accounts::{IdentityState, set_role_permissions};
 use crate::handler::CommandAnswer;
+use crate::http::{if_match, metadata};
 
 pub fn routes(g: &Guards) -> Router<IdentityState> {
     Router::new().route(

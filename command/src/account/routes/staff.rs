@@ -18,10 +18,10 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use super::auth::load_account_id;
-use super::{if_match, metadata, refused};
 use crate::account::{self, AccountState, Acting, Register, StaffDetails, tokens};
 use crate::accounts::{IdentityState, on_account, register_account, set_password};
 use crate::handler::{CommandAnswer, CommandError, load};
+use crate::http::{if_match, metadata, refused};
 
 /// Every route of this module with the permission it needs.
 pub fn routes(g: &Guards) -> Router<IdentityState> {
@@ -462,6 +462,7 @@ async fn enable(
         account::decide_enable(s, &by)
     })
     .await
+    .map_err(ApiError::from)
 }
 
 /// `POST /api/v1/staff/{id}/disable` (`STAFF_ONLY`) and `POST /api/v1/accounts/{id}/disable`.
