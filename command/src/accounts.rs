@@ -1,6 +1,6 @@
 //! Account, role and customer services used by the HTTP layer and the seeds: each runs the
 //! pure decision, then appends (and, for passwords, writes the credential in the same
-//! transaction). Also the identity settings shared by the account endpoints.
+//! transaction). They answer command errors; the HTTP boundary maps them.
 
 use std::collections::BTreeSet;
 
@@ -8,11 +8,8 @@ use api::{Actor, Role};
 use events::DomainEvent;
 use events::account::AccountEvent;
 use events::customer::CustomerProfile;
-use serde::Serialize;
 use uuid::Uuid;
 
-use crate::account::limiter::RateLimiter;
-use crate::account::mail::Mailer;
 use crate::account::role::{self as role_agg, RoleState};
 use crate::account::{self, AccountState, Register};
 use crate::aggregate::{DomainError, Violation};
@@ -21,66 +18,7 @@ use crate::handler::{
     AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
 };
 use crate::http::CommandState;
-
-/// The request a client makes before logging out (`GET /api/v1/session` hands it over).
-#[derive(Debug, Clone, Serialize)]
-pub struct PreLogout {
-    pub url: String,
-    pub method: String,
-    pub params: serde_json::Value,
-}
-
-/// Settings and helpers of the identity endpoints.
-#[derive(Clone, Debug)]
-pub struct Identity {
-    /// Without a mailer no reset mail is sent (the answer is the same).
-    pub mailer: Option<Mailer>,
-    /// The web app's address: reset links are `<public_url>/pass-reset?token=...`.
-    pub public_url: String,
-    pub login_limiter: RateLimiter,
-    /// Take the client IP from `X-Forwarded-For` (behind a trusted proxy only).
-    pub trust_forwarded_for: bool,
-    pub pre_logout: Option<PreLogout>,
-}
-
-impl std::fmt::Debug for RateLimiter {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("RateLimiter")
-    }
-}
-
-impl Default for Identity {
-    fn default() -> Self {
-        Self {
-            mailer: None,
-            public_url: "http://127.0.0.1:8080".into(),
-            login_limiter: RateLimiter::default(),
-            trust_forwarded_for: false,
-            pre_logout: None,
-        }
-    }
-}
-
-/// The state of the identity routes: the command state and the identity settings.
-#[derive(Clone)]
-pub struct IdentityState {
-    pub cmd: CommandState,
-    pub identity: Identity,
-}
-
-impl axum::extract::FromRef<IdentityState> for api::Auth {
-    fn from_ref(state: &IdentityState) -> api::Auth {
-        state.cmd.auth.clone()
-    }
-}
-
-impl std::ops::Deref for IdentityState {
-    type Target = CommandState;
-
-    fn deref(&self) -> &CommandState {
-        &self.cmd
-    }
-}
+pub use crate::identity::{Identity, IdentityState, PreLogout};
 
 pub fn system_metadata(actor: &Actor, customer_id: Option<Uuid>) -> events::Metadata {
     events::Metadata {

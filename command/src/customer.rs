@@ -4,8 +4,7 @@
 //! binding. Every decision is pure; the given/when/then tests are at the end of the file.
 //! See docs/customers.md.
 
-mod routes;
-pub use routes::routes;
+pub mod routes;
 
 use events::customer::{
     CustomerEvent, CustomerProfile, EasyClearBound, FieldChange, ProfileChanged, Reason,

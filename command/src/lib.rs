@@ -8,25 +8,27 @@ pub mod customer;
 pub mod declaration;
 pub mod handler;
 pub mod http;
+pub mod identity;
 pub mod port;
 pub mod reference;
 pub use aggregate::{Aggregate, Ctx, DomainError, Violation};
 
-/// Every command endpoint, each aggregate adding its own routes.
-pub fn routes(state: http::CommandState, identity: accounts::Identity) -> axum::Router {
+/// Every command endpoint: each aggregate adds its own routes, on the identity state when
+/// they need the identity settings, else on the command state.
+pub fn routes(state: http::CommandState, identity: identity::Identity) -> axum::Router {
     let guards = api::Guards::new(&state.auth);
     let identity_routes = axum::Router::new()
-        .merge(account::routes::routes(&guards))
-        .merge(customer::routes(&guards))
-        .merge(account::role::routes(&guards))
-        .with_state(accounts::IdentityState {
+        .merge(account::routes::router(&guards))
+        .merge(account::role::routes::router(&guards))
+        .merge(customer::routes::router(&guards))
+        .with_state(identity::IdentityState {
             cmd: state.clone(),
             identity,
         });
     axum::Router::new()
         .merge(identity_routes)
-        .merge(declaration::routes())
-        .merge(port::routes(&guards))
-        .merge(account::sso::routes())
+        .merge(account::sso::router())
+        .merge(declaration::routes::router())
+        .merge(port::routes::router(&guards))
         .with_state(state)
 }

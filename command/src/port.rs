@@ -8,8 +8,7 @@
 //! most 100). A port code exists once (409 `portCode`), a facility SLIC once among the live
 //! facilities of a port (409 `upsFacilitySlic`); nothing happens to a deleted port (404).
 
-mod routes;
-pub use routes::routes;
+pub mod routes;
 
 use events::port::{
     Changed, Deleted, FieldChange, PortEvent, Registered, SlicAdded, SlicChanged, SlicRemoved,

@@ -9,8 +9,7 @@ use events::role::{Defined, PermissionsChanged, RoleEvent};
 
 use crate::aggregate::{Aggregate, DomainError, Violation};
 
-mod routes;
-pub use routes::routes;
+pub mod routes;
 
 #[derive(Debug, Default, Clone)]
 pub struct RoleState {

@@ -10,10 +10,10 @@ mod staff;
 use api::Guards;
 use axum::Router;
 
-use crate::accounts::IdentityState;
+use crate::identity::IdentityState;
 
 /// Every account route with the permission it needs.
-pub fn routes(g: &Guards) -> Router<IdentityState> {
+pub fn router(g: &Guards) -> Router<IdentityState> {
     Router::new()
         .merge(auth::routes(g))
         .merge(password::routes())

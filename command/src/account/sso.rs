@@ -30,7 +30,7 @@ use crate::account::AccountState;
 use crate::http::CommandState;
 use oidc::{FlowError, Identity, Oidc};
 
-pub fn routes() -> Router<CommandState> {
+pub fn router() -> Router<CommandState> {
     Router::new()
         .route("/api/v1/sso/config", get(config))
         .route("/api/v1/sso/start", post(start))

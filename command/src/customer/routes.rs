@@ -24,13 +24,13 @@ use uuid::Uuid;
 
 use crate::account::routes::auth::load_account_id;
 use crate::account::{self, Register, tokens};
-use crate::accounts::IdentityState;
 use crate::customer::{self, CustomerState, ProfileUpdate};
 use crate::handler::{Command, CommandAnswer, CommandError, execute, load};
 use crate::http::{idempotency_key, if_match, metadata, refused};
+use crate::identity::IdentityState;
 
 /// Every route of this module with the permission it needs.
-pub fn routes(g: &Guards) -> Router<IdentityState> {
+pub fn router(g: &Guards) -> Router<IdentityState> {
     Router::new()
         .route(
             "/api/v1/customers",

@@ -19,7 +19,7 @@ use crate::customer::CustomerState;
 use crate::handler::{Command, CommandAnswer, Idempotency, execute, load};
 use crate::http::{CommandState, idempotency_key, if_match, metadata};
 
-pub fn routes() -> Router<CommandState> {
+pub fn router() -> Router<CommandState> {
     Router::new()
         .route("/api/v1/declarations", post(create))
         .route("/api/v1/declarations/{id}", put(edit))

@@ -18,7 +18,7 @@ use crate::http::{CommandState, if_match, metadata};
 use crate::port::{self, PortCommand, PortState};
 
 /// Every route of this module with the permission it needs.
-pub fn routes(g: &Guards) -> Router<CommandState> {
+pub fn router(g: &Guards) -> Router<CommandState> {
     Router::new()
         .route(
             "/api/v1/ports",

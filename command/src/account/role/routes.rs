@@ -8,11 +8,12 @@ use axum::http::HeaderMap;
 use axum::routing::put;
 use serde::Deserialize;
 
-use crate::accounts::{IdentityState, set_role_permissions};
+use crate::accounts::set_role_permissions;
 use crate::handler::CommandAnswer;
 use crate::http::{if_match, metadata};
+use crate::identity::IdentityState;
 
-pub fn routes(g: &Guards) -> Router<IdentityState> {
+pub fn router(g: &Guards) -> Router<IdentityState> {
     Router::new().route(
         "/api/v1/roles/{role_code}/permissions",
         put(set_permissions).route_layer(g.permission("roles:management")),

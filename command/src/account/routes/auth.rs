@@ -25,9 +25,10 @@ use uuid::Uuid;
 use crate::account::lockout::{self, Outcome};
 use crate::account::tokens::{self, Purpose};
 use crate::account::{self, AccountState, breached};
-use crate::accounts::{IdentityState, PreLogout, on_account};
+use crate::accounts::on_account;
 use crate::customer::{self, CustomerState};
 use crate::handler::{Command, CommandAnswer, execute, load};
+use crate::identity::{IdentityState, PreLogout};
 
 /// Every route of this module with who may call it.
 pub fn routes(g: &Guards) -> Router<IdentityState> {

@@ -15,8 +15,9 @@ use uuid::Uuid;
 use super::auth::{ClientIp, anonymous_metadata, check_new_password, limit, load_account_id};
 use crate::account::tokens::{self, Purpose, TokenError};
 use crate::account::{self, AccountState, lockout};
-use crate::accounts::{IdentityState, set_password_with};
+use crate::accounts::set_password_with;
 use crate::handler::{CommandAnswer, CommandError};
+use crate::identity::IdentityState;
 
 /// Every route of this module: public (the token in the body is the authorization), rate
 /// limited per IP.

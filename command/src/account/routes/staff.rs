@@ -19,9 +19,10 @@ use uuid::Uuid;
 
 use super::auth::load_account_id;
 use crate::account::{self, AccountState, Acting, Register, StaffDetails, tokens};
-use crate::accounts::{IdentityState, on_account, register_account, set_password};
+use crate::accounts::{on_account, register_account, set_password};
 use crate::handler::{CommandAnswer, CommandError, load};
 use crate::http::{if_match, metadata, refused};
+use crate::identity::IdentityState;
 
 /// Every route of this module with the permission it needs.
 pub fn routes(g: &Guards) -> Router<IdentityState> {

@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use super::{load_account, load_account_id};
 use crate::account::AccountState;
-use crate::accounts::IdentityState;
+use crate::identity::IdentityState;
 
 /// The account a sign-in name stands for, and how it was named. An unknown name answers
 /// the (empty) state of the username's stream, so the caller treats it like any unknown user.
