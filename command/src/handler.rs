@@ -192,6 +192,23 @@ where
     A: Aggregate,
     D: Fn(&A, i64) -> Result<Vec<A::Event>, DomainError>,
 {
+    execute_answering(command, decide, after, |answer| answer).await
+}
+
+/// [`execute_then`] for a command whose answer says more than `{id, version, position}`
+/// (e.g. the login created with a customer): `answer` builds it, and it is what an
+/// `Idempotency-Key` stores and a repeat answers.
+pub async fn execute_answering<A, D, R>(
+    command: Command<'_, A>,
+    decide: D,
+    after: Option<&dyn AfterAppend>,
+    answer: impl Fn(CommandAnswer) -> R,
+) -> Result<R, CommandError>
+where
+    A: Aggregate,
+    D: Fn(&A, i64) -> Result<Vec<A::Event>, DomainError>,
+    R: serde::Serialize + serde::de::DeserializeOwned,
+{
     let store = command.store;
     if let Some(idempotency) = &command.idempotency {
         let begun = idempotency
@@ -210,8 +227,8 @@ where
             Begin::Fresh(guard) => guard,
         };
         // One connection for the whole command: the guard's (see `IdempotencyGuard`).
-        let answer = attempt(&command, &decide, Some(guard.conn()), after).await?;
-        let stored = serde_json::to_value(answer)?;
+        let answer = answer(attempt(&command, &decide, Some(guard.conn()), after).await?);
+        let stored = serde_json::to_value(&answer)?;
         guard.complete(&stored).await?;
         store.notify();
         return Ok(answer);
@@ -238,7 +255,7 @@ where
             {
                 continue;
             }
-            other => return other,
+            other => return other.map(answer),
         }
     }
 }

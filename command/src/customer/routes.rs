@@ -24,8 +24,12 @@ use uuid::Uuid;
 
 use crate::account::routes::auth::load_account_id;
 use crate::account::{self, Register, tokens};
+use crate::aggregate::DomainError;
 use crate::customer::{self, CustomerState, ProfileUpdate};
-use crate::handler::{Command, CommandAnswer, CommandError, execute, load};
+use crate::handler::{
+    AfterAppend, Command, CommandAnswer, CommandError, Hooked, Idempotency, execute,
+    execute_answering, execute_then, load,
+};
 use crate::http::{idempotency_key, if_match, metadata, refused};
 use crate::identity::IdentityState;
 
@@ -80,9 +84,17 @@ fn username_taken(username: &str) -> ApiError {
     }
 }
 
-fn store_error(e: events::StoreError, username: &str) -> ApiError {
-    match CommandError::from(e) {
+/// The key of the conflict a taken username raises inside the command path.
+const USERNAME_TAKEN: &str = "customer.username_taken";
+
+/// A command error as an answer; a taken username (the reservation, or a login stream that
+/// exists) is 409 `USERNAME_TAKEN` naming it.
+fn taken_or(e: CommandError, username: &str) -> ApiError {
+    match e {
         CommandError::VersionConflict => username_taken(username),
+        CommandError::Domain(DomainError::Conflict(key)) if key == USERNAME_TAKEN => {
+            username_taken(username)
+        }
         other => ApiError::from(other),
     }
 }

@@ -75,71 +75,36 @@ pub(super) struct Created {
     pub(super) account: Option<NewLogin>,
 }
 
-/// Is `username` the name of a customer other than `except`?
-pub(super) async fn customer_name_taken(
-    tx: &mut PgConnection,
-    username: &str,
-    except: Option<Uuid>,
-) -> Result<bool, ApiError> {
-    let found: Option<Uuid> = sqlx::query_scalar(
-        "SELECT customer_id FROM customer_usernames
-          WHERE username_lower = lower($1) AND ($2::uuid IS NULL OR customer_id <> $2)",
-    )
-    .bind(username.trim())
-    .bind(except)
-    .fetch_optional(&mut *tx)
-    .await?;
-    Ok(found.is_some())
+/// What the create writes besides the customer's events, on their transaction: the
+/// username reservation and (optionally) the first login with its credential.
+struct CustomerWrites<'a> {
+    store: &'a events::EventStore,
+    customer_id: Uuid,
+    username: &'a str,
+    login: Option<&'a Login>,
+    metadata: &'a events::Metadata,
 }
 
-/// Everything the create writes, on one transaction: the username reservation, the
-/// customer's registration and (optionally) its first login with its credential.
-pub(super) async fn write_customer(
-    state: &IdentityState,
-    tx: &mut PgConnection,
-    customer_id: Uuid,
-    username: &str,
-    new: &[NewEvent],
-    login: Option<&Login>,
-    metadata: &events::Metadata,
-) -> Result<Created, ApiError> {
-    let reserved = sqlx::query(
-        "INSERT INTO customer_usernames (username_lower, customer_id) VALUES (lower($1), $2)
-         ON CONFLICT DO NOTHING",
-    )
-    .bind(username)
-    .bind(customer_id)
-    .execute(&mut *tx)
-    .await?;
-    if reserved.rows_affected() != 1 {
-        return Err(username_taken(username));
+impl AfterAppend for CustomerWrites<'_> {
+    fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: events::Appended) -> Hooked<'c> {
+        Box::pin(async move {
+            let reserved = sqlx::query(
+                "INSERT INTO customer_usernames (username_lower, customer_id) VALUES (lower($1), $2)
+                 ON CONFLICT DO NOTHING",
+            )
+            .bind(self.username)
+            .bind(self.customer_id)
+            .execute(&mut *tx)
+            .await?;
+            if reserved.rows_affected() != 1 {
+                return Err(DomainError::Conflict(USERNAME_TAKEN.into()).into());
+            }
+            match self.login {
+                Some(login) => append_login(self.store, tx, login, self.metadata).await,
+                None => Ok(appended.position),
+            }
+        })
     }
-    let appended = state
-        .store
-        .append_in(
-            &mut *tx,
-            events::customer::STREAM_TYPE,
-            customer_id,
-            0,
-            new,
-            metadata,
-        )
-        .await
-        .map_err(|e| store_error(e, username))?;
-    let mut position = appended.position;
-    if let Some(login) = login {
-        position = write_login(state, tx, login, metadata).await?;
-    }
-    Ok(Created {
-        id: customer_id,
-        version: appended.version,
-        position,
-        account: login.map(|l| NewLogin {
-            id: l.account_id,
-            username: l.username.clone(),
-            initial_password: None,
-        }),
-    })
 }
 
 /// `POST /api/v1/customers` (customers:create): a customer and, unless `createLogin` is
@@ -219,74 +184,71 @@ pub(super) async fn create(
     } else {
         None
     };
-    let new: Vec<NewEvent> = events.iter().map(|e| e.to_new_event()).collect();
     let metadata = metadata(&actor, &headers, Some(customer_id));
-    let scope = format!("customers.create:{}", actor.id);
-    let mut guard = None;
-    if let Some(key) = &key {
-        match state
-            .idempotency
-            .begin(&scope, key, &request_hash)
-            .await
-            .map_err(ApiError::internal)?
-        {
-            Begin::Replay(answer) => {
-                return Ok(ok(
-                    serde_json::from_value(answer).map_err(ApiError::internal)?
-                ));
-            }
-            Begin::Mismatch => {
-                return Err(ApiError::Conflict {
-                    reason: "IDEMPOTENCY_KEY_REUSED",
-                    message: Text::new(
-                        "该 Idempotency-Key 已用于另一个请求",
-                        "this Idempotency-Key was used for a different request",
-                    ),
-                });
-            }
-            Begin::Fresh(g) => guard = Some(g),
-        }
-    }
-    name_free?;
-    ups_free?;
-    let login = login.transpose()?;
-    let mut answer = match guard {
-        Some(mut guard) => {
-            let answer = write_customer(
-                &state,
-                guard.conn(),
-                customer_id,
-                &username,
-                &new,
-                login.as_ref(),
-                &metadata,
-            )
-            .await?;
-            guard
-                .complete(&serde_json::to_value(&answer).map_err(ApiError::internal)?)
-                .await
-                .map_err(ApiError::internal)?;
-            answer
-        }
-        None => {
-            let mut tx = state.pool.begin().await?;
-            let answer = write_customer(
-                &state,
-                &mut tx,
-                customer_id,
-                &username,
-                &new,
-                login.as_ref(),
-                &metadata,
-            )
-            .await?;
-            tx.commit().await?;
-            answer
-        }
+    let idempotency = key.clone().map(|key| Idempotency {
+        store: &state.idempotency,
+        scope: format!("customers.create:{}", actor.id),
+        key,
+        request_hash: request_hash.clone(),
+    });
+    let checked = name_free.and(ups_free).and(login.transpose());
+    let login = match checked {
+        Ok(login) => login,
+        // Refused, unless it repeats a request that succeeded (whose username it now finds
+        // taken): that one answers as the first time.
+        Err(refusal) => return replay_or(idempotency, refusal).await,
     };
-    state.store.notify();
+    let writes = CustomerWrites {
+        store: &state.store,
+        customer_id,
+        username: &username,
+        login: login.as_ref(),
+        metadata: &metadata,
+    };
+    let run = Command::<CustomerState>::create(&state.store, customer_id, metadata.clone())
+        .idempotent(idempotency);
+    let mut answer = execute_answering(
+        run,
+        |_, _| Ok(events.clone()),
+        Some(&writes),
+        |a| Created {
+            id: a.id,
+            version: a.version,
+            position: a.position,
+            account: login.as_ref().map(|l| NewLogin {
+                id: l.account_id,
+                username: l.username.clone(),
+                initial_password: None,
+            }),
+        },
+    )
+    .await
+    .map_err(|e| taken_or(e, &username))?;
     if let (Some(account), Some(login)) = (answer.account.as_mut(), login) {
         account.initial_password = login.generated;
     }
     Ok(ok(answer))
+}
+
+/// A refused keyed request: the stored answer when the key completed with this body, 409
+/// when it was used for another, else the refusal.
+async fn replay_or(idempotency: Option<Idempotency<'_>>, refusal: ApiError) -> ApiResult<Created> {
+    let Some(i) = idempotency else {
+        return Err(refusal);
+    };
+    match i
+        .store
+        .begin(&i.scope, &i.key, &i.request_hash)
+        .await
+        .map_err(ApiError::internal)?
+    {
+        Begin::Replay(answer) => Ok(ok(
+            serde_json::from_value(answer).map_err(ApiError::internal)?
+        )),
+        Begin::Mismatch => Err(ApiError::from(CommandError::KeyReused)),
+        Begin::Fresh(guard) => {
+            guard.abandon().await.map_err(ApiError::internal)?;
+            Err(refusal)
+        }
+    }
 }

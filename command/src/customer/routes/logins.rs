@@ -82,16 +82,16 @@ pub(super) async fn prepare_login(
     })
 }
 
-/// Append the login's events and store its credential on `tx`; answers the position.
-pub(super) async fn write_login(
-    state: &IdentityState,
+/// Append the login's events and store its credential on `tx`; answers the position. A
+/// login of that name that exists already is [`USERNAME_TAKEN`].
+pub(super) async fn append_login(
+    store: &events::EventStore,
     tx: &mut PgConnection,
     login: &Login,
     metadata: &events::Metadata,
-) -> Result<i64, ApiError> {
+) -> Result<i64, CommandError> {
     let new: Vec<NewEvent> = login.events.iter().map(|e| e.to_new_event()).collect();
-    let appended = state
-        .store
+    let appended = store
         .append_in(
             &mut *tx,
             events::account::STREAM_TYPE,
@@ -101,13 +101,47 @@ pub(super) async fn write_login(
             metadata,
         )
         .await
-        .map_err(|e| store_error(e, &login.username))?;
+        .map_err(|e| match CommandError::from(e) {
+            CommandError::VersionConflict => DomainError::Conflict(USERNAME_TAKEN.into()).into(),
+            other => other,
+        })?;
     sqlx::query("INSERT INTO credentials (account_id, password_hash) VALUES ($1, $2)")
         .bind(login.account_id)
         .bind(&login.hash)
         .execute(&mut *tx)
         .await?;
     Ok(appended.position)
+}
+
+/// What adding a login writes besides its events: its credential, once its name is known
+/// to be no other customer's.
+struct LoginWrites<'a> {
+    customer_id: Uuid,
+    login: &'a Login,
+}
+
+impl AfterAppend for LoginWrites<'_> {
+    fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: events::Appended) -> Hooked<'c> {
+        Box::pin(async move {
+            let other: Option<Uuid> = sqlx::query_scalar(
+                "SELECT customer_id FROM customer_usernames
+                  WHERE username_lower = lower($1) AND customer_id <> $2",
+            )
+            .bind(self.login.username.trim())
+            .bind(self.customer_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            if other.is_some() {
+                return Err(DomainError::Conflict(USERNAME_TAKEN.into()).into());
+            }
+            sqlx::query("INSERT INTO credentials (account_id, password_hash) VALUES ($1, $2)")
+                .bind(self.login.account_id)
+                .bind(&self.login.hash)
+                .execute(&mut *tx)
+                .await?;
+            Ok(appended.position)
+        })
+    }
 }
 
 #[derive(Debug, Deserialize)]
@@ -143,17 +177,19 @@ pub(super) async fn add_login(
     )
     .await?;
     let metadata = metadata(&actor, &headers, Some(id));
-    let mut tx = state.pool.begin().await?;
-    if customer_name_taken(&mut tx, &login.username, Some(id)).await? {
-        return Err(username_taken(&login.username));
-    }
-    let position = write_login(&state, &mut tx, &login, &metadata).await?;
-    tx.commit().await?;
-    state.store.notify();
+    let writes = LoginWrites {
+        customer_id: id,
+        login: &login,
+    };
+    let run = Command::<account::AccountState>::create(&state.store, login.account_id, metadata);
+    let events = login.events.clone();
+    let answer = execute_then(run, |_, _| Ok(events.clone()), Some(&writes))
+        .await
+        .map_err(|e| taken_or(e, &login.username))?;
     Ok(ok(Created {
         id: login.account_id,
-        version: i64::try_from(login.events.len()).unwrap_or(2),
-        position,
+        version: answer.version,
+        position: answer.position,
         account: Some(NewLogin {
             id: login.account_id,
             username: login.username.clone(),
