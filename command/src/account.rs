@@ -166,6 +166,7 @@ impl Acting<'_> {
     }
 }
 
+#[derive(Debug, Clone)]
 pub struct Register {
     pub username: String,
     pub display_name: String,

@@ -5,7 +5,6 @@
 use std::collections::BTreeSet;
 
 use api::{Actor, Role};
-use events::DomainEvent;
 use events::account::AccountEvent;
 use events::customer::CustomerProfile;
 use uuid::Uuid;
@@ -44,50 +43,53 @@ pub async fn register_customer(
     profile: CustomerProfile,
 ) -> Result<CommandAnswer, CommandError> {
     let metadata = system_metadata(actor, Some(customer_id));
-    let (current, version) = load::<CustomerState>(&state.store, customer_id).await?;
-    let events =
-        crate::customer::decide_register_customer(&current, customer_id, username, profile)?;
-    let new: Vec<_> = events.iter().map(|e| e.to_new_event()).collect();
-    let mut tx = state
-        .pool
-        .begin()
-        .await
-        .map_err(|e| CommandError::Store(e.into()))?;
-    let holder: Uuid = sqlx::query_scalar(
-        "INSERT INTO customer_usernames (username_lower, customer_id) VALUES (lower($1), $2)
-         ON CONFLICT (username_lower) DO UPDATE SET username_lower = EXCLUDED.username_lower
-         RETURNING customer_id",
+    let reservation = Reservation {
+        customer_id,
+        username,
+    };
+    execute_then(
+        Command::<CustomerState>::on(&state.store, customer_id, metadata),
+        |current, _| {
+            crate::customer::decide_register_customer(
+                current,
+                customer_id,
+                username,
+                profile.clone(),
+            )
+        },
+        Some(&reservation),
     )
-    .bind(username.trim())
-    .bind(customer_id)
-    .fetch_one(&mut *tx)
     .await
-    .map_err(|e| CommandError::Store(e.into()))?;
-    if holder != customer_id {
-        return Err(CommandError::Domain(DomainError::Conflict(format!(
-            "username {username} exists already"
-        ))));
+}
+
+/// A customer's username, reserved in the transaction that registers it (a seed run again
+/// finds its own reservation).
+struct Reservation<'a> {
+    customer_id: Uuid,
+    username: &'a str,
+}
+
+impl AfterAppend for Reservation<'_> {
+    fn run<'c>(&'c self, tx: &'c mut sqlx::PgConnection, appended: events::Appended) -> Hooked<'c> {
+        Box::pin(async move {
+            let holder: Uuid = sqlx::query_scalar(
+                "INSERT INTO customer_usernames (username_lower, customer_id) VALUES (lower($1), $2)
+                 ON CONFLICT (username_lower) DO UPDATE SET username_lower = EXCLUDED.username_lower
+                 RETURNING customer_id",
+            )
+            .bind(self.username.trim())
+            .bind(self.customer_id)
+            .fetch_one(&mut *tx)
+            .await?;
+            if holder != self.customer_id {
+                return Err(CommandError::Domain(DomainError::Conflict(format!(
+                    "username {} exists already",
+                    self.username
+                ))));
+            }
+            Ok(appended.position)
+        })
     }
-    let appended = state
-        .store
-        .append_in(
-            &mut tx,
-            events::customer::STREAM_TYPE,
-            customer_id,
-            version,
-            &new,
-            &metadata,
-        )
-        .await?;
-    tx.commit()
-        .await
-        .map_err(|e| CommandError::Store(e.into()))?;
-    state.store.notify();
-    Ok(CommandAnswer {
-        id: customer_id,
-        version: appended.version,
-        position: appended.position,
-    })
 }
 
 /// Is this a customer user whose customer is disabled or deleted? Its sign-in is refused
@@ -111,17 +113,11 @@ pub async fn register_account(
 ) -> Result<CommandAnswer, CommandError> {
     let id = events::account::account_id(&cmd.username);
     let metadata = system_metadata(actor, cmd.customer_id);
-    let events = account::decide_register(&AccountState::default(), cmd)?;
-    let new: Vec<_> = events.iter().map(|e| e.to_new_event()).collect();
-    let appended = state
-        .store
-        .append(events::account::STREAM_TYPE, id, 0, &new, &metadata)
-        .await?;
-    Ok(CommandAnswer {
-        id,
-        version: appended.version,
-        position: appended.position,
-    })
+    execute(
+        Command::<AccountState>::create(&state.store, id, metadata),
+        |state, _| account::decide_register(state, cmd.clone()),
+    )
+    .await
 }
 
 /// Run a decision on one account stream (load, decide, append; a lost race is decided again).
