@@ -6,7 +6,7 @@ use std::sync::{Arc, RwLock};
 
 use events::{EventStore, StoreError};
 
-use super::ReferenceData;
+use super::data::ReferenceData;
 
 #[derive(Debug, Clone, Default)]
 pub struct ReferenceCache {
