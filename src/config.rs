@@ -19,8 +19,9 @@ pub struct Config {
     /// Address to listen on (`serve`).
     #[arg(long, env = "CLEARWAY_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// development or production.
-    #[arg(long, env = "CLEARWAY_MODE", value_enum, default_value = "development")]
+    /// production (the default) or development (demo accounts and the password-less test
+    /// login: only when asked for).
+    #[arg(long, env = "CLEARWAY_MODE", value_enum, default_value = "production")]
     pub mode: Mode,
     /// Secret for signing tokens (HS256); required in production, at least 32 bytes.
     #[arg(long, env = "CLEARWAY_JWT_SECRET", hide_env_values = true)]
@@ -200,6 +201,35 @@ impl Config {
             (None, Mode::Production) => {
                 anyhow::bail!("CLEARWAY_JWT_SECRET is required in production")
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, Parser};
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: Config,
+    }
+
+    #[test]
+    fn without_clearway_mode_the_binary_runs_in_production() {
+        // The default as declared (independent of the environment the test runs in).
+        let command = Cli::command();
+        let mode = command
+            .get_arguments()
+            .find(|a| a.get_id() == "mode")
+            .map(|a| a.get_default_values().to_vec());
+        assert_eq!(mode, Some(vec!["production".into()]));
+        // And as parsed, when this environment does not set CLEARWAY_MODE itself.
+        if std::env::var_os("CLEARWAY_MODE").is_none() {
+            let cli = Cli::try_parse_from(["clearway", "--database-url", "postgres://x/y"])
+                .map_err(|e| e.to_string());
+            assert_eq!(cli.map(|c| c.config.mode), Ok(Mode::Production));
         }
     }
 }
