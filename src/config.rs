@@ -208,7 +208,7 @@ impl Config {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::{CommandFactory, Parser};
+    use clap::{CommandFactory, FromArgMatches, Parser};
 
     #[derive(Parser)]
     struct Cli {
@@ -218,18 +218,26 @@ mod tests {
 
     #[test]
     fn without_clearway_mode_the_binary_runs_in_production() {
-        // The default as declared (independent of the environment the test runs in).
-        let command = Cli::command();
-        let mode = command
-            .get_arguments()
-            .find(|a| a.get_id() == "mode")
-            .map(|a| a.get_default_values().to_vec());
-        assert_eq!(mode, Some(vec!["production".into()]));
-        // And as parsed, when this environment does not set CLEARWAY_MODE itself.
-        if std::env::var_os("CLEARWAY_MODE").is_none() {
-            let cli = Cli::try_parse_from(["clearway", "--database-url", "postgres://x/y"])
-                .map_err(|e| e.to_string());
-            assert_eq!(cli.map(|c| c.config.mode), Ok(Mode::Production));
-        }
+        // Parsed as the binary does, with CLEARWAY_MODE unset (whatever the environment the
+        // test runs in holds).
+        let command = Cli::command().mut_arg("mode", |a| a.env(None::<&str>));
+        let parse = |args: &[&str]| {
+            command
+                .clone()
+                .try_get_matches_from(args.iter().copied())
+                .and_then(|m| Cli::from_arg_matches(&m))
+                .map(|c| c.config.mode)
+                .map_err(|e| e.to_string())
+        };
+        let url = "postgres://x/y";
+        assert_eq!(
+            parse(&["clearway", "--database-url", url]),
+            Ok(Mode::Production)
+        );
+        // Development only when asked for.
+        assert_eq!(
+            parse(&["clearway", "--database-url", url, "--mode", "development"]),
+            Ok(Mode::Development)
+        );
     }
 }
