@@ -19,8 +19,9 @@ pub struct Config {
     /// Address to listen on (`serve`).
     #[arg(long, env = "CLEARWAY_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: String,
-    /// development or production.
-    #[arg(long, env = "CLEARWAY_MODE", value_enum, default_value = "development")]
+    /// production (the default) or development (demo accounts and the password-less test
+    /// login: only when asked for).
+    #[arg(long, env = "CLEARWAY_MODE", value_enum, default_value = "production")]
     pub mode: Mode,
     /// Secret for signing tokens (HS256); required in production, at least 32 bytes.
     #[arg(long, env = "CLEARWAY_JWT_SECRET", hide_env_values = true)]
@@ -201,5 +202,42 @@ impl Config {
                 anyhow::bail!("CLEARWAY_JWT_SECRET is required in production")
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::{CommandFactory, FromArgMatches, Parser};
+
+    #[derive(Parser)]
+    struct Cli {
+        #[command(flatten)]
+        config: Config,
+    }
+
+    #[test]
+    fn without_clearway_mode_the_binary_runs_in_production() {
+        // Parsed as the binary does, with CLEARWAY_MODE unset (whatever the environment the
+        // test runs in holds).
+        let command = Cli::command().mut_arg("mode", |a| a.env(None::<&str>));
+        let parse = |args: &[&str]| {
+            command
+                .clone()
+                .try_get_matches_from(args.iter().copied())
+                .and_then(|m| Cli::from_arg_matches(&m))
+                .map(|c| c.config.mode)
+                .map_err(|e| e.to_string())
+        };
+        let url = "postgres://x/y";
+        assert_eq!(
+            parse(&["clearway", "--database-url", url]),
+            Ok(Mode::Production)
+        );
+        // Development only when asked for.
+        assert_eq!(
+            parse(&["clearway", "--database-url", url, "--mode", "development"]),
+            Ok(Mode::Development)
+        );
     }
 }

@@ -147,15 +147,8 @@ async fn main() -> anyhow::Result<()> {
                     seed::DEMO_PASSWORD
                 );
             } else {
-                let initial = std::env::var("CLEARWAY_BOOTSTRAP_PASSWORD").ok();
-                if let Some(password) =
-                    seed::seed_first_admin(&router_state, "superadmin", initial).await?
-                {
-                    // Printed once, to the operator running the seed; never logged.
-                    println!(
-                        "first super admin created: sign in as `superadmin` with the one-time password {password} and set a new one"
-                    );
-                }
+                // Says where the one-time password is, never the password itself.
+                println!("{}", seed::bootstrap_from_env(&router_state).await?);
             }
             let applied =
                 projector::runtime::run_once_until_caught_up(&pool, &startup::projections())

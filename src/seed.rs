@@ -1,6 +1,12 @@
 //! `clearway seed`: reference tables (always) and demo data (development mode), all loaded by
 //! issuing commands. Running it twice changes nothing the second time.
 
+mod bootstrap;
+
+pub use bootstrap::{
+    BOOTSTRAP_PASSWORD_FILE, Bootstrap, bootstrap_first_admin, bootstrap_from_env,
+};
+
 use anyhow::Context;
 use api::{Actor, Role};
 use chrono::{NaiveDate, Utc};
@@ -151,7 +157,8 @@ fn staff(username: &str, name: &str, role: Role, staff_id: &str) -> Register {
 /// Production: the first super admin, with a one-time initial password (`initial`, or a
 /// random one). Its first sign-in answers 10002 and a new password must be set
 /// (`/pass-reset`) before anything else. Answers the initial password when the account was
-/// created now, `None` when it already existed.
+/// created now, `None` when it already existed. The caller keeps the password out of any
+/// output ([`bootstrap_first_admin`] writes it to an owner-only file).
 pub async fn seed_first_admin(
     state: &CommandState,
     username: &str,

@@ -7,6 +7,12 @@
 //! declaration had it when the event happened), `fromDate`/`toDate` (YYYYMMDD inclusive,
 //! Asia/Shanghai, on the event time); paged. Customers see only their own company's
 //! declarations' events.
+//!
+//! Personal ID numbers and phone numbers in the recorded changes (`old` and `new` of
+//! `recipientIdNumber`, `shipperIdNumber`, `shipperPhone`, `recipientPhone`) are masked for
+//! every role, as in the lists and exports: the feed spans declarations, and whoever needs
+//! the full value opens the declaration (its detail and history show it to the owner and
+//! staff).
 
 use api::{Actor, ApiError, ApiResult, Page, Paging};
 use axum::Router;
@@ -14,11 +20,13 @@ use axum::extract::State;
 use axum::routing::get;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use serde_json::Value;
 use sqlx::{Postgres, QueryBuilder};
 use uuid::Uuid;
 
 use crate::QueryState;
 use crate::declaration_history::{HISTORY_COLUMNS, HistoryEntry, HistoryRow, PROJECTION};
+use crate::declaration_list::mask::{mask_id_number, mask_phone};
 use crate::declaration_list::{codes, filter};
 
 pub const ACTIONS: [&str; 12] = [
@@ -185,13 +193,49 @@ pub async fn load(
     let records = rows
         .iter()
         .map(|r| ActivityEntry {
-            entry: HistoryEntry::from(r),
+            entry: masked(HistoryEntry::from(r)),
             declaration_id: r.declaration_id,
             tracking_number: r.tracking_number.clone(),
             declaration_type: r.declaration_type.clone(),
         })
         .collect();
     Ok(Page { records, total })
+}
+
+/// The fields of the form that carry personal data, and how each is masked.
+fn personal(field: &str) -> Option<fn(&str) -> String> {
+    match field {
+        "recipientIdNumber" | "shipperIdNumber" => Some(mask_id_number),
+        "shipperPhone" | "recipientPhone" => Some(mask_phone),
+        _ => None,
+    }
+}
+
+/// `entry` with the personal values of its changes masked.
+fn masked(mut entry: HistoryEntry) -> HistoryEntry {
+    mask_changes(&mut entry.changes);
+    entry
+}
+
+/// Masks `old` and `new` of every `{field, old, new}` change of a personal field.
+pub fn mask_changes(changes: &mut Value) {
+    let Value::Array(items) = changes else { return };
+    for change in items {
+        let Some(mask) = change
+            .get("field")
+            .and_then(Value::as_str)
+            .and_then(personal)
+        else {
+            continue;
+        };
+        for side in ["old", "new"] {
+            if let Some(v) = change.get_mut(side)
+                && let Some(text) = v.as_str()
+            {
+                *v = Value::String(mask(text));
+            }
+        }
+    }
 }
 
 async fn activity(
@@ -202,4 +246,31 @@ async fn activity(
     crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
     let page = load(&state.pool, &actor, &params).await?;
     Ok(api::ok(page).no_store())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn personal_values_of_changes_are_masked_and_others_kept() {
+        // Given an edit that changed an ID number, a phone (from nothing) and a name.
+        let mut changes = json!([
+            {"field": "recipientIdNumber", "old": "110101199001011234", "new": "11010519491231002X"},
+            {"field": "recipientPhone", "old": null, "new": "13812345678"},
+            {"field": "recipientName", "old": "张三", "new": "李四"},
+        ]);
+        // When masked for the feed.
+        mask_changes(&mut changes);
+        // Then only the personal values are masked.
+        assert_eq!(
+            changes,
+            json!([
+                {"field": "recipientIdNumber", "old": "1101**********1234", "new": "1101**********002X"},
+                {"field": "recipientPhone", "old": null, "new": "138****5678"},
+                {"field": "recipientName", "old": "张三", "new": "李四"},
+            ])
+        );
+    }
 }

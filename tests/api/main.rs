@@ -1,8 +1,10 @@
 //! Black-box API tests: the real server on port 0 against a fresh PostgreSQL database per test.
 
+mod activity_masking;
 mod admin_audit;
 mod auth;
 mod authz;
+mod bad_values;
 mod contract;
 mod customers;
 mod declarations;
@@ -17,5 +19,6 @@ mod password;
 mod ports;
 mod replay;
 mod roles;
+mod safe_defaults;
 mod sso;
 mod staff;

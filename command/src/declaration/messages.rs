@@ -23,6 +23,26 @@ pub fn too_long(field: &str, max: usize) -> Violation {
     )
 }
 
+/// A text longer than its byte cap (UTF-8; a CJK character takes 3 bytes).
+pub fn too_many_bytes(field: &str, max: usize) -> Violation {
+    Violation::new(
+        field,
+        "max_bytes",
+        format!("{field}：不能超过 {max} 字节（UTF-8，一个汉字占 3 字节）"),
+        format!("{field}: must be at most {max} bytes (UTF-8; a CJK character takes 3)"),
+    )
+}
+
+/// A number whose product or sum leaves the range of decimal arithmetic.
+pub fn out_of_range(field: &str) -> Violation {
+    Violation::new(
+        field,
+        "out_of_range",
+        format!("{field}：数值过大，无法计算"),
+        format!("{field}: the number is too large to compute with"),
+    )
+}
+
 pub fn too_many(field: &str, max: usize) -> Violation {
     Violation::new(
         field,

@@ -32,6 +32,7 @@ pub fn check(data: &DeclarationData) -> Vec<Violation> {
     }
     if let Ok(json) = serde_json::to_value(data) {
         long_strings("", &json, &mut out);
+        super::validate::caps::check(&json, &mut out);
     }
     out
 }

@@ -3,6 +3,7 @@
 
 mod amend;
 mod create_edit;
+mod limits;
 mod transitions;
 mod validation;
 

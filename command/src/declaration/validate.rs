@@ -8,6 +8,7 @@
 //!   the same holds for the tariff behind `goodsCode`.
 //! - Blank strings count as absent.
 
+pub mod caps;
 mod class;
 mod goods;
 mod header;
@@ -219,11 +220,13 @@ fn well_formed(table: &str, code: &str) -> bool {
         "ports" => digits(6),
         "levy-types" => digits(3),
         // 境内目的地: 5 characters, digits with an optional trailing letter (W, A, ...).
-        "districts" => {
-            code.len() == 5
-                && code[..4].bytes().all(|b| b.is_ascii_digit())
-                && code.as_bytes()[4].is_ascii_alphanumeric()
-        }
+        // Bytes, not a string slice: `123é` is 5 bytes and byte 4 is inside the `é`.
+        "districts" => match code.as_bytes() {
+            [d @ .., last] if d.len() == 4 => {
+                d.iter().all(u8::is_ascii_digit) && last.is_ascii_alphanumeric()
+            }
+            _ => false,
+        },
         _ => false,
     }
 }

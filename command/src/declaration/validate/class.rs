@@ -66,10 +66,21 @@ fn class_c_limit<R: Lookup + ?Sized>(c: &mut Checker<'_, R>, d: &DeclarationData
     let mut total = Decimal::ZERO;
     let mut complete = true;
     for (i, g) in d.declaration_goods_info.iter().enumerate() {
-        let value = g
-            .total_price
-            .or_else(|| g.unit_price.zip(g.goods_quantity).map(|(u, q)| u * q));
-        let Some(value) = value else { continue };
+        // Checked arithmetic throughout: `Decimal`'s operators panic past about 7.9e28.
+        let value = match (g.total_price, g.unit_price.zip(g.goods_quantity)) {
+            (Some(t), _) => t,
+            (None, Some((u, q))) => match u.checked_mul(q) {
+                Some(v) => v,
+                None => {
+                    c.push(m::out_of_range(&format!(
+                        "declarationGoodsInfo[{i}].goodsQuantity"
+                    )));
+                    complete = false;
+                    continue;
+                }
+            },
+            (None, None) => continue,
+        };
         let (field, currency) = match (present(&g.currency), header) {
             (Some(cur), _) => (format!("declarationGoodsInfo[{i}].currency"), cur),
             (None, Some(cur)) => ("currencyCode".to_string(), cur),
@@ -82,7 +93,15 @@ fn class_c_limit<R: Lookup + ?Sized>(c: &mut Checker<'_, R>, d: &DeclarationData
             c.reference.exchange_rate(&currency, c.on)
         };
         match rate {
-            Some(r) => total += value * r,
+            Some(r) => match value.checked_mul(r).and_then(|v| total.checked_add(v)) {
+                Some(t) => total = t,
+                None => {
+                    complete = false;
+                    c.push(m::out_of_range(&format!(
+                        "declarationGoodsInfo[{i}].totalPrice"
+                    )));
+                }
+            },
             None => {
                 complete = false;
                 let date = c.date_label();

@@ -60,12 +60,18 @@ fn check_line<R: Lookup + ?Sized>(
     c.positive(&p("quantityOne"), g.quantity_one);
     c.positive(&p("quantityTwo"), g.quantity_two);
     if let (Some(q), Some(u), Some(t)) = (g.goods_quantity, g.unit_price, g.total_price) {
-        let expected = q * u;
-        if (expected - t).abs() > TOTAL_TOLERANCE {
-            c.push(m::total_mismatch(
-                &p("totalPrice"),
-                expected.round_dp(4).normalize(),
-            ));
+        // Checked: `Decimal`'s operators panic past about 7.9e28 (1e20 x 1e20).
+        match q.checked_mul(u) {
+            None => c.push(m::out_of_range(&p("totalPrice"))),
+            Some(expected) => {
+                let off = expected.checked_sub(t).map(|d| d.abs());
+                if off.is_none_or(|d| d > TOTAL_TOLERANCE) {
+                    c.push(m::total_mismatch(
+                        &p("totalPrice"),
+                        expected.round_dp(4).normalize(),
+                    ));
+                }
+            }
         }
     }
 

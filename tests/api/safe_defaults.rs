@@ -1,0 +1,161 @@
+//! Safe defaults (issue 16, findings 2 and 15): without `CLEARWAY_MODE` the server runs in
+//! production, with no test login; the production seed never shows the first super
+//! admin's password, it writes it to a file only its owner can read.
+
+use std::os::unix::fs::PermissionsExt;
+
+use crate::helpers::*;
+use clap::{CommandFactory, FromArgMatches, Parser};
+use clearway::config::{Config, Mode};
+use clearway::seed::Bootstrap;
+use sqlx::PgPool;
+
+#[derive(Parser)]
+struct Cli {
+    #[command(flatten)]
+    config: Config,
+}
+
+/// The configuration as the binary parses it from these flags, ignoring any
+/// `CLEARWAY_MODE` of the environment the tests run in (as if it were unset).
+fn parsed(flags: &[&str]) -> Config {
+    let command = Cli::command().mut_arg("mode", |a| a.env(None::<&str>));
+    let matches = command
+        .try_get_matches_from(flags.iter().copied())
+        .expect("flags");
+    Cli::from_arg_matches(&matches).expect("config").config
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_server_started_without_a_mode_has_no_test_login(pool: PgPool) {
+    let mut cfg = parsed(&["clearway", "--database-url", "postgres://unused/x"]);
+    assert_eq!(cfg.mode, Mode::Production);
+    let test = config(&pool, cfg.mode);
+    cfg.addr = test.addr;
+    cfg.jwt_secret = test.jwt_secret;
+    cfg.identity = test.identity;
+    cfg.oidc = test.oidc;
+    let app = spawn_with(pool, cfg).await;
+    for user in ["superadmin", "acme"] {
+        let r = app
+            .client
+            .get(app.url(&format!("/api/v1/oauth/token/test?userName={user}")))
+            .send()
+            .await
+            .expect("send");
+        assert_eq!(r.status().as_u16(), 404, "{user}");
+    }
+    // Development is there when asked for.
+    let dev = parsed(&[
+        "clearway",
+        "--database-url",
+        "postgres://unused/x",
+        "--mode",
+        "development",
+    ]);
+    assert_eq!(dev.mode, Mode::Development);
+}
+
+fn scratch_dir(name: &str) -> std::path::PathBuf {
+    let dir =
+        std::env::temp_dir().join(format!("clearway-{name}-{}", uuid::Uuid::now_v7().simple()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_first_super_admins_password_goes_to_an_owner_only_file_never_to_output(pool: PgPool) {
+    let cfg = config(&pool, Mode::Production);
+    let state = command_state(&pool, &cfg).await;
+    let dir = scratch_dir("bootstrap");
+    // A folder that does not exist yet, and a stale file from an earlier install beside it.
+    let file = dir.join("secrets").join("bootstrap-password");
+    std::fs::create_dir_all(dir.join("secrets")).expect("dir");
+    std::fs::write(&file, "stale").expect("stale");
+    std::fs::set_permissions(&file, std::fs::Permissions::from_mode(0o644)).expect("chmod");
+
+    let outcome = clearway::seed::bootstrap_first_admin(&state, "superadmin", None, &file)
+        .await
+        .expect("seed");
+    assert_eq!(
+        outcome,
+        Bootstrap::WrittenTo {
+            username: "superadmin".into(),
+            file: file.clone()
+        }
+    );
+    let meta = std::fs::metadata(&file).expect("file");
+    assert_eq!(meta.permissions().mode() & 0o777, 0o600);
+    let password = std::fs::read_to_string(&file).expect("read");
+    let password = password.trim().to_string();
+    assert!(password.len() >= 10 && password != "stale");
+    // What the seed prints names the file, not the password.
+    let printed = outcome.to_string();
+    assert!(printed.contains(&file.display().to_string()), "{printed}");
+    assert!(!printed.contains(&password), "{printed}");
+
+    // Seeding again creates nothing and leaves the file as it is.
+    let again = clearway::seed::bootstrap_first_admin(&state, "superadmin", None, &file)
+        .await
+        .expect("again");
+    assert_eq!(
+        again,
+        Bootstrap::Existing {
+            username: "superadmin".into()
+        }
+    );
+    assert_eq!(
+        std::fs::read_to_string(&file).expect("read").trim(),
+        password
+    );
+
+    // The password in the file is the one-time password: the first sign-in must set a new one.
+    let app = start(pool, cfg).await;
+    let first = body(
+        app.client
+            .post(app.url("/auth/login"))
+            .form(&[("username", "superadmin"), ("password", password.as_str())])
+            .send()
+            .await
+            .expect("send"),
+    )
+    .await;
+    assert_eq!(first["code"], 10002, "{first}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_given_bootstrap_password_is_used_and_nothing_is_written(pool: PgPool) {
+    let cfg = config(&pool, Mode::Production);
+    let state = command_state(&pool, &cfg).await;
+    let dir = scratch_dir("given");
+    let file = dir.join("bootstrap-password");
+    let outcome = clearway::seed::bootstrap_first_admin(
+        &state,
+        "superadmin",
+        Some("Bootstrap2026pw".into()),
+        &file,
+    )
+    .await
+    .expect("seed");
+    assert_eq!(
+        outcome,
+        Bootstrap::GivenPassword {
+            username: "superadmin".into()
+        }
+    );
+    assert!(!outcome.to_string().contains("Bootstrap2026pw"));
+    assert!(!file.exists());
+    let app = start(pool, cfg).await;
+    let first = body(
+        app.client
+            .post(app.url("/auth/login"))
+            .form(&[("username", "superadmin"), ("password", "Bootstrap2026pw")])
+            .send()
+            .await
+            .expect("send"),
+    )
+    .await;
+    assert_eq!(first["code"], 10002, "{first}");
+    let _ = std::fs::remove_dir_all(&dir);
+}
