@@ -34,18 +34,9 @@ use crate::web::WebApp;
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
-/// Every read model, registered once.
+/// Every read model ([`projector::all`], where they are registered).
 pub fn projections() -> Vec<Arc<dyn Projection>> {
-    vec![
-        projector::declaration_list::projection(),
-        projector::declaration_history::projection(),
-        projector::reference_rows::projection(),
-        projector::account_directory::projection(),
-        projector::customer_directory::projection(),
-        projector::role_permissions::projection(),
-        projector::port_directory::projection(),
-        projector::admin_audit::projection(),
-    ]
+    projector::all()
 }
 
 pub async fn connect(config: &Config) -> anyhow::Result<PgPool> {

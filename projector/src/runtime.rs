@@ -24,7 +24,7 @@ use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use events::{EventStore, StoreError};
+use events::{EventStore, RecordedEvent, StoreError};
 use sqlx::PgPool;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -74,6 +74,9 @@ pub enum RuntimeError {
     Apply {
         name: &'static str,
         position: i64,
+        tx_id: u64,
+        stream_type: String,
+        stream_id: Uuid,
         event_id: Uuid,
         event_type: String,
         #[source]
@@ -85,6 +88,26 @@ pub enum RuntimeError {
     Database(#[from] sqlx::Error),
     #[error("projection {0} stopped abnormally")]
     Aborted(&'static str),
+}
+
+impl RuntimeError {
+    /// `projection` refused `event` with `source`.
+    pub(crate) fn apply(
+        projection: &dyn Projection,
+        event: &RecordedEvent,
+        source: ProjectionError,
+    ) -> Self {
+        Self::Apply {
+            name: projection.name(),
+            position: event.global_position,
+            tx_id: event.tx_id,
+            stream_type: event.stream_type.clone(),
+            stream_id: event.stream_id,
+            event_id: event.event_id,
+            event_type: event.event_type.clone(),
+            source,
+        }
+    }
 }
 
 /// Runs a set of projections until told to stop.

@@ -11,7 +11,7 @@ use events::declaration::{
 };
 use events::{DomainEvent, EventStore, Metadata, RecordedEvent};
 use projector::runtime::{rebuild, run_once_until_caught_up, wait_for_position};
-use projector::{Projection, declaration_history, declaration_list};
+use projector::{Projection, apply_events, declaration_history, declaration_list};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use sqlx::{Connection, PgPool};
@@ -338,13 +338,13 @@ async fn applying_events_again_or_late_changes_nothing(pool: PgPool) -> TestResu
     let mut conn = pool.acquire().await?;
     for projection in projections() {
         for event in events.iter().chain(events.first()) {
-            projection.apply(&mut conn, event).await?;
+            apply_events(projection.as_ref(), &mut conn, std::slice::from_ref(event)).await?;
         }
         // And as batches: the whole feed with the draft again, and the draft alone.
         let mut again = events.clone();
         again.extend(events.first().cloned());
-        projection.apply_batch(&mut conn, &again).await?;
-        projection.apply_batch(&mut conn, &events[..1]).await?;
+        apply_events(projection.as_ref(), &mut conn, &again).await?;
+        apply_events(projection.as_ref(), &mut conn, &events[..1]).await?;
     }
     assert_eq!(snapshot(&pool, "rm_declarations", "id").await?, before_list);
     assert_eq!(
@@ -453,9 +453,12 @@ async fn counter_deltas_are_folded_at_every_fold_position(pool: PgPool) -> TestR
     at_fold.stream_type = "customer".into();
     at_fold.global_position = 2 * declaration_list::FOLD_EVERY;
     let mut conn = pool.acquire().await?;
-    declaration_list::projection()
-        .apply(&mut conn, &at_fold)
-        .await?;
+    apply_events(
+        declaration_list::projection().as_ref(),
+        &mut conn,
+        std::slice::from_ref(&at_fold),
+    )
+    .await?;
     let (pending, folded): (i64, i64) = sqlx::query_as(
         "SELECT (SELECT count(*) FROM rm_declaration_count_deltas),
                 (SELECT count(*) FROM rm_declaration_counts WHERE n <> 0)",
@@ -620,11 +623,13 @@ async fn rebuild_throughput(pool: PgPool) -> TestResult {
         fn apply<'a>(
             &'a self,
             _tx: &'a mut sqlx::PgConnection,
-            event: &'a RecordedEvent,
+            window: &'a mut events::store::FeedBatch,
         ) -> futures::future::BoxFuture<'a, Result<(), projector::ProjectionError>> {
             Box::pin(async move {
-                if event.stream_type == declaration::STREAM_TYPE {
-                    DeclarationEvent::from_recorded(event)?;
+                for event in window.parse_payloads()? {
+                    if event.stream_type == declaration::STREAM_TYPE {
+                        DeclarationEvent::from_recorded(event)?;
+                    }
                 }
                 Ok(())
             })

@@ -1,6 +1,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use events::store::FeedBatch;
 use events::{Appended, Checkpoint, EventStore, Metadata, NewEvent, RecordedEvent};
 use futures::future::BoxFuture;
 use projector::{Projection, ProjectionError};
@@ -41,9 +42,24 @@ impl Projection for CountPerStream {
     fn apply<'a>(
         &'a self,
         tx: &'a mut PgConnection,
-        event: &'a RecordedEvent,
+        window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async move {
+            for event in window.parse_payloads()? {
+                self.apply_one(&mut *tx, event).await?;
+            }
+            Ok(())
+        })
+    }
+}
+
+impl CountPerStream {
+    async fn apply_one(
+        &self,
+        tx: &mut PgConnection,
+        event: &RecordedEvent,
+    ) -> Result<(), ProjectionError> {
+        {
             if self.fail_on.is_some() && event.payload["n"].as_i64() == self.fail_on {
                 return Err(ProjectionError::Invalid("refused on purpose".into()));
             }
@@ -58,7 +74,7 @@ impl Projection for CountPerStream {
             .await?;
             self.applied.fetch_add(1, Ordering::SeqCst);
             Ok(())
-        })
+        }
     }
 }
 
@@ -77,7 +93,7 @@ impl Projection for Ignoring {
     fn apply<'a>(
         &'a self,
         _: &'a mut PgConnection,
-        _: &'a RecordedEvent,
+        _: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async { Ok(()) })
     }
