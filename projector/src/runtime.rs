@@ -14,11 +14,13 @@ mod indexes;
 mod live;
 mod rebuild;
 mod status;
+mod stop;
 mod wake;
 
 pub use batch::run_once_until_caught_up;
 pub use rebuild::rebuild;
 pub use status::{ProjectionStatus, status, wait_for_position};
+pub use stop::{ProjectionStop, resume};
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
@@ -51,6 +53,9 @@ pub struct RuntimeConfig {
     /// First and longest pause after a failure; doubles in between.
     pub min_backoff: Duration,
     pub max_backoff: Duration,
+    /// Failures on the same event, with an error that is not a connection or server
+    /// problem, after which the projection stops there until resumed ([`resume`]).
+    pub stop_after: u32,
 }
 
 impl Default for RuntimeConfig {
@@ -63,6 +68,7 @@ impl Default for RuntimeConfig {
             lock_retry_interval: Duration::from_secs(2),
             min_backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(30),
+            stop_after: 3,
         }
     }
 }

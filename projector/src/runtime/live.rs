@@ -9,7 +9,7 @@ use sqlx::{Connection, PgConnection};
 use tokio::sync::watch;
 
 use super::batch::{Step, ensure_checkpoint, step};
-use super::{RuntimeConfig, RuntimeError, finish, pause, rebuild, stopped, stopping};
+use super::{RuntimeConfig, RuntimeError, finish, pause, rebuild, stop, stopped, stopping};
 use crate::Projection;
 
 /// A caught-up projection with events waiting behind an older transaction looks again
@@ -41,8 +41,35 @@ pub(crate) async fn run_projection(
 ) {
     let name = projection.name();
     let config = shared.config.clone();
+    let pool = shared.store.pool().clone();
     let mut backoff = config.min_backoff;
+    // The event that failed last (position) and how often in a row.
+    let mut failing: Option<(i64, u32)> = None;
+    let mut stopped_logged = false;
     loop {
+        // A stopped projection waits for `resume`, whichever instance stopped it.
+        match stop::is_stopped(&pool, name).await {
+            Ok(true) => {
+                if !stopped_logged {
+                    tracing::warn!(projection = name, "projection stopped; waiting for resume");
+                    stopped_logged = true;
+                }
+                if !pause(&mut shutdown, config.lock_retry_interval).await {
+                    return;
+                }
+                continue;
+            }
+            Ok(false) => stopped_logged = false,
+            Err(error) => {
+                tracing::error!(projection = name, error = %error, retry_in = ?backoff,
+                    "cannot read whether the projection is stopped; retrying");
+                if !pause(&mut shutdown, backoff).await {
+                    return;
+                }
+                backoff = (backoff * 2).min(config.max_backoff);
+                continue;
+            }
+        }
         // A session runs in its own task so that even a panicking projection only costs a
         // retry, not the projection's whole loop.
         let session = tokio::spawn(session(
@@ -69,6 +96,26 @@ pub(crate) async fn run_projection(
             End::Failed { error, progressed } => {
                 if progressed {
                     backoff = config.min_backoff;
+                }
+                let attempts = match (stop::repeating(&error), failing) {
+                    (Some(position), Some((last, n))) if last == position => n + 1,
+                    (Some(_), _) => 1,
+                    (None, _) => 0,
+                };
+                failing = stop::repeating(&error).map(|position| (position, attempts));
+                if attempts >= config.stop_after.max(1) {
+                    match stop::record(&pool, &error, attempts).await {
+                        Ok(()) => {
+                            tracing::error!(projection = name, error = %error, attempts,
+                                "projection stopped on an event it cannot apply; \
+                                 remove the cause, then resume it");
+                            failing = None;
+                            backoff = config.min_backoff;
+                            continue;
+                        }
+                        Err(e) => tracing::error!(projection = name, error = %e,
+                            "cannot record the projection's stop"),
+                    }
                 }
                 tracing::error!(projection = name, error = %error, retry_in = ?backoff,
                     "projection failed; retrying");

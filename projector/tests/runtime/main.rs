@@ -6,4 +6,5 @@
 mod batches;
 mod live;
 mod rebuild;
+mod stops;
 mod support;
