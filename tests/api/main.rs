@@ -14,6 +14,7 @@ mod identity;
 mod openapi;
 mod password;
 mod ports;
+mod projections;
 mod replay;
 mod roles;
 mod sso;
