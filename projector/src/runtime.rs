@@ -12,6 +12,7 @@ mod batch;
 mod finish;
 mod indexes;
 mod live;
+mod reader;
 mod rebuild;
 mod status;
 mod stop;
@@ -145,6 +146,7 @@ impl ProjectorRuntime {
         let listening = Arc::new(AtomicBool::new(false));
         let shared = live::Shared {
             store: EventStore::new(self.pool.clone()),
+            feed: Arc::new(reader::Feed::default()),
             config: self.config.clone(),
             wake: wake_rx,
             listening: listening.clone(),
@@ -155,6 +157,11 @@ impl ProjectorRuntime {
             wake_tx,
             listening,
             self.config.clone(),
+            shutdown.clone(),
+        ));
+        tasks.spawn(reader::run(
+            shared.feed.clone(),
+            shared.clone(),
             shutdown.clone(),
         ));
         for projection in self.projections {

@@ -100,6 +100,26 @@ impl FeedBatch {
         })
     }
 
+    /// The events of this window that `keep` selects, as a window of their own that still
+    /// ends where this one ends ([`FeedBatch::end`]) and counts `window` events passed: what
+    /// one reader of a shared window is handed.
+    pub fn select(&self, window: usize, keep: impl Fn(&RecordedEvent) -> bool) -> Self {
+        let mut part = Self {
+            end: self.end,
+            window,
+            rebuilding: self.rebuilding,
+            parsed: self.parsed,
+            ..Self::default()
+        };
+        for (event, payload) in self.events.iter().zip(&self.payloads) {
+            if keep(event) {
+                part.events.push(event.clone());
+                part.payloads.push(payload.clone());
+            }
+        }
+        part
+    }
+
     /// The events `range` of this window (same indexes as `events`) as a window of their
     /// own, marked like this one, with nothing prepared: a failing window is bisected with
     /// its parts to find the event that fails.

@@ -16,20 +16,29 @@ pub(crate) enum Step {
     Moved,
 }
 
+/// The checkpoint of `projection`, created at the start if it has none; records the stream
+/// types it reads, which tell read-your-writes which events it must have passed.
 pub(crate) async fn ensure_checkpoint(
     conn: &mut PgConnection,
-    name: &str,
+    projection: &dyn Projection,
 ) -> Result<Checkpoint, RuntimeError> {
+    let name = projection.name();
     sqlx::query(
-        "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
+        "INSERT INTO projection_checkpoints (name, stream_types) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET stream_types = EXCLUDED.stream_types
+         WHERE projection_checkpoints.stream_types IS DISTINCT FROM EXCLUDED.stream_types",
     )
     .bind(name)
+    .bind(projection.stream_types())
     .execute(&mut *conn)
     .await?;
     load_checkpoint(conn, name).await
 }
 
-async fn load_checkpoint(conn: &mut PgConnection, name: &str) -> Result<Checkpoint, RuntimeError> {
+pub(crate) async fn load_checkpoint(
+    conn: &mut PgConnection,
+    name: &str,
+) -> Result<Checkpoint, RuntimeError> {
     let row = sqlx::query(
         "SELECT tx_id::text::bigint, position FROM projection_checkpoints WHERE name = $1",
     )
@@ -133,23 +142,6 @@ pub(crate) enum Commit {
     Relaxed,
 }
 
-/// Reads one batch after `checkpoint` and commits it with the moved checkpoint (relaxed: a
-/// read model is derived from durable events and its checkpoint commits with it). The read
-/// happens before the transaction starts, so this runner's own transaction id never holds
-/// back the safe horizon it reads below.
-pub(crate) async fn step(
-    conn: &mut PgConnection,
-    store: &EventStore,
-    projection: &dyn Projection,
-    checkpoint: &mut Checkpoint,
-    limit: i64,
-) -> Result<Step, RuntimeError> {
-    let batch = store
-        .read_feed_in(conn, *checkpoint, limit, projection.stream_types())
-        .await?;
-    commit(conn, projection, checkpoint, batch, Commit::Relaxed).await
-}
-
 /// Applies `batch`, read after `checkpoint`, and commits it with the checkpoint moved to the
 /// batch's end, unless the checkpoint has moved meanwhile (`Step::Moved`, `checkpoint`
 /// reloaded).
@@ -209,7 +201,7 @@ pub(crate) async fn commit(
 /// Moves the checkpoint from `from` to `to` if it is still at `from` (answers whether it
 /// was). `Commit::Relaxed` makes a statement of its own commit without waiting for the WAL
 /// flush; inside a transaction pass `Commit::Durable` (the transaction decides).
-async fn move_checkpoint(
+pub(crate) async fn move_checkpoint(
     conn: &mut PgConnection,
     name: &str,
     from: Checkpoint,
@@ -279,7 +271,7 @@ pub async fn run_once_until_caught_up(
     for projection in projections {
         // What a rebuild that died midway left behind is put right first.
         rebuild::recover(&mut conn, projection.as_ref()).await?;
-        let mut checkpoint = ensure_checkpoint(&mut conn, projection.name()).await?;
+        let mut checkpoint = ensure_checkpoint(&mut conn, projection.as_ref()).await?;
         applied += catch_up(
             &mut conn,
             &store,

@@ -99,7 +99,7 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, 
     // What arrived while the indexes were built, with durable commits. (The relaxed
     // batches reach the disk within the WAL writer's delay anyway; a crash before that
     // only moves the checkpoint back, see `Commit::Relaxed`.)
-    let mut checkpoint = ensure_checkpoint(&mut conn, name).await?;
+    let mut checkpoint = ensure_checkpoint(&mut conn, projection).await?;
     applied += catch_up(
         &mut conn,
         &store,
@@ -166,7 +166,7 @@ async fn replay(
     deferred: bool,
 ) -> Result<u64, RuntimeError> {
     let name = projection.name();
-    let mut checkpoint = ensure_checkpoint(conn, name).await?;
+    let mut checkpoint = ensure_checkpoint(conn, projection).await?;
     let (sender, mut windows) = mpsc::channel::<Ahead>(AHEAD);
     let _reader = Reader(tokio::spawn(read_ahead(
         pool.clone(),

@@ -19,8 +19,8 @@ pub struct ProjectionStatus {
     pub position: i64,
     pub tx_id: u64,
     pub events_processed: i64,
-    /// Committed events not yet applied (including ones still held back behind an older
-    /// running transaction).
+    /// Committed events of the projection's stream types not yet applied (including ones
+    /// still held back behind an older running transaction).
     pub lag_events: i64,
     /// Age of the oldest event not yet applied; 0 when caught up.
     pub lag_seconds: f64,
@@ -43,6 +43,7 @@ pub async fn status(pool: &PgPool) -> Result<Vec<ProjectionStatus>, RuntimeError
          CROSS JOIN LATERAL (
              SELECT count(*) AS events, min(e.recorded_at) AS oldest FROM events e
              WHERE (e.tx_id, e.global_position) > (c.tx_id, c.position)
+               AND (c.stream_types IS NULL OR e.stream_type = ANY (c.stream_types))
          ) lag
          ORDER BY c.name",
     )

@@ -78,6 +78,51 @@ impl CountPerStream {
     }
 }
 
+/// Counts the windows and events of `stream_type` it is handed, and writes nothing.
+pub struct Watching {
+    pub name: &'static str,
+    pub stream_types: &'static [&'static str],
+    pub windows: AtomicUsize,
+    pub events: AtomicUsize,
+}
+
+impl Watching {
+    pub fn new(name: &'static str, stream_types: &'static [&'static str]) -> Self {
+        Self {
+            name,
+            stream_types,
+            windows: AtomicUsize::new(0),
+            events: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl Projection for Watching {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn stream_types(&self) -> Option<&'static [&'static str]> {
+        Some(self.stream_types)
+    }
+
+    fn apply<'a>(
+        &'a self,
+        _: &'a mut PgConnection,
+        window: &'a mut FeedBatch,
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(async move {
+            self.windows.fetch_add(1, Ordering::SeqCst);
+            self.events.fetch_add(window.events.len(), Ordering::SeqCst);
+            Ok(())
+        })
+    }
+}
+
 /// Cares for no event: measures the runtime itself.
 pub struct Ignoring;
 
@@ -128,6 +173,16 @@ pub async fn checkpoint_position(pool: &PgPool) -> i64 {
 /// Appends `per_stream` events to each of `streams` new streams, payload `n` counting from 1;
 /// answers the last append, once the feed has it.
 pub async fn append(pool: &PgPool, streams: usize, per_stream: i64) -> Appended {
+    append_to(pool, "test", streams, per_stream).await
+}
+
+/// [`append`] to streams of `stream_type`.
+pub async fn append_to(
+    pool: &PgPool,
+    stream_type: &str,
+    streams: usize,
+    per_stream: i64,
+) -> Appended {
     let store = EventStore::new(pool.clone());
     let mut last = None;
     let mut n = 0;
@@ -149,7 +204,7 @@ pub async fn append(pool: &PgPool, streams: usize, per_stream: i64) -> Appended 
         };
         last = Some(
             store
-                .append("test", Uuid::now_v7(), 0, &events, &meta)
+                .append(stream_type, Uuid::now_v7(), 0, &events, &meta)
                 .await
                 .unwrap(),
         );
