@@ -94,15 +94,23 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Rebuild { projection } => {
             let all = projector::all();
-            let chosen: Vec<_> = all
-                .into_iter()
-                .filter(|p| projection == "all" || p.name() == projection)
-                .collect();
-            if chosen.is_empty() {
-                anyhow::bail!("no projection named {projection:?}");
-            }
-            for p in chosen {
-                let started = std::time::Instant::now();
+            let started = std::time::Instant::now();
+            if projection == "all" {
+                // One read of the feed for every projection.
+                let rebuilt = projector::runtime::rebuild_all(&pool, &all).await?;
+                let secs = started.elapsed().as_secs_f64();
+                for (name, n) in &rebuilt {
+                    println!("{name}: {n} events");
+                }
+                let n = rebuilt.iter().map(|(_, n)| *n).max().unwrap_or(0);
+                println!(
+                    "all: {n} events in {secs:.2} s ({:.0} events/s)",
+                    n as f64 / secs.max(1e-9)
+                );
+            } else {
+                let Some(p) = all.iter().find(|p| p.name() == projection) else {
+                    anyhow::bail!("no projection named {projection:?}");
+                };
                 let n = projector::runtime::rebuild(&pool, p.as_ref()).await?;
                 let secs = started.elapsed().as_secs_f64();
                 println!(

@@ -12,9 +12,11 @@
 //! ends, every code an admin had taken away. Nothing needs a code before the rows exist:
 //! `clearway seed` defines the four roles through the command path as the system actor
 //! (which no permission check stands in front of) and catches the projections up before it
-//! exits, and a server's own projectors project the roles within moments of starting. While
-//! any role lacks its row, the sets are read again at every check rather than cached, so the
-//! codes come back as soon as the row does.
+//! exits, and a server's own projectors project the roles within moments of starting: a
+//! check that finds a row missing while role events wait to be projected waits for them
+//! ([`PROJECTION_WAIT`] at most) before it decides. While any role lacks its row, the sets
+//! are read again at every check rather than cached, so the codes come back as soon as the
+//! row does.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
@@ -27,6 +29,9 @@ use crate::error::ApiError;
 
 /// How long a loaded set is trusted before `rm_roles` is read again.
 pub const CACHE_TTL: Duration = Duration::from_secs(5);
+
+/// How long a check waits for role events still to be projected when a role lacks its row.
+const PROJECTION_WAIT: Duration = Duration::from_secs(2);
 
 /// (code, Chinese description, English description)
 pub const PERMISSIONS: &[(&str, &str, &str)] = &[
@@ -163,18 +168,19 @@ impl RolePermissions {
         if let Some(sets) = self.fresh() {
             return Ok(sets);
         }
-        let rows: Vec<(String, Vec<String>)> =
-            sqlx::query_as("SELECT role_code, permissions FROM rm_roles")
-                .fetch_all(&self.pool)
-                .await?;
-        let mut sets = Sets::new();
-        for (code, permissions) in rows {
-            if let Some(role) = Role::parse(&code) {
-                sets.insert(role, permissions.into_iter().collect());
+        let deadline = Instant::now() + PROJECTION_WAIT;
+        let (sets, complete) = loop {
+            let sets = self.read().await?;
+            let complete = Role::ALL.iter().all(|role| sets.contains_key(role));
+            // A missing row while role events wait to be projected (a server that has just
+            // started on freshly seeded roles, a rebuild replaying): wait a moment for them,
+            // then hold nothing for the roles still missing.
+            if complete || Instant::now() >= deadline || !self.role_events_pending().await? {
+                break (sets, complete);
             }
-        }
-        // Not trusted for the TTL while a role lacks its row (a rebuild is replaying).
-        let complete = Role::ALL.iter().all(|role| sets.contains_key(role));
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let mut sets = sets;
         let mut cache = self
             .cache
             .write()
@@ -186,6 +192,34 @@ impl RolePermissions {
         cache.sets = sets.clone();
         cache.loaded_at = complete.then(Instant::now);
         Ok(sets)
+    }
+
+    async fn read(&self) -> Result<Sets, ApiError> {
+        let rows: Vec<(String, Vec<String>)> =
+            sqlx::query_as("SELECT role_code, permissions FROM rm_roles")
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(code, permissions)| {
+                Role::parse(&code).map(|role| (role, permissions.into_iter().collect()))
+            })
+            .collect())
+    }
+
+    /// Whether the `role_permissions` projection has role events (stream type `role`) still
+    /// to apply, or has not started.
+    async fn role_events_pending(&self) -> Result<bool, ApiError> {
+        Ok(sqlx::query_scalar(
+            "SELECT NOT EXISTS (
+                 SELECT 1 FROM projection_checkpoints c
+                 WHERE c.name = 'role_permissions' AND NOT EXISTS (
+                     SELECT 1 FROM events e
+                     WHERE e.stream_type = 'role'
+                       AND (e.tx_id, e.global_position) > (c.tx_id, c.position)))",
+        )
+        .fetch_one(&self.pool)
+        .await?)
     }
 
     /// The codes of one role.
@@ -268,6 +302,11 @@ mod tests {
             };
             define(&pool, role, &codes).await;
         }
+        // The projection stands at the head (this database holds no role event).
+        sqlx::query("INSERT INTO projection_checkpoints (name) VALUES ('role_permissions')")
+            .execute(&pool)
+            .await
+            .expect("checkpoint");
         let permissions = RolePermissions::new(pool.clone());
         let before = permissions.of_role(Role::Admin).await.expect("codes");
 

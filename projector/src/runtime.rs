@@ -14,12 +14,14 @@ mod indexes;
 mod live;
 mod reader;
 mod rebuild;
+mod rebuild_all;
 mod status;
 mod stop;
 mod wake;
 
 pub use batch::run_once_until_caught_up;
 pub use rebuild::rebuild;
+pub use rebuild_all::rebuild_all;
 pub use status::{ProjectionStatus, status, wait_for_position};
 pub use stop::{ProjectionStop, resume};
 

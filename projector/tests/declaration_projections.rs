@@ -10,7 +10,7 @@ use events::declaration::{
     FieldChange, GoodsLine, Transition, TypeCode,
 };
 use events::{DomainEvent, EventStore, Metadata, RecordedEvent};
-use projector::runtime::{rebuild, run_once_until_caught_up, wait_for_position};
+use projector::runtime::{rebuild, rebuild_all, run_once_until_caught_up, wait_for_position};
 use projector::{Projection, apply_events, declaration_history, declaration_list};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
@@ -495,6 +495,16 @@ async fn events_of_other_streams_are_ignored(pool: PgPool) -> TestResult {
 
 #[sqlx::test(migrations = "../migrations")]
 async fn a_rebuild_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestResult {
+    rebuilt_equals_live(pool, false).await
+}
+
+#[sqlx::test(migrations = "../migrations")]
+async fn rebuilding_all_at_once_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestResult {
+    rebuilt_equals_live(pool, true).await
+}
+
+/// Each projection rebuilt alone, or all at once from one read of the feed, against live.
+async fn rebuilt_equals_live(pool: PgPool, all_at_once: bool) -> TestResult {
     let store = EventStore::new(pool.clone());
     let customers = [Uuid::new_v4(), Uuid::new_v4()];
     for i in 0..20 {
@@ -515,8 +525,14 @@ async fn a_rebuild_gives_the_live_read_model_row_for_row(pool: PgPool) -> TestRe
     );
     assert!(!live_counters.is_empty());
 
-    for projection in projections() {
-        rebuild(&pool, projection.as_ref()).await?;
+    if all_at_once {
+        let applied = rebuild_all(&pool, &projections()).await?;
+        let names: Vec<&str> = applied.iter().map(|(name, _)| *name).collect();
+        assert_eq!(names, ["declaration_list", "declaration_history"]);
+    } else {
+        for projection in projections() {
+            rebuild(&pool, projection.as_ref()).await?;
+        }
     }
     // A rebuild replays the feed as far as it is safe; the live runner does the rest.
     project(&pool).await?;
