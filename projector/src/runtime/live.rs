@@ -189,6 +189,7 @@ async fn hold_and_follow(
             let _ = conn.close().await;
             return Ok(End::Shutdown);
         }
+        membership.taken();
         let step = match message {
             None => return Err(RuntimeError::Aborted(name)),
             Some(Message::Window { epoch, batch }) if epoch == membership.epoch => {

@@ -58,6 +58,9 @@ struct Member {
     passed: usize,
     types: Option<&'static [&'static str]>,
     sender: mpsc::Sender<Message>,
+    /// A window was not handed because its queue was full: the reader reads again for it
+    /// once it has taken a message.
+    starved: bool,
 }
 
 /// The projections this process runs, as the reader serves them.
@@ -90,6 +93,11 @@ impl Drop for Membership {
 }
 
 impl Membership {
+    /// Tells the reader this member took a message (see [`Feed::taken`]).
+    pub(crate) fn taken(&self) {
+        self.feed.taken(self.name);
+    }
+
     /// The member's checkpoint moved under it (a rebuild reset it): the reader goes back to
     /// `checkpoint` for it, and what was handed before is to be dropped (its epoch is old).
     pub(crate) fn rewind(&mut self, checkpoint: Checkpoint) {
@@ -128,6 +136,7 @@ impl Feed {
                     passed: 0,
                     types,
                     sender,
+                    starved: false,
                 },
             );
         }
@@ -144,9 +153,11 @@ impl Feed {
     /// the members' types (`None`: some member reads every type). `None` without members.
     fn plan(&self) -> Option<(Checkpoint, Option<Vec<&'static str>>)> {
         let members = self.members.lock().ok()?;
-        let from = members.values().map(|m| m.covered).min()?;
+        // A member whose queue is full is left out: the others do not wait for it.
+        let ready = || members.values().filter(|m| m.sender.capacity() > 0);
+        let from = ready().map(|m| m.covered).min()?;
         let mut types: Option<Vec<&'static str>> = Some(Vec::new());
-        for member in members.values() {
+        for member in ready() {
             match (member.types, types.as_mut()) {
                 (Some(wanted), Some(all)) => {
                     for t in wanted {
@@ -161,25 +172,25 @@ impl Feed {
         Some((from, types))
     }
 
-    /// Cuts `window` (read after `from`) into each member's part and notes what each has
-    /// been handed; answers the parts to send. The feed events a member passes are the
-    /// window's count for a member at `from`; for one ahead of it (catching up after a
-    /// rewind of another), those of the window's read events after its position (events of
-    /// types nobody reads come without a position, so `events_processed` may count fewer).
-    fn cut(&self, window: &FeedBatch, from: Checkpoint) -> Vec<(mpsc::Sender<Message>, Message)> {
+    /// Cuts `window` (read after `from`) into each member's part and hands it over. A member
+    /// that stands before `from` (left out of the read) or past the window is skipped; one
+    /// whose queue is full keeps its place, and the reader reads again for it later. The
+    /// feed events a member passes are the window's count for a member at `from`; for one
+    /// ahead of it, those of the window's read events after its position (events of types
+    /// nobody reads come without a position, so `events_processed` may count fewer).
+    fn cut(&self, window: &FeedBatch, from: Checkpoint) {
         let Some(end) = window.end else {
-            return Vec::new();
+            return;
         };
         let Ok(mut members) = self.members.lock() else {
-            return Vec::new();
+            return;
         };
-        let mut out = Vec::new();
         for member in members.values_mut() {
-            if member.covered >= end {
+            if member.covered >= end || member.covered < from {
                 continue;
             }
             let after = member.covered;
-            member.passed += if after == from {
+            let passed = if after == from {
                 window.window
             } else {
                 window.events.iter().filter(|e| at(e) > after).count()
@@ -188,45 +199,65 @@ impl Feed {
             let wanted = |event: &RecordedEvent| {
                 at(event) > after && types.is_none_or(|t| t.contains(&event.stream_type.as_str()))
             };
-            if window.events.iter().any(&wanted) {
-                let batch = window.select(member.passed, wanted);
-                out.push((
-                    member.sender.clone(),
-                    Message::Window {
-                        epoch: member.epoch,
-                        batch,
-                    },
-                ));
-                member.passed = 0;
-                member.sent = end;
+            if !window.events.iter().any(wanted) {
+                // Nothing of its own: not woken; its checkpoint follows later.
+                member.passed += passed;
+                member.covered = end;
+                continue;
             }
-            member.covered = end;
+            let batch = window.select(member.passed + passed, wanted);
+            let message = Message::Window {
+                epoch: member.epoch,
+                batch,
+            };
+            match member.sender.try_send(message) {
+                Ok(()) => {
+                    member.passed = 0;
+                    member.sent = end;
+                    member.covered = end;
+                }
+                Err(_) => member.starved = true,
+            }
         }
-        out
     }
 
-    /// The checkpoint moves due to members with nothing of their own since their last
-    /// message.
-    fn advances(&self) -> Vec<(mpsc::Sender<Message>, Message)> {
+    /// A member took a message: if the reader had to leave it out, it reads again.
+    pub(crate) fn taken(&self, name: &str) {
+        let starved = self
+            .members
+            .lock()
+            .ok()
+            .and_then(|mut members| {
+                members
+                    .get_mut(name)
+                    .map(|m| std::mem::replace(&mut m.starved, false))
+            })
+            .unwrap_or(false);
+        if starved {
+            self.changed.notify_one();
+        }
+    }
+
+    /// Hands the members with nothing of their own since their last message a checkpoint
+    /// move up to where the reader has passed (left for the next time when a member's
+    /// queue is full).
+    fn advance(&self) {
         let Ok(mut members) = self.members.lock() else {
-            return Vec::new();
+            return;
         };
-        let mut out = Vec::new();
         for member in members.values_mut() {
             if member.sent < member.covered {
-                out.push((
-                    member.sender.clone(),
-                    Message::Advance {
-                        epoch: member.epoch,
-                        to: member.covered,
-                        passed: member.passed,
-                    },
-                ));
-                member.sent = member.covered;
-                member.passed = 0;
+                let message = Message::Advance {
+                    epoch: member.epoch,
+                    to: member.covered,
+                    passed: member.passed,
+                };
+                if member.sender.try_send(message).is_ok() {
+                    member.sent = member.covered;
+                    member.passed = 0;
+                }
             }
         }
-        out
     }
 }
 
@@ -287,18 +318,13 @@ async fn follow(
             };
             head = Some(end);
             recheck = FIRST_RECHECK;
-            for (sender, message) in feed.cut(&window, from) {
-                // A member that left meanwhile drops its receiver: nothing to do.
-                let _ = sender.send(message).await;
-            }
+            feed.cut(&window, from);
             if i64::try_from(window.window).unwrap_or(i64::MAX) < limit {
                 break;
             }
         }
         if advanced.elapsed() >= ADVANCE_EVERY {
-            for (sender, message) in feed.advances() {
-                let _ = sender.try_send(message);
-            }
+            feed.advance();
             advanced = Instant::now();
         }
         let waiting = match head {
