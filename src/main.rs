@@ -39,6 +39,12 @@ enum Command {
         /// A projection name, or `all`.
         projection: String,
     },
+    /// Let a projection stopped on an event it cannot apply retry it (once its cause is
+    /// removed); `/api/v1/health` names the event.
+    Resume {
+        /// A projection name.
+        projection: String,
+    },
     /// Print the event log (or a part) as JSON lines, or an aggregate's state at a time.
     Replay(replay::ReplayArgs),
     /// Load an official code table version: `import-reference TABLE FILE.csv --from DATE`.
@@ -83,20 +89,28 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Project => {
             startup::check_durability(&pool).await?;
-            let runtime = projector::runtime::ProjectorRuntime::new(pool, startup::projections());
+            let runtime = projector::runtime::ProjectorRuntime::new(pool, projector::all());
             runtime.run(startup::shutdown_signal()).await;
         }
         Command::Rebuild { projection } => {
-            let all = startup::projections();
-            let chosen: Vec<_> = all
-                .into_iter()
-                .filter(|p| projection == "all" || p.name() == projection)
-                .collect();
-            if chosen.is_empty() {
-                anyhow::bail!("no projection named {projection:?}");
-            }
-            for p in chosen {
-                let started = std::time::Instant::now();
+            let all = projector::all();
+            let started = std::time::Instant::now();
+            if projection == "all" {
+                // One read of the feed for every projection.
+                let rebuilt = projector::runtime::rebuild_all(&pool, &all).await?;
+                let secs = started.elapsed().as_secs_f64();
+                for (name, n) in &rebuilt {
+                    println!("{name}: {n} events");
+                }
+                let n = rebuilt.iter().map(|(_, n)| *n).max().unwrap_or(0);
+                println!(
+                    "all: {n} events in {secs:.2} s ({:.0} events/s)",
+                    n as f64 / secs.max(1e-9)
+                );
+            } else {
+                let Some(p) = all.iter().find(|p| p.name() == projection) else {
+                    anyhow::bail!("no projection named {projection:?}");
+                };
                 let n = projector::runtime::rebuild(&pool, p.as_ref()).await?;
                 let secs = started.elapsed().as_secs_f64();
                 println!(
@@ -104,6 +118,23 @@ async fn main() -> anyhow::Result<()> {
                     p.name(),
                     n as f64 / secs.max(1e-9)
                 );
+            }
+        }
+        Command::Resume { projection } => {
+            if !projector::all().iter().any(|p| p.name() == projection) {
+                anyhow::bail!("no projection named {projection:?}");
+            }
+            match projector::runtime::resume(&pool, &projection).await? {
+                Some(stop) => println!(
+                    "{projection}: resumed; it retries event {} ({} {} of {} {}), which failed with: {}",
+                    stop.position,
+                    stop.event_type,
+                    stop.event_id,
+                    stop.stream_type,
+                    stop.stream_id,
+                    stop.error
+                ),
+                None => println!("{projection}: not stopped"),
             }
         }
         Command::Replay(args) => {
@@ -151,8 +182,7 @@ async fn main() -> anyhow::Result<()> {
                 println!("{}", seed::bootstrap_from_env(&router_state).await?);
             }
             let applied =
-                projector::runtime::run_once_until_caught_up(&pool, &startup::projections())
-                    .await?;
+                projector::runtime::run_once_until_caught_up(&pool, &projector::all()).await?;
             println!("projections caught up ({applied} events applied)");
         }
     }

@@ -34,18 +34,9 @@ use crate::web::WebApp;
 
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
 
-/// Every read model, registered once.
+/// Every read model ([`projector::all`], where they are registered).
 pub fn projections() -> Vec<Arc<dyn Projection>> {
-    vec![
-        projector::declaration_list::projection(),
-        projector::declaration_history::projection(),
-        projector::reference_rows::projection(),
-        projector::account_directory::projection(),
-        projector::customer_directory::projection(),
-        projector::role_permissions::projection(),
-        projector::port_directory::projection(),
-        projector::admin_audit::projection(),
-    ]
+    projector::all()
 }
 
 pub async fn connect(config: &Config) -> anyhow::Result<PgPool> {
@@ -102,8 +93,11 @@ async fn health(State(state): State<HealthState>) -> Result<api::Ok<Health>, Api
     let projections = projector::runtime::status(&state.pool).await.map_err(|_| {
         ApiError::Unavailable(api::Text::new("数据库不可用", "database unavailable"))
     })?;
+    // A stopped projection (an event it cannot apply) leaves its read model behind until an
+    // admin resumes it: the service answers, degraded; the projection names the event.
+    let degraded = projections.iter().any(|p| p.stopped.is_some());
     Ok(api::ok(Health {
-        status: "ok",
+        status: if degraded { "degraded" } else { "ok" },
         mode: if state.development {
             "development"
         } else {
@@ -131,7 +125,7 @@ async fn metrics(State(state): State<HealthState>) -> Response {
             .into_response();
     };
     let mut out = String::new();
-    let gauges: [Metric; 4] = [
+    let gauges: [Metric; 5] = [
         (
             "clearway_projection_lag_events",
             "gauge",
@@ -156,6 +150,12 @@ async fn metrics(State(state): State<HealthState>) -> Response {
             "Events the projection has applied since it started from zero.",
             |p| p.events_processed as f64,
         ),
+        (
+            "clearway_projection_stopped",
+            "gauge",
+            "1 while the projection is stopped on an event it cannot apply (see /api/v1/health).",
+            |p| f64::from(u8::from(p.stopped.is_some())),
+        ),
     ];
     for (name, kind, help, value) in gauges {
         out.push_str(&format!("# HELP {name} {help}\n# TYPE {name} {kind}\n"));
@@ -175,6 +175,50 @@ async fn metrics(State(state): State<HealthState>) -> Response {
         out,
     )
         .into_response()
+}
+
+#[derive(Clone)]
+struct ProjectionAdmin {
+    pool: PgPool,
+    auth: Auth,
+}
+
+impl axum::extract::FromRef<ProjectionAdmin> for Auth {
+    fn from_ref(state: &ProjectionAdmin) -> Auth {
+        state.auth.clone()
+    }
+}
+
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct Resumed {
+    name: String,
+    /// Where it had stopped; `null`: it was not stopped.
+    stopped: Option<projector::runtime::ProjectionStop>,
+}
+
+/// `POST /api/v1/admin/projections/{name}/resume`: a stopped projection retries its event
+/// (ADMIN, SUPER_ADMIN).
+async fn resume_projection(
+    State(state): State<ProjectionAdmin>,
+    actor: api::Actor,
+    axum::extract::Path(name): axum::extract::Path<String>,
+) -> Result<api::Ok<Resumed>, ApiError> {
+    actor.require_admin()?;
+    if !projector::all().iter().any(|p| p.name() == name) {
+        return Err(ApiError::NotFound(api::Text::new(
+            "没有此投影",
+            "no projection of this name",
+        )));
+    }
+    let stopped = projector::runtime::resume(&state.pool, &name)
+        .await
+        .map_err(ApiError::internal)?;
+    if let Some(stop) = &stopped {
+        tracing::info!(projection = %name, position = stop.position,
+            actor = %actor.id, "projection resumed by an admin");
+    }
+    Ok(api::ok(Resumed { name, stopped }))
 }
 
 async fn fallback(web: WebApp, uri: Uri) -> Response {
@@ -221,9 +265,16 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         .route("/api/v1/health", get(health))
         .route("/metrics", get(metrics))
         .with_state(HealthState {
-            pool,
+            pool: pool.clone(),
             development: config.development(),
-        });
+        })
+        .route(
+            "/api/v1/admin/projections/{name}/resume",
+            axum::routing::post(resume_projection).with_state(ProjectionAdmin {
+                pool,
+                auth: query_state.auth.clone(),
+            }),
+        );
     let app = Router::new()
         .merge(command::routes(command_state, config.identity.build()?))
         .merge(query::router(query_state))
@@ -327,7 +378,7 @@ impl Application {
         );
         let projector_task = self.with_projectors.then(|| {
             let runtime =
-                projector::runtime::ProjectorRuntime::new(self.pool.clone(), projections());
+                projector::runtime::ProjectorRuntime::new(self.pool.clone(), projector::all());
             tokio::spawn(runtime.run(shutdown.clone()))
         });
         let service = self

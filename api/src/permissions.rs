@@ -4,8 +4,19 @@
 //! The sets are held by the `Role` aggregates (one stream per role code) and projected into
 //! `rm_roles`. [`RolePermissions`] reads that table, caches it for [`CACHE_TTL`], and is
 //! updated in-process by the command that changes a role, so this instance applies a change
-//! at once and other instances within the TTL. A role without a row (not seeded yet) holds
-//! its default set.
+//! at once and other instances within the TTL.
+//!
+//! A role without a row holds no code (fail closed). A row is missing while the
+//! `role_permissions` projection is being rebuilt (the rebuild empties `rm_roles` and
+//! replays), and falling back to the default matrix then would hand back, until the replay
+//! ends, every code an admin had taken away. Nothing needs a code before the rows exist:
+//! `clearway seed` defines the four roles through the command path as the system actor
+//! (which no permission check stands in front of) and catches the projections up before it
+//! exits, and a server's own projectors project the roles within moments of starting: a
+//! check that finds a row missing while role events wait to be projected waits for them
+//! ([`PROJECTION_WAIT`] at most) before it decides. While any role lacks its row, the sets
+//! are read again at every check rather than cached, so the codes come back as soon as the
+//! row does.
 
 use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
@@ -18,6 +29,9 @@ use crate::error::ApiError;
 
 /// How long a loaded set is trusted before `rm_roles` is read again.
 pub const CACHE_TTL: Duration = Duration::from_secs(5);
+
+/// How long a check waits for role events still to be projected when a role lacks its row.
+const PROJECTION_WAIT: Duration = Duration::from_secs(2);
 
 /// (code, Chinese description, English description)
 pub const PERMISSIONS: &[(&str, &str, &str)] = &[
@@ -132,25 +146,13 @@ pub struct RolePermissions {
     cache: Arc<RwLock<Cache>>,
 }
 
-fn defaults() -> Sets {
-    Role::ALL
-        .into_iter()
-        .map(|r| {
-            (
-                r,
-                default_codes(r).into_iter().map(str::to_string).collect(),
-            )
-        })
-        .collect()
-}
-
 impl RolePermissions {
     pub fn new(pool: PgPool) -> Self {
         Self {
             pool,
             cache: Arc::new(RwLock::new(Cache {
                 loaded_at: None,
-                sets: defaults(),
+                sets: Sets::new(),
                 pinned: HashMap::new(),
             })),
         }
@@ -166,16 +168,19 @@ impl RolePermissions {
         if let Some(sets) = self.fresh() {
             return Ok(sets);
         }
-        let rows: Vec<(String, Vec<String>)> =
-            sqlx::query_as("SELECT role_code, permissions FROM rm_roles")
-                .fetch_all(&self.pool)
-                .await?;
-        let mut sets = defaults();
-        for (code, permissions) in rows {
-            if let Some(role) = Role::parse(&code) {
-                sets.insert(role, permissions.into_iter().collect());
+        let deadline = Instant::now() + PROJECTION_WAIT;
+        let (sets, complete) = loop {
+            let sets = self.read().await?;
+            let complete = Role::ALL.iter().all(|role| sets.contains_key(role));
+            // A missing row while role events wait to be projected (a server that has just
+            // started on freshly seeded roles, a rebuild replaying): wait a moment for them,
+            // then hold nothing for the roles still missing.
+            if complete || Instant::now() >= deadline || !self.role_events_pending().await? {
+                break (sets, complete);
             }
-        }
+            tokio::time::sleep(Duration::from_millis(20)).await;
+        };
+        let mut sets = sets;
         let mut cache = self
             .cache
             .write()
@@ -185,8 +190,36 @@ impl RolePermissions {
             sets.insert(*role, set.clone());
         }
         cache.sets = sets.clone();
-        cache.loaded_at = Some(Instant::now());
+        cache.loaded_at = complete.then(Instant::now);
         Ok(sets)
+    }
+
+    async fn read(&self) -> Result<Sets, ApiError> {
+        let rows: Vec<(String, Vec<String>)> =
+            sqlx::query_as("SELECT role_code, permissions FROM rm_roles")
+                .fetch_all(&self.pool)
+                .await?;
+        Ok(rows
+            .into_iter()
+            .filter_map(|(code, permissions)| {
+                Role::parse(&code).map(|role| (role, permissions.into_iter().collect()))
+            })
+            .collect())
+    }
+
+    /// Whether the `role_permissions` projection has role events (stream type `role`) still
+    /// to apply, or has not started.
+    async fn role_events_pending(&self) -> Result<bool, ApiError> {
+        Ok(sqlx::query_scalar(
+            "SELECT NOT EXISTS (
+                 SELECT 1 FROM projection_checkpoints c
+                 WHERE c.name = 'role_permissions' AND NOT EXISTS (
+                     SELECT 1 FROM events e
+                     WHERE e.stream_type = 'role'
+                       AND (e.tx_id, e.global_position) > (c.tx_id, c.position)))",
+        )
+        .fetch_one(&self.pool)
+        .await?)
     }
 
     /// The codes of one role.
@@ -239,6 +272,62 @@ mod tests {
                 || c.starts_with("ports"))
         );
         assert!(default_codes(Role::Customer).is_empty());
+    }
+
+    async fn define(pool: &PgPool, role: Role, codes: &[&str]) {
+        sqlx::query(
+            "INSERT INTO rm_roles (role_code, sort_no, permissions, updated_at, version)
+             VALUES ($1, $2, $3, now(), 1)",
+        )
+        .bind(role.as_str())
+        .bind(role_info(role).0)
+        .bind(codes)
+        .execute(pool)
+        .await
+        .expect("role row");
+    }
+
+    #[sqlx::test(migrations = "../migrations")]
+    async fn a_role_without_its_row_holds_no_code_while_a_rebuild_replays(pool: PgPool) {
+        // An admin took "ports:add-slic" away from ADMIN.
+        let admin: Vec<&str> = default_codes(Role::Admin)
+            .into_iter()
+            .filter(|c| *c != "ports:add-slic")
+            .collect();
+        for role in Role::ALL {
+            let codes = if role == Role::Admin {
+                admin.clone()
+            } else {
+                default_codes(role)
+            };
+            define(&pool, role, &codes).await;
+        }
+        // The projection stands at the head (this database holds no role event).
+        sqlx::query("INSERT INTO projection_checkpoints (name) VALUES ('role_permissions')")
+            .execute(&pool)
+            .await
+            .expect("checkpoint");
+        let permissions = RolePermissions::new(pool.clone());
+        let before = permissions.of_role(Role::Admin).await.expect("codes");
+
+        // `rebuild role_permissions` empties the table, then replays.
+        sqlx::query("TRUNCATE rm_roles")
+            .execute(&pool)
+            .await
+            .expect("truncate");
+        permissions.invalidate();
+        let during = permissions.union(&[Role::Admin, Role::Operator]).await;
+        define(&pool, Role::Operator, &default_codes(Role::Operator)).await;
+        let operator_back = permissions.of_role(Role::Operator).await.expect("codes");
+        let admin_still_missing = permissions.of_role(Role::Admin).await.expect("codes");
+        define(&pool, Role::Admin, &admin).await;
+        let admin_back = permissions.of_role(Role::Admin).await.expect("codes");
+
+        assert!(!before.contains("ports:add-slic"));
+        assert_eq!(during.expect("codes"), BTreeSet::new());
+        assert_eq!(operator_back.len(), default_codes(Role::Operator).len());
+        assert!(admin_still_missing.is_empty());
+        assert_eq!(admin_back, before);
     }
 
     #[test]

@@ -20,6 +20,7 @@
 use std::sync::Arc;
 
 use events::RecordedEvent;
+use events::store::FeedBatch;
 use futures::future::BoxFuture;
 use serde_json::{Map, Value, json};
 use sqlx::PgConnection;
@@ -53,9 +54,9 @@ impl Projection for AdminAudit {
     fn apply<'a>(
         &'a self,
         tx: &'a mut PgConnection,
-        event: &'a RecordedEvent,
+        window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        Box::pin(apply(tx, event))
+        crate::each_event!(tx, window, apply)
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {

@@ -8,6 +8,7 @@
 use std::sync::Arc;
 
 use events::customer::{CustomerEvent, CustomerProfile, STREAM_TYPE};
+use events::store::FeedBatch;
 use events::{DomainEvent, RecordedEvent};
 use futures::future::BoxFuture;
 use sqlx::PgConnection;
@@ -34,9 +35,9 @@ impl Projection for CustomerDirectory {
     fn apply<'a>(
         &'a self,
         tx: &'a mut PgConnection,
-        event: &'a RecordedEvent,
+        window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        Box::pin(apply(tx, event))
+        crate::each_event!(tx, window, apply)
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {

@@ -6,30 +6,23 @@
 //! [`FOLD_EVERY`] feed positions; readers add both. A full rebuild writes no counter
 //! changes while it replays and counts the rows afresh at its end ([`RECOUNT`]).
 //!
-//! Every event is one prepared statement keyed by the declaration id and guarded by
-//! `rm_declarations.version < <event's stream version>` (a draft: `ON CONFLICT DO
-//! NOTHING`), so applying an event twice (a retried batch, a replay over a live table)
-//! changes neither the row nor the counters.
-//!
-//! A batch (`apply_batch`, see [`batch`]) gives the same tables with a handful of
-//! set-based statements: it reads the rows the batch touches, folds the batch's events per
-//! declaration in memory with the same rules, and writes new rows, changed rows and the
-//! counter changes netted per counter (so `rm_declaration_count_deltas` holds fewer rows
-//! than event by event, with the same sum per counter; `rm_declaration_counts` is the same
-//! row for row, since the fold runs at the same feed positions).
+//! The projection applies a window of the feed with a handful of set-based statements
+//! ([`batch`]): it reads the rows the window touches, folds the window's events per
+//! declaration in memory (a draft creates a row unless one exists; every other event applies
+//! only to a row whose version is below the event's stream version), and writes new rows,
+//! changed rows and the counter changes netted per counter. So applying an event twice (a
+//! retried batch, a replay over a live table) changes neither the row nor the counters, and
+//! a window gives the same tables as its events applied in windows of one (tested).
 //!
 //! `draft_status`: 0 incomplete, 1 complete. The command side does not record completeness
 //! in its events yet; until it does, a declaration counts as complete once it has been
 //! submitted at least once (submit runs the full validation).
 
-use std::sync::{Arc, LazyLock};
+use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use events::declaration::{
-    DeclarationData, DeclarationEvent, DeclarationStatus, STREAM_TYPE, Transition,
-};
+use events::declaration::{DeclarationData, STREAM_TYPE};
 use events::store::FeedBatch;
-use events::{DomainEvent, RecordedEvent};
 use futures::future::BoxFuture;
 use rust_decimal::Decimal;
 use sqlx::PgConnection;
@@ -63,17 +56,9 @@ impl Projection for DeclarationList {
     fn apply<'a>(
         &'a self,
         tx: &'a mut PgConnection,
-        event: &'a RecordedEvent,
+        window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        Box::pin(apply(tx, event))
-    }
-
-    fn apply_batch<'a>(
-        &'a self,
-        tx: &'a mut PgConnection,
-        events: &'a [RecordedEvent],
-    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        Box::pin(batch::apply_batch(tx, events))
+        Box::pin(batch::apply(tx, window))
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {
@@ -86,14 +71,6 @@ impl Projection for DeclarationList {
 
     fn rebuild_finish(&self) -> &'static [&'static str] {
         &RECOUNT
-    }
-
-    fn apply_feed<'a>(
-        &'a self,
-        tx: &'a mut PgConnection,
-        feed: &'a mut FeedBatch,
-    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        Box::pin(batch::apply_feed(tx, feed))
     }
 }
 
@@ -148,32 +125,11 @@ impl Derived {
     }
 }
 
-/// The scope of the counters for all customers together.
-const ALL_CUSTOMERS: &str = "'00000000-0000-0000-0000-000000000000'::uuid";
-
-/// The scope of the counters of one carrier port (all customers): `md5('port:' || port)`
-/// as a uuid; no scope when the port is empty.
-fn port_scope(column: &str) -> String {
-    format!("md5('port:' || {column})::uuid")
-}
-
 /// Counter changes are appended to `rm_declaration_count_deltas` (never an update of a hot
 /// counter row) and folded into `rm_declaration_counts` at every feed position that is a
 /// multiple of this (event by event and in batches alike, so both give the same rows). A
 /// full rebuild counts afresh at its end instead ([`RECOUNT`]): the same counters, folded.
 pub const FOLD_EVERY: i64 = 4096;
-
-const FOLD: &str = "\
-WITH d AS (
-    DELETE FROM rm_declaration_count_deltas
-    RETURNING scope, declaration_type, status, day, n
-), folded AS (
-    SELECT scope, declaration_type, status, day, sum(n) AS n FROM d
-    GROUP BY 1, 2, 3, 4 HAVING sum(n) <> 0
-)
-INSERT INTO rm_declaration_counts AS c (scope, declaration_type, status, day, n)
-SELECT scope, declaration_type, status, day, n FROM folded
-ON CONFLICT (scope, declaration_type, status, day) DO UPDATE SET n = c.n + EXCLUDED.n";
 
 /// The end of a full rebuild: the counters counted afresh from `rm_declarations`, all
 /// folded (no pending deltas, no zero rows). The rebuild's replay writes no counter changes
@@ -194,190 +150,7 @@ const RECOUNT: [&str; 3] = [
      GROUP BY 1, 2, 3, 4",
 ];
 
-/// A draft: a new row, counted for its customer, for everybody and for its port. A second
-/// `DeclarationDrafted` for an existing id can only be a replay, so it changes nothing.
-static INSERT_DRAFTED: LazyLock<String> = LazyLock::new(|| {
-    let port = port_scope("ins.port");
-    format!(
-        "\
-WITH ins AS (
-    INSERT INTO rm_declarations (
-        id, version, position, tracking_number, declaration_type, declaration_class,
-        shipment_type, status, draft_status, declaration_status, customer_id, username,
-        company_name, port, slic, service_type, estimated_pickup_time, goods_count,
-        total_value, currency, consignee_name, created_at, updated_at, submitted_at, data)
-    VALUES ($1, $2, $3, $4, $5, $6, $7, 0, 0, NULL, $8, $9, $10, $11, $12, $13, $14, $15,
-        $16, $17, $18, $19, $19, NULL, $20::json)
-    ON CONFLICT (id) DO NOTHING
-    RETURNING customer_id, declaration_type, status, created_at, port
-)
-INSERT INTO rm_declaration_count_deltas (scope, declaration_type, status, day, n)
-SELECT s.scope, ins.declaration_type, ins.status,
-       (ins.created_at AT TIME ZONE 'Asia/Shanghai')::date, 1
-FROM ins CROSS JOIN LATERAL (VALUES (ins.customer_id), ({ALL_CUSTOMERS}), ({port})) AS s(scope)
-WHERE s.scope IS NOT NULL"
-    )
-});
-
-/// `set` applied to one row (aliased `r`, self-joined as `o`, which still sees the row as
-/// it was), followed by the counter moves: -1 where it was counted (old status, old port),
-/// +1 where it counts now, netted per counter. Guarded by `r.version < <event version>`,
-/// so a replayed event neither updates nor counts.
-fn with_counter_move(set: &str) -> String {
-    let (old_port, new_port) = (port_scope("upd.old_port"), port_scope("upd.new_port"));
-    format!(
-        "\
-WITH upd AS (
-    UPDATE rm_declarations r SET {set}
-    FROM rm_declarations o
-    WHERE r.id = $1 AND o.id = $1 AND r.version < $2
-    RETURNING r.customer_id, r.declaration_type, r.created_at,
-              o.status AS old_status, r.status AS new_status,
-              o.port AS old_port, r.port AS new_port
-), moves AS (
-    SELECT d.scope, upd.declaration_type, d.status,
-           (upd.created_at AT TIME ZONE 'Asia/Shanghai')::date AS day, sum(d.n) AS n
-    FROM upd
-    CROSS JOIN LATERAL (VALUES
-        (upd.customer_id, upd.old_status, -1), ({ALL_CUSTOMERS}, upd.old_status, -1),
-        ({old_port}, upd.old_status, -1),
-        (upd.customer_id, upd.new_status, 1), ({ALL_CUSTOMERS}, upd.new_status, 1),
-        ({new_port}, upd.new_status, 1)) AS d(scope, status, n)
-    WHERE d.scope IS NOT NULL
-      AND (upd.old_status <> upd.new_status OR upd.old_port IS DISTINCT FROM upd.new_port)
-    GROUP BY 1, 2, 3, 4
-    HAVING sum(d.n) <> 0
-)
-INSERT INTO rm_declaration_count_deltas (scope, declaration_type, status, day, n)
-SELECT scope, declaration_type, status, day, n FROM moves"
-    )
-}
-
-/// Edit and amend: new form data (and, for amend, a new status).
-static UPDATE_DATA: LazyLock<String> = LazyLock::new(|| {
-    with_counter_move(
-        "version = $2, position = $3, updated_at = $4, status = COALESCE($5, r.status),
-        tracking_number = $6, port = $7, slic = $8, service_type = $9,
-        estimated_pickup_time = $10, goods_count = $11, total_value = $12, currency = $13,
-        consignee_name = $14, data = $15::json",
-    )
-});
-
-static UPDATE_STATUS: LazyLock<String> = LazyLock::new(|| {
-    with_counter_move(
-        "version = $2, position = $3, updated_at = $4, status = $5,
-        declaration_status = COALESCE($6, r.declaration_status),
-        draft_status = CASE WHEN $7 THEN 1 ELSE r.draft_status END,
-        submitted_at = CASE WHEN $7 THEN $4 ELSE r.submitted_at END",
-    )
-});
-
-async fn apply(conn: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
-    if event.stream_type == STREAM_TYPE {
-        apply_declaration_event(conn, event).await?;
-    }
-    if event.global_position % FOLD_EVERY == 0 {
-        sqlx::query(FOLD).execute(&mut *conn).await?;
-    }
-    Ok(())
-}
-
-async fn apply_declaration_event(
-    conn: &mut PgConnection,
-    event: &RecordedEvent,
-) -> Result<(), ProjectionError> {
-    let decoded = DeclarationEvent::from_recorded(event)?;
-    match &decoded {
-        DeclarationEvent::Drafted(d) => {
-            let derived = Derived::of(&d.data);
-            let type_code = d.declaration_type;
-            sqlx::query(INSERT_DRAFTED.as_str())
-                .bind(event.stream_id)
-                .bind(event.stream_version)
-                .bind(event.global_position)
-                .bind(&derived.tracking_number)
-                .bind(type_code.as_str())
-                .bind(type_code.class.letter())
-                .bind(type_code.direction.shipment_type())
-                .bind(d.customer_id)
-                .bind(&d.username)
-                .bind(&d.company_name)
-                .bind(&derived.port)
-                .bind(&derived.slic)
-                .bind(&derived.service_type)
-                .bind(derived.estimated_pickup_time)
-                .bind(derived.goods_count)
-                .bind(derived.total_value)
-                .bind(&derived.currency)
-                .bind(&derived.consignee_name)
-                .bind(event.recorded_at)
-                .bind(json_text(&d.data)?)
-                .execute(&mut *conn)
-                .await?;
-        }
-        DeclarationEvent::Edited(e) => update_data(conn, event, None, &e.data).await?,
-        DeclarationEvent::Amended(a) => update_data(conn, event, Some(a.to), &a.data).await?,
-        DeclarationEvent::Submitted(t) => update_status(conn, event, t, true).await?,
-        DeclarationEvent::Withdrawn(t)
-        | DeclarationEvent::Reviewed(t)
-        | DeclarationEvent::Returned(t)
-        | DeclarationEvent::Completed(t)
-        | DeclarationEvent::Rejected(t)
-        | DeclarationEvent::Redeclared(t)
-        | DeclarationEvent::SentBack(t)
-        | DeclarationEvent::Deleted(t) => update_status(conn, event, t, false).await?,
-    }
-    Ok(())
-}
-
 /// The form as JSON text, for the `json` column (`$n::json` checks it, nothing more).
 fn json_text(data: &DeclarationData) -> Result<String, ProjectionError> {
     serde_json::to_string(data).map_err(|e| ProjectionError::Invalid(e.to_string()))
-}
-
-async fn update_data(
-    conn: &mut PgConnection,
-    event: &RecordedEvent,
-    status: Option<DeclarationStatus>,
-    data: &DeclarationData,
-) -> Result<(), ProjectionError> {
-    let derived = Derived::of(data);
-    sqlx::query(UPDATE_DATA.as_str())
-        .bind(event.stream_id)
-        .bind(event.stream_version)
-        .bind(event.global_position)
-        .bind(event.recorded_at)
-        .bind(status.map(DeclarationStatus::code))
-        .bind(&derived.tracking_number)
-        .bind(&derived.port)
-        .bind(&derived.slic)
-        .bind(&derived.service_type)
-        .bind(derived.estimated_pickup_time)
-        .bind(derived.goods_count)
-        .bind(derived.total_value)
-        .bind(&derived.currency)
-        .bind(&derived.consignee_name)
-        .bind(json_text(data)?)
-        .execute(conn)
-        .await?;
-    Ok(())
-}
-
-async fn update_status(
-    conn: &mut PgConnection,
-    event: &RecordedEvent,
-    transition: &Transition,
-    submitted: bool,
-) -> Result<(), ProjectionError> {
-    sqlx::query(UPDATE_STATUS.as_str())
-        .bind(event.stream_id)
-        .bind(event.stream_version)
-        .bind(event.global_position)
-        .bind(event.recorded_at)
-        .bind(transition.to.code())
-        .bind(&transition.receipt_code)
-        .bind(submitted)
-        .execute(conn)
-        .await?;
-    Ok(())
 }

@@ -6,6 +6,7 @@ use events::RecordedEvent;
 use events::store::FeedBatch;
 use futures::future::BoxFuture;
 use sqlx::PgConnection;
+use std::sync::Arc;
 
 pub mod account_directory;
 pub mod admin_audit;
@@ -19,34 +20,27 @@ pub mod role_permissions;
 pub mod runtime;
 
 /// A read model fed by the event feed.
+///
+/// It has one way to apply events, [`Projection::apply`], over a window of the feed: live
+/// catch-up, a rebuild's replay and the search for a failing event (which bisects a failing
+/// window into smaller windows, down to one event) all run it.
 pub trait Projection: Send + Sync + 'static {
     /// Unique, stable name: the checkpoint key.
     fn name(&self) -> &'static str;
     /// The tables this projection owns; `rebuild` truncates them before replaying.
     fn tables(&self) -> &'static [&'static str];
-    /// Apply one event inside the batch transaction. Events this projection does not care
-    /// about are ignored. Must be idempotent per event and must not panic.
+
+    /// Apply a window of the feed (in feed order) inside the batch transaction: its events
+    /// of the [`Projection::stream_types`], payloads as JSON text ([`FeedBatch::decode`],
+    /// or [`FeedBatch::parse_payloads`] for `RecordedEvent`s with their payloads). Events
+    /// this projection does not care about are ignored. Applying a window must give the same
+    /// tables as applying its events in windows of one, in order; it must be idempotent
+    /// per event and must not panic.
     fn apply<'a>(
         &'a self,
         tx: &'a mut PgConnection,
-        event: &'a RecordedEvent,
+        window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>>;
-
-    /// Apply a whole batch (in feed order) inside the batch transaction. The default applies
-    /// event by event; a projection overrides it with set-based SQL when one round trip per
-    /// event is too slow for a rebuild. The result must equal applying each event in order.
-    fn apply_batch<'a>(
-        &'a self,
-        tx: &'a mut PgConnection,
-        events: &'a [RecordedEvent],
-    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        Box::pin(async move {
-            for event in events {
-                self.apply(&mut *tx, event).await?;
-            }
-            Ok(())
-        })
-    }
 
     /// The stream types whose events this projection reads; `None` (the default): all. The
     /// runtime then reads only those events' payloads, and moves the checkpoint past the
@@ -55,10 +49,10 @@ pub trait Projection: Send + Sync + 'static {
         None
     }
 
-    /// CPU work on a window that may run ahead of [`Projection::apply_feed`], on another
-    /// thread while an earlier window applies (a rebuild does; the live runtime does not).
-    /// It leaves its result in [`FeedBatch::prepared`], and must not fail: `apply_feed`
-    /// gives the same result without it, reporting any error itself.
+    /// CPU work on a window that may run ahead of [`Projection::apply`], on another thread
+    /// while an earlier window applies (a rebuild does; the live runtime does not). It
+    /// leaves its result in [`FeedBatch::prepared`], and must not fail: `apply` gives the
+    /// same result without it, reporting any error itself.
     fn prepare(&self) -> Option<fn(&mut FeedBatch)> {
         None
     }
@@ -75,21 +69,46 @@ pub trait Projection: Send + Sync + 'static {
     fn rebuild_finish(&self) -> &'static [&'static str] {
         &[]
     }
+}
 
-    /// Apply a window of the feed as the runtime reads it (payloads still JSON text). The
-    /// default parses the payloads and calls [`Projection::apply_batch`]; a projection
-    /// overrides it to decode each payload once, straight into its typed event
-    /// ([`FeedBatch::decode`]). The result must equal `apply_batch` of the parsed events.
-    fn apply_feed<'a>(
-        &'a self,
-        tx: &'a mut PgConnection,
-        batch: &'a mut FeedBatch,
-    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+/// Applies `events` (in feed order) through `projection`'s one entry point, as one window:
+/// for tests and tools that hold events rather than a window read from the feed.
+pub async fn apply_events(
+    projection: &dyn Projection,
+    tx: &mut PgConnection,
+    events: &[RecordedEvent],
+) -> Result<(), ProjectionError> {
+    let mut window = FeedBatch::from_events(events.to_vec())?;
+    projection.apply(tx, &mut window).await
+}
+
+/// Applies a window event by event in order with `apply_one`: the window apply of a
+/// projection whose events each take their own statements.
+macro_rules! each_event {
+    ($tx:expr, $window:expr, $apply_one:path) => {
         Box::pin(async move {
-            let events = batch.parse_payloads()?;
-            self.apply_batch(tx, events).await
+            for event in $window.parse_payloads()? {
+                $apply_one(&mut *$tx, event).await?;
+            }
+            Ok(())
         })
-    }
+    };
+}
+pub(crate) use each_event;
+
+/// Every projection of Clearway, registered once: the runtime, `rebuild` and the health
+/// endpoint take this list.
+pub fn all() -> Vec<Arc<dyn Projection>> {
+    vec![
+        declaration_list::projection(),
+        declaration_history::projection(),
+        reference_rows::projection(),
+        account_directory::projection(),
+        customer_directory::projection(),
+        role_permissions::projection(),
+        port_directory::projection(),
+        admin_audit::projection(),
+    ]
 }
 
 #[derive(Debug, thiserror::Error)]

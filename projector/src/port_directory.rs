@@ -9,6 +9,7 @@
 use std::sync::Arc;
 
 use events::port::{FieldChange, PortEvent, STREAM_TYPE};
+use events::store::FeedBatch;
 use events::{DomainEvent, RecordedEvent};
 use futures::future::BoxFuture;
 use sqlx::PgConnection;
@@ -35,9 +36,9 @@ impl Projection for PortDirectory {
     fn apply<'a>(
         &'a self,
         tx: &'a mut PgConnection,
-        event: &'a RecordedEvent,
+        window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        Box::pin(apply(tx, event))
+        crate::each_event!(tx, window, apply)
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {

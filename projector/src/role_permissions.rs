@@ -5,6 +5,7 @@
 use std::sync::Arc;
 
 use events::role::{RoleEvent, STREAM_TYPE};
+use events::store::FeedBatch;
 use events::{DomainEvent, RecordedEvent};
 use futures::future::BoxFuture;
 use sqlx::PgConnection;
@@ -31,9 +32,9 @@ impl Projection for RolePermissions {
     fn apply<'a>(
         &'a self,
         tx: &'a mut PgConnection,
-        event: &'a RecordedEvent,
+        window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        Box::pin(apply(tx, event))
+        crate::each_event!(tx, window, apply)
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {

@@ -12,19 +12,24 @@ mod batch;
 mod finish;
 mod indexes;
 mod live;
+mod reader;
 mod rebuild;
+mod rebuild_all;
 mod status;
+mod stop;
 mod wake;
 
 pub use batch::run_once_until_caught_up;
 pub use rebuild::rebuild;
+pub use rebuild_all::rebuild_all;
 pub use status::{ProjectionStatus, status, wait_for_position};
+pub use stop::{ProjectionStop, resume};
 
 use std::sync::Arc;
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-use events::{EventStore, StoreError};
+use events::{EventStore, RecordedEvent, StoreError};
 use sqlx::PgPool;
 use tokio::sync::watch;
 use tokio::task::JoinSet;
@@ -51,6 +56,9 @@ pub struct RuntimeConfig {
     /// First and longest pause after a failure; doubles in between.
     pub min_backoff: Duration,
     pub max_backoff: Duration,
+    /// Failures on the same event, with an error that is not a connection or server
+    /// problem, after which the projection stops there until resumed ([`resume`]).
+    pub stop_after: u32,
 }
 
 impl Default for RuntimeConfig {
@@ -63,6 +71,7 @@ impl Default for RuntimeConfig {
             lock_retry_interval: Duration::from_secs(2),
             min_backoff: Duration::from_millis(200),
             max_backoff: Duration::from_secs(30),
+            stop_after: 3,
         }
     }
 }
@@ -74,6 +83,9 @@ pub enum RuntimeError {
     Apply {
         name: &'static str,
         position: i64,
+        tx_id: u64,
+        stream_type: String,
+        stream_id: Uuid,
         event_id: Uuid,
         event_type: String,
         #[source]
@@ -85,6 +97,26 @@ pub enum RuntimeError {
     Database(#[from] sqlx::Error),
     #[error("projection {0} stopped abnormally")]
     Aborted(&'static str),
+}
+
+impl RuntimeError {
+    /// `projection` refused `event` with `source`.
+    pub(crate) fn apply(
+        projection: &dyn Projection,
+        event: &RecordedEvent,
+        source: ProjectionError,
+    ) -> Self {
+        Self::Apply {
+            name: projection.name(),
+            position: event.global_position,
+            tx_id: event.tx_id,
+            stream_type: event.stream_type.clone(),
+            stream_id: event.stream_id,
+            event_id: event.event_id,
+            event_type: event.event_type.clone(),
+            source,
+        }
+    }
 }
 
 /// Runs a set of projections until told to stop.
@@ -116,6 +148,7 @@ impl ProjectorRuntime {
         let listening = Arc::new(AtomicBool::new(false));
         let shared = live::Shared {
             store: EventStore::new(self.pool.clone()),
+            feed: Arc::new(reader::Feed::default()),
             config: self.config.clone(),
             wake: wake_rx,
             listening: listening.clone(),
@@ -126,6 +159,11 @@ impl ProjectorRuntime {
             wake_tx,
             listening,
             self.config.clone(),
+            shutdown.clone(),
+        ));
+        tasks.spawn(reader::run(
+            shared.feed.clone(),
+            shared.clone(),
             shutdown.clone(),
         ));
         for projection in self.projections {

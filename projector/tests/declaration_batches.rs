@@ -13,10 +13,11 @@ use events::declaration::{
     self, Amended, DeclarationData, DeclarationEvent, DeclarationStatus as S, Drafted, Edited,
     FieldChange, GoodsLine, Transition, TypeCode,
 };
+use events::store::FeedBatch;
 use events::{Checkpoint, DomainEvent, EventStore, Metadata, NewEvent, RecordedEvent};
 use futures::future::BoxFuture;
 use projector::runtime::rebuild;
-use projector::{Projection, ProjectionError, declaration_history, declaration_list};
+use projector::{Projection, ProjectionError, apply_events, declaration_history, declaration_list};
 use rust_decimal::Decimal;
 use serde_json::{Value, json};
 use sqlx::{PgConnection, PgPool};
@@ -472,7 +473,7 @@ async fn batches_of_any_size_give_the_tables_of_event_by_event(pool: PgPool) -> 
     let mut conn = pool.acquire().await?;
     for projection in projections() {
         for event in &applied {
-            projection.apply(&mut conn, event).await?;
+            apply_events(projection.as_ref(), &mut conn, std::slice::from_ref(event)).await?;
         }
     }
     let expected = snapshot(&pool).await?;
@@ -495,7 +496,7 @@ async fn batches_of_any_size_give_the_tables_of_event_by_event(pool: PgPool) -> 
         truncate(&pool).await?;
         for projection in projections() {
             for chunk in applied.chunks(size) {
-                projection.apply_batch(&mut conn, chunk).await?;
+                apply_events(projection.as_ref(), &mut conn, chunk).await?;
             }
         }
         let batched = snapshot(&pool).await?;
@@ -512,7 +513,7 @@ async fn batches_of_any_size_give_the_tables_of_event_by_event(pool: PgPool) -> 
     // from one counter table to the other).
     for projection in projections() {
         for chunk in applied.chunks(333) {
-            projection.apply_batch(&mut conn, chunk).await?;
+            apply_events(projection.as_ref(), &mut conn, chunk).await?;
         }
     }
     let replayed = snapshot(&pool).await?;
@@ -534,7 +535,7 @@ async fn a_batch_continues_a_read_model_built_event_by_event(pool: PgPool) -> Te
     let mut conn = pool.acquire().await?;
     for projection in projections() {
         for event in &recorded {
-            projection.apply(&mut conn, event).await?;
+            apply_events(projection.as_ref(), &mut conn, std::slice::from_ref(event)).await?;
         }
     }
     let expected = snapshot(&pool).await?;
@@ -545,17 +546,15 @@ async fn a_batch_continues_a_read_model_built_event_by_event(pool: PgPool) -> Te
     let half = recorded.len() / 2;
     for projection in projections() {
         for event in &recorded[..half] {
-            projection.apply(&mut conn, event).await?;
+            apply_events(projection.as_ref(), &mut conn, std::slice::from_ref(event)).await?;
         }
-        projection
-            .apply_batch(&mut conn, &recorded[half - 50..])
-            .await?;
+        apply_events(projection.as_ref(), &mut conn, &recorded[half - 50..]).await?;
     }
     assert_eq!(snapshot(&pool).await?, expected);
     Ok(())
 }
 
-/// The per-event path of a projection: its `apply` under the default `apply_batch`.
+/// A projection applied event by event: its one apply, over windows of one event.
 struct PerEvent(Arc<dyn Projection>);
 
 impl Projection for PerEvent {
@@ -565,12 +564,21 @@ impl Projection for PerEvent {
     fn tables(&self) -> &'static [&'static str] {
         self.0.tables()
     }
+    fn stream_types(&self) -> Option<&'static [&'static str]> {
+        self.0.stream_types()
+    }
     fn apply<'a>(
         &'a self,
         tx: &'a mut PgConnection,
-        event: &'a RecordedEvent,
+        window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        self.0.apply(tx, event)
+        Box::pin(async move {
+            for index in 0..window.events.len() {
+                let mut one = window.part(index..index + 1);
+                self.0.apply(&mut *tx, &mut one).await?;
+            }
+            Ok(())
+        })
     }
 }
 
@@ -587,11 +595,13 @@ impl Projection for DecodeOnly {
     fn apply<'a>(
         &'a self,
         _tx: &'a mut PgConnection,
-        event: &'a RecordedEvent,
+        window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async move {
-            if event.stream_type == declaration::STREAM_TYPE {
-                DeclarationEvent::from_recorded(event)?;
+            for (event, payload) in window.events.iter().zip(&window.payloads) {
+                if event.stream_type == declaration::STREAM_TYPE {
+                    DeclarationEvent::from_json(event, payload)?;
+                }
             }
             Ok(())
         })

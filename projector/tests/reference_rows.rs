@@ -1,8 +1,8 @@
 //! The `reference_rows` projection against a real PostgreSQL: versions kept side by side,
 //! a same-date re-import replacing its version, replays changing nothing.
 
-use projector::ProjectionError;
 use projector::reference_rows;
+use projector::{ProjectionError, apply_events};
 
 use chrono::NaiveDate;
 use events::reference::{self, ReferenceEvent, ReferenceTableVersionImported, Row};
@@ -62,7 +62,7 @@ async fn project(pool: &PgPool, events: &[RecordedEvent]) -> Result<(), Projecti
     let projection = reference_rows::projection();
     let mut tx = pool.begin().await?;
     for e in events {
-        projection.apply(&mut tx, e).await?;
+        apply_events(projection.as_ref(), &mut tx, std::slice::from_ref(e)).await?;
     }
     tx.commit().await?;
     Ok(())

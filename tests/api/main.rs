@@ -17,6 +17,7 @@ mod identity;
 mod openapi;
 mod password;
 mod ports;
+mod projections;
 mod replay;
 mod roles;
 mod safe_defaults;

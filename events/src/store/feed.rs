@@ -68,6 +68,76 @@ impl FeedBatch {
     pub fn is_parsed(&self) -> bool {
         self.parsed
     }
+
+    /// A window holding exactly `events` (payloads parsed, JSON text made from them), as if
+    /// read from the feed: for applying given events through a projection's one entry point
+    /// (tests, tools).
+    pub fn from_events(events: Vec<RecordedEvent>) -> Result<Self, StoreError> {
+        let payloads = events
+            .iter()
+            .map(|event| {
+                serde_json::to_vec(&event.payload)
+                    .map(Vec::into_boxed_slice)
+                    .map_err(|e| StoreError::Corrupt {
+                        event_id: event.event_id,
+                        event_type: event.event_type.clone(),
+                        schema_version: event.schema_version,
+                        reason: e.to_string(),
+                    })
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok(Self {
+            end: events.last().map(|e| Checkpoint {
+                tx_id: e.tx_id,
+                position: e.global_position,
+            }),
+            window: events.len(),
+            events,
+            payloads,
+            prepared: None,
+            rebuilding: false,
+            parsed: true,
+        })
+    }
+
+    /// The events of this window that `keep` selects, as a window of their own that still
+    /// ends where this one ends ([`FeedBatch::end`]) and counts `window` events passed: what
+    /// one reader of a shared window is handed.
+    pub fn select(&self, window: usize, keep: impl Fn(&RecordedEvent) -> bool) -> Self {
+        let mut part = Self {
+            end: self.end,
+            window,
+            rebuilding: self.rebuilding,
+            parsed: self.parsed,
+            ..Self::default()
+        };
+        for (event, payload) in self.events.iter().zip(&self.payloads) {
+            if keep(event) {
+                part.events.push(event.clone());
+                part.payloads.push(payload.clone());
+            }
+        }
+        part
+    }
+
+    /// The events `range` of this window (same indexes as `events`) as a window of their
+    /// own, marked like this one, with nothing prepared: a failing window is bisected with
+    /// its parts to find the event that fails.
+    pub fn part(&self, range: std::ops::Range<usize>) -> Self {
+        let events = self.events[range.clone()].to_vec();
+        Self {
+            end: events.last().map(|e| Checkpoint {
+                tx_id: e.tx_id,
+                position: e.global_position,
+            }),
+            window: events.len(),
+            events,
+            payloads: self.payloads[range].to_vec(),
+            prepared: None,
+            rebuilding: self.rebuilding,
+            parsed: self.parsed,
+        }
+    }
 }
 
 /// Decodes a stored payload's JSON text (`payload` of `event`) into `T`.

@@ -24,7 +24,9 @@ impl EventStore {
     /// position >= `min_position`. It means: no committed event at a position <=
     /// `min_position` is still unapplied by the projection. Every event of a command
     /// answered with that position is committed, so once passed, the projection reflects
-    /// the command. A name without a checkpoint (never ran) has not passed anything.
+    /// the command. A name without a checkpoint (never ran) has not passed anything. Only
+    /// events of the projection's stream types count (`stream_types`, recorded by the
+    /// runtime; NULL: all): its checkpoint moves past other streams' events lazily.
     pub async fn wait_for_projections(
         &self,
         names: &[&str],
@@ -41,7 +43,9 @@ impl EventStore {
                      WHERE c.name = wanted.name AND NOT EXISTS (
                          SELECT 1 FROM events e
                          WHERE (e.tx_id, e.global_position) > (c.tx_id, c.position)
-                           AND e.global_position <= $2))",
+                           AND e.global_position <= $2
+                           AND (c.stream_types IS NULL
+                                OR e.stream_type = ANY (c.stream_types))))",
             )
             .bind(names)
             .bind(min_position)

@@ -1,4 +1,4 @@
-//! `apply_batch` of `declaration_history`: one read and one multi-row `INSERT` per batch
+//! The apply of `declaration_history`: one read and one multi-row `INSERT` per batch
 //! instead of one `INSERT` (with its lookup of the previous row) per event.
 //!
 //! Event by event, a row is inserted unless its position or its (declaration, version)
@@ -13,29 +13,18 @@
 use std::collections::{BTreeMap, HashMap, HashSet};
 
 use chrono::{DateTime, Utc};
-use events::declaration::{DeclarationEvent, STREAM_TYPE};
+use events::RecordedEvent;
+use events::declaration::DeclarationEvent;
 use events::store::FeedBatch;
-use events::{DomainEvent, RecordedEvent};
 use sqlx::{PgConnection, Row as _};
 use uuid::Uuid;
 
 use super::row_of;
 use crate::ProjectionError;
 
-pub(super) async fn apply_batch(
-    conn: &mut PgConnection,
-    events: &[RecordedEvent],
-) -> Result<(), ProjectionError> {
-    let mut decoded = Vec::with_capacity(events.len());
-    for event in events.iter().filter(|e| e.stream_type == STREAM_TYPE) {
-        decoded.push((event, DeclarationEvent::from_recorded(event)?));
-    }
-    apply_decoded(conn, decoded).await
-}
-
-/// [`apply_batch`] of a window of the feed: each payload decoded once, from its JSON text
+/// The projection's apply of a window of the feed: each payload decoded once, from its JSON text
 /// (ahead of time when the window was prepared).
-pub(super) async fn apply_feed(
+pub(super) async fn apply(
     conn: &mut PgConnection,
     feed: &mut FeedBatch,
 ) -> Result<(), ProjectionError> {

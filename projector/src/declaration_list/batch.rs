@@ -1,11 +1,11 @@
-//! `apply_batch` of `declaration_list`: a whole batch in a handful of set-based statements
+//! The apply of `declaration_list`: a whole window in a handful of set-based statements
 //! instead of one or two per event.
 //!
 //! 1. One `SELECT` reads what the counters and the version guard need of the rows the
 //!    batch's declarations already have (version, status, port, owner, type, creation).
-//! 2. The events are folded per declaration in memory, in feed order, with exactly the rules
-//!    of the per-event statements: a draft creates a row unless one exists, every other
-//!    event applies only to an existing row whose version is below the event's; each status
+//! 2. The events are folded per declaration in memory, in feed order, with the rules of the
+//!    read model: a draft creates a row unless one exists, every other event applies only to
+//!    an existing row whose version is below the event's; each status
 //!    or port change moves the declaration's counters (-1 where it was counted, +1 where it
 //!    counts now), netted per counter in memory.
 //! 3. One `INSERT ... SELECT FROM UNNEST` writes the rows the batch creates (as its last
@@ -30,9 +30,9 @@ use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
 use chrono::{DateTime, Utc};
+use events::RecordedEvent;
 use events::declaration::{DeclarationData, DeclarationEvent, Drafted, STREAM_TYPE};
 use events::store::FeedBatch;
-use events::{DomainEvent, RecordedEvent};
 use rust_decimal::Decimal;
 use sqlx::{PgConnection, Row};
 use uuid::Uuid;
@@ -40,17 +40,9 @@ use uuid::Uuid;
 use super::{Derived, FOLD_EVERY};
 use crate::ProjectionError;
 
-pub(super) async fn apply_batch(
-    conn: &mut PgConnection,
-    events: &[RecordedEvent],
-) -> Result<(), ProjectionError> {
-    let decoded = decode(events)?;
-    apply_decoded(conn, events, decoded, true).await
-}
-
-/// [`apply_batch`] of a window of the feed: each payload decoded once, from its JSON text
+/// The projection's apply of a window of the feed: each payload decoded once, from its JSON text
 /// (ahead of time when the window was prepared).
-pub(super) async fn apply_feed(
+pub(super) async fn apply(
     conn: &mut PgConnection,
     feed: &mut FeedBatch,
 ) -> Result<(), ProjectionError> {
@@ -107,17 +99,6 @@ async fn apply_decoded(
         "declaration_list batch applied"
     );
     Ok(())
-}
-
-/// The batch's declaration events, decoded, with their index in the batch.
-fn decode(events: &[RecordedEvent]) -> Result<Vec<(usize, DeclarationEvent)>, ProjectionError> {
-    let mut decoded = Vec::with_capacity(events.len());
-    for (index, event) in events.iter().enumerate() {
-        if event.stream_type == STREAM_TYPE {
-            decoded.push((index, DeclarationEvent::from_recorded(event)?));
-        }
-    }
-    Ok(decoded)
 }
 
 /// A declaration the batch touches, as the events applied so far leave its row.

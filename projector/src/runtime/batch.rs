@@ -3,11 +3,11 @@
 use std::sync::Arc;
 
 use events::store::FeedBatch;
-use events::{Checkpoint, EventStore, RecordedEvent};
+use events::{Checkpoint, EventStore};
 use sqlx::{Connection, PgConnection, PgPool, Row};
 
 use super::{RuntimeError, rebuild};
-use crate::Projection;
+use crate::{Projection, ProjectionError};
 
 pub(crate) enum Step {
     Applied(usize),
@@ -16,20 +16,29 @@ pub(crate) enum Step {
     Moved,
 }
 
+/// The checkpoint of `projection`, created at the start if it has none; records the stream
+/// types it reads, which tell read-your-writes which events it must have passed.
 pub(crate) async fn ensure_checkpoint(
     conn: &mut PgConnection,
-    name: &str,
+    projection: &dyn Projection,
 ) -> Result<Checkpoint, RuntimeError> {
+    let name = projection.name();
     sqlx::query(
-        "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
+        "INSERT INTO projection_checkpoints (name, stream_types) VALUES ($1, $2)
+         ON CONFLICT (name) DO UPDATE SET stream_types = EXCLUDED.stream_types
+         WHERE projection_checkpoints.stream_types IS DISTINCT FROM EXCLUDED.stream_types",
     )
     .bind(name)
+    .bind(projection.stream_types())
     .execute(&mut *conn)
     .await?;
     load_checkpoint(conn, name).await
 }
 
-async fn load_checkpoint(conn: &mut PgConnection, name: &str) -> Result<Checkpoint, RuntimeError> {
+pub(crate) async fn load_checkpoint(
+    conn: &mut PgConnection,
+    name: &str,
+) -> Result<Checkpoint, RuntimeError> {
     let row = sqlx::query(
         "SELECT tx_id::text::bigint, position FROM projection_checkpoints WHERE name = $1",
     )
@@ -43,53 +52,78 @@ async fn load_checkpoint(conn: &mut PgConnection, name: &str) -> Result<Checkpoi
     })
 }
 
-/// Applies `events` in order on `conn` (a transaction), naming the event that failed.
-pub(crate) async fn apply_all(
-    conn: &mut PgConnection,
-    projection: &dyn Projection,
-    events: &[RecordedEvent],
-) -> Result<(), RuntimeError> {
-    for event in events {
-        projection
-            .apply(&mut *conn, event)
-            .await
-            .map_err(|source| RuntimeError::Apply {
-                name: projection.name(),
-                position: event.global_position,
-                event_id: event.event_id,
-                event_type: event.event_type.clone(),
-                source,
-            })?;
-    }
-    Ok(())
-}
-
-/// A batch failed as a whole: replay it event by event in a transaction that is always
-/// rolled back, to name the event that fails.
+/// A window failed as a whole: find the event that fails by bisecting the window with the
+/// projection's own apply, in a transaction that is always rolled back. Each half is tried
+/// in a savepoint on top of the parts before it that applied, so the event found fails in
+/// the state the window would have met it in; its own error is the one reported.
 async fn locate_failure(
     conn: &mut PgConnection,
     projection: &dyn Projection,
-    events: &[RecordedEvent],
-    batch_error: crate::ProjectionError,
+    window: &mut FeedBatch,
+    batch_error: ProjectionError,
 ) -> RuntimeError {
     let located = async {
         let mut tx = conn.begin().await?;
-        let result = apply_all(&mut tx, projection, events).await;
+        let found = bisect(&mut tx, projection, &mut *window).await;
         tx.rollback().await?;
-        result
+        found
     }
     .await;
-    match (located, events.first()) {
-        (Err(e), _) => e,
-        // Event by event it passed: report the batch error against the batch's first event.
-        (Ok(()), Some(first)) => RuntimeError::Apply {
-            name: projection.name(),
-            position: first.global_position,
-            event_id: first.event_id,
-            event_type: first.event_type.clone(),
-            source: batch_error,
-        },
-        (Ok(()), None) => RuntimeError::Aborted(projection.name()),
+    match (located, window.events.first()) {
+        (Ok(Some((index, source))), _) => {
+            RuntimeError::apply(projection, &window.events[index], source)
+        }
+        // In smaller windows it passed: report the window's error against its first event.
+        (Ok(None), Some(first)) => RuntimeError::apply(projection, first, batch_error),
+        (Ok(None), None) => RuntimeError::Aborted(projection.name()),
+        (Err(e), _) => e.into(),
+    }
+}
+
+/// The index of the first event of `window` that fails (with its error) when the events
+/// before it are applied; `None` when none does. Applies the parts that pass on `conn`.
+async fn bisect(
+    conn: &mut PgConnection,
+    projection: &dyn Projection,
+    window: &mut FeedBatch,
+) -> Result<Option<(usize, ProjectionError)>, sqlx::Error> {
+    // The failing event is in lo..hi, everything before lo is applied.
+    let (mut lo, mut hi) = (0, window.events.len());
+    while hi - lo > 1 {
+        let mid = lo + (hi - lo) / 2;
+        match try_part(conn, projection, &mut *window, lo..mid).await? {
+            Ok(()) => lo = mid,
+            Err(_) => hi = mid,
+        }
+    }
+    if lo == hi {
+        return Ok(None);
+    }
+    Ok(try_part(conn, projection, &mut *window, lo..hi)
+        .await?
+        .err()
+        .map(|error| (lo, error)))
+}
+
+/// Applies the events `range` of `window` as a window of their own in a savepoint, kept
+/// when it applies, rolled back when it fails.
+async fn try_part(
+    conn: &mut PgConnection,
+    projection: &dyn Projection,
+    window: &mut FeedBatch,
+    range: std::ops::Range<usize>,
+) -> Result<Result<(), ProjectionError>, sqlx::Error> {
+    let mut part = window.part(range);
+    let mut savepoint = conn.begin().await?;
+    match projection.apply(&mut savepoint, &mut part).await {
+        Ok(()) => {
+            savepoint.commit().await?;
+            Ok(Ok(()))
+        }
+        Err(error) => {
+            savepoint.rollback().await?;
+            Ok(Err(error))
+        }
     }
 }
 
@@ -106,23 +140,6 @@ pub(crate) enum Commit {
     /// never one a later durable commit depends on, since WAL is flushed in order): after
     /// a crash the checkpoint is simply further back and those events are read again.
     Relaxed,
-}
-
-/// Reads one batch after `checkpoint` and commits it with the moved checkpoint (relaxed: a
-/// read model is derived from durable events and its checkpoint commits with it). The read
-/// happens before the transaction starts, so this runner's own transaction id never holds
-/// back the safe horizon it reads below.
-pub(crate) async fn step(
-    conn: &mut PgConnection,
-    store: &EventStore,
-    projection: &dyn Projection,
-    checkpoint: &mut Checkpoint,
-    limit: i64,
-) -> Result<Step, RuntimeError> {
-    let batch = store
-        .read_feed_in(conn, *checkpoint, limit, projection.stream_types())
-        .await?;
-    commit(conn, projection, checkpoint, batch, Commit::Relaxed).await
 }
 
 /// Applies `batch`, read after `checkpoint`, and commits it with the checkpoint moved to the
@@ -172,13 +189,9 @@ pub(crate) async fn commit(
         *checkpoint = load_checkpoint(conn, name).await?;
         return Ok(Step::Moved);
     }
-    if let Err(batch_error) = projection.apply_feed(&mut tx, &mut batch).await {
+    if let Err(batch_error) = projection.apply(&mut tx, &mut batch).await {
         tx.rollback().await?;
-        let events = match batch.parse_payloads() {
-            Ok(events) => events,
-            Err(e) => return Err(e.into()),
-        };
-        return Err(locate_failure(conn, projection, events, batch_error).await);
+        return Err(locate_failure(conn, projection, &mut batch, batch_error).await);
     }
     tx.commit().await?;
     *checkpoint = next;
@@ -188,7 +201,7 @@ pub(crate) async fn commit(
 /// Moves the checkpoint from `from` to `to` if it is still at `from` (answers whether it
 /// was). `Commit::Relaxed` makes a statement of its own commit without waiting for the WAL
 /// flush; inside a transaction pass `Commit::Durable` (the transaction decides).
-async fn move_checkpoint(
+pub(crate) async fn move_checkpoint(
     conn: &mut PgConnection,
     name: &str,
     from: Checkpoint,
@@ -258,7 +271,7 @@ pub async fn run_once_until_caught_up(
     for projection in projections {
         // What a rebuild that died midway left behind is put right first.
         rebuild::recover(&mut conn, projection.as_ref()).await?;
-        let mut checkpoint = ensure_checkpoint(&mut conn, projection.name()).await?;
+        let mut checkpoint = ensure_checkpoint(&mut conn, projection.as_ref()).await?;
         applied += catch_up(
             &mut conn,
             &store,

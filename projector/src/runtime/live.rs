@@ -1,24 +1,21 @@
 //! The live loop of one projection: hold its advisory lock, catch up, wait for a wake-up.
 
 use std::sync::Arc;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::time::Duration;
+use std::sync::atomic::AtomicBool;
 
 use events::EventStore;
 use sqlx::{Connection, PgConnection};
 use tokio::sync::watch;
 
-use super::batch::{Step, ensure_checkpoint, step};
-use super::{RuntimeConfig, RuntimeError, finish, pause, rebuild, stopped, stopping};
+use super::batch::{Commit, Step, commit, ensure_checkpoint, load_checkpoint, move_checkpoint};
+use super::reader::{Feed, Message};
+use super::{RuntimeConfig, RuntimeError, finish, pause, rebuild, stop, stopped, stopping};
 use crate::Projection;
-
-/// A caught-up projection with events waiting behind an older transaction looks again
-/// after this, doubling up to the poll interval.
-const FIRST_RECHECK: Duration = Duration::from_millis(20);
 
 #[derive(Clone)]
 pub(crate) struct Shared {
     pub store: EventStore,
+    pub feed: Arc<Feed>,
     pub config: RuntimeConfig,
     pub wake: watch::Receiver<u64>,
     pub listening: Arc<AtomicBool>,
@@ -41,8 +38,35 @@ pub(crate) async fn run_projection(
 ) {
     let name = projection.name();
     let config = shared.config.clone();
+    let pool = shared.store.pool().clone();
     let mut backoff = config.min_backoff;
+    // The event that failed last (position) and how often in a row.
+    let mut failing: Option<(i64, u32)> = None;
+    let mut stopped_logged = false;
     loop {
+        // A stopped projection waits for `resume`, whichever instance stopped it.
+        match stop::is_stopped(&pool, name).await {
+            Ok(true) => {
+                if !stopped_logged {
+                    tracing::warn!(projection = name, "projection stopped; waiting for resume");
+                    stopped_logged = true;
+                }
+                if !pause(&mut shutdown, config.lock_retry_interval).await {
+                    return;
+                }
+                continue;
+            }
+            Ok(false) => stopped_logged = false,
+            Err(error) => {
+                tracing::error!(projection = name, error = %error, retry_in = ?backoff,
+                    "cannot read whether the projection is stopped; retrying");
+                if !pause(&mut shutdown, backoff).await {
+                    return;
+                }
+                backoff = (backoff * 2).min(config.max_backoff);
+                continue;
+            }
+        }
         // A session runs in its own task so that even a panicking projection only costs a
         // retry, not the projection's whole loop.
         let session = tokio::spawn(session(
@@ -69,6 +93,26 @@ pub(crate) async fn run_projection(
             End::Failed { error, progressed } => {
                 if progressed {
                     backoff = config.min_backoff;
+                }
+                let attempts = match (stop::repeating(&error), failing) {
+                    (Some(position), Some((last, n))) if last == position => n + 1,
+                    (Some(_), _) => 1,
+                    (None, _) => 0,
+                };
+                failing = stop::repeating(&error).map(|position| (position, attempts));
+                if attempts >= config.stop_after.max(1) {
+                    match stop::record(&pool, &error, attempts).await {
+                        Ok(()) => {
+                            tracing::error!(projection = name, error = %error, attempts,
+                                "projection stopped on an event it cannot apply; \
+                                 remove the cause, then resume it");
+                            failing = None;
+                            backoff = config.min_backoff;
+                            continue;
+                        }
+                        Err(e) => tracing::error!(projection = name, error = %e,
+                            "cannot record the projection's stop"),
+                    }
                 }
                 tracing::error!(projection = name, error = %error, retry_in = ?backoff,
                     "projection failed; retrying");
@@ -117,17 +161,18 @@ async fn hold_and_follow(
     }
     // What a rebuild that died midway left behind is put right before anything else.
     rebuild::recover(&mut conn, projection).await?;
-    let mut checkpoint = ensure_checkpoint(&mut conn, name).await?;
+    let mut checkpoint = ensure_checkpoint(&mut conn, projection).await?;
     tracing::info!(
         projection = name,
         position = checkpoint.position,
         "projection running"
     );
-    let mut wake = shared.wake.clone();
-    let mut recheck = FIRST_RECHECK;
+    // From here the process's feed reader hands the projection its events.
+    let mut membership = shared
+        .feed
+        .join(name, projection.stream_types(), checkpoint);
     let mut finish_checked = std::time::Instant::now();
     loop {
-        wake.borrow_and_update();
         // A rebuild in another process that died before its finish leaves it due.
         if !projection.rebuild_finish().is_empty()
             && finish_checked.elapsed() >= finish::CHECK_EVERY
@@ -135,63 +180,59 @@ async fn hold_and_follow(
             finish::complete(&mut conn, projection).await?;
             finish_checked = std::time::Instant::now();
         }
-        loop {
-            if stopping(shutdown) {
-                let _ = conn.close().await;
-                return Ok(End::Shutdown);
-            }
-            let limit = shared.config.batch_size;
-            match step(&mut conn, &shared.store, projection, &mut checkpoint, limit).await? {
-                Step::Applied(n) => {
+        let message = tokio::select! {
+            _ = stopped(shutdown) => None,
+            message = membership.messages.recv() => message,
+            _ = tokio::time::sleep(finish::CHECK_EVERY) => continue,
+        };
+        if stopping(shutdown) {
+            let _ = conn.close().await;
+            return Ok(End::Shutdown);
+        }
+        membership.taken();
+        let step = match message {
+            None => return Err(RuntimeError::Aborted(name)),
+            Some(Message::Window { epoch, batch }) if epoch == membership.epoch => {
+                let events = batch.events.len();
+                let step = commit(
+                    &mut conn,
+                    projection,
+                    &mut checkpoint,
+                    batch,
+                    Commit::Relaxed,
+                )
+                .await?;
+                if let Step::Applied(_) = step {
                     *progressed = true;
-                    recheck = FIRST_RECHECK;
                     tracing::debug!(
                         projection = name,
-                        events = n,
+                        events,
                         position = checkpoint.position,
                         "batch applied"
                     );
-                    // A short window reached the head: wait for the next wake-up (and let
-                    // events gather) rather than read again at once for each new command.
-                    if i64::try_from(n).unwrap_or(i64::MAX) < limit {
-                        break;
-                    }
                 }
-                Step::Moved => {}
-                Step::CaughtUp => break,
+                step
             }
-        }
-        let delay = if shared
-            .store
-            .has_unsafe_after_in(&mut conn, checkpoint)
-            .await?
-        {
-            let delay = recheck;
-            recheck = (recheck * 2).min(shared.config.poll_interval);
-            delay
-        } else if shared.listening.load(Ordering::Relaxed) {
-            shared.config.idle_interval
-        } else {
-            shared.config.poll_interval
-        };
-        let was_woken = tokio::select! {
-            _ = stopped(shutdown) => false,
-            _ = woken(&mut wake) => true,
-            _ = tokio::time::sleep(delay) => false,
-        };
-        if was_woken && !shared.config.gather.is_zero() {
-            tokio::select! {
-                _ = stopped(shutdown) => {}
-                _ = tokio::time::sleep(shared.config.gather) => {}
+            Some(Message::Advance { epoch, to, passed }) if epoch == membership.epoch => {
+                if move_checkpoint(&mut conn, name, checkpoint, to, passed, Commit::Relaxed).await?
+                {
+                    checkpoint = to;
+                    Step::Applied(passed)
+                } else {
+                    checkpoint = load_checkpoint(&mut conn, name).await?;
+                    Step::Moved
+                }
             }
+            // Handed before a rewind: the reader reads it again from the new position.
+            Some(_) => continue,
+        };
+        if let Step::Moved = step {
+            tracing::info!(
+                projection = name,
+                position = checkpoint.position,
+                "checkpoint moved by another writer; reading again from it"
+            );
+            membership.rewind(checkpoint);
         }
-    }
-}
-
-/// Resolves on the next notification; never, once the listener task is gone (the timers
-/// take over then).
-async fn woken(wake: &mut watch::Receiver<u64>) {
-    if wake.changed().await.is_err() {
-        std::future::pending::<()>().await;
     }
 }

@@ -30,7 +30,7 @@ use super::{finish, indexes};
 use crate::Projection;
 
 /// Larger than the live batch: fewer round trips and statements while there is a backlog.
-const BATCH: i64 = 10_000;
+pub(crate) const BATCH: i64 = 10_000;
 /// Windows the reader may have read and not yet handed over.
 const AHEAD: usize = 1;
 
@@ -40,11 +40,70 @@ const AHEAD: usize = 1;
 /// flight; that runtime's next batch then finds the checkpoint moved and joins the replay
 /// from the reset checkpoint (each batch still applies once).
 pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, RuntimeError> {
-    let name = projection.name();
     // A session of its own, not a pooled connection: the rebuild lock (`finish::hold`)
     // must end with the rebuild, also when it fails, not linger in the pool.
     let mut conn = PgConnection::connect_with(&pool.connect_options()).await?;
-    finish::hold(&mut conn, name).await?;
+    let deferred = reset(&mut conn, projection).await?;
+
+    let store = EventStore::new(pool.clone());
+    let replayed = replay(pool, &mut conn, &store, projection, deferred).await;
+    let applied = conclude(&mut conn, &store, projection, replayed).await;
+    let _ = conn.close().await;
+    applied
+}
+
+/// The end of a rebuild of `projection` on its rebuild session `conn`, after its replay
+/// (`replayed`: the events it applied, or its failure): the dropped indexes re-created (also
+/// when the replay failed), the finish run, and what arrived meanwhile applied with durable
+/// commits. Answers the events applied in all.
+pub(crate) async fn conclude(
+    conn: &mut PgConnection,
+    store: &EventStore,
+    projection: &dyn Projection,
+    replayed: Result<u64, RuntimeError>,
+) -> Result<u64, RuntimeError> {
+    let name = projection.name();
+    // The indexes come back whether or not the replay got through; if this fails too, their
+    // records stay and the next session of the projection re-creates them.
+    let replayed_at = std::time::Instant::now();
+    let restored = indexes::restore(conn, name).await;
+    tracing::info!(
+        projection = name,
+        ms = replayed_at.elapsed().as_millis() as u64,
+        ok = restored.is_ok(),
+        "replay ended; dropped indexes re-created"
+    );
+    let mut applied = replayed?;
+    restored?;
+    // What the replay's windows left to the end (if it got through; if not, the record
+    // stays and the projection's next session does it).
+    finish::complete(conn, projection).await?;
+    // What arrived while the indexes were built, with durable commits. (The relaxed
+    // batches reach the disk within the WAL writer's delay anyway; a crash before that
+    // only moves the checkpoint back, see `Commit::Relaxed`.)
+    let mut checkpoint = ensure_checkpoint(conn, projection).await?;
+    applied += catch_up(
+        conn,
+        store,
+        projection,
+        &mut checkpoint,
+        BATCH,
+        Commit::Durable,
+    )
+    .await?;
+    tracing::info!(projection = name, events = applied, "projection rebuilt");
+    Ok(applied)
+}
+
+/// Takes the rebuild lock of `projection` for the session of `conn` and empties it: tables
+/// truncated, secondary indexes dropped (recorded), finish requested, checkpoint at zero, in
+/// one transaction. Answers whether its windows are marked `rebuilding`.
+pub(crate) async fn reset(
+    conn: &mut PgConnection,
+    projection: &dyn Projection,
+) -> Result<bool, RuntimeError> {
+    let name = projection.name();
+    finish::hold(conn, name).await?;
     let mut tx = conn.begin().await?;
     sqlx::query(
         "INSERT INTO projection_checkpoints (name) VALUES ($1) ON CONFLICT (name) DO NOTHING",
@@ -78,40 +137,7 @@ pub async fn rebuild(pool: &PgPool, projection: &dyn Projection) -> Result<u64, 
         indexes_dropped = dropped,
         "projection reset; replaying"
     );
-
-    let store = EventStore::new(pool.clone());
-    let replayed = replay(pool, &mut conn, &store, projection, deferred).await;
-    // The indexes come back whether or not the replay got through; if this fails too, their
-    // records stay and the next session of the projection re-creates them.
-    let replayed_at = std::time::Instant::now();
-    let restored = indexes::restore(&mut conn, name).await;
-    tracing::info!(
-        projection = name,
-        ms = replayed_at.elapsed().as_millis() as u64,
-        ok = restored.is_ok(),
-        "replay ended; dropped indexes re-created"
-    );
-    let mut applied = replayed?;
-    restored?;
-    // What the replay's windows left to the end (if it got through; if not, the record
-    // stays and the projection's next session does it).
-    finish::complete(&mut conn, projection).await?;
-    // What arrived while the indexes were built, with durable commits. (The relaxed
-    // batches reach the disk within the WAL writer's delay anyway; a crash before that
-    // only moves the checkpoint back, see `Commit::Relaxed`.)
-    let mut checkpoint = ensure_checkpoint(&mut conn, name).await?;
-    applied += catch_up(
-        &mut conn,
-        &store,
-        projection,
-        &mut checkpoint,
-        BATCH,
-        Commit::Durable,
-    )
-    .await?;
-    tracing::info!(projection = name, events = applied, "projection rebuilt");
-    let _ = conn.close().await;
-    Ok(applied)
+    Ok(deferred)
 }
 
 /// What a rebuild of `projection` that died midway left behind, put right before a session
@@ -166,7 +192,7 @@ async fn replay(
     deferred: bool,
 ) -> Result<u64, RuntimeError> {
     let name = projection.name();
-    let mut checkpoint = ensure_checkpoint(conn, name).await?;
+    let mut checkpoint = ensure_checkpoint(conn, projection).await?;
     let (sender, mut windows) = mpsc::channel::<Ahead>(AHEAD);
     let _reader = Reader(tokio::spawn(read_ahead(
         pool.clone(),

@@ -9,6 +9,7 @@ use sqlx::{PgPool, Row};
 use events::EventStore;
 
 use super::RuntimeError;
+use super::stop::ProjectionStop;
 
 /// One projection's progress.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -18,12 +19,15 @@ pub struct ProjectionStatus {
     pub position: i64,
     pub tx_id: u64,
     pub events_processed: i64,
-    /// Committed events not yet applied (including ones still held back behind an older
-    /// running transaction).
+    /// Committed events of the projection's stream types not yet applied (including ones
+    /// still held back behind an older running transaction).
     pub lag_events: i64,
     /// Age of the oldest event not yet applied; 0 when caught up.
     pub lag_seconds: f64,
     pub updated_at: DateTime<Utc>,
+    /// Set when the projection stopped on an event it cannot apply (see
+    /// [`super::resume`]): the event and the error.
+    pub stopped: Option<ProjectionStop>,
 }
 
 /// Every projection that has ever run, by name.
@@ -31,11 +35,15 @@ pub async fn status(pool: &PgPool) -> Result<Vec<ProjectionStatus>, RuntimeError
     let rows = sqlx::query(
         "SELECT c.name, c.position, c.tx_id::text::bigint, c.events_processed, c.updated_at,
                 lag.events,
-                coalesce(extract(epoch FROM now() - lag.oldest)::float8, 0)
+                coalesce(extract(epoch FROM now() - lag.oldest)::float8, 0),
+                s.position, s.stream_type, s.stream_id, s.event_id, s.event_type, s.error,
+                s.attempts, s.stopped_at
          FROM projection_checkpoints c
+         LEFT JOIN projection_stops s ON s.projection = c.name
          CROSS JOIN LATERAL (
              SELECT count(*) AS events, min(e.recorded_at) AS oldest FROM events e
              WHERE (e.tx_id, e.global_position) > (c.tx_id, c.position)
+               AND (c.stream_types IS NULL OR e.stream_type = ANY (c.stream_types))
          ) lag
          ORDER BY c.name",
     )
@@ -53,6 +61,19 @@ pub async fn status(pool: &PgPool) -> Result<Vec<ProjectionStatus>, RuntimeError
                 updated_at: row.try_get(4)?,
                 lag_events: row.try_get(5)?,
                 lag_seconds: row.try_get::<f64, _>(6)?.max(0.0),
+                stopped: match row.try_get::<Option<i64>, _>(7)? {
+                    None => None,
+                    Some(position) => Some(ProjectionStop {
+                        position,
+                        stream_type: row.try_get(8)?,
+                        stream_id: row.try_get(9)?,
+                        event_id: row.try_get(10)?,
+                        event_type: row.try_get(11)?,
+                        error: row.try_get(12)?,
+                        attempts: row.try_get(13)?,
+                        stopped_at: row.try_get(14)?,
+                    }),
+                },
             })
         })
         .collect();

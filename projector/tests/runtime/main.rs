@@ -4,6 +4,8 @@
 #![allow(clippy::unwrap_used)] // a failed step in a test should panic, with its error
 
 mod batches;
+mod fanout;
 mod live;
 mod rebuild;
+mod stops;
 mod support;

@@ -1,6 +1,7 @@
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
 
+use events::store::FeedBatch;
 use events::{Appended, Checkpoint, EventStore, Metadata, NewEvent, RecordedEvent};
 use futures::future::BoxFuture;
 use projector::{Projection, ProjectionError};
@@ -41,9 +42,24 @@ impl Projection for CountPerStream {
     fn apply<'a>(
         &'a self,
         tx: &'a mut PgConnection,
-        event: &'a RecordedEvent,
+        window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async move {
+            for event in window.parse_payloads()? {
+                self.apply_one(&mut *tx, event).await?;
+            }
+            Ok(())
+        })
+    }
+}
+
+impl CountPerStream {
+    async fn apply_one(
+        &self,
+        tx: &mut PgConnection,
+        event: &RecordedEvent,
+    ) -> Result<(), ProjectionError> {
+        {
             if self.fail_on.is_some() && event.payload["n"].as_i64() == self.fail_on {
                 return Err(ProjectionError::Invalid("refused on purpose".into()));
             }
@@ -57,6 +73,51 @@ impl Projection for CountPerStream {
             .execute(tx)
             .await?;
             self.applied.fetch_add(1, Ordering::SeqCst);
+            Ok(())
+        }
+    }
+}
+
+/// Counts the windows and events of `stream_type` it is handed, and writes nothing.
+pub struct Watching {
+    pub name: &'static str,
+    pub stream_types: &'static [&'static str],
+    pub windows: AtomicUsize,
+    pub events: AtomicUsize,
+}
+
+impl Watching {
+    pub fn new(name: &'static str, stream_types: &'static [&'static str]) -> Self {
+        Self {
+            name,
+            stream_types,
+            windows: AtomicUsize::new(0),
+            events: AtomicUsize::new(0),
+        }
+    }
+}
+
+impl Projection for Watching {
+    fn name(&self) -> &'static str {
+        self.name
+    }
+
+    fn tables(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    fn stream_types(&self) -> Option<&'static [&'static str]> {
+        Some(self.stream_types)
+    }
+
+    fn apply<'a>(
+        &'a self,
+        _: &'a mut PgConnection,
+        window: &'a mut FeedBatch,
+    ) -> BoxFuture<'a, Result<(), ProjectionError>> {
+        Box::pin(async move {
+            self.windows.fetch_add(1, Ordering::SeqCst);
+            self.events.fetch_add(window.events.len(), Ordering::SeqCst);
             Ok(())
         })
     }
@@ -77,7 +138,7 @@ impl Projection for Ignoring {
     fn apply<'a>(
         &'a self,
         _: &'a mut PgConnection,
-        _: &'a RecordedEvent,
+        _: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
         Box::pin(async { Ok(()) })
     }
@@ -112,6 +173,16 @@ pub async fn checkpoint_position(pool: &PgPool) -> i64 {
 /// Appends `per_stream` events to each of `streams` new streams, payload `n` counting from 1;
 /// answers the last append, once the feed has it.
 pub async fn append(pool: &PgPool, streams: usize, per_stream: i64) -> Appended {
+    append_to(pool, "test", streams, per_stream).await
+}
+
+/// [`append`] to streams of `stream_type`.
+pub async fn append_to(
+    pool: &PgPool,
+    stream_type: &str,
+    streams: usize,
+    per_stream: i64,
+) -> Appended {
     let store = EventStore::new(pool.clone());
     let mut last = None;
     let mut n = 0;
@@ -133,7 +204,7 @@ pub async fn append(pool: &PgPool, streams: usize, per_stream: i64) -> Appended 
         };
         last = Some(
             store
-                .append("test", Uuid::now_v7(), 0, &events, &meta)
+                .append(stream_type, Uuid::now_v7(), 0, &events, &meta)
                 .await
                 .unwrap(),
         );
