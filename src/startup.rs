@@ -217,6 +217,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         auth,
     };
     let web = WebApp::new(config.web_dir.clone());
+    web.log_availability();
     let health_routes = Router::new()
         .route("/api/v1/health", get(health))
         .route("/metrics", get(metrics))
