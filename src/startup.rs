@@ -8,7 +8,7 @@ use anyhow::Context;
 use api::{ApiError, Auth, AuthConfig};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderName, HeaderValue, Uri};
+use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use command::account::password::Hasher;
@@ -27,6 +27,7 @@ use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::config::Config;
@@ -241,9 +242,23 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     Ok(with_middleware(app))
 }
 
+/// How long a request may take before it is answered 503 (in the envelope). Long enough for
+/// the largest export; a configuration field would belong in `config.rs` (not changed here).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
 fn with_middleware(app: Router) -> Router {
+    with_middleware_timing_out(app, REQUEST_TIMEOUT)
+}
+
+fn with_middleware_timing_out(app: Router, timeout: Duration) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     app.layer(DefaultBodyLimit::max(4 * 1024 * 1024))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            timeout,
+        ))
+        // Inside the language context, so the envelope speaks the caller's language.
+        .layer(axum::middleware::from_fn(api::envelope_every_error))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(axum::middleware::from_fn(api::lang::request_context))
         .layer(SetResponseHeaderLayer::if_not_present(
@@ -372,4 +387,50 @@ pub fn shutdown_signal() -> watch::Receiver<bool> {
         let _ = tx.send(true);
     });
     rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::{Body, to_bytes};
+    use axum::http::Request;
+    use tower::ServiceExt;
+
+    async fn get_json(app: Router, path: &str) -> (StatusCode, serde_json::Value) {
+        let response = app
+            .oneshot(Request::get(path).body(Body::empty()).expect("request"))
+            .await
+            .expect("answer");
+        let status = response.status();
+        let bytes = to_bytes(response.into_body(), 1 << 20).await.expect("body");
+        (status, serde_json::from_slice(&bytes).expect("an envelope"))
+    }
+
+    #[tokio::test]
+    async fn a_request_that_takes_too_long_is_answered_503_in_the_envelope() {
+        let slow = Router::new().route(
+            "/api/v1/slow",
+            get(|| async {
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                "late"
+            }),
+        );
+        let app = with_middleware_timing_out(slow, Duration::from_millis(50));
+        let (status, v) = get_json(app, "/api/v1/slow").await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(v["code"], 503);
+        assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()), "{v}");
+    }
+
+    #[tokio::test]
+    async fn a_path_that_is_not_utf8_is_answered_400_in_the_envelope_naming_the_path() {
+        let app = with_middleware(Router::new().route(
+            "/api/v1/things/{id}",
+            get(|axum::extract::Path(id): axum::extract::Path<String>| async move { id }),
+        ));
+        let (status, v) = get_json(app, "/api/v1/things/%FF").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(v["code"], 400);
+        assert_eq!(v["data"][0]["field"], "path");
+    }
 }
