@@ -10,7 +10,6 @@ use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use command::account::password::Hasher;
 use command::http::CommandState;
 use command::reference::ReferenceCache;
@@ -29,6 +28,8 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::set_header::SetResponseHeaderLayer;
 use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::config::Config;
 use crate::web::WebApp;
@@ -99,6 +100,19 @@ struct Health {
     projections: Vec<projector::runtime::ProjectionStatus>,
 }
 
+/// Health and read-model lag
+///
+/// No token needed.
+#[utoipa::path(
+    get,
+    path = "/api/v1/health",
+    tag = api::doc::OPERATIONS,
+    operation_id = "health",
+    responses(
+        (status = 200, description = "Healthy.", body = ref("#/components/schemas/Health")),
+        (status = 503, response = api::doc::Unavailable),
+    ),
+)]
 async fn health(State(state): State<HealthState>) -> Result<api::Ok<Health>, ApiError> {
     let projections = projector::runtime::status(&state.pool).await.map_err(|_| {
         ApiError::Unavailable(api::Text::new("数据库不可用", "database unavailable"))
@@ -125,7 +139,26 @@ type Metric = (
     fn(&projector::runtime::ProjectionStatus) -> f64,
 );
 
-/// Prometheus text exposition of the projections' progress and lag.
+/// Projection metrics for Prometheus
+///
+/// No token needed. `clearway_projection_lag_events`, `clearway_projection_lag_seconds`,
+/// `clearway_projection_position` and `clearway_projection_events_processed_total`, each
+/// labelled with its `projection`.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = api::doc::OPERATIONS,
+    operation_id = "metrics",
+    responses(
+        (
+            status = 200,
+            description = "Prometheus text exposition (version 0.0.4).",
+            body = String,
+            content_type = "text/plain; version=0.0.4; charset=utf-8",
+        ),
+        (status = 503, response = api::doc::Unavailable),
+    ),
+)]
 async fn metrics(State(state): State<HealthState>) -> Response {
     let Ok(projections) = projector::runtime::status(&state.pool).await else {
         return ApiError::Unavailable(api::Text::new("数据库不可用", "database unavailable"))
@@ -219,21 +252,24 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     };
     let web = WebApp::new(config.web_dir.clone());
     web.log_availability();
-    let health_routes = Router::new()
-        .route("/api/v1/health", get(health))
-        .route("/metrics", get(metrics))
+    let health_routes = OpenApiRouter::new()
+        .routes(routes!(health))
+        .routes(routes!(metrics))
         .with_state(HealthState {
             pool,
             development: config.development(),
         });
+    // The annotated routes, mounted with their documentation.
+    let (documented, generated) = query::documented(query_state)
+        .merge(health_routes)
+        .split_for_parts();
     let app = Router::new()
         .merge(command::http::router_with_identity(
             command_state,
             config.identity.build()?,
         ))
-        .merge(query::router(query_state))
-        .merge(health_routes)
-        .merge(crate::openapi::router())
+        .merge(documented)
+        .merge(crate::openapi::router(generated))
         .fallback(move |uri: Uri| {
             let web = web.clone();
             async move { fallback(web, uri).await }
@@ -394,6 +430,7 @@ mod tests {
     use super::*;
     use axum::body::{Body, to_bytes};
     use axum::http::Request;
+    use axum::routing::get;
     use tower::ServiceExt;
 
     async fn get_json(app: Router, path: &str) -> (StatusCode, serde_json::Value) {

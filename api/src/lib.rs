@@ -6,6 +6,7 @@
 mod actor;
 pub mod auth;
 pub mod dates;
+pub mod doc;
 mod envelope;
 mod error;
 pub mod extract;

@@ -6,10 +6,7 @@ use utoipa::openapi::{ContentBuilder, ResponseBuilder};
 use super::build::*;
 use super::schemas::STATUS_TEXT;
 
-pub const AUTH: &str = "auth";
-pub const DECLARATIONS: &str = "declarations";
-pub const REFERENCE: &str = "reference";
-pub const OPERATIONS: &str = "operations";
+pub use api::doc::{AUTH, DECLARATIONS, REFERENCE};
 
 const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -383,21 +380,6 @@ fn declaration_queries() -> Vec<Op> {
         .ok("A page of summaries.", page(r("DeclarationSummary")))
         .errors(&[400]);
 
-    let counts = Op::get(
-        "/api/v1/declarations/counts",
-        DECLARATIONS,
-        "countDeclarations",
-        "Dashboard counts",
-    )
-    .description(
-        "Counts per type and status, and per day. Customers count their own company's only.",
-    )
-    .bearer();
-    let counts = date_range(declaration_type(shipment_type(counts)), "the creation time")
-        .min_position()
-        .ok("The counts.", r("Counts"))
-        .errors(&[400]);
-
     let activity = Op::get(
         "/api/v1/declarations/activity",
         DECLARATIONS,
@@ -485,34 +467,6 @@ fn declaration_queries() -> Vec<Op> {
 
     vec![
         list,
-        id_param(Op::get(
-            "/api/v1/declarations/{id}",
-            DECLARATIONS,
-            "getDeclaration",
-            "One declaration in full",
-        ))
-        .description("A declaration the caller may not see answers 404, like a missing one.")
-        .bearer()
-        .min_position()
-        .ok(
-            "The declaration, with its `version` for `If-Match`.",
-            r("Declaration"),
-        )
-        .errors(&[404]),
-        id_param(Op::get(
-            "/api/v1/declarations/{id}/history",
-            DECLARATIONS,
-            "declarationHistory",
-            "A declaration's history",
-        ))
-        .description(
-            "Every event in version order: who, when, status from -> to, reason, fields changed.",
-        )
-        .bearer()
-        .min_position()
-        .ok("The events.", array(r("HistoryEntry"), ""))
-        .errors(&[404]),
-        counts,
         activity,
         Op::post(
             "/api/v1/declarations/batch-export",
@@ -588,15 +542,6 @@ fn reference_and_operations() -> Vec<Op> {
         .response("200", rows)
         .response("304", not_modified)
         .errors(&[400, 404]),
-        Op::get(
-            "/api/v1/health",
-            OPERATIONS,
-            "health",
-            "Health and read-model lag",
-        )
-        .description("No token needed.")
-        .ok("Healthy.", r("Health"))
-        .errors(&[503]),
     ]
 }
 
@@ -737,7 +682,8 @@ fn ports_and_audit() -> Vec<Op> {
             .description("Anyone signed in (the declaration and export forms offer them). Live ports, by code.")
             .bearer()
             .min_position()
-            .ok("The ports.", array(port.clone(), "")),
+            .ok("The ports.", array(port.clone(), ""))
+            .errors(&[400]),
         paging(
             Op::get("/api/v1/ports", AUTH, "listPorts", "Port management list")
                 .description("Needs `ports:management`. `keyword` matches code, names, SLICs and facilities.")
@@ -989,7 +935,7 @@ fn customer_archive() -> Vec<Op> {
             .bearer())
         .min_position()
         .ok("The customer.", detail)
-        .errors(&[403, 404]),
+        .errors(&[400, 403, 404]),
         declaration_type(
             Op::get("/api/v1/admin/customers", AUTH, "exportCustomers", "Customers for the export dialog")
                 .description("ADMIN and SUPER_ADMIN. Active customers that file the type (all types when absent), by username.")

@@ -13,6 +13,7 @@ mod helpers;
 mod housekeeping;
 mod identity;
 mod openapi;
+mod openapi_coverage;
 mod password;
 mod ports;
 mod replay;
