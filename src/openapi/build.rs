@@ -186,17 +186,6 @@ pub fn envelope(data: S) -> S {
     )
 }
 
-/// A `{records, total}` page of `item`.
-pub fn page(item: S) -> S {
-    all_of(
-        "",
-        vec![
-            r("Page"),
-            object("", vec![("records", array(item, ""))], &["records"]),
-        ],
-    )
-}
-
 /// The component response of an error status.
 pub fn error_response_name(status: u16) -> &'static str {
     match status {
@@ -297,15 +286,6 @@ impl Op {
             self.builder
                 .parameter(param(name, ParameterIn::Header, false, schema, description));
         self
-    }
-
-    /// `minPosition`: wait (up to 2 s) for the read model to reach a command's `position`.
-    pub fn min_position(self) -> Self {
-        self.query(
-            "minPosition",
-            integer(""),
-            "Wait up to 2 s until the read model has applied the event at this `position` (from a command's answer). A value that is not a 64-bit integer answers 400 naming `minPosition`.",
-        )
     }
 
     /// `If-Match: <version>`: checked when present (409 `VERSION_CONFLICT` when stale).

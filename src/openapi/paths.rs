@@ -4,7 +4,6 @@ use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::{ContentBuilder, ResponseBuilder};
 
 use super::build::*;
-use super::schemas::STATUS_TEXT;
 
 pub use api::doc::{AUTH, DECLARATIONS, REFERENCE};
 
@@ -22,52 +21,6 @@ fn command_answer(op: Op) -> Op {
     op.ok(
         "Done: the new version and the event's global position.",
         r("CommandAnswer"),
-    )
-}
-
-fn date_range(op: Op, on: &str) -> Op {
-    op.query(
-        "fromDate",
-        day(""),
-        &format!("First day (YYYYMMDD, Asia/Shanghai, inclusive) on {on}."),
-    )
-    .query(
-        "toDate",
-        day(""),
-        &format!("Last day (YYYYMMDD, Asia/Shanghai, inclusive) on {on}."),
-    )
-}
-
-fn declaration_type(op: Op) -> Op {
-    op.query(
-        "declarationType",
-        string(""),
-        "Class letter `B`, `C`, `D` (with `shipmentType`) or type code `OB OC OD IB IC ID`.",
-    )
-}
-
-fn shipment_type(op: Op) -> Op {
-    op.query(
-        "shipmentType",
-        integer_enum("", &[-1, 0, 1]),
-        "-1 both (default), 0 import, 1 export; a type code it contradicts answers 400.",
-    )
-}
-
-fn paging(op: Op) -> Op {
-    op.query("pageNo", integer(""), "1-based page number (default 1).")
-        .query(
-            "pageSize",
-            integer(""),
-            "Rows per page (default 10, at most 500).",
-        )
-}
-
-fn tracking_numbers(op: Op) -> Op {
-    op.query(
-        "trackingNumber",
-        string(""),
-        "One or many tracking numbers, separated by commas or newlines (exact match).",
     )
 }
 
@@ -348,78 +301,6 @@ fn declaration_commands() -> Vec<Op> {
 }
 
 fn declaration_queries() -> Vec<Op> {
-    let list = Op::get(
-        "/api/v1/declarations",
-        DECLARATIONS,
-        "listDeclarations",
-        "List and search declarations",
-    )
-    .description(
-        "Staff see every customer's declarations, customers only their own company's. Deleted \
-             ones only when `status=5` is asked.",
-    )
-    .bearer();
-    let list = shipment_type(declaration_type(list)).query(
-        "status",
-        integer_enum("", &[-1, 0, 1, 2, 3, 4, 5, 10, 11]),
-        &format!("-1 all (default, deleted excluded). {STATUS_TEXT}"),
-    );
-    let list = tracking_numbers(list)
-        .query("username", string(""), "The owning customer account.")
-        .query("customerId", uuid(""), "The owning customer.")
-        .query("port", string(""), "")
-        .query("slic", string(""), "");
-    let list = paging(date_range(list, "the creation time"))
-        .query(
-            "sort",
-            string(""),
-            "`field,asc|desc` with field one of createdAt (default, desc), updatedAt, trackingNumber, \
-             status, estimatedPickupTime, declarationType.",
-        )
-        .min_position()
-        .ok("A page of summaries.", page(r("DeclarationSummary")))
-        .errors(&[400]);
-
-    let activity = Op::get(
-        "/api/v1/declarations/activity",
-        DECLARATIONS,
-        "declarationActivity",
-        "Activity feed: who did what, when",
-    )
-    .description(
-        "Events across declarations, newest first. Customers see their own company's only.",
-    )
-    .bearer()
-    .query("actor", string(""), "The actor's username.")
-    .query(
-        "action",
-        string_enum(
-            "",
-            &[
-                "create",
-                "edit",
-                "submit",
-                "withdraw",
-                "review",
-                "return",
-                "complete",
-                "reject",
-                "redeclare",
-                "send-back",
-                "amend",
-                "delete",
-            ],
-        ),
-        "",
-    );
-    let activity = paging(date_range(
-        tracking_numbers(shipment_type(declaration_type(activity))),
-        "the event time",
-    ))
-    .min_position()
-    .ok("A page of events.", page(r("ActivityEntry")))
-    .errors(&[400]);
-
     let export_form = object(
         "The export form.",
         vec![
@@ -466,8 +347,6 @@ fn declaration_queries() -> Vec<Op> {
         .build();
 
     vec![
-        list,
-        activity,
         Op::post(
             "/api/v1/declarations/batch-export",
             DECLARATIONS,
@@ -548,61 +427,6 @@ fn reference_and_operations() -> Vec<Op> {
 /// Port management and the administration audit view (docs/ports.md).
 fn ports_and_audit() -> Vec<Op> {
     use utoipa::openapi::path::HttpMethod;
-    let audit_fields = |facility: bool| {
-        let mut fields = vec![
-            ("createBy", opt_string("Who created it.")),
-            ("createTime", date_time("When (Asia/Shanghai offset).")),
-            ("updateBy", opt_string("Who changed it last.")),
-            ("updateTime", date_time("")),
-            (
-                "deleted",
-                boolean("Always false in these lists (live rows only)."),
-            ),
-        ];
-        if !facility {
-            fields.push((
-                "version",
-                integer("The port's version (send as `If-Match`)."),
-            ));
-        }
-        fields
-    };
-    let facility = {
-        let mut fields = vec![
-            ("id", uuid("The facility's id.")),
-            ("upsFacilityName", string("")),
-            ("upsFacilitySlic", string("4 digits.")),
-        ];
-        fields.extend(audit_fields(true));
-        object(
-            "A facility of a port.",
-            fields,
-            &["id", "upsFacilityName", "upsFacilitySlic"],
-        )
-    };
-    let port = {
-        let mut fields = vec![
-            ("id", uuid("The port's id (UUIDv5 of its code).")),
-            ("portCode", string("3 upper-case letters (PVG, CGO, ...).")),
-            ("portName", string("")),
-            ("portNameEn", opt_string("")),
-            ("declarationSlic", string("4 digits.")),
-            ("slicInfoList", array(facility, "Live facilities, by SLIC.")),
-        ];
-        fields.extend(audit_fields(false));
-        object(
-            "A port with its facilities.",
-            fields,
-            &[
-                "id",
-                "portCode",
-                "portName",
-                "declarationSlic",
-                "slicInfoList",
-                "version",
-            ],
-        )
-    };
     let port_body = |required: &[&str]| {
         object(
             "Only these fields are taken.",
@@ -640,59 +464,7 @@ fn ports_and_audit() -> Vec<Op> {
         vec![("reason", opt_string("At most 200 characters."))],
         &[],
     );
-    let change = object(
-        "",
-        vec![("field", string("")), ("from", any("")), ("to", any(""))],
-        &["field", "from", "to"],
-    );
-    let audit_record = object(
-        "One event of the account, role, port or customer streams.",
-        vec![
-            ("position", integer("The event's global position.")),
-            ("time", date_time("")),
-            ("actorName", opt_string("")),
-            ("actorRole", opt_string("")),
-            (
-                "subjectType",
-                string_enum("", query::admin_audit::SUBJECT_TYPES.as_slice()),
-            ),
-            ("subjectId", uuid("")),
-            (
-                "subjectLabel",
-                opt_string("Username, role code, port code or customer username."),
-            ),
-            (
-                "action",
-                string("The event type, e.g. `RolePermissionsChanged`."),
-            ),
-            ("changes", array(change, "")),
-            ("reason", opt_string("")),
-        ],
-        &[
-            "position",
-            "time",
-            "subjectType",
-            "subjectId",
-            "action",
-            "changes",
-        ],
-    );
     vec![
-        Op::get("/api/v1/port/slic-info", AUTH, "portSlicInfo", "Ports with their facilities")
-            .description("Anyone signed in (the declaration and export forms offer them). Live ports, by code.")
-            .bearer()
-            .min_position()
-            .ok("The ports.", array(port.clone(), ""))
-            .errors(&[400]),
-        paging(
-            Op::get("/api/v1/ports", AUTH, "listPorts", "Port management list")
-                .description("Needs `ports:management`. `keyword` matches code, names, SLICs and facilities.")
-                .bearer()
-                .query("keyword", string(""), "Contains, case-insensitive."),
-        )
-        .min_position()
-        .ok("A page of ports.", page(port))
-        .errors(&[400, 403]),
         command_answer(
             Op::post("/api/v1/ports", AUTH, "createPort", "Register a port")
                 .description("Needs `ports:management`. A live port with the code: 409.")
@@ -745,24 +517,6 @@ fn ports_and_audit() -> Vec<Op> {
                 .form_or_json_body(false, "", reason),
         )
         .errors(&[400, 403, 404, 409]),
-        date_range(
-            paging(
-                Op::get("/api/v1/admin/audit", AUTH, "adminAudit", "Administration audit view")
-                    .description(
-                        "Needs `staff:management`. Every change of accounts, roles, ports and customers, newest first.",
-                    )
-                    .bearer()
-                    .query("subjectType", string_enum("", query::admin_audit::SUBJECT_TYPES.as_slice()), "")
-                    .query("subjectId", uuid(""), "The subject's id.")
-                    .query("actor", string(""), "The actor's login (case-insensitive).")
-                    .query("action", string(""), "The event type (case-insensitive).")
-                    .query("keyword", string(""), "Contains, in label, actor, action, reason or changes."),
-            ),
-            "the event time",
-        )
-        .min_position()
-        .ok("A page of audit records.", page(audit_record))
-        .errors(&[400, 403]),
     ]
 }
 
@@ -793,61 +547,6 @@ fn customer_archive() -> Vec<Op> {
             ),
             ("declarationTypes", types.clone()),
         ]
-    };
-    let record_fields = || {
-        let mut fields = vec![
-            ("customerId", uuid("")),
-            ("username", string("The customer's main login name.")),
-        ];
-        fields.extend(profile_fields());
-        fields.extend([
-            ("status", string_enum("", &["active", "disabled"])),
-            ("isLocked", boolean("No Easy-clear ID bound yet.")),
-            ("accountCount", integer("Its logins (not deleted).")),
-            ("createBy", opt_string("")),
-            ("createTime", date_time("Asia/Shanghai offset.")),
-            ("updateBy", opt_string("")),
-            ("updateTime", date_time("")),
-            ("version", integer("Send as `If-Match`.")),
-        ]);
-        fields
-    };
-    let required = [
-        "customerId",
-        "username",
-        "companyName",
-        "declarationTypes",
-        "status",
-        "isLocked",
-        "version",
-    ];
-    let record = object("A customer of the archive.", record_fields(), &required);
-    let account = object(
-        "A login of the customer.",
-        vec![
-            ("accountId", uuid("")),
-            ("username", string("")),
-            ("email", opt_string("")),
-            ("status", string_enum("", &["active", "disabled"])),
-            (
-                "mustSetPassword",
-                boolean("The first sign-in answers 10002."),
-            ),
-            ("hasPassword", boolean("")),
-            ("createTime", date_time("")),
-        ],
-        &[
-            "accountId",
-            "username",
-            "status",
-            "mustSetPassword",
-            "hasPassword",
-        ],
-    );
-    let detail = {
-        let mut fields = record_fields();
-        fields.push(("accounts", array(account, "")));
-        object("A customer with its logins.", fields, &required)
     };
     let new_login = object(
         "The login created.",
@@ -917,49 +616,6 @@ fn customer_archive() -> Vec<Op> {
         )
     };
     vec![
-        paging(
-            Op::get("/api/v1/customers", AUTH, "listCustomers", "Customer archive list")
-                .description(
-                    "Needs `customers:management`. Deleted customers are never listed. By username.",
-                )
-                .bearer()
-                .query("keyword", string(""), "Username, company name, upsId or accountNo; contains, case-insensitive.")
-                .query("status", string_enum("", &["active", "disabled"]), "")
-                .query("declarationType", string(""), "Class letter `B`, `C`, `D` or a type code: customers that file it."),
-        )
-        .min_position()
-        .ok("A page of customers.", page(record))
-        .errors(&[400, 403]),
-        id(Op::get("/api/v1/customers/{id}", AUTH, "customerDetail", "A customer with its logins")
-            .description("Needs `customers:management`.")
-            .bearer())
-        .min_position()
-        .ok("The customer.", detail)
-        .errors(&[400, 403, 404]),
-        declaration_type(
-            Op::get("/api/v1/admin/customers", AUTH, "exportCustomers", "Customers for the export dialog")
-                .description("ADMIN and SUPER_ADMIN. Active customers that file the type (all types when absent), by username.")
-                .bearer(),
-        )
-        .ok(
-            "The customers.",
-            object(
-                "",
-                vec![(
-                    "records",
-                    array(
-                        object(
-                            "",
-                            vec![("customerId", uuid("")), ("username", string("")), ("companyName", string(""))],
-                            &["customerId", "username", "companyName"],
-                        ),
-                        "",
-                    ),
-                )],
-                &["records"],
-            ),
-        )
-        .errors(&[400, 403]),
         Op::post("/api/v1/customers", AUTH, "createCustomer", "Register a customer (and its first login)")
             .description(
                 "Needs `customers:create`. A username taken by a customer or a login: 409. The login must set \

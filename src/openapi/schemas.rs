@@ -96,7 +96,6 @@ fn schemas() -> Vec<(&'static str, S)> {
                 &["records", "total"],
             ),
         ),
-        ("DeclarationSummary", declaration_summary()),
         ("Declaration", declaration()),
         ("DeclarationForm", declaration_form()),
         ("GoodsLine", goods_line()),
@@ -114,27 +113,6 @@ fn schemas() -> Vec<(&'static str, S)> {
                     ("new", any("The value after (`null` when removed).")),
                 ],
                 &["field", "old", "new"],
-            ),
-        ),
-        (
-            "ActivityEntry",
-            all_of(
-                "A history entry and the declaration it belongs to.",
-                vec![
-                    r("HistoryEntry"),
-                    object(
-                        "",
-                        vec![
-                            ("declarationId", uuid("")),
-                            (
-                                "trackingNumber",
-                                opt_string("As the declaration had it when the event happened."),
-                            ),
-                            ("declarationType", opt_string("Type code.")),
-                        ],
-                        &["declarationId"],
-                    ),
-                ],
             ),
         ),
         (
@@ -357,61 +335,6 @@ fn envelope_schema() -> S {
             ),
         ],
         &["code", "message", "data", "refreshed", "accessToken"],
-    )
-}
-
-fn declaration_summary() -> S {
-    object(
-        "One row of the declaration list.",
-        vec![
-            ("id", uuid("")),
-            ("version", integer("")),
-            ("trackingNumber", opt_string("")),
-            (
-                "declarationType",
-                string_enum(
-                    "Type code: direction (O export, I import) + class.",
-                    TYPE_CODES,
-                ),
-            ),
-            ("shipmentType", integer_enum("0 import, 1 export.", &[0, 1])),
-            ("status", integer_enum(STATUS_TEXT, STATUSES)),
-            (
-                "draftStatus",
-                integer_enum(
-                    "1 when the form would pass submit's validation now.",
-                    &[0, 1],
-                ),
-            ),
-            (
-                "declarationStatus",
-                opt_string("Last customs receipt code (P R E Z Y)."),
-            ),
-            ("customerId", uuid("")),
-            ("username", string("The owning customer account.")),
-            ("companyName", opt_string("")),
-            ("port", opt_string("")),
-            ("slic", opt_string("")),
-            ("serviceType", opt_string("")),
-            ("estimatedPickupTime", opt_date_time("")),
-            ("goodsCount", integer("Number of goods lines.")),
-            ("totalValue", opt_number("Sum of the lines' total prices.")),
-            ("currency", opt_string("")),
-            ("consigneeName", opt_string("")),
-            ("createdAt", date_time("")),
-            ("updatedAt", date_time("")),
-        ],
-        &[
-            "id",
-            "version",
-            "declarationType",
-            "shipmentType",
-            "status",
-            "customerId",
-            "username",
-            "createdAt",
-            "updatedAt",
-        ],
     )
 }
 
