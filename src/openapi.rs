@@ -68,13 +68,13 @@ pub fn document(annotated: OpenApi) -> OpenApi {
     let mut annotated = annotated;
     finish_annotated(&mut annotated);
     let mut doc = hand_built();
-    for (path, item) in annotated.paths.paths {
-        match doc.paths.paths.get_mut(&path) {
-            Some(existing) => existing.merge_operations(item),
-            None => {
-                doc.paths.paths.insert(path, item);
-            }
+    // An operation both annotated and hand-built is the annotated one: the annotation lives
+    // with the handler, the hand-built copy is the one to delete.
+    for (path, mut item) in annotated.paths.paths {
+        if let Some(hand) = doc.paths.paths.remove(&path) {
+            item.merge_operations(hand);
         }
+        doc.paths.paths.insert(path, item);
     }
     if let (Some(components), Some(mut generated)) = (doc.components.as_mut(), annotated.components)
     {
