@@ -54,14 +54,13 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(declaration_detail::routes())
         .merge(declaration_history::routes())
         .merge(declaration_counts::routes())
+        .merge(reference::routes())
 }
 
 /// The query routes documented in the server's hand-built part of the document still; they
 /// move into [`routes`] as their handlers get annotated.
 fn unannotated() -> axum::Router<QueryState> {
-    axum::Router::new()
-        .merge(reference::router())
-        .merge(reports::declaration_export::routes())
+    axum::Router::new().merge(reports::declaration_export::routes())
 }
 
 /// Every query route with its documentation (`OpenApiRouter::split_for_parts` gives the

@@ -5,7 +5,7 @@ use utoipa::openapi::{ContentBuilder, ResponseBuilder};
 
 use super::build::*;
 
-pub use api::doc::{AUTH, DECLARATIONS, REFERENCE};
+pub use api::doc::{AUTH, DECLARATIONS};
 
 const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -44,7 +44,6 @@ pub fn operations() -> Vec<Op> {
     let mut ops = auth();
     ops.extend(declaration_commands());
     ops.extend(declaration_queries());
-    ops.extend(reference_and_operations());
     ops.extend(ports_and_audit());
     ops.extend(customer_archive());
     ops
@@ -366,62 +365,6 @@ fn typed_binary() -> S {
         .schema_type(utoipa::openapi::schema::Type::String)
         .content_media_type(XLSX)
         .into()
-}
-
-fn reference_and_operations() -> Vec<Op> {
-    let cache_headers = |b: ResponseBuilder| {
-        b.header(
-            "ETag",
-            HeaderBuilder::new()
-                .schema(string(""))
-                .description(Some("Strong validator of the rows."))
-                .build(),
-        )
-        .header(
-            "Cache-Control",
-            HeaderBuilder::new()
-                .schema(string(""))
-                .description(Some("`public, max-age=300`."))
-                .build(),
-        )
-    };
-    let rows = cache_headers(
-        ResponseBuilder::new()
-            .description("The rows in force on the date.")
-            .content(
-                "application/json",
-                ContentBuilder::new()
-                    .schema(Some(envelope(array(r("ReferenceRow"), ""))))
-                    .build(),
-            ),
-    )
-    .build();
-    let not_modified =
-        cache_headers(ResponseBuilder::new().description("`If-None-Match` matched: no body."))
-            .build();
-    vec![
-        Op::get(
-            "/api/v1/reference/{table}",
-            REFERENCE,
-            "referenceTable",
-            "A reference table's rows on a date",
-        )
-        .description("Public code lists: no token needed.")
-        .path_param(
-            "table",
-            string_enum("", query::reference::TABLES),
-            "The table.",
-        )
-        .query("date", day(""), "YYYYMMDD; default today (Asia/Shanghai).")
-        .header(
-            "If-None-Match",
-            string(""),
-            "An `ETag` from an earlier answer.",
-        )
-        .response("200", rows)
-        .response("304", not_modified)
-        .errors(&[400, 404]),
-    ]
 }
 
 /// Port management and the administration audit view (docs/ports.md).

@@ -116,6 +116,13 @@ fn schemas() -> Vec<(&'static str, S)> {
             ),
         ),
         (
+            "ReferenceRows",
+            array(
+                r("ReferenceRow"),
+                "The rows of a reference table in force on a date.",
+            ),
+        ),
+        (
             "ReferenceRow",
             open_object(
                 "One row of a reference table; the imported file's other columns follow.",
