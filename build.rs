@@ -6,12 +6,15 @@
 //! - `CLEARWAY_COMMIT` (shown by `/api/v1/health` and the web app's `/environment`): taken
 //!   from the environment when set (a Docker build, whose context has no `.git`, passes it
 //!   as a build argument), else from `git` in the checkout.
+//! - The web app: `src/web.rs` embeds `webapp/dist`; a build without it would ship a server
+//!   with no app, so it warns (and rebuilds when the app is built later).
 
 use std::process::Command;
 
 fn main() {
     println!("cargo:rerun-if-changed=migrations");
     println!("cargo:rerun-if-env-changed=CLEARWAY_COMMIT");
+    web_app();
     if std::env::var_os("CLEARWAY_COMMIT").is_some() {
         return;
     }
@@ -28,6 +31,16 @@ fn main() {
         {
             println!("cargo:rerun-if-changed={p}");
         }
+    }
+}
+
+fn web_app() {
+    println!("cargo:rerun-if-changed=webapp/dist");
+    if !std::path::Path::new("webapp/dist/index.html").exists() {
+        println!(
+            "cargo:warning=webapp/dist/index.html is missing: this binary will serve no web app \
+             (its pages answer 503). Run `npm ci && npm run build` in webapp/ first."
+        );
     }
 }
 

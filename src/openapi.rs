@@ -2,18 +2,26 @@
 //! (`/api/docs`, Swagger UI served from assets compiled into the binary, so it works with
 //! no internet access).
 //!
-//! The document is built here, in one place, with utoipa's builder API: the handlers live in
-//! other crates and carry no annotations. `paths.rs` lists every operation of docs/api.md
-//! and of the mounted routes, `schemas.rs` the component schemas and shared error answers.
-//! `tests/api/openapi.rs` checks that each documented operation reaches a real route.
+//! Two sources make the document:
+//! - the annotated routes: each handler carries its `#[utoipa::path]` and is mounted with
+//!   `utoipa_axum::routes!` on an `OpenApiRouter` (the query crate's `routes`, the health
+//!   routes), so mounting a route there documents it. [`finish_annotated`] adds what every
+//!   operation shares: `Accept-Language`, the 500 answer, and the envelope around a 200
+//!   JSON answer's `body` (an annotation names the envelope's `data`).
+//! - the command routes, not annotated yet: `paths.rs` builds their operations by hand with
+//!   utoipa's builders; `schemas.rs` holds the component schemas and the shared error answers
+//!   (`api::doc` names them for the annotations).
+//!
+//! `tests/api/openapi_coverage.rs` checks both directions against the mounted router.
 
 mod build;
 mod paths;
 mod schemas;
 
 use axum::Router;
+use utoipa::openapi::path::{Operation, PathItem};
 use utoipa::openapi::tag::TagBuilder;
-use utoipa::openapi::{InfoBuilder, OpenApi, OpenApiBuilder, PathItem, PathsBuilder};
+use utoipa::openapi::{InfoBuilder, OpenApi, OpenApiBuilder, Ref, RefOr, Response};
 use utoipa_swagger_ui::{Config, SwaggerUi};
 
 /// Where the document is served.
@@ -54,9 +62,70 @@ const DESCRIPTION: &str = r#"Clearway, the customs-clearance service.
 
 **Declaration status.** 0 draft, 1 unprocessed, 2 reviewed not completed, 3 completed, 4 document exception, 10 returned not completed, 11 returned not submitted, 5 deleted."#;
 
-/// The whole document.
-pub fn document() -> OpenApi {
-    let mut paths = PathsBuilder::new();
+/// The whole document: the annotated operations (`annotated`, from the routers that mount
+/// them) and the hand-built ones of the command routes.
+pub fn document(annotated: OpenApi) -> OpenApi {
+    let mut annotated = annotated;
+    finish_annotated(&mut annotated);
+    let mut doc = hand_built();
+    // An operation both annotated and hand-built is the annotated one: the annotation lives
+    // with the handler, the hand-built copy is the one to delete.
+    for (path, mut item) in annotated.paths.paths {
+        if let Some(hand) = doc.paths.paths.remove(&path) {
+            item.merge_operations(hand);
+        }
+        doc.paths.paths.insert(path, item);
+    }
+    if let (Some(components), Some(mut generated)) = (doc.components.as_mut(), annotated.components)
+    {
+        components.schemas.append(&mut generated.schemas);
+    }
+    doc
+}
+
+/// The operations of `PathItem`, mutably.
+fn operations_mut(item: &mut PathItem) -> impl Iterator<Item = &mut Operation> {
+    [
+        item.get.as_mut(),
+        item.put.as_mut(),
+        item.post.as_mut(),
+        item.delete.as_mut(),
+        item.patch.as_mut(),
+    ]
+    .into_iter()
+    .flatten()
+}
+
+/// What every annotated operation shares, added once here rather than in each annotation.
+fn finish_annotated(doc: &mut OpenApi) {
+    for item in doc.paths.paths.values_mut() {
+        for op in operations_mut(item) {
+            op.parameters
+                .get_or_insert_with(Vec::new)
+                .push(build::accept_language());
+            op.responses.responses.insert(
+                "500".into(),
+                Ref::from_response_name(build::error_response_name(500)).into(),
+            );
+            if let Some(RefOr::T(ok)) = op.responses.responses.get_mut("200") {
+                envelope_json(ok);
+            }
+        }
+    }
+}
+
+/// A 200 answer's JSON `body` is the envelope's `data`.
+fn envelope_json(response: &mut Response) {
+    if let Some(content) = response.content.get_mut("application/json")
+        && let Some(data) = content.schema.take()
+    {
+        content.schema = Some(build::envelope(data));
+    }
+}
+
+/// The hand-built part: the command routes' operations and every component.
+fn hand_built() -> OpenApi {
+    let mut paths = utoipa::openapi::PathsBuilder::new();
     for op in paths::operations() {
         let (method, path, operation) = op.finish();
         paths = paths.path(path, PathItem::new(method, operation));
@@ -70,13 +139,16 @@ pub fn document() -> OpenApi {
                 .build(),
         )
         .tags(Some([
-            tag(paths::AUTH, "Sign-in, sessions, profiles and permissions."),
             tag(
-                paths::DECLARATIONS,
+                api::doc::AUTH,
+                "Sign-in, sessions, profiles and permissions.",
+            ),
+            tag(
+                api::doc::DECLARATIONS,
                 "Declarations: commands (the state machine) and queries.",
             ),
-            tag(paths::REFERENCE, "Reference tables (public code lists)."),
-            tag(paths::OPERATIONS, "Health of the service."),
+            tag(api::doc::REFERENCE, "Reference tables (public code lists)."),
+            tag(api::doc::OPERATIONS, "Health of the service."),
         ]))
         .paths(paths.build())
         .components(Some(schemas::components()))
@@ -90,8 +162,9 @@ fn tag(name: &str, description: &str) -> utoipa::openapi::tag::Tag {
         .build()
 }
 
-/// `GET /api/openapi.json` (no token) and the Swagger UI at `/api/docs`.
-pub fn router() -> Router {
+/// `GET /api/openapi.json` (no token) and the Swagger UI at `/api/docs`; `annotated` is the
+/// documentation of the routes mounted through `OpenApiRouter`.
+pub fn router(annotated: OpenApi) -> Router {
     let config = Config::new([DOCUMENT_PATH])
         // The default validator badge loads from the internet: off, the page works offline.
         .validator_url("none")
@@ -99,7 +172,7 @@ pub fn router() -> Router {
         .display_operation_id(false)
         .try_it_out_enabled(false);
     SwaggerUi::new(DOCS_PATH)
-        .url(DOCUMENT_PATH, document())
+        .url(DOCUMENT_PATH, document(annotated))
         .config(config)
         .into()
 }

@@ -8,9 +8,8 @@ use anyhow::Context;
 use api::{ApiError, Auth, AuthConfig};
 use axum::Router;
 use axum::extract::{DefaultBodyLimit, State};
-use axum::http::{HeaderName, HeaderValue, Uri};
+use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use command::account::password::Hasher;
 use command::http::CommandState;
 use command::reference::ReferenceCache;
@@ -27,7 +26,10 @@ use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
 use tower_http::set_header::SetResponseHeaderLayer;
+use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::config::Config;
 use crate::web::WebApp;
@@ -89,6 +91,19 @@ struct Health {
     projections: Vec<projector::runtime::ProjectionStatus>,
 }
 
+/// Health and read-model lag
+///
+/// No token needed.
+#[utoipa::path(
+    get,
+    path = "/api/v1/health",
+    tag = api::doc::OPERATIONS,
+    operation_id = "health",
+    responses(
+        (status = 200, description = "Healthy.", body = ref("#/components/schemas/Health")),
+        (status = 503, response = api::doc::Unavailable),
+    ),
+)]
 async fn health(State(state): State<HealthState>) -> Result<api::Ok<Health>, ApiError> {
     let projections = projector::runtime::status(&state.pool).await.map_err(|_| {
         ApiError::Unavailable(api::Text::new("数据库不可用", "database unavailable"))
@@ -118,7 +133,26 @@ type Metric = (
     fn(&projector::runtime::ProjectionStatus) -> f64,
 );
 
-/// Prometheus text exposition of the projections' progress and lag.
+/// Projection metrics for Prometheus
+///
+/// No token needed. `clearway_projection_lag_events`, `clearway_projection_lag_seconds`,
+/// `clearway_projection_position` and `clearway_projection_events_processed_total`, each
+/// labelled with its `projection`.
+#[utoipa::path(
+    get,
+    path = "/metrics",
+    tag = api::doc::OPERATIONS,
+    operation_id = "metrics",
+    responses(
+        (
+            status = 200,
+            description = "Prometheus text exposition (version 0.0.4).",
+            body = String,
+            content_type = "text/plain; version=0.0.4; charset=utf-8",
+        ),
+        (status = 503, response = api::doc::Unavailable),
+    ),
+)]
 async fn metrics(State(state): State<HealthState>) -> Response {
     let Ok(projections) = projector::runtime::status(&state.pool).await else {
         return ApiError::Unavailable(api::Text::new("数据库不可用", "database unavailable"))
@@ -261,25 +295,30 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         auth,
     };
     let web = WebApp::new(config.web_dir.clone());
-    let health_routes = Router::new()
-        .route("/api/v1/health", get(health))
-        .route("/metrics", get(metrics))
+    web.log_availability();
+    let health_routes = OpenApiRouter::new()
+        .routes(routes!(health))
+        .routes(routes!(metrics))
         .with_state(HealthState {
             pool: pool.clone(),
             development: config.development(),
-        })
-        .route(
-            "/api/v1/admin/projections/{name}/resume",
-            axum::routing::post(resume_projection).with_state(ProjectionAdmin {
-                pool,
-                auth: query_state.auth.clone(),
-            }),
-        );
+        });
+    let projection_admin = Router::new().route(
+        "/api/v1/admin/projections/{name}/resume",
+        axum::routing::post(resume_projection).with_state(ProjectionAdmin {
+            pool,
+            auth: query_state.auth.clone(),
+        }),
+    );
+    // The annotated routes, mounted with their documentation.
+    let (documented, generated) = query::documented(query_state)
+        .merge(health_routes)
+        .split_for_parts();
     let app = Router::new()
         .merge(command::routes(command_state, config.identity.build()?))
-        .merge(query::router(query_state))
-        .merge(health_routes)
-        .merge(crate::openapi::router())
+        .merge(projection_admin)
+        .merge(documented)
+        .merge(crate::openapi::router(generated))
         .fallback(move |uri: Uri| {
             let web = web.clone();
             async move { fallback(web, uri).await }
@@ -288,9 +327,23 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     Ok(with_middleware(app))
 }
 
+/// How long a request may take before it is answered 503 (in the envelope). Long enough for
+/// the largest export; a configuration field would belong in `config.rs` (not changed here).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
 fn with_middleware(app: Router) -> Router {
+    with_middleware_timing_out(app, REQUEST_TIMEOUT)
+}
+
+fn with_middleware_timing_out(app: Router, timeout: Duration) -> Router {
     let request_id = HeaderName::from_static("x-request-id");
     app.layer(DefaultBodyLimit::max(4 * 1024 * 1024))
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::SERVICE_UNAVAILABLE,
+            timeout,
+        ))
+        // Inside the language context, so the envelope speaks the caller's language.
+        .layer(axum::middleware::from_fn(api::envelope_every_error))
         .layer(CatchPanicLayer::custom(panic_response))
         .layer(axum::middleware::from_fn(api::lang::request_context))
         .layer(SetResponseHeaderLayer::if_not_present(
@@ -419,4 +472,51 @@ pub fn shutdown_signal() -> watch::Receiver<bool> {
         let _ = tx.send(true);
     });
     rx
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::body::{Body, to_bytes};
+    use axum::http::Request;
+    use axum::routing::get;
+    use tower::ServiceExt;
+
+    async fn get_json(app: Router, path: &str) -> (StatusCode, serde_json::Value) {
+        let response = app
+            .oneshot(Request::get(path).body(Body::empty()).expect("request"))
+            .await
+            .expect("answer");
+        let status = response.status();
+        let bytes = to_bytes(response.into_body(), 1 << 20).await.expect("body");
+        (status, serde_json::from_slice(&bytes).expect("an envelope"))
+    }
+
+    #[tokio::test]
+    async fn a_request_that_takes_too_long_is_answered_503_in_the_envelope() {
+        let slow = Router::new().route(
+            "/api/v1/slow",
+            get(|| async {
+                tokio::time::sleep(Duration::from_secs(5)).await;
+                "late"
+            }),
+        );
+        let app = with_middleware_timing_out(slow, Duration::from_millis(50));
+        let (status, v) = get_json(app, "/api/v1/slow").await;
+        assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(v["code"], 503);
+        assert!(v["message"].as_str().is_some_and(|m| !m.is_empty()), "{v}");
+    }
+
+    #[tokio::test]
+    async fn a_path_that_is_not_utf8_is_answered_400_in_the_envelope_naming_the_path() {
+        let app = with_middleware(Router::new().route(
+            "/api/v1/things/{id}",
+            get(|axum::extract::Path(id): axum::extract::Path<String>| async move { id }),
+        ));
+        let (status, v) = get_json(app, "/api/v1/things/%FF").await;
+        assert_eq!(status, StatusCode::BAD_REQUEST);
+        assert_eq!(v["code"], 400);
+        assert_eq!(v["data"][0]["field"], "path");
+    }
 }

@@ -99,9 +99,106 @@ pub fn from_pairs<T: DeserializeOwned>(pairs: &[(String, String)]) -> Result<T, 
 
 /// Deserialize a cleaned JSON value, naming the field that failed (a JSON path such as
 /// `declarationGoodsInfo[2].unitPrice`).
+///
+/// serde loses the path inside `#[serde(flatten)]` (the flattened part is buffered and read
+/// again without it), so an error reported at the top of the body is traced back to the
+/// value it is about; see [`blame`].
 pub fn from_json_value<T: DeserializeOwned>(value: Value) -> Result<T, ApiError> {
-    serde_path_to_error::deserialize(value)
-        .map_err(|e| field_error(e.path().to_string(), e.inner().to_string()))
+    let error = match serde_path_to_error::deserialize::<_, T>(&value) {
+        Ok(parsed) => return Ok(parsed),
+        Err(e) => e,
+    };
+    let detail = error.inner().to_string();
+    let path = error.path().to_string();
+    let path = if path.is_empty() || path == "." || path.contains('?') {
+        blame::<T>(&value, &detail).unwrap_or_default()
+    } else {
+        path
+    };
+    Err(field_error(path, detail))
+}
+
+/// How many re-reads [`blame`] may spend on one bad body.
+const BLAME_TRIES: usize = 64;
+
+/// The JSON path of the value an error without a path is about, or `None` when it cannot be
+/// told for sure. serde's messages quote the offending value (`invalid type: integer
+/// `12345`, expected a string`, `unknown variant `X``): the leaves whose rendering the
+/// message quotes are the suspects; one suspect is the answer, among several the one whose
+/// removal (set to null) changes the error is.
+fn blame<T: DeserializeOwned>(value: &Value, detail: &str) -> Option<String> {
+    let mut leaves = Vec::new();
+    collect_leaves(value, String::new(), &mut leaves);
+    let suspects: Vec<&(String, &Value)> = leaves
+        .iter()
+        .filter(|(_, leaf)| quoted_in(leaf, detail))
+        .collect();
+    match suspects.as_slice() {
+        [] => None,
+        [(path, _)] => Some(path.clone()),
+        many => many.iter().take(BLAME_TRIES).find_map(|(path, _)| {
+            let mut probe = value.clone();
+            *pointer_mut(&mut probe, path)? = Value::Null;
+            let changed = match serde_json::from_value::<T>(probe) {
+                Ok(_) => true,
+                Err(e) => e.to_string() != detail,
+            };
+            changed.then(|| path.clone())
+        }),
+    }
+}
+
+/// Every scalar of a JSON value with its path (`a.b[2].c`).
+fn collect_leaves<'v>(value: &'v Value, path: String, out: &mut Vec<(String, &'v Value)>) {
+    match value {
+        Value::Array(items) => {
+            for (i, item) in items.iter().enumerate() {
+                collect_leaves(item, format!("{path}[{i}]"), out);
+            }
+        }
+        Value::Object(map) => {
+            for (k, v) in map {
+                let here = if path.is_empty() {
+                    k.clone()
+                } else {
+                    format!("{path}.{k}")
+                };
+                collect_leaves(v, here, out);
+            }
+        }
+        Value::Null => {}
+        scalar => out.push((path, scalar)),
+    }
+}
+
+/// Whether serde's message quotes this scalar (its `Unexpected` rendering).
+fn quoted_in(leaf: &Value, detail: &str) -> bool {
+    match leaf {
+        Value::String(s) => {
+            detail.contains(&format!("string {s:?}")) || detail.contains(&format!("`{s}`"))
+        }
+        Value::Number(n) => detail.contains(&format!("`{n}`")),
+        Value::Bool(b) => detail.contains(&format!("boolean `{b}`")),
+        _ => false,
+    }
+}
+
+/// The value at a path made by [`collect_leaves`].
+fn pointer_mut<'v>(value: &'v mut Value, path: &str) -> Option<&'v mut Value> {
+    let mut here = value;
+    for segment in path.split('.') {
+        let (key, indexes) = match segment.find('[') {
+            Some(at) => (&segment[..at], &segment[at..]),
+            None => (segment, ""),
+        };
+        if !key.is_empty() {
+            here = here.get_mut(key)?;
+        }
+        for index in indexes.split(['[', ']']).filter(|i| !i.is_empty()) {
+            here = here.get_mut(index.parse::<usize>().ok()?)?;
+        }
+    }
+    Some(here)
 }
 
 fn body_rejection(rejection: BytesRejection) -> ApiError {
@@ -341,5 +438,58 @@ mod tests {
             ApiError::BadRequest { fields, .. } => assert_eq!(fields[0].field, "lines[1].qty"),
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct Goods {
+        goods_name: Option<String>,
+        qty: Option<i64>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct Data {
+        tracking_number: Option<String>,
+        note: Option<String>,
+        #[serde(default)]
+        goods: Vec<Goods>,
+    }
+
+    #[derive(Debug, Deserialize)]
+    #[serde(rename_all = "camelCase")]
+    #[allow(dead_code)]
+    struct Flattened {
+        kind: Option<String>,
+        #[serde(flatten)]
+        data: Data,
+    }
+
+    #[test]
+    fn a_wrong_type_inside_a_flattened_part_names_its_json_path() {
+        let err = parse_json_body::<Flattened>(br#"{"kind":"OC","trackingNumber":2501000161}"#)
+            .expect_err("refused");
+        assert_eq!(refused_field(err), "trackingNumber");
+        let deep = br#"{"kind":"OC","goods":[{"goodsName":"ok"},{"goodsName":12345}]}"#;
+        let err = parse_json_body::<Flattened>(deep).expect_err("refused");
+        assert_eq!(refused_field(err), "goods[1].goodsName");
+    }
+
+    #[test]
+    fn among_equal_values_the_one_that_is_wrong_is_named() {
+        let body = br#"{"kind":"OC","goods":[{"qty":7},{"goodsName":7}]}"#;
+        let err = parse_json_body::<Flattened>(body).expect_err("refused");
+        assert_eq!(refused_field(err), "goods[1].goodsName");
+    }
+
+    #[test]
+    fn an_error_that_quotes_no_value_stays_on_the_body() {
+        let err = parse_json_body::<Flattened>(br#"{"kind":"OC","goods":"x"}"#);
+        // A string where a list belongs is quoted ("x") and found.
+        assert_eq!(refused_field(err.expect_err("refused")), "goods");
+        let err = parse_json_body::<Flattened>(br#"[1]"#).expect_err("refused");
+        assert_eq!(refused_field(err), "body");
     }
 }

@@ -6,6 +6,7 @@
 mod actor;
 pub mod auth;
 pub mod dates;
+pub mod doc;
 mod envelope;
 mod error;
 pub mod extract;
@@ -16,7 +17,7 @@ pub mod permissions;
 
 pub use actor::{Actor, Role};
 pub use auth::{ActorRoles, Auth, AuthConfig, LoginMethod, SessionSubject};
-pub use envelope::{Envelope, Ok, ok, render};
+pub use envelope::{Envelope, Ok, envelope_every_error, ok, render};
 pub use error::{ApiError, ApiResult, FieldError, Text};
 pub use extract::{FormOrJson, Json, Query};
 pub use guard::{Granted, Guards, Rule};

@@ -44,8 +44,10 @@ impl Paging {
     }
 }
 
-#[derive(Debug, Clone, Serialize)]
+/// A page of a list: its rows and how many rows the whole list has.
+#[derive(Debug, Clone, Serialize, utoipa::ToSchema)]
 pub struct Page<T> {
     pub records: Vec<T>,
+    /// Rows of the whole list (all pages).
     pub total: i64,
 }

@@ -11,14 +11,16 @@
 //! on the event time); `pageNo`/`pageSize`; `minPosition`.
 
 use api::{ApiError, ApiResult, Guards, Page, Paging, Query, ok};
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use chrono::{DateTime, FixedOffset, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::{FromRow, Postgres, QueryBuilder};
 use uuid::Uuid;
+
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::QueryState;
 use crate::declaration_list::shanghai;
@@ -28,25 +30,45 @@ pub const PROJECTION: &str = "admin_audit";
 /// The subject types: the audited streams.
 pub const SUBJECT_TYPES: [&str; 4] = ["account", "role", "port", "customer"];
 
-pub fn routes(g: &Guards) -> Router<QueryState> {
-    Router::new().route(
-        "/api/v1/admin/audit",
-        get(list).route_layer(g.permission("staff:management")),
-    )
+pub fn routes(g: &Guards) -> OpenApiRouter<QueryState> {
+    let staff = g.permission("staff:management");
+    OpenApiRouter::new().routes(routes!(list).map(|r| r.route_layer(staff)))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct AuditParams {
+    /// One of [`SUBJECT_TYPES`].
+    #[param(pattern = "^(account|role|port|customer)$")]
     pub subject_type: Option<String>,
+    /// The subject's id.
+    #[param(format = Uuid)]
     pub subject_id: Option<String>,
+    /// The actor's login (case-insensitive).
+    #[param(max_length = 100)]
     pub actor: Option<String>,
+    /// The event type (case-insensitive).
+    #[param(max_length = 100)]
     pub action: Option<String>,
+    /// Contains, in label, actor, action, reason or changes.
+    #[param(max_length = 100)]
     pub keyword: Option<String>,
+    /// First day (YYYYMMDD, Asia/Shanghai, inclusive) on the event time.
+    #[param(pattern = r"^\d{8}$", example = "20261122")]
     pub from_date: Option<String>,
+    /// Last day (YYYYMMDD, Asia/Shanghai, inclusive) on the event time.
+    #[param(pattern = r"^\d{8}$", example = "20261122")]
     pub to_date: Option<String>,
+    /// 1-based page number (default 1).
+    #[param(minimum = 1)]
     pub page_no: Option<i64>,
+    /// Rows per page (default 10, at most 500).
+    #[param(minimum = 1, maximum = 500)]
     pub page_size: Option<i64>,
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
@@ -64,7 +86,8 @@ struct Row {
     reason: Option<String>,
 }
 
-#[derive(Debug, Serialize)]
+/// One event of the account, role, port or customer streams.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct AuditRecord {
     /// The event's global position (unique, increasing).
@@ -77,6 +100,7 @@ pub struct AuditRecord {
     pub subject_label: Option<String>,
     pub action: String,
     /// `[{field, from, to}]`.
+    #[schema(value_type = Vec<Object>)]
     pub changes: Value,
     pub reason: Option<String>,
 }
@@ -194,6 +218,24 @@ impl Filter {
     }
 }
 
+/// Administration audit view
+///
+/// Needs `staff:management`. Every change of accounts, roles, ports and customers, newest
+/// first.
+#[utoipa::path(
+    get,
+    path = "/api/v1/admin/audit",
+    tag = api::doc::AUTH,
+    operation_id = "adminAudit",
+    security(("bearer" = [])),
+    params(AuditParams),
+    responses(
+        (status = 200, description = "A page of audit records.", body = Page<AuditRecord>),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+    ),
+)]
 async fn list(
     State(state): State<QueryState>,
     Query(params): Query<AuditParams>,

@@ -10,13 +10,15 @@
 //!   dialog's list of active customers that file that type, by username.
 
 use api::{ApiError, ApiResult, Guards, Page, Paging, Query, Role, ok};
-use axum::Router;
 use axum::extract::{Path, State};
-use axum::routing::get;
 use chrono::{DateTime, FixedOffset, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::FromRow;
 use uuid::Uuid;
+
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::QueryState;
 use crate::declaration_list::codes::resolve_types;
@@ -25,31 +27,35 @@ use crate::declaration_list::shanghai;
 pub const PROJECTION: &str = "customer_directory";
 const ACCOUNTS: &str = "account_directory";
 
-pub fn routes(g: &Guards) -> Router<QueryState> {
+pub fn routes(g: &Guards) -> OpenApiRouter<QueryState> {
     const ADMINS: &[Role] = &[Role::Admin, Role::SuperAdmin];
-    Router::new()
-        .route(
-            "/api/v1/customers",
-            get(list).route_layer(g.permission("customers:management")),
-        )
-        .route(
-            "/api/v1/customers/{id}",
-            get(detail).route_layer(g.permission("customers:management")),
-        )
-        .route(
-            "/api/v1/admin/customers",
-            get(for_export).route_layer(g.roles(ADMINS)),
-        )
+    let management = g.permission("customers:management");
+    OpenApiRouter::new()
+        .routes(routes!(list).map(|r| r.route_layer(management.clone())))
+        .routes(routes!(detail).map(|r| r.route_layer(management)))
+        .routes(routes!(for_export).map(|r| r.route_layer(g.roles(ADMINS))))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct ListParams {
+    /// Username, company name, upsId or accountNo; contains, case-insensitive.
     pub keyword: Option<String>,
+    /// `active` or `disabled`.
+    #[param(pattern = "^(active|disabled)$")]
     pub status: Option<String>,
+    /// Class letter `B`, `C`, `D` or a type code: customers that file it.
     pub declaration_type: Option<String>,
+    /// 1-based page number (default 1).
+    #[param(minimum = 1)]
     pub page_no: Option<i64>,
+    /// Rows per page (default 10, at most 500).
+    #[param(minimum = 1, maximum = 500)]
     pub page_size: Option<i64>,
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
@@ -78,7 +84,9 @@ struct Row {
     version: i64,
 }
 
-#[derive(Debug, Serialize)]
+/// A customer of the archive. Times carry the Asia/Shanghai offset; `version` is sent as
+/// `If-Match`.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerRecord {
     pub customer_id: Uuid,
@@ -179,6 +187,23 @@ fn types_of(declaration_type: Option<&str>) -> Result<Vec<String>, ApiError> {
         .collect())
 }
 
+/// Customer archive list
+///
+/// Needs `customers:management`. Deleted customers are never listed. By username.
+#[utoipa::path(
+    get,
+    path = "/api/v1/customers",
+    tag = api::doc::AUTH,
+    operation_id = "listCustomers",
+    security(("bearer" = [])),
+    params(ListParams),
+    responses(
+        (status = 200, description = "A page of customers.", body = Page<CustomerRecord>),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+    ),
+)]
 async fn list(
     State(state): State<QueryState>,
     Query(params): Query<ListParams>,
@@ -221,9 +246,13 @@ async fn list(
     Ok(ok(Page { records, total }).no_store())
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct DetailParams {
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
@@ -238,7 +267,8 @@ struct AccountRow {
     created_at: DateTime<Utc>,
 }
 
-#[derive(Debug, Serialize)]
+/// A login of the customer.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerAccount {
     pub account_id: Uuid,
@@ -252,7 +282,8 @@ pub struct CustomerAccount {
     pub create_time: DateTime<FixedOffset>,
 }
 
-#[derive(Debug, Serialize)]
+/// A customer with its logins.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomerDetail {
     #[serde(flatten)]
@@ -260,6 +291,27 @@ pub struct CustomerDetail {
     pub accounts: Vec<CustomerAccount>,
 }
 
+/// A customer with its logins
+///
+/// Needs `customers:management`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/customers/{id}",
+    tag = api::doc::AUTH,
+    operation_id = "customerDetail",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
+        DetailParams,
+    ),
+    responses(
+        (status = 200, description = "The customer.", body = CustomerDetail),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+    ),
+)]
 async fn detail(
     State(state): State<QueryState>,
     Path(id): Path<String>,
@@ -301,13 +353,16 @@ async fn detail(
     .no_store())
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct ExportParams {
+    /// Class letter `B`, `C`, `D` (with `shipmentType`) or type code `OB OC OD IB IC ID`.
     pub declaration_type: Option<String>,
 }
 
-#[derive(Debug, FromRow, Serialize)]
+/// A customer the export dialog offers.
+#[derive(Debug, FromRow, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportCustomer {
     pub customer_id: Uuid,
@@ -315,11 +370,30 @@ pub struct ExportCustomer {
     pub company_name: String,
 }
 
-#[derive(Debug, Serialize)]
+/// `{records}`: a whole list, not paged.
+#[derive(Debug, Serialize, ToSchema)]
 pub struct Records<T> {
     pub records: Vec<T>,
 }
 
+/// Customers for the export dialog
+///
+/// ADMIN and SUPER_ADMIN. Active customers that file the type (all types when absent), by
+/// username.
+#[utoipa::path(
+    get,
+    path = "/api/v1/admin/customers",
+    tag = api::doc::AUTH,
+    operation_id = "exportCustomers",
+    security(("bearer" = [])),
+    params(ExportParams),
+    responses(
+        (status = 200, description = "The customers.", body = Records<ExportCustomer>),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+    ),
+)]
 async fn for_export(
     State(state): State<QueryState>,
     Query(params): Query<ExportParams>,

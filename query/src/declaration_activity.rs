@@ -15,14 +15,16 @@
 //! staff).
 
 use api::{Actor, ApiError, ApiResult, Page, Paging};
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::{Postgres, QueryBuilder};
 use uuid::Uuid;
+
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::QueryState;
 use crate::declaration_history::{HISTORY_COLUMNS, HistoryEntry, HistoryRow, PROJECTION};
@@ -44,33 +46,56 @@ pub const ACTIONS: [&str; 12] = [
     "delete",
 ];
 
-pub fn routes() -> Router<QueryState> {
-    Router::new().route("/api/v1/declarations/activity", get(activity))
+pub fn routes() -> OpenApiRouter<QueryState> {
+    OpenApiRouter::new().routes(routes!(activity))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct ActivityParams {
+    /// The actor's username.
     pub actor: Option<String>,
+    /// One of [`ACTIONS`].
+    #[param(
+        pattern = "^(create|edit|submit|withdraw|review|return|complete|reject|redeclare|send-back|amend|delete)$"
+    )]
     pub action: Option<String>,
+    /// Class letter `B`, `C`, `D` (with `shipmentType`) or type code `OB OC OD IB IC ID`.
     pub declaration_type: Option<String>,
+    /// -1 both (default), 0 import, 1 export; a type code it contradicts answers 400.
+    #[param(minimum = -1, maximum = 1)]
     pub shipment_type: Option<i64>,
+    /// One or many tracking numbers, separated by commas or newlines (exact match).
     pub tracking_number: Option<String>,
+    /// First day (YYYYMMDD, Asia/Shanghai, inclusive) on the event time.
+    #[param(pattern = r"^\d{8}$", example = "20261122")]
     pub from_date: Option<String>,
+    /// Last day (YYYYMMDD, Asia/Shanghai, inclusive) on the event time.
+    #[param(pattern = r"^\d{8}$", example = "20261122")]
     pub to_date: Option<String>,
+    /// 1-based page number (default 1).
+    #[param(minimum = 1)]
     pub page_no: Option<i64>,
+    /// Rows per page (default 10, at most 500).
+    #[param(minimum = 1, maximum = 500)]
     pub page_size: Option<i64>,
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
-/// `ActivityEntry` of docs/api.md: a history entry and the declaration it belongs to.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A history entry and the declaration it belongs to (`ActivityEntry` of docs/api.md).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ActivityEntry {
     #[serde(flatten)]
     pub entry: HistoryEntry,
     pub declaration_id: Uuid,
+    /// As the declaration had it when the event happened.
     pub tracking_number: Option<String>,
+    /// Type code.
     pub declaration_type: Option<String>,
 }
 
@@ -238,6 +263,22 @@ pub fn mask_changes(changes: &mut Value) {
     }
 }
 
+/// Activity feed: who did what, when
+///
+/// Events across declarations, newest first. Customers see their own company's only.
+#[utoipa::path(
+    get,
+    path = "/api/v1/declarations/activity",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "declarationActivity",
+    security(("bearer" = [])),
+    params(ActivityParams),
+    responses(
+        (status = 200, description = "A page of events.", body = Page<ActivityEntry>),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+    ),
+)]
 async fn activity(
     State(state): State<QueryState>,
     actor: Actor,

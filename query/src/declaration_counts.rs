@@ -14,12 +14,14 @@
 //! Customers count their own company's declarations only.
 
 use api::{Actor, ApiError, ApiResult};
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use chrono::{Duration, NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::{FromRow, Postgres, QueryBuilder};
+
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::QueryState;
 use crate::declaration_list::PROJECTION;
@@ -30,35 +32,51 @@ use crate::declaration_list::filter::Filter;
 pub const MAX_DAYS: i64 = 366;
 pub const DEFAULT_DAYS: i64 = 30;
 
-pub fn routes() -> Router<QueryState> {
-    Router::new().route("/api/v1/declarations/counts", get(counts))
+pub fn routes() -> OpenApiRouter<QueryState> {
+    OpenApiRouter::new().routes(routes!(counts))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct CountsParams {
+    /// -1 both (default), 0 import, 1 export; a type code it contradicts answers 400.
+    #[param(minimum = -1, maximum = 1)]
     pub shipment_type: Option<i64>,
+    /// Class letter `B`, `C`, `D` (with `shipmentType`) or type code `OB OC OD IB IC ID`.
     pub declaration_type: Option<String>,
+    /// First day (YYYYMMDD, Asia/Shanghai, inclusive) on the creation time; default 30 days
+    /// before `toDate`.
+    #[param(pattern = r"^\d{8}$", example = "20261122")]
     pub from_date: Option<String>,
+    /// Last day (YYYYMMDD, Asia/Shanghai, inclusive); default today. At most 366 days.
+    #[param(pattern = r"^\d{8}$", example = "20261122")]
     pub to_date: Option<String>,
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow)]
+/// Declarations of one type in one status.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, FromRow, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StatusCount {
+    /// The type code (`OC`, ...).
     pub declaration_type: String,
     pub status: i16,
     pub count: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Declarations created on one day (Asia/Shanghai).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct DayCount {
     pub date: NaiveDate,
     pub count: i64,
 }
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The dashboard counts.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct Counts {
     pub by_status: Vec<StatusCount>,
@@ -143,6 +161,22 @@ pub async fn load(
     Ok(Counts { by_status, per_day })
 }
 
+/// Dashboard counts
+///
+/// Counts per type and status, and per day. Customers count their own company's only.
+#[utoipa::path(
+    get,
+    path = "/api/v1/declarations/counts",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "countDeclarations",
+    security(("bearer" = [])),
+    params(CountsParams),
+    responses(
+        (status = 200, description = "The counts.", body = Counts),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+    ),
+)]
 async fn counts(
     State(state): State<QueryState>,
     actor: Actor,

@@ -7,25 +7,31 @@
 //! the answer is marked `Cache-Control: no-store`.
 
 use api::{Actor, ApiError, ApiResult};
-use axum::Router;
 use axum::extract::{Path, State};
-use axum::routing::get;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use serde_json::{Map, Value, json};
 use sqlx::FromRow;
 use uuid::Uuid;
 
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::QueryState;
 use crate::declaration_list::{PROJECTION, shanghai};
 
-pub fn routes() -> Router<QueryState> {
-    Router::new().route("/api/v1/declarations/{id}", get(detail))
+pub fn routes() -> OpenApiRouter<QueryState> {
+    OpenApiRouter::new().routes(routes!(detail))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct DetailParams {
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
@@ -108,6 +114,30 @@ pub async fn load(pool: &sqlx::PgPool, actor: &Actor, id: Uuid) -> Result<Option
     Ok(Some(Value::Object(out)))
 }
 
+/// One declaration in full
+///
+/// A declaration the caller may not see answers 404, like a missing one.
+#[utoipa::path(
+    get,
+    path = "/api/v1/declarations/{id}",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "getDeclaration",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
+        DetailParams,
+    ),
+    responses(
+        (
+            status = 200,
+            description = "The declaration, with its `version` for `If-Match`.",
+            body = ref("#/components/schemas/Declaration"),
+        ),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 404, response = api::doc::NotFound),
+    ),
+)]
 async fn detail(
     State(state): State<QueryState>,
     actor: Actor,

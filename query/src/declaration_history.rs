@@ -4,14 +4,16 @@
 //! the declaration; anyone else gets 404, exactly like a missing declaration.
 
 use api::{Actor, ApiError, ApiResult};
-use axum::Router;
 use axum::extract::{Path, State};
-use axum::routing::get;
 use chrono::{DateTime, FixedOffset, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::FromRow;
 use uuid::Uuid;
+
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::QueryState;
 use crate::declaration_list::shanghai;
@@ -19,13 +21,17 @@ use crate::declaration_list::shanghai;
 /// The projection this module reads.
 pub const PROJECTION: &str = "declaration_history";
 
-pub fn routes() -> Router<QueryState> {
-    Router::new().route("/api/v1/declarations/{id}/history", get(history))
+pub fn routes() -> OpenApiRouter<QueryState> {
+    OpenApiRouter::new().routes(routes!(history))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct HistoryParams {
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
@@ -54,27 +60,57 @@ pub const HISTORY_COLUMNS: &str = "declaration_id, version, position, recorded_a
     actor_name, actor_role, event_type, action, from_status, to_status, reason, receipt_code, \
     changes, customer_id, tracking_number, declaration_type";
 
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// Who did it (null fields for the system).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 pub struct HistoryActor {
     pub id: Option<Uuid>,
     pub name: Option<String>,
     pub role: Option<String>,
 }
 
-/// `HistoryEntry` of docs/api.md (plus the receipt code of customs outcomes).
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// The moves a history records, as the activity filter takes them.
+fn action_schema() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .enum_values(Some(crate::declaration_activity::ACTIONS.iter().copied()))
+        .build()
+}
+
+/// `[FieldChange]`: the component is shared with the command side's documentation.
+fn field_changes() -> utoipa::openapi::Array {
+    utoipa::openapi::ArrayBuilder::new()
+        .items(utoipa::openapi::Ref::from_schema_name("FieldChange"))
+        .description(Some("Fields changed by an edit or amend."))
+        .build()
+}
+
+/// One event of a declaration's history (`HistoryEntry` of docs/api.md, plus the receipt
+/// code of customs outcomes).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct HistoryEntry {
+    /// The declaration's version after this event.
     pub version: i64,
+    /// The event's global position.
     pub position: i64,
+    /// When it happened (+08:00).
     pub at: DateTime<FixedOffset>,
     pub actor: HistoryActor,
+    /// The stored event's type.
     pub event_type: String,
+    #[schema(schema_with = action_schema)]
     pub action: String,
+    /// 0 draft, 1 unprocessed, 2 reviewed not completed, 3 completed, 4 document exception,
+    /// 10 returned not completed, 11 returned not submitted, 5 deleted. Null on creation.
     pub from_status: Option<i16>,
+    /// Status after the event.
     pub to_status: Option<i16>,
+    /// The reason given (return, reject, send-back, amend, delete).
     pub reason: Option<String>,
+    /// Customs receipt code of complete (P R) and reject (E Z Y).
     pub receipt_code: Option<String>,
+    /// Fields changed by an edit or amend.
+    #[schema(schema_with = field_changes)]
     pub changes: Value,
 }
 
@@ -124,6 +160,26 @@ pub async fn load(
     }
 }
 
+/// A declaration's history
+///
+/// Every event in version order: who, when, status from -> to, reason, fields changed.
+#[utoipa::path(
+    get,
+    path = "/api/v1/declarations/{id}/history",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "declarationHistory",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
+        HistoryParams,
+    ),
+    responses(
+        (status = 200, description = "The events.", body = Vec<HistoryEntry>),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 404, response = api::doc::NotFound),
+    ),
+)]
 async fn history(
     State(state): State<QueryState>,
     actor: Actor,

@@ -19,9 +19,7 @@ pub mod filter;
 pub mod mask;
 
 use api::{Actor, ApiError, ApiResult, Page, Paging};
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use chrono::{DateTime, FixedOffset, Utc};
 use chrono_tz::Asia::Shanghai;
 use rust_decimal::Decimal;
@@ -29,33 +27,61 @@ use serde::{Deserialize, Serialize};
 use sqlx::{FromRow, Postgres, QueryBuilder};
 use uuid::Uuid;
 
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+
 use crate::QueryState;
 use filter::Filter;
 
 /// The projection this module reads.
 pub const PROJECTION: &str = "declaration_list";
 
-pub fn routes() -> Router<QueryState> {
-    Router::new().route("/api/v1/declarations", get(list))
+pub fn routes() -> OpenApiRouter<QueryState> {
+    OpenApiRouter::new().routes(routes!(list))
 }
 
 /// The list's query string (after `api::Query` cleaning: trimmed, `-1` and empty absent).
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct ListParams {
+    /// Class letter `B`, `C`, `D` (with `shipmentType`) or type code `OB OC OD IB IC ID`.
     pub declaration_type: Option<String>,
+    /// -1 all (default, deleted excluded). 0 draft, 1 unprocessed, 2 reviewed not completed,
+    /// 3 completed, 4 document exception, 10 returned not completed, 11 returned not
+    /// submitted, 5 deleted.
+    #[param(minimum = -1, maximum = 11)]
     pub status: Option<i64>,
+    /// -1 both (default), 0 import, 1 export; a type code it contradicts answers 400.
+    #[param(minimum = -1, maximum = 1)]
     pub shipment_type: Option<i64>,
+    /// One or many tracking numbers, separated by commas or newlines (exact match).
     pub tracking_number: Option<String>,
+    /// The owning customer account.
     pub username: Option<String>,
+    /// The owning customer.
     pub customer_id: Option<Uuid>,
     pub port: Option<String>,
     pub slic: Option<String>,
+    /// First day (YYYYMMDD, Asia/Shanghai, inclusive) on the creation time.
+    #[param(pattern = r"^\d{8}$", example = "20261122")]
     pub from_date: Option<String>,
+    /// Last day (YYYYMMDD, Asia/Shanghai, inclusive) on the creation time.
+    #[param(pattern = r"^\d{8}$", example = "20261122")]
     pub to_date: Option<String>,
+    /// `field,asc|desc` with field one of createdAt (default, desc), updatedAt,
+    /// trackingNumber, status, estimatedPickupTime, declarationType.
     pub sort: Option<String>,
+    /// 1-based page number (default 1).
+    #[param(minimum = 1)]
     pub page_no: Option<i64>,
+    /// Rows per page (default 10, at most 500).
+    #[param(minimum = 1, maximum = 500)]
     pub page_size: Option<i64>,
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
@@ -161,8 +187,9 @@ pub const SUMMARY_COLUMNS: &str = "id, version, tracking_number, declaration_typ
     company_name, port, slic, service_type, estimated_pickup_time, goods_count, total_value, \
     currency, consignee_name, created_at, updated_at";
 
-/// `DeclarationSummary` of docs/api.md.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// A row of the declaration list (`DeclarationSummary` of docs/api.md). Times carry the
+/// Asia/Shanghai offset.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DeclarationSummary {
     pub id: Uuid,
@@ -181,7 +208,9 @@ pub struct DeclarationSummary {
     pub service_type: Option<String>,
     pub estimated_pickup_time: Option<DateTime<FixedOffset>>,
     pub goods_count: i32,
+    /// The goods' total value (a JSON number).
     #[serde(with = "rust_decimal::serde::float_option")]
+    #[schema(value_type = Option<f64>)]
     pub total_value: Option<Decimal>,
     pub currency: Option<String>,
     pub consignee_name: Option<String>,
@@ -287,6 +316,23 @@ pub async fn count(pool: &sqlx::PgPool, filter: &Filter) -> Result<i64, ApiError
     Ok(total)
 }
 
+/// List and search declarations
+///
+/// Staff see every customer's declarations, customers only their own company's. Deleted ones
+/// only when `status=5` is asked.
+#[utoipa::path(
+    get,
+    path = "/api/v1/declarations",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "listDeclarations",
+    security(("bearer" = [])),
+    params(ListParams),
+    responses(
+        (status = 200, description = "A page of summaries.", body = Page<DeclarationSummary>),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+    ),
+)]
 async fn list(
     State(state): State<QueryState>,
     actor: Actor,

@@ -10,43 +10,53 @@
 use std::collections::HashMap;
 
 use api::{ApiResult, Guards, Page, Paging, Query, ok};
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use chrono::{DateTime, FixedOffset, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::{FromRow, PgPool};
 use uuid::Uuid;
+
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::QueryState;
 use crate::declaration_list::shanghai;
 
 pub const PROJECTION: &str = "port_directory";
 
-pub fn routes(g: &Guards) -> Router<QueryState> {
-    Router::new()
-        .route(
-            "/api/v1/port/slic-info",
-            get(slic_info).route_layer(g.signed_in()),
-        )
-        .route(
-            "/api/v1/ports",
-            get(list).route_layer(g.permission("ports:management")),
-        )
+pub fn routes(g: &Guards) -> OpenApiRouter<QueryState> {
+    let ports = g.permission("ports:management");
+    OpenApiRouter::new()
+        .routes(routes!(slic_info).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(list).map(|r| r.route_layer(ports)))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct SlicInfoParams {
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct PortParams {
+    /// Contains, case-insensitive: code, names, SLICs and facilities.
     pub keyword: Option<String>,
+    /// 1-based page number (default 1).
+    #[param(minimum = 1)]
     pub page_no: Option<i64>,
+    /// Rows per page (default 10, at most 500).
+    #[param(minimum = 1, maximum = 500)]
     pub page_size: Option<i64>,
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
@@ -79,7 +89,8 @@ struct SlicRow {
 }
 
 /// A facility of a port.
-#[derive(Debug, Serialize)]
+/// A facility (SLIC) of a port.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct SlicInfo {
     pub id: Uuid,
@@ -93,7 +104,9 @@ pub struct SlicInfo {
 }
 
 /// A port with its facilities.
-#[derive(Debug, Serialize)]
+/// A port with its live facilities. Times carry the Asia/Shanghai offset; `deleted` is
+/// always false in these lists (live rows only); `version` is sent as `If-Match`.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PortRecord {
     pub id: Uuid,
@@ -176,6 +189,22 @@ async fn with_facilities(
         .collect())
 }
 
+/// Ports with their facilities
+///
+/// Anyone signed in (the declaration and export forms offer them). Live ports, by code.
+#[utoipa::path(
+    get,
+    path = "/api/v1/port/slic-info",
+    tag = api::doc::AUTH,
+    operation_id = "portSlicInfo",
+    security(("bearer" = [])),
+    params(SlicInfoParams),
+    responses(
+        (status = 200, description = "The ports.", body = Vec<PortRecord>),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+    ),
+)]
 async fn slic_info(
     State(state): State<QueryState>,
     Query(params): Query<SlicInfoParams>,
@@ -189,6 +218,23 @@ async fn slic_info(
     Ok(ok(with_facilities(&state.pool, ports).await?).no_store())
 }
 
+/// Port management list
+///
+/// Needs `ports:management`.
+#[utoipa::path(
+    get,
+    path = "/api/v1/ports",
+    tag = api::doc::AUTH,
+    operation_id = "listPorts",
+    security(("bearer" = [])),
+    params(PortParams),
+    responses(
+        (status = 200, description = "A page of ports.", body = Page<PortRecord>),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+    ),
+)]
 async fn list(
     State(state): State<QueryState>,
     Query(params): Query<PortParams>,

@@ -13,13 +13,15 @@ use axum::Router;
 use axum::extract::{FromRef, Path, State};
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::get;
 use chrono::{NaiveDate, Utc};
 use serde::Deserialize;
 use serde::ser::{Serialize, SerializeMap, Serializer};
 use serde_json::{Map, Value};
 use sqlx::PgPool;
 use sqlx::types::Json;
+use utoipa::IntoParams;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 /// The projection this module reads.
 pub const PROJECTION: &str = "reference_rows";
@@ -53,19 +55,85 @@ pub const TABLES: &[&str] = &[
 const CACHE_CONTROL: &str = "public, max-age=300";
 
 /// The route, for any state the pool can be taken from.
+/// The reference route with its documentation.
+pub fn routes<S>() -> OpenApiRouter<S>
+where
+    S: Clone + Send + Sync + 'static,
+    PgPool: FromRef<S>,
+{
+    OpenApiRouter::new().routes(routes!(table))
+}
+
+/// The reference route, as a plain router.
 pub fn router<S>() -> Router<S>
 where
     S: Clone + Send + Sync + 'static,
     PgPool: FromRef<S>,
 {
-    Router::new().route("/api/v1/reference/{table}", get(table))
+    routes().split_for_parts().0
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct Params {
+    /// YYYYMMDD; default today (Asia/Shanghai).
+    #[param(pattern = r"^\d{8}$", example = "20261122")]
     pub date: Option<String>,
 }
 
+/// The `{table}` of the path, as the document describes it.
+#[derive(IntoParams)]
+#[into_params(parameter_in = Path)]
+#[allow(dead_code)] // read by `Path<String>`; this type only documents it
+struct TablePath {
+    /// The table.
+    #[param(schema_with = table_names)]
+    table: String,
+}
+
+/// One of [`TABLES`].
+fn table_names() -> utoipa::openapi::Object {
+    utoipa::openapi::ObjectBuilder::new()
+        .schema_type(utoipa::openapi::Type::String)
+        .enum_values(Some(TABLES.iter().copied()))
+        .build()
+}
+
+/// A reference table's rows on a date
+///
+/// Public code lists: no token needed.
+#[utoipa::path(
+    get,
+    path = "/api/v1/reference/{table}",
+    tag = api::doc::REFERENCE,
+    operation_id = "referenceTable",
+    params(
+        TablePath,
+        Params,
+        ("If-None-Match" = Option<String>, Header, description = "An `ETag` from an earlier answer."),
+    ),
+    responses(
+        (
+            status = 200,
+            description = "The rows in force on the date.",
+            body = ref("#/components/schemas/ReferenceRows"),
+            headers(
+                ("ETag" = String, description = "Strong validator of the rows."),
+                ("Cache-Control" = String, description = "`public, max-age=300`."),
+            ),
+        ),
+        (
+            status = 304,
+            description = "`If-None-Match` matched: no body.",
+            headers(
+                ("ETag" = String, description = "Strong validator of the rows."),
+                ("Cache-Control" = String, description = "`public, max-age=300`."),
+            ),
+        ),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 404, response = api::doc::NotFound),
+    ),
+)]
 async fn table(
     State(pool): State<PgPool>,
     Path(table): Path<String>,

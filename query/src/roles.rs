@@ -5,38 +5,45 @@
 use std::collections::HashMap;
 
 use api::{ApiResult, Guards, Query, Role, ok};
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use serde::{Deserialize, Serialize};
+
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::QueryState;
 
 pub const PROJECTION: &str = "role_permissions";
 
-pub fn routes(g: &Guards) -> Router<QueryState> {
-    Router::new().route(
-        "/api/v1/roles",
-        get(list).route_layer(g.permission("roles:management")),
-    )
+pub fn routes(g: &Guards) -> OpenApiRouter<QueryState> {
+    let roles = g.permission("roles:management");
+    OpenApiRouter::new().routes(routes!(list).map(|r| r.route_layer(roles)))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct RolesParams {
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
-#[derive(Debug, Serialize)]
+/// One permission a role holds.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct PermissionEntry {
     pub permission_code: String,
     pub permission_description: String,
+    /// Always `BUTTON`.
     #[serde(rename = "type")]
     pub kind: &'static str,
 }
 
-#[derive(Debug, Serialize)]
+/// A role with its permissions.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct RoleEntry {
     pub role_code: &'static str,
@@ -47,6 +54,24 @@ pub struct RoleEntry {
     pub version: i64,
 }
 
+/// Roles and their permissions
+///
+/// Needs `roles:management`. Every role, with its permission codes in the documented order
+/// (the defaults until the role's set was changed).
+#[utoipa::path(
+    get,
+    path = "/api/v1/roles",
+    tag = api::doc::AUTH,
+    operation_id = "listRoles",
+    security(("bearer" = [])),
+    params(RolesParams),
+    responses(
+        (status = 200, description = "The roles.", body = Vec<RoleEntry>),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+    ),
+)]
 async fn list(
     State(state): State<QueryState>,
     Query(params): Query<RolesParams>,

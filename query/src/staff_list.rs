@@ -4,32 +4,41 @@
 //! number, then login.
 
 use api::{ApiResult, Guards, Page, Paging, Query, ok};
-use axum::Router;
 use axum::extract::State;
-use axum::routing::get;
 use chrono::{DateTime, FixedOffset, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
 use sqlx::FromRow;
 use uuid::Uuid;
 
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
+
 use crate::QueryState;
 
 pub const PROJECTION: &str = "account_directory";
 
-pub fn routes(g: &Guards) -> Router<QueryState> {
-    Router::new().route(
-        "/api/v1/staff",
-        get(list).route_layer(g.permission("staff:management")),
-    )
+pub fn routes(g: &Guards) -> OpenApiRouter<QueryState> {
+    let staff = g.permission("staff:management");
+    OpenApiRouter::new().routes(routes!(list).map(|r| r.route_layer(staff)))
 }
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 pub struct StaffParams {
+    /// Contains, case-insensitive: name, login, e-mail or staff number.
     pub keyword: Option<String>,
+    /// 1-based page number (default 1).
+    #[param(minimum = 1)]
     pub page_no: Option<i64>,
+    /// Rows per page (default 10, at most 500).
+    #[param(minimum = 1, maximum = 500)]
     pub page_size: Option<i64>,
+    /// Wait up to 2 s until the read model has applied the event at this `position` (from a
+    /// command's answer). A value that is not a 64-bit integer answers 400 naming
+    /// `minPosition`.
     pub min_position: Option<i64>,
 }
 
@@ -51,7 +60,8 @@ struct Row {
     version: i64,
 }
 
-#[derive(Debug, Serialize)]
+/// A staff member as the staff management list shows it.
+#[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct StaffRecord {
     pub id: Uuid,
@@ -60,6 +70,8 @@ pub struct StaffRecord {
     pub staff_email: Option<String>,
     pub staff_name: String,
     pub role_code: Option<String>,
+    /// `[{roleCode, sortNo}]`.
+    #[schema(value_type = Vec<Object>)]
     pub role_list: Value,
     /// active or disabled.
     pub status: String,
@@ -84,6 +96,23 @@ const WHERE: &str = "is_staff AND status IN ('active', 'disabled')
     AND ($1::text IS NULL OR lower(display_name) LIKE $1 OR lower(username) LIKE $1
          OR lower(coalesce(email, '')) LIKE $1 OR lower(coalesce(staff_id, '')) LIKE $1)";
 
+/// Staff management list
+///
+/// Needs `staff:management`. Deleted staff are left out; ordered by staff number, then login.
+#[utoipa::path(
+    get,
+    path = "/api/v1/staff",
+    tag = api::doc::AUTH,
+    operation_id = "listStaff",
+    security(("bearer" = [])),
+    params(StaffParams),
+    responses(
+        (status = 200, description = "A page of staff members.", body = Page<StaffRecord>),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+    ),
+)]
 async fn list(
     State(state): State<QueryState>,
     Query(params): Query<StaffParams>,

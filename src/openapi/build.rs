@@ -48,14 +48,6 @@ pub fn integer(description: &str) -> S {
     formatted(typed(&[Type::Integer], description), KnownFormat::Int64).into()
 }
 
-pub fn opt_integer(description: &str) -> S {
-    formatted(
-        typed(&[Type::Integer, Type::Null], description),
-        KnownFormat::Int64,
-    )
-    .into()
-}
-
 /// A decimal: sent as a JSON number (a numeric string is accepted in bodies).
 pub fn opt_number(description: &str) -> S {
     typed(&[Type::Number, Type::Null], description).into()
@@ -91,10 +83,6 @@ pub fn opt_date_time(description: &str) -> S {
         KnownFormat::DateTime,
     )
     .into()
-}
-
-pub fn date(description: &str) -> S {
-    formatted(typed(&[Type::String], description), KnownFormat::Date).into()
 }
 
 /// `null` only.
@@ -195,17 +183,6 @@ pub fn envelope(data: S) -> S {
     all_of(
         "",
         vec![r("Envelope"), object("", vec![("data", data)], &["data"])],
-    )
-}
-
-/// A `{records, total}` page of `item`.
-pub fn page(item: S) -> S {
-    all_of(
-        "",
-        vec![
-            r("Page"),
-            object("", vec![("records", array(item, ""))], &["records"]),
-        ],
     )
 }
 
@@ -311,15 +288,6 @@ impl Op {
         self
     }
 
-    /// `minPosition`: wait (up to 2 s) for the read model to reach a command's `position`.
-    pub fn min_position(self) -> Self {
-        self.query(
-            "minPosition",
-            integer(""),
-            "Wait up to 2 s until the read model has applied the event at this `position` (from a command's answer).",
-        )
-    }
-
     /// `If-Match: <version>`: checked when present (409 `VERSION_CONFLICT` when stale).
     pub fn if_match(self) -> Self {
         self.header(
@@ -395,14 +363,20 @@ impl Op {
     }
 
     /// The finished operation; every one takes `Accept-Language` and may answer 500.
-    pub fn finish(self) -> (HttpMethod, &'static str, utoipa::openapi::path::Operation) {
-        let op = self
-            .header(
-                "Accept-Language",
-                string_enum("", &["zh", "en"]),
-                "Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works).",
-            )
-            .errors(&[500]);
+    pub fn finish(mut self) -> (HttpMethod, &'static str, utoipa::openapi::path::Operation) {
+        self.builder = self.builder.parameter(accept_language());
+        let op = self.errors(&[500]);
         (op.method, op.path, op.builder.build())
     }
+}
+
+/// The `Accept-Language` header every operation takes.
+pub fn accept_language() -> Parameter {
+    param(
+        "Accept-Language",
+        ParameterIn::Header,
+        false,
+        string_enum("", &["zh", "en"]),
+        "Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works).",
+    )
 }

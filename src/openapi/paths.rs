@@ -4,12 +4,8 @@ use utoipa::openapi::header::HeaderBuilder;
 use utoipa::openapi::{ContentBuilder, ResponseBuilder};
 
 use super::build::*;
-use super::schemas::STATUS_TEXT;
 
-pub const AUTH: &str = "auth";
-pub const DECLARATIONS: &str = "declarations";
-pub const REFERENCE: &str = "reference";
-pub const OPERATIONS: &str = "operations";
+pub use api::doc::{AUTH, DECLARATIONS};
 
 const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -25,52 +21,6 @@ fn command_answer(op: Op) -> Op {
     op.ok(
         "Done: the new version and the event's global position.",
         r("CommandAnswer"),
-    )
-}
-
-fn date_range(op: Op, on: &str) -> Op {
-    op.query(
-        "fromDate",
-        day(""),
-        &format!("First day (YYYYMMDD, Asia/Shanghai, inclusive) on {on}."),
-    )
-    .query(
-        "toDate",
-        day(""),
-        &format!("Last day (YYYYMMDD, Asia/Shanghai, inclusive) on {on}."),
-    )
-}
-
-fn declaration_type(op: Op) -> Op {
-    op.query(
-        "declarationType",
-        string(""),
-        "Class letter `B`, `C`, `D` (with `shipmentType`) or type code `OB OC OD IB IC ID`.",
-    )
-}
-
-fn shipment_type(op: Op) -> Op {
-    op.query(
-        "shipmentType",
-        integer_enum("", &[-1, 0, 1]),
-        "-1 both (default), 0 import, 1 export; a type code it contradicts answers 400.",
-    )
-}
-
-fn paging(op: Op) -> Op {
-    op.query("pageNo", integer(""), "1-based page number (default 1).")
-        .query(
-            "pageSize",
-            integer(""),
-            "Rows per page (default 10, at most 500).",
-        )
-}
-
-fn tracking_numbers(op: Op) -> Op {
-    op.query(
-        "trackingNumber",
-        string(""),
-        "One or many tracking numbers, separated by commas or newlines (exact match).",
     )
 }
 
@@ -94,7 +44,6 @@ pub fn operations() -> Vec<Op> {
     let mut ops = auth();
     ops.extend(declaration_commands());
     ops.extend(declaration_queries());
-    ops.extend(reference_and_operations());
     ops.extend(ports_and_audit());
     ops.extend(customer_archive());
     ops
@@ -351,93 +300,6 @@ fn declaration_commands() -> Vec<Op> {
 }
 
 fn declaration_queries() -> Vec<Op> {
-    let list = Op::get(
-        "/api/v1/declarations",
-        DECLARATIONS,
-        "listDeclarations",
-        "List and search declarations",
-    )
-    .description(
-        "Staff see every customer's declarations, customers only their own company's. Deleted \
-             ones only when `status=5` is asked.",
-    )
-    .bearer();
-    let list = shipment_type(declaration_type(list)).query(
-        "status",
-        integer_enum("", &[-1, 0, 1, 2, 3, 4, 5, 10, 11]),
-        &format!("-1 all (default, deleted excluded). {STATUS_TEXT}"),
-    );
-    let list = tracking_numbers(list)
-        .query("username", string(""), "The owning customer account.")
-        .query("customerId", uuid(""), "The owning customer.")
-        .query("port", string(""), "")
-        .query("slic", string(""), "");
-    let list = paging(date_range(list, "the creation time"))
-        .query(
-            "sort",
-            string(""),
-            "`field,asc|desc` with field one of createdAt (default, desc), updatedAt, trackingNumber, \
-             status, estimatedPickupTime, declarationType.",
-        )
-        .min_position()
-        .ok("A page of summaries.", page(r("DeclarationSummary")))
-        .errors(&[400]);
-
-    let counts = Op::get(
-        "/api/v1/declarations/counts",
-        DECLARATIONS,
-        "countDeclarations",
-        "Dashboard counts",
-    )
-    .description(
-        "Counts per type and status, and per day. Customers count their own company's only.",
-    )
-    .bearer();
-    let counts = date_range(declaration_type(shipment_type(counts)), "the creation time")
-        .min_position()
-        .ok("The counts.", r("Counts"))
-        .errors(&[400]);
-
-    let activity = Op::get(
-        "/api/v1/declarations/activity",
-        DECLARATIONS,
-        "declarationActivity",
-        "Activity feed: who did what, when",
-    )
-    .description(
-        "Events across declarations, newest first. Customers see their own company's only.",
-    )
-    .bearer()
-    .query("actor", string(""), "The actor's username.")
-    .query(
-        "action",
-        string_enum(
-            "",
-            &[
-                "create",
-                "edit",
-                "submit",
-                "withdraw",
-                "review",
-                "return",
-                "complete",
-                "reject",
-                "redeclare",
-                "send-back",
-                "amend",
-                "delete",
-            ],
-        ),
-        "",
-    );
-    let activity = paging(date_range(
-        tracking_numbers(shipment_type(declaration_type(activity))),
-        "the event time",
-    ))
-    .min_position()
-    .ok("A page of events.", page(r("ActivityEntry")))
-    .errors(&[400]);
-
     let export_form = object(
         "The export form.",
         vec![
@@ -484,36 +346,6 @@ fn declaration_queries() -> Vec<Op> {
         .build();
 
     vec![
-        list,
-        id_param(Op::get(
-            "/api/v1/declarations/{id}",
-            DECLARATIONS,
-            "getDeclaration",
-            "One declaration in full",
-        ))
-        .description("A declaration the caller may not see answers 404, like a missing one.")
-        .bearer()
-        .min_position()
-        .ok(
-            "The declaration, with its `version` for `If-Match`.",
-            r("Declaration"),
-        )
-        .errors(&[404]),
-        id_param(Op::get(
-            "/api/v1/declarations/{id}/history",
-            DECLARATIONS,
-            "declarationHistory",
-            "A declaration's history",
-        ))
-        .description(
-            "Every event in version order: who, when, status from -> to, reason, fields changed.",
-        )
-        .bearer()
-        .min_position()
-        .ok("The events.", array(r("HistoryEntry"), ""))
-        .errors(&[404]),
-        counts,
-        activity,
         Op::post(
             "/api/v1/declarations/batch-export",
             DECLARATIONS,
@@ -535,129 +367,9 @@ fn typed_binary() -> S {
         .into()
 }
 
-fn reference_and_operations() -> Vec<Op> {
-    let cache_headers = |b: ResponseBuilder| {
-        b.header(
-            "ETag",
-            HeaderBuilder::new()
-                .schema(string(""))
-                .description(Some("Strong validator of the rows."))
-                .build(),
-        )
-        .header(
-            "Cache-Control",
-            HeaderBuilder::new()
-                .schema(string(""))
-                .description(Some("`public, max-age=300`."))
-                .build(),
-        )
-    };
-    let rows = cache_headers(
-        ResponseBuilder::new()
-            .description("The rows in force on the date.")
-            .content(
-                "application/json",
-                ContentBuilder::new()
-                    .schema(Some(envelope(array(r("ReferenceRow"), ""))))
-                    .build(),
-            ),
-    )
-    .build();
-    let not_modified =
-        cache_headers(ResponseBuilder::new().description("`If-None-Match` matched: no body."))
-            .build();
-    vec![
-        Op::get(
-            "/api/v1/reference/{table}",
-            REFERENCE,
-            "referenceTable",
-            "A reference table's rows on a date",
-        )
-        .description("Public code lists: no token needed.")
-        .path_param(
-            "table",
-            string_enum("", query::reference::TABLES),
-            "The table.",
-        )
-        .query("date", day(""), "YYYYMMDD; default today (Asia/Shanghai).")
-        .header(
-            "If-None-Match",
-            string(""),
-            "An `ETag` from an earlier answer.",
-        )
-        .response("200", rows)
-        .response("304", not_modified)
-        .errors(&[400, 404]),
-        Op::get(
-            "/api/v1/health",
-            OPERATIONS,
-            "health",
-            "Health and read-model lag",
-        )
-        .description("No token needed.")
-        .ok("Healthy.", r("Health"))
-        .errors(&[503]),
-    ]
-}
-
 /// Port management and the administration audit view (docs/ports.md).
 fn ports_and_audit() -> Vec<Op> {
     use utoipa::openapi::path::HttpMethod;
-    let audit_fields = |facility: bool| {
-        let mut fields = vec![
-            ("createBy", opt_string("Who created it.")),
-            ("createTime", date_time("When (Asia/Shanghai offset).")),
-            ("updateBy", opt_string("Who changed it last.")),
-            ("updateTime", date_time("")),
-            (
-                "deleted",
-                boolean("Always false in these lists (live rows only)."),
-            ),
-        ];
-        if !facility {
-            fields.push((
-                "version",
-                integer("The port's version (send as `If-Match`)."),
-            ));
-        }
-        fields
-    };
-    let facility = {
-        let mut fields = vec![
-            ("id", uuid("The facility's id.")),
-            ("upsFacilityName", string("")),
-            ("upsFacilitySlic", string("4 digits.")),
-        ];
-        fields.extend(audit_fields(true));
-        object(
-            "A facility of a port.",
-            fields,
-            &["id", "upsFacilityName", "upsFacilitySlic"],
-        )
-    };
-    let port = {
-        let mut fields = vec![
-            ("id", uuid("The port's id (UUIDv5 of its code).")),
-            ("portCode", string("3 upper-case letters (PVG, CGO, ...).")),
-            ("portName", string("")),
-            ("portNameEn", opt_string("")),
-            ("declarationSlic", string("4 digits.")),
-            ("slicInfoList", array(facility, "Live facilities, by SLIC.")),
-        ];
-        fields.extend(audit_fields(false));
-        object(
-            "A port with its facilities.",
-            fields,
-            &[
-                "id",
-                "portCode",
-                "portName",
-                "declarationSlic",
-                "slicInfoList",
-                "version",
-            ],
-        )
-    };
     let port_body = |required: &[&str]| {
         object(
             "Only these fields are taken.",
@@ -695,58 +407,7 @@ fn ports_and_audit() -> Vec<Op> {
         vec![("reason", opt_string("At most 200 characters."))],
         &[],
     );
-    let change = object(
-        "",
-        vec![("field", string("")), ("from", any("")), ("to", any(""))],
-        &["field", "from", "to"],
-    );
-    let audit_record = object(
-        "One event of the account, role, port or customer streams.",
-        vec![
-            ("position", integer("The event's global position.")),
-            ("time", date_time("")),
-            ("actorName", opt_string("")),
-            ("actorRole", opt_string("")),
-            (
-                "subjectType",
-                string_enum("", query::admin_audit::SUBJECT_TYPES.as_slice()),
-            ),
-            ("subjectId", uuid("")),
-            (
-                "subjectLabel",
-                opt_string("Username, role code, port code or customer username."),
-            ),
-            (
-                "action",
-                string("The event type, e.g. `RolePermissionsChanged`."),
-            ),
-            ("changes", array(change, "")),
-            ("reason", opt_string("")),
-        ],
-        &[
-            "position",
-            "time",
-            "subjectType",
-            "subjectId",
-            "action",
-            "changes",
-        ],
-    );
     vec![
-        Op::get("/api/v1/port/slic-info", AUTH, "portSlicInfo", "Ports with their facilities")
-            .description("Anyone signed in (the declaration and export forms offer them). Live ports, by code.")
-            .bearer()
-            .min_position()
-            .ok("The ports.", array(port.clone(), "")),
-        paging(
-            Op::get("/api/v1/ports", AUTH, "listPorts", "Port management list")
-                .description("Needs `ports:management`. `keyword` matches code, names, SLICs and facilities.")
-                .bearer()
-                .query("keyword", string(""), "Contains, case-insensitive."),
-        )
-        .min_position()
-        .ok("A page of ports.", page(port))
-        .errors(&[400, 403]),
         command_answer(
             Op::post("/api/v1/ports", AUTH, "createPort", "Register a port")
                 .description("Needs `ports:management`. A live port with the code: 409.")
@@ -799,24 +460,6 @@ fn ports_and_audit() -> Vec<Op> {
                 .form_or_json_body(false, "", reason),
         )
         .errors(&[400, 403, 404, 409]),
-        date_range(
-            paging(
-                Op::get("/api/v1/admin/audit", AUTH, "adminAudit", "Administration audit view")
-                    .description(
-                        "Needs `staff:management`. Every change of accounts, roles, ports and customers, newest first.",
-                    )
-                    .bearer()
-                    .query("subjectType", string_enum("", query::admin_audit::SUBJECT_TYPES.as_slice()), "")
-                    .query("subjectId", uuid(""), "The subject's id.")
-                    .query("actor", string(""), "The actor's login (case-insensitive).")
-                    .query("action", string(""), "The event type (case-insensitive).")
-                    .query("keyword", string(""), "Contains, in label, actor, action, reason or changes."),
-            ),
-            "the event time",
-        )
-        .min_position()
-        .ok("A page of audit records.", page(audit_record))
-        .errors(&[400, 403]),
     ]
 }
 
@@ -847,61 +490,6 @@ fn customer_archive() -> Vec<Op> {
             ),
             ("declarationTypes", types.clone()),
         ]
-    };
-    let record_fields = || {
-        let mut fields = vec![
-            ("customerId", uuid("")),
-            ("username", string("The customer's main login name.")),
-        ];
-        fields.extend(profile_fields());
-        fields.extend([
-            ("status", string_enum("", &["active", "disabled"])),
-            ("isLocked", boolean("No Easy-clear ID bound yet.")),
-            ("accountCount", integer("Its logins (not deleted).")),
-            ("createBy", opt_string("")),
-            ("createTime", date_time("Asia/Shanghai offset.")),
-            ("updateBy", opt_string("")),
-            ("updateTime", date_time("")),
-            ("version", integer("Send as `If-Match`.")),
-        ]);
-        fields
-    };
-    let required = [
-        "customerId",
-        "username",
-        "companyName",
-        "declarationTypes",
-        "status",
-        "isLocked",
-        "version",
-    ];
-    let record = object("A customer of the archive.", record_fields(), &required);
-    let account = object(
-        "A login of the customer.",
-        vec![
-            ("accountId", uuid("")),
-            ("username", string("")),
-            ("email", opt_string("")),
-            ("status", string_enum("", &["active", "disabled"])),
-            (
-                "mustSetPassword",
-                boolean("The first sign-in answers 10002."),
-            ),
-            ("hasPassword", boolean("")),
-            ("createTime", date_time("")),
-        ],
-        &[
-            "accountId",
-            "username",
-            "status",
-            "mustSetPassword",
-            "hasPassword",
-        ],
-    );
-    let detail = {
-        let mut fields = record_fields();
-        fields.push(("accounts", array(account, "")));
-        object("A customer with its logins.", fields, &required)
     };
     let new_login = object(
         "The login created.",
@@ -971,49 +559,6 @@ fn customer_archive() -> Vec<Op> {
         )
     };
     vec![
-        paging(
-            Op::get("/api/v1/customers", AUTH, "listCustomers", "Customer archive list")
-                .description(
-                    "Needs `customers:management`. Deleted customers are never listed. By username.",
-                )
-                .bearer()
-                .query("keyword", string(""), "Username, company name, upsId or accountNo; contains, case-insensitive.")
-                .query("status", string_enum("", &["active", "disabled"]), "")
-                .query("declarationType", string(""), "Class letter `B`, `C`, `D` or a type code: customers that file it."),
-        )
-        .min_position()
-        .ok("A page of customers.", page(record))
-        .errors(&[400, 403]),
-        id(Op::get("/api/v1/customers/{id}", AUTH, "customerDetail", "A customer with its logins")
-            .description("Needs `customers:management`.")
-            .bearer())
-        .min_position()
-        .ok("The customer.", detail)
-        .errors(&[403, 404]),
-        declaration_type(
-            Op::get("/api/v1/admin/customers", AUTH, "exportCustomers", "Customers for the export dialog")
-                .description("ADMIN and SUPER_ADMIN. Active customers that file the type (all types when absent), by username.")
-                .bearer(),
-        )
-        .ok(
-            "The customers.",
-            object(
-                "",
-                vec![(
-                    "records",
-                    array(
-                        object(
-                            "",
-                            vec![("customerId", uuid("")), ("username", string("")), ("companyName", string(""))],
-                            &["customerId", "username", "companyName"],
-                        ),
-                        "",
-                    ),
-                )],
-                &["records"],
-            ),
-        )
-        .errors(&[400, 403]),
         Op::post("/api/v1/customers", AUTH, "createCustomer", "Register a customer (and its first login)")
             .description(
                 "Needs `customers:create`. A username taken by a customer or a login: 409. The login must set \

@@ -96,7 +96,6 @@ fn schemas() -> Vec<(&'static str, S)> {
                 &["records", "total"],
             ),
         ),
-        ("DeclarationSummary", declaration_summary()),
         ("Declaration", declaration()),
         ("DeclarationForm", declaration_form()),
         ("GoodsLine", goods_line()),
@@ -116,61 +115,11 @@ fn schemas() -> Vec<(&'static str, S)> {
                 &["field", "old", "new"],
             ),
         ),
-        ("HistoryEntry", history_entry()),
         (
-            "ActivityEntry",
-            all_of(
-                "A history entry and the declaration it belongs to.",
-                vec![
-                    r("HistoryEntry"),
-                    object(
-                        "",
-                        vec![
-                            ("declarationId", uuid("")),
-                            (
-                                "trackingNumber",
-                                opt_string("As the declaration had it when the event happened."),
-                            ),
-                            ("declarationType", opt_string("Type code.")),
-                        ],
-                        &["declarationId"],
-                    ),
-                ],
-            ),
-        ),
-        (
-            "Counts",
-            object(
-                "Dashboard figures.",
-                vec![
-                    (
-                        "byStatus",
-                        array(
-                            object(
-                                "",
-                                vec![
-                                    ("declarationType", string("Type code.")),
-                                    ("status", integer(STATUS_TEXT)),
-                                    ("count", integer("")),
-                                ],
-                                &["declarationType", "status", "count"],
-                            ),
-                            "Per type code and status (deleted included, as 5).",
-                        ),
-                    ),
-                    (
-                        "perDay",
-                        array(
-                            object(
-                                "",
-                                vec![("date", date("Asia/Shanghai day.")), ("count", integer(""))],
-                                &["date", "count"],
-                            ),
-                            "Declarations created per day (deleted excluded), zeros included; default the last 30 days.",
-                        ),
-                    ),
-                ],
-                &["byStatus", "perDay"],
+            "ReferenceRows",
+            array(
+                r("ReferenceRow"),
+                "The rows of a reference table in force on a date.",
             ),
         ),
         (
@@ -393,61 +342,6 @@ fn envelope_schema() -> S {
             ),
         ],
         &["code", "message", "data", "refreshed", "accessToken"],
-    )
-}
-
-fn declaration_summary() -> S {
-    object(
-        "One row of the declaration list.",
-        vec![
-            ("id", uuid("")),
-            ("version", integer("")),
-            ("trackingNumber", opt_string("")),
-            (
-                "declarationType",
-                string_enum(
-                    "Type code: direction (O export, I import) + class.",
-                    TYPE_CODES,
-                ),
-            ),
-            ("shipmentType", integer_enum("0 import, 1 export.", &[0, 1])),
-            ("status", integer_enum(STATUS_TEXT, STATUSES)),
-            (
-                "draftStatus",
-                integer_enum(
-                    "1 when the form would pass submit's validation now.",
-                    &[0, 1],
-                ),
-            ),
-            (
-                "declarationStatus",
-                opt_string("Last customs receipt code (P R E Z Y)."),
-            ),
-            ("customerId", uuid("")),
-            ("username", string("The owning customer account.")),
-            ("companyName", opt_string("")),
-            ("port", opt_string("")),
-            ("slic", opt_string("")),
-            ("serviceType", opt_string("")),
-            ("estimatedPickupTime", opt_date_time("")),
-            ("goodsCount", integer("Number of goods lines.")),
-            ("totalValue", opt_number("Sum of the lines' total prices.")),
-            ("currency", opt_string("")),
-            ("consigneeName", opt_string("")),
-            ("createdAt", date_time("")),
-            ("updatedAt", date_time("")),
-        ],
-        &[
-            "id",
-            "version",
-            "declarationType",
-            "shipmentType",
-            "status",
-            "customerId",
-            "username",
-            "createdAt",
-            "updatedAt",
-        ],
     )
 }
 
@@ -839,73 +733,6 @@ fn product() -> S {
     )
 }
 
-fn history_entry() -> S {
-    object(
-        "One event of a declaration.",
-        vec![
-            (
-                "version",
-                integer("The declaration's version after this event."),
-            ),
-            ("position", integer("Global position of the event.")),
-            ("at", date_time("When it happened (+08:00).")),
-            (
-                "actor",
-                object(
-                    "Who did it.",
-                    vec![
-                        ("id", opt_uuid("")),
-                        ("name", opt_string("")),
-                        ("role", opt_string("")),
-                    ],
-                    &["id", "name", "role"],
-                ),
-            ),
-            ("eventType", string("The stored event's type.")),
-            (
-                "action",
-                string_enum(
-                    "",
-                    &[
-                        "create",
-                        "edit",
-                        "submit",
-                        "withdraw",
-                        "review",
-                        "return",
-                        "complete",
-                        "reject",
-                        "redeclare",
-                        "send-back",
-                        "amend",
-                        "delete",
-                    ],
-                ),
-            ),
-            ("fromStatus", opt_integer(STATUS_TEXT)),
-            ("toStatus", opt_integer("")),
-            ("reason", opt_string("")),
-            (
-                "receiptCode",
-                opt_string("Customs receipt code of complete (P R) and reject (E Z Y)."),
-            ),
-            (
-                "changes",
-                array(r("FieldChange"), "Fields changed by an edit or amend."),
-            ),
-        ],
-        &[
-            "version",
-            "position",
-            "at",
-            "actor",
-            "eventType",
-            "action",
-            "changes",
-        ],
-    )
-}
-
 fn error(
     description: &str,
     code: i64,
@@ -934,11 +761,19 @@ fn error(
 fn responses() -> Vec<(&'static str, utoipa::openapi::Response)> {
     let none = || null("");
     let mut too_many = error(
-        "Too many requests (envelope code 207); `Retry-After` says when to try again.",
+        "Too many requests (envelope code 207); `Retry-After` and `data.retryAfter` say when to \
+         try again.",
         207,
-        none(),
-        "操作过于频繁",
-        json!(null),
+        object(
+            "",
+            vec![(
+                "retryAfter",
+                integer("Seconds to wait, as in `Retry-After`."),
+            )],
+            &["retryAfter"],
+        ),
+        "操作过于频繁，请稍后再试",
+        json!({"retryAfter": 60}),
     );
     too_many.headers.insert(
         "Retry-After".into(),
@@ -1003,7 +838,9 @@ fn responses() -> Vec<(&'static str, utoipa::openapi::Response)> {
             error(
                 "`VERSION_CONFLICT`: `If-Match` is stale, read again and retry. `ILLEGAL_TRANSITION`: \
                  the move is not allowed from the current status. `IDEMPOTENCY_KEY_REUSED`: the key was \
-                 used with another body.",
+                 used with another body. `USERNAME_TAKEN`: the username belongs to another account. \
+                 `UPS_ID_TAKEN`: the UPS id is bound to another customer. `DECLARATIONS_IN_PROGRESS`: \
+                 the customer still has declarations in progress. `CONFLICT`: another conflict.",
                 409,
                 object(
                     "",
@@ -1015,6 +852,9 @@ fn responses() -> Vec<(&'static str, utoipa::openapi::Response)> {
                                 "VERSION_CONFLICT",
                                 "ILLEGAL_TRANSITION",
                                 "IDEMPOTENCY_KEY_REUSED",
+                                "USERNAME_TAKEN",
+                                "UPS_ID_TAKEN",
+                                "DECLARATIONS_IN_PROGRESS",
                                 "CONFLICT",
                             ],
                         ),
@@ -1059,7 +899,8 @@ fn responses() -> Vec<(&'static str, utoipa::openapi::Response)> {
         (
             "Unavailable",
             error(
-                "The database is unavailable.",
+                "The database is unavailable, or the request took longer than the server allows \
+                 (60 s).",
                 503,
                 none(),
                 "数据库不可用",

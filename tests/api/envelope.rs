@@ -156,3 +156,36 @@ async fn projection_lag_is_exposed_as_prometheus_metrics(pool: PgPool) {
         "{text}"
     );
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_path_that_is_not_utf8_answers_400_in_the_envelope(pool: PgPool) {
+    let app = spawn(pool).await;
+    let token = app.login("acme").await;
+    let v = body(app.get(&token, "/api/v1/declarations/%FF").await).await;
+    assert_eq!(v["_status"], 400, "{v}");
+    assert_envelope(&v);
+    assert_eq!(v["code"], 400);
+    assert_eq!(v["data"][0]["field"], "path");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_raw_body_over_the_limit_answers_413_in_the_envelope(pool: PgPool) {
+    let app = spawn(pool).await;
+    let token = app.login("acme").await;
+    let id = app.draft(&token, "1Z-TOO-BIG").await;
+    let huge = "x".repeat(5 * 1024 * 1024);
+    let v = body(
+        app.client
+            .post(app.url(&format!("/api/v1/declarations/{id}/submit")))
+            .bearer_auth(&token)
+            .header("content-type", "application/json")
+            .body(format!("{{\"reason\":\"{huge}\"}}"))
+            .send()
+            .await
+            .expect("send"),
+    )
+    .await;
+    assert_eq!(v["_status"], 413, "{v}");
+    assert_envelope(&v);
+    assert_eq!(v["code"], 413);
+}

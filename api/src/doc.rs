@@ -1,0 +1,42 @@
+//! What the `#[utoipa::path]` annotations of the handlers share: the shared error answers
+//! (named component responses; the document defines them once), the tag names, and the
+//! bearer scheme's name.
+//!
+//! A handler's annotation names its success `body` as the envelope's `data`: the document
+//! wraps every `200 application/json` answer of an annotated route in the envelope, adds
+//! `Accept-Language` and the 500 answer to each operation (see the server's `openapi`
+//! module), so the annotations say only what is particular to the route.
+
+use utoipa::openapi::{Ref, RefOr, Response};
+
+pub const AUTH: &str = "auth";
+pub const DECLARATIONS: &str = "declarations";
+pub const REFERENCE: &str = "reference";
+pub const OPERATIONS: &str = "operations";
+
+/// The name of the bearer security scheme (`security(("bearer" = []))`).
+pub const BEARER: &str = "bearer";
+
+macro_rules! shared_answer {
+    ($($name:ident: $doc:literal),* $(,)?) => {$(
+        #[doc = $doc]
+        pub struct $name;
+
+        impl<'r> utoipa::ToResponse<'r> for $name {
+            fn response() -> (&'r str, RefOr<Response>) {
+                (stringify!($name), RefOr::Ref(Ref::from_response_name(stringify!($name))))
+            }
+        }
+    )*};
+}
+
+shared_answer! {
+    BadRequest: "400: field errors naming each field (`data: [{field, message}]`).",
+    Unauthorized: "401: no token, or an expired or revoked one.",
+    Forbidden: "403: the caller's role or permissions may not do this.",
+    NotFound: "404: missing, or not the caller's to see.",
+    Conflict: "409: `data.reason` says which conflict.",
+    UnsupportedMediaType: "415: the body's content type is not accepted.",
+    TooManyRequests: "429 (envelope code 207): `data.retryAfter` seconds.",
+    Unavailable: "503: the database is unavailable or the request took too long.",
+}
