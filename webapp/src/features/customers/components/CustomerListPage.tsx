@@ -29,17 +29,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/DataTable';
 import { Permission } from '@/components/Permission';
-import { formatDateTime } from '@/features/declarations/model/format';
+import { formatDateTime } from '@/lib/dates';
 import { DECLARATION_TYPES } from '@/lib/declarations';
 import { usePermission } from '@/lib/permissions';
 import { useCustomers } from '../api/getCustomers';
 import { customerDetailPath } from '../model/links';
-import {
-  CUSTOMER_FILTER_KEYS,
-  CUSTOMER_STATUSES,
-  customerListParams,
-  type CustomerFilters,
-} from '../model/listFilters';
+import { CUSTOMER_FILTER_KEYS, CUSTOMER_STATUSES, customerListParams, type CustomerFilters } from '../model/listFilters';
 import type { CustomerSummary } from '../model/types';
 import { FileDeclarationMenu } from './FileDeclarationMenu';
 import { BindingBadge, CustomerStatusBadge } from './StatusBadges';

@@ -18,7 +18,6 @@ import {
 } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconAlertTriangle, IconFileExport } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { isExportDateDisabled, validateExportRange } from '@/lib/validators';
 import { ApiError } from '@/lib/request';
@@ -37,7 +36,8 @@ import {
   type ExportDraft,
   type ExportInitial,
 } from '../model/exportForm';
-import { STATUS_FILTER_VALUES, isoToYmd, ymdToIso } from '../model/listFilters';
+import { isoToYmd, shanghaiTodayIso, ymdToIso } from '@/lib/dates';
+import { STATUS_FILTER_VALUES } from '../model/listFilters';
 
 export interface ExportReportDialogProps {
   opened: boolean;
@@ -254,7 +254,7 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
           value={range}
           onChange={onRangeChange}
           valueFormat="YYYY-MM-DD"
-          maxDate={dayjs().format('YYYY-MM-DD')}
+          maxDate={shanghaiTodayIso()}
           excludeDate={(date) => isExportDateDisabled(date, firstPick)}
           allowSingleDateInRange
           clearable

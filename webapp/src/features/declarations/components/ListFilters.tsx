@@ -7,14 +7,8 @@ import { IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { CustomerUsernameInput } from '@/features/customers/components/CustomerPicker';
 import { useDeclT } from '../i18n';
-import {
-  STATUS_FILTER_VALUES,
-  normalizeTrackingNumbers,
-  isoToYmd,
-  statusForUrl,
-  ymdToIso,
-  type ListFilters as Filters,
-} from '../model/listFilters';
+import { isoToYmd, ymdToIso } from '@/lib/dates';
+import { STATUS_FILTER_VALUES, normalizeTrackingNumbers, statusForUrl, type ListFilters as Filters } from '../model/listFilters';
 
 export interface ListFiltersProps {
   filters: Filters;

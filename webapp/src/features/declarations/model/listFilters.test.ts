@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fromYmd,
-  isoToYmd,
-  listApiParams,
-  normalizeTrackingNumbers,
-  statusForUrl,
-  toYmd,
-  ymdToIso,
-} from './listFilters';
+import { fromYmd, isoToYmd, toYmd, ymdToIso } from '@/lib/dates';
+import { listApiParams, normalizeTrackingNumbers, statusForUrl } from './listFilters';
 import { initialExportDraft, toExportForm, ALL } from './exportForm';
 import { parseAmendChanges } from './amend';
 import { declarationFormPath } from './paths';

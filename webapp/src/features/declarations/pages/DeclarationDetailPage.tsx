@@ -31,7 +31,7 @@ import { useDeclaration } from '../api/getDeclaration';
 import { useDeclarationHistory } from '../api/getDeclarationHistory';
 import { declarationKeys } from '../api/keys';
 import { allowedActions } from '../model/actions';
-import { formatDateTime } from '../model/format';
+import { formatDateTime } from '@/lib/dates';
 import { declarationFormPath, declarationPdfPath } from '../model/paths';
 import { typeCode } from '../model/types';
 import { ActionButtons } from '../components/ActionButtons';

@@ -22,7 +22,7 @@ import { useSessionStore } from '@/lib/session';
 import { isCustomer } from '@/lib/roles';
 import { useDeclT } from '../i18n';
 import { useDeclarations } from '../api/getDeclarations';
-import { formatDateTime } from '../model/format';
+import { formatDateTime } from '@/lib/dates';
 import { normalizeTrackingNumbers } from '../model/listFilters';
 import { declarationDetailPath } from '../model/paths';
 import { StatusBadge } from '../components/StatusBadge';

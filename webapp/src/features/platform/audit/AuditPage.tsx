@@ -10,7 +10,8 @@ import platformZh from '@/locales/platform.zh';
 import { useAudit } from '../api/audit';
 import type { AuditRecord } from '../api/types';
 import { FormError } from '../components/FormError';
-import { formatTime, fromYmd, summarizeChanges, toYmd } from '../model/audit';
+import { formatTime, isoToYmd, ymdToIso } from '@/lib/dates';
+import { summarizeChanges } from '../model/audit';
 import { errorText } from '../model/errors';
 
 const FILTERS = [
@@ -147,7 +148,7 @@ function AuditFilters({
   const { t } = useTranslation();
   const [draft, setDraft] = useState(initial);
   const set = (key: Filter, value: string) => setDraft((d) => ({ ...d, [key]: value }));
-  const range: [string | null, string | null] = [fromYmd(draft.fromDate), fromYmd(draft.toDate)];
+  const range: [string | null, string | null] = [ymdToIso(draft.fromDate), ymdToIso(draft.toDate)];
 
   return (
     <Group
@@ -204,7 +205,7 @@ function AuditFilters({
         label={t('platform.audit.dateRange')}
         value={range}
         onChange={([from, to]) =>
-          setDraft((d) => ({ ...d, fromDate: toYmd(from), toDate: toYmd(to) }))
+          setDraft((d) => ({ ...d, fromDate: isoToYmd(from), toDate: isoToYmd(to) }))
         }
         valueFormat="YYYY-MM-DD"
         allowSingleDateInRange

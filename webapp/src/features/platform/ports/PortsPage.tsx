@@ -24,7 +24,7 @@ import type { PortRecord, SlicInfo } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { FormError } from '../components/FormError';
 import { KeywordSearch } from '../components/KeywordSearch';
-import { formatTime } from '../model/audit';
+import { formatTime } from '@/lib/dates';
 import { errorText } from '../model/errors';
 import { PortDialog } from './PortDialog';
 import { SlicDialog } from './SlicDialog';

@@ -17,7 +17,7 @@ import type { StaffRecord } from '../api/types';
 import { ConfirmDialog } from '../components/ConfirmDialog';
 import { KeywordSearch } from '../components/KeywordSearch';
 import { RoleBadges } from '../components/RoleBadges';
-import { formatTime } from '../model/audit';
+import { formatTime } from '@/lib/dates';
 import { GRANT_CODES, roleCodesOf } from '../model/permissions';
 import { AssignRolesDialog } from './AssignRolesDialog';
 import { StaffEditDialog } from './StaffEditDialog';
