@@ -8,7 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/DataTable';
 import { Permission } from '@/components/Permission';
-import { hasPermission } from '@/lib/permissions';
+import { hasPermission, type PermissionCode } from '@/lib/permissions';
 import { showMessage } from '@/lib/message';
 import { forceRelogin } from '@/lib/request';
 import { useSessionStore } from '@/lib/session';
@@ -39,7 +39,7 @@ export default function StaffListPage() {
   const command = useStaffCommand();
   const [dialog, setDialog] = useState<Dialog>(null);
 
-  const can = (code: string | readonly string[]) => hasPermission(held, code);
+  const can = (code: PermissionCode | readonly PermissionCode[]) => hasPermission(held, code);
 
   const columns = useMemo(
     () => [
