@@ -12,7 +12,7 @@ import { useAccountCommand, type AccountCommand } from '../api/accountCommand';
 import type { CustomerAccount, NewLogin } from '../model/types';
 import { validateUsername } from '../model/validation';
 import { AddLoginDialog } from './AddLoginDialog';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 
 const COMMANDS: AccountCommand[] = ['disable', 'enable', 'force-password-reset', 'transfer'];
 

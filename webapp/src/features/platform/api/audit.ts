@@ -2,8 +2,9 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { request, type Params } from '@/lib/request';
 import { platformKeys } from './keys';
-import { minPositionParam } from './positions';
-import type { AuditRecord, Page } from './types';
+import { minPositionParam } from '@/lib/readYourWrites';
+import type { Page } from '@/lib/apiTypes';
+import type { AuditRecord } from './types';
 
 export function getAudit(params: Params): Promise<Page<AuditRecord>> {
   return request<Page<AuditRecord>>('/api/v1/admin/audit', {

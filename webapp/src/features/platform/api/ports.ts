@@ -9,8 +9,9 @@ import {
 } from '@tanstack/react-query';
 import { request, type Params } from '@/lib/request';
 import { platformKeys } from './keys';
-import { minPositionParam, noteAnswer } from './positions';
-import type { CommandAnswer, Page, PortRecord } from './types';
+import { minPositionParam, noteAnswer } from '@/lib/readYourWrites';
+import type { CommandAnswer, Page } from '@/lib/apiTypes';
+import type { PortRecord } from './types';
 
 /** GET /api/v1/ports: keyword, pageNo, pageSize (ports:management). */
 export function getPorts(params: Params): Promise<Page<PortRecord>> {

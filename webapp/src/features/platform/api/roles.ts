@@ -2,8 +2,9 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '@/lib/request';
 import { platformKeys } from './keys';
-import { minPositionParam, noteAnswer } from './positions';
-import type { CommandAnswer, RoleRecord } from './types';
+import { minPositionParam, noteAnswer } from '@/lib/readYourWrites';
+import type { CommandAnswer } from '@/lib/apiTypes';
+import type { RoleRecord } from './types';
 
 export function getRoles(): Promise<RoleRecord[]> {
   return request<RoleRecord[]>('/api/v1/roles', { params: minPositionParam() });

@@ -9,8 +9,9 @@ import {
 } from '@tanstack/react-query';
 import { request, type Params } from '@/lib/request';
 import { platformKeys } from './keys';
-import { minPositionParam, noteAnswer } from './positions';
-import type { CommandAnswer, Page, StaffRecord } from './types';
+import { minPositionParam, noteAnswer } from '@/lib/readYourWrites';
+import type { CommandAnswer, Page } from '@/lib/apiTypes';
+import type { StaffRecord } from './types';
 
 /** GET /api/v1/staff: keyword, pageNo, pageSize (+ minPosition after a command). */
 export function getStaff(params: Params): Promise<Page<StaffRecord>> {

@@ -21,7 +21,7 @@ import { Permission } from '@/components/Permission';
 import { showMessage } from '@/lib/message';
 import { usePortCommand, usePorts } from '../api/ports';
 import type { PortRecord, SlicInfo } from '../api/types';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError } from '../components/FormError';
 import { KeywordSearch } from '../components/KeywordSearch';
 import { formatTime } from '@/lib/dates';

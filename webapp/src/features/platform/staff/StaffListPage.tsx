@@ -14,7 +14,7 @@ import { forceRelogin } from '@/lib/request';
 import { useSessionStore } from '@/lib/session';
 import { useStaff, useStaffCommand } from '../api/staff';
 import type { StaffRecord } from '../api/types';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { KeywordSearch } from '../components/KeywordSearch';
 import { RoleBadges } from '../components/RoleBadges';
 import { formatTime } from '@/lib/dates';
@@ -233,9 +233,10 @@ export default function StaffListPage() {
           title={confirm.title}
           message={confirm.message}
           withReason={'withReason' in confirm ? confirm.withReason : false}
+          reasonLabel={t('platform.staff.confirm.reason')}
           danger={confirm.danger}
-          onConfirm={async (reason) => {
-            await confirm.run(reason);
+          onConfirm={async ({ reason }) => {
+            await confirm.run(reason ?? '');
             showMessage('success', confirm.done);
             if ('after' in confirm && confirm.after) confirm.after();
           }}
