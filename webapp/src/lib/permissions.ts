@@ -7,10 +7,7 @@ import { useSessionStore } from './session';
 export type { PermissionCode };
 
 /** True when `held` contains `code`, or any of the list when `code` is a list. */
-export function hasPermission(
-  held: readonly string[],
-  code: string | readonly string[],
-): boolean {
+export function hasPermission(held: readonly string[], code: string | readonly string[]): boolean {
   const wanted = typeof code === 'string' ? [code] : code;
   if (wanted.length === 0) return true;
   return wanted.some((c) => held.includes(c));

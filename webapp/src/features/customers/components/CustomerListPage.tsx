@@ -34,7 +34,12 @@ import { DECLARATION_TYPES } from '@/lib/declarations';
 import { usePermission } from '@/lib/permissions';
 import { useCustomers } from '../api/getCustomers';
 import { customerDetailPath } from '../model/links';
-import { CUSTOMER_FILTER_KEYS, CUSTOMER_STATUSES, customerListParams, type CustomerFilters } from '../model/listFilters';
+import {
+  CUSTOMER_FILTER_KEYS,
+  CUSTOMER_STATUSES,
+  customerListParams,
+  type CustomerFilters,
+} from '../model/listFilters';
 import type { CustomerSummary } from '../model/types';
 import { FileDeclarationMenu } from './FileDeclarationMenu';
 import { BindingBadge, CustomerStatusBadge } from './StatusBadges';

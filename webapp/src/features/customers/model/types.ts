@@ -56,4 +56,3 @@ export type GeneratedLogin = NewLogin & { initialPassword: string };
 export function hasGeneratedPassword(login: NewLogin | null | undefined): login is GeneratedLogin {
   return !!login?.initialPassword;
 }
-

@@ -23,7 +23,7 @@ import { isExportDateDisabled, validateExportRange } from '@/lib/validators';
 import { ApiError } from '@/lib/request';
 import { useDeclT } from '../i18n';
 import { useAdminCustomers } from '../api/getAdminCustomers';
-import { useSlicInfo } from '@/features/platform/api/ports';
+import { usePortSlicInfo } from '@/features/platform/api/getPortSlicInfo';
 import {
   portOptions as toPortOptions,
   slicOptions as toSlicOptions,
@@ -72,7 +72,7 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
   const [serverError, setServerError] = useState(false);
   const exporter = useExportDeclarations();
   const customers = useAdminCustomers(draft.declarationType);
-  const ports = useSlicInfo();
+  const ports = usePortSlicInfo();
 
   const set = <K extends keyof ExportDraft>(key: K, value: ExportDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));

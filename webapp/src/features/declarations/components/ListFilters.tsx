@@ -8,7 +8,12 @@ import { useTranslation } from 'react-i18next';
 import { CustomerUsernameInput } from '@/features/customers/components/CustomerPicker';
 import { useDeclT } from '../i18n';
 import { isoToYmd, ymdToIso } from '@/lib/dates';
-import { STATUS_FILTER_VALUES, normalizeTrackingNumbers, statusForUrl, type ListFilters as Filters } from '../model/listFilters';
+import {
+  STATUS_FILTER_VALUES,
+  normalizeTrackingNumbers,
+  statusForUrl,
+  type ListFilters as Filters,
+} from '../model/listFilters';
 
 export interface ListFiltersProps {
   filters: Filters;

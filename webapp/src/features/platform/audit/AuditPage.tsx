@@ -7,7 +7,7 @@ import { IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/DataTable';
 import platformZh from '@/locales/platform.zh';
-import { useAudit } from '../api/audit';
+import { useAudit } from '../api/getAudit';
 import type { AuditRecord } from '../api/types';
 import { FormError } from '../components/FormError';
 import { formatTime, isoToYmd, ymdToIso } from '@/lib/dates';

@@ -19,7 +19,9 @@ import { useTranslation } from 'react-i18next';
 import { Pager, useTableSearchParams } from '@/components/DataTable';
 import { Permission } from '@/components/Permission';
 import { showMessage } from '@/lib/message';
-import { usePortCommand, usePorts } from '../api/ports';
+import { useDeletePort } from '../api/deletePort';
+import { usePorts } from '../api/getPorts';
+import { useRemoveSlic } from '../api/removeSlic';
 import type { PortRecord, SlicInfo } from '../api/types';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError } from '../components/FormError';
@@ -55,7 +57,8 @@ export default function PortsPage() {
   const { t } = useTranslation();
   const url = useTableSearchParams({ filterKeys: ['keyword'] as const });
   const query = usePorts(url.apiParams);
-  const command = usePortCommand();
+  const deletePort = useDeletePort();
+  const removeSlic = useRemoveSlic();
   const [open, setOpen] = useState<Record<string, boolean>>({});
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
@@ -220,8 +223,7 @@ export default function PortsPage() {
           })}
           danger
           onConfirm={async () => {
-            await command.mutateAsync({
-              kind: 'deletePort',
+            await deletePort.mutateAsync({
               id: dialog.port.id,
               version: dialog.port.version,
             });
@@ -239,8 +241,7 @@ export default function PortsPage() {
           })}
           danger
           onConfirm={async () => {
-            await command.mutateAsync({
-              kind: 'removeSlic',
+            await removeSlic.mutateAsync({
               portId: dialog.port.id,
               slicId: dialog.slic.id,
               version: dialog.port.version,

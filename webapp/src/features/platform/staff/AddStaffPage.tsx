@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { showMessage } from '@/lib/message';
 import { useSessionStore } from '@/lib/session';
-import { useStaffCommand } from '../api/staff';
+import { useCreateStaff } from '../api/createStaff';
 import { FormError } from '../components/FormError';
 import { errorText, staffFieldErrors } from '../model/errors';
 import { roleChoices } from '../model/permissions';
@@ -27,7 +27,7 @@ export default function AddStaffPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const held = useSessionStore((s) => s.permissions);
-  const command = useStaffCommand();
+  const create = useCreateStaff();
   const problemText = useStaffProblemText();
   const [draft, setDraft] = useState<StaffDraft>(EMPTY);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -43,7 +43,7 @@ export default function AddStaffPage() {
     if (Object.keys(local).length) return;
     const body = newStaffBody(draft);
     try {
-      await command.mutateAsync({ kind: 'create', body });
+      await create.mutateAsync(body);
       showMessage('success', t('platform.staff.done.created'));
       setDraft(EMPTY);
       navigate(`${LIST}?keyword=${encodeURIComponent(body.staffEmail)}`);
@@ -108,7 +108,7 @@ export default function AddStaffPage() {
               <Button variant="default" onClick={() => navigate(LIST)}>
                 {t('platform.common.back')}
               </Button>
-              <Button type="submit" loading={command.isPending}>
+              <Button type="submit" loading={create.isPending}>
                 {t('platform.staff.form.submit')}
               </Button>
             </Group>

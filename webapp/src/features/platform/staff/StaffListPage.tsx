@@ -12,7 +12,12 @@ import { hasPermission, type PermissionCode } from '@/lib/permissions';
 import { showMessage } from '@/lib/message';
 import { forceRelogin } from '@/lib/request';
 import { useSessionStore } from '@/lib/session';
-import { useStaff, useStaffCommand } from '../api/staff';
+import { useDeleteStaff } from '../api/deleteStaff';
+import { useDisableStaff } from '../api/disableStaff';
+import { useEnableStaff } from '../api/enableStaff';
+import { useForceStaffPasswordReset } from '../api/forceStaffPasswordReset';
+import { useStaff } from '../api/getStaff';
+import { useTransferStaffAuthority } from '../api/transferStaffAuthority';
 import type { StaffRecord } from '../api/types';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { KeywordSearch } from '../components/KeywordSearch';
@@ -36,7 +41,11 @@ export default function StaffListPage() {
   const me = useSessionStore((s) => s.userinfo?.userName);
   const url = useTableSearchParams({ filterKeys: ['keyword'] as const });
   const query = useStaff(url.apiParams);
-  const command = useStaffCommand();
+  const deleteStaff = useDeleteStaff();
+  const disableStaff = useDisableStaff();
+  const enableStaff = useEnableStaff();
+  const forceReset = useForceStaffPasswordReset();
+  const transfer = useTransferStaffAuthority();
   const [dialog, setDialog] = useState<Dialog>(null);
 
   const can = (code: PermissionCode | readonly PermissionCode[]) => hasPermission(held, code);
@@ -159,7 +168,7 @@ export default function StaffListPage() {
           title: t('platform.staff.confirm.deleteTitle'),
           message: t('platform.staff.confirm.delete', { name }),
           danger: true,
-          run: () => command.mutateAsync({ kind: 'delete', ...base }),
+          run: () => deleteStaff.mutateAsync(base),
           done: t('platform.staff.done.deleted'),
         };
       case 'disable':
@@ -170,7 +179,7 @@ export default function StaffListPage() {
           withReason: true,
           danger: d.kind === 'disable',
           run: (reason: string) =>
-            command.mutateAsync({ kind: d.kind as 'disable' | 'enable', ...base, reason }),
+            (d.kind === 'disable' ? disableStaff : enableStaff).mutateAsync({ ...base, reason }),
           done: t(
             d.kind === 'disable' ? 'platform.staff.done.disabled' : 'platform.staff.done.enabled',
           ),
@@ -179,7 +188,7 @@ export default function StaffListPage() {
         return {
           title: t('platform.staff.confirm.resetTitle'),
           message: t('platform.staff.confirm.reset', { name }),
-          run: () => command.mutateAsync({ kind: 'forceReset', ...base }),
+          run: () => forceReset.mutateAsync(base),
           done: t('platform.staff.done.reset'),
         };
       case 'transfer':
@@ -187,7 +196,7 @@ export default function StaffListPage() {
           title: t('platform.staff.confirm.transferTitle'),
           message: t('platform.staff.confirm.transfer', { name }),
           danger: true,
-          run: () => command.mutateAsync({ kind: 'transfer', ...base }),
+          run: () => transfer.mutateAsync(base),
           done: t('platform.staff.done.transferred'),
           after: () => forceRelogin(),
         };

@@ -47,7 +47,7 @@ describe('the admin welcome dashboard', () => {
     await waitFor(() => expect(calls.length).toBeGreaterThan(0));
     const counts = calls.find((u) => u.pathname === '/api/v1/declarations/counts');
     expect(counts?.searchParams.get('toDate')).toBe('20261125');
-    expect(counts?.searchParams.get('fromDate')).toBe('20261027') // 30 days, today included;
+    expect(counts?.searchParams.get('fromDate')).toBe('20261027'); // 30 days, today included;
     expect(screen.getAllByRole('link').length).toBeGreaterThan(0);
   });
 });
