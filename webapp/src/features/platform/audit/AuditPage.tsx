@@ -1,7 +1,7 @@
 // /platform-mgt/audit: the administration audit log (GET /api/v1/admin/audit) with its
 // filters in the URL (subject type, subject id, actor, action, keyword, YYYYMMDD range).
 import { useMemo, useState } from 'react';
-import { Autocomplete, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Autocomplete, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -13,6 +13,7 @@ import { FormError } from '../components/FormError';
 import { formatTime, isoToYmd, ymdToIso } from '@/lib/dates';
 import { summarizeChanges } from '../model/audit';
 import { errorText } from '../model/errors';
+import { PageLayout } from '@/components/PageLayout';
 
 const FILTERS = [
   'subjectType',
@@ -114,14 +115,17 @@ export default function AuditPage() {
   );
 
   return (
-    <Stack>
-      <Title order={3}>{t('platform.audit.title')}</Title>
-      <AuditFilters
-        key={FILTERS.map((f) => url.filters[f]).join('|')}
-        initial={url.filters}
-        onSearch={url.setFilters}
-        onReset={url.resetFilters}
-      />
+    <PageLayout
+      title={t('platform.audit.title')}
+      filters={
+        <AuditFilters
+          key={FILTERS.map((f) => url.filters[f]).join('|')}
+          initial={url.filters}
+          onSearch={url.setFilters}
+          onReset={url.resetFilters}
+        />
+      }
+    >
       {query.isError && <FormError message={errorText(query.error)} />}
       <DataTable
         columns={columns}
@@ -132,7 +136,7 @@ export default function AuditPage() {
         loading={query.isFetching}
         caption={t('platform.audit.title')}
       />
-    </Stack>
+    </PageLayout>
   );
 }
 

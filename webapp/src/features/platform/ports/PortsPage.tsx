@@ -12,7 +12,6 @@ import {
   Stack,
   Table,
   Text,
-  Title,
 } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -30,6 +29,7 @@ import { formatTime } from '@/lib/dates';
 import { errorText } from '../model/errors';
 import { PortDialog } from './PortDialog';
 import { SlicDialog } from './SlicDialog';
+import { PageLayout } from '@/components/PageLayout';
 
 type Dialog =
   | { kind: 'port'; port: PortRecord | null }
@@ -65,9 +65,9 @@ export default function PortsPage() {
   const records = query.data?.records ?? [];
 
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={3}>{t('platform.ports.title')}</Title>
+    <PageLayout
+      title={t('platform.ports.title')}
+      actions={
         <Permission code="ports:management">
           <Button
             leftSection={<IconPlus size={16} />}
@@ -76,14 +76,17 @@ export default function PortsPage() {
             {t('platform.ports.add')}
           </Button>
         </Permission>
-      </Group>
-      <KeywordSearch
-        key={url.filters.keyword}
-        initial={url.filters.keyword}
-        placeholder={t('platform.ports.keywordPlaceholder')}
-        onSearch={(keyword) => url.setFilters({ keyword })}
-        onReset={url.resetFilters}
-      />
+      }
+      filters={
+        <KeywordSearch
+          key={url.filters.keyword}
+          initial={url.filters.keyword}
+          placeholder={t('platform.ports.keywordPlaceholder')}
+          onSearch={(keyword) => url.setFilters({ keyword })}
+          onReset={url.resetFilters}
+        />
+      }
+    >
       {query.isError && <FormError message={errorText(query.error)} />}
       <Box pos="relative">
         <LoadingOverlay visible={query.isFetching} zIndex={5} />
@@ -251,7 +254,7 @@ export default function PortsPage() {
           onClose={close}
         />
       )}
-    </Stack>
+    </PageLayout>
   );
 }
 

@@ -33,6 +33,7 @@ import {
   sortRoles,
   type PermissionGroup,
 } from '../model/permissions';
+import { PageLayout } from '@/components/PageLayout';
 
 const GROUP_TITLES: Record<PermissionGroup, string> = {
   route: 'platform.roles.routeGroup',
@@ -51,8 +52,7 @@ export default function RolesPage() {
   );
 
   return (
-    <Stack>
-      <Title order={3}>{t('platform.roles.title')}</Title>
+    <PageLayout title={t('platform.roles.title')}>
       {roles.isError && <FormError message={errorText(roles.error)} />}
       {records.map((role) => (
         <RoleEditor
@@ -63,7 +63,7 @@ export default function RolesPage() {
           descriptions={descriptions}
         />
       ))}
-    </Stack>
+    </PageLayout>
   );
 }
 

@@ -2,7 +2,7 @@
 // user may grant; server field errors land on their fields; after creation the list opens
 // filtered on the new employee's e-mail so the new row is in view.
 import { useState, type ChangeEvent } from 'react';
-import { Button, Checkbox, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { showMessage } from '@/lib/message';
@@ -19,6 +19,7 @@ import {
   type StaffField,
 } from '../model/staffForm';
 import { useStaffProblemText } from './useStaffFieldErrors';
+import { PageLayout } from '@/components/PageLayout';
 
 const EMPTY: StaffDraft = { staffId: '', staffName: '', staffEmail: '', roles: [], username: '' };
 const LIST = '/platform-mgt/employee';
@@ -65,8 +66,7 @@ export default function AddStaffPage() {
   });
 
   return (
-    <Stack maw={560}>
-      <Title order={3}>{t('platform.staff.form.addTitle')}</Title>
+    <PageLayout title={t('platform.staff.form.addTitle')} maw={560}>
       <Paper withBorder p="md">
         <form
           noValidate
@@ -115,6 +115,6 @@ export default function AddStaffPage() {
           </Stack>
         </form>
       </Paper>
-    </Stack>
+    </PageLayout>
   );
 }

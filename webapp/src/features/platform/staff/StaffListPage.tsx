@@ -2,7 +2,7 @@
 // actions the user's permission codes allow; every command reloads the list at its
 // position (read-your-writes).
 import { useMemo, useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, Stack, Text } from '@mantine/core';
 import { IconDots, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
@@ -26,6 +26,7 @@ import { formatTime } from '@/lib/dates';
 import { GRANT_CODES, roleCodesOf } from '../model/permissions';
 import { AssignRolesDialog } from './AssignRolesDialog';
 import { StaffEditDialog } from './StaffEditDialog';
+import { PageLayout } from '@/components/PageLayout';
 
 type Dialog = {
   kind: 'edit' | 'roles' | 'delete' | 'disable' | 'enable' | 'forceReset' | 'transfer';
@@ -207,9 +208,9 @@ export default function StaffListPage() {
   const confirm = dialog ? confirmFor(dialog) : null;
 
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={3}>{t('platform.staff.title')}</Title>
+    <PageLayout
+      title={t('platform.staff.title')}
+      actions={
         <Permission code="staff:create">
           <Button
             leftSection={<IconPlus size={16} />}
@@ -218,14 +219,17 @@ export default function StaffListPage() {
             {t('platform.staff.addButton')}
           </Button>
         </Permission>
-      </Group>
-      <KeywordSearch
-        key={url.filters.keyword}
-        initial={url.filters.keyword}
-        placeholder={t('platform.staff.keywordPlaceholder')}
-        onSearch={(keyword) => url.setFilters({ keyword })}
-        onReset={url.resetFilters}
-      />
+      }
+      filters={
+        <KeywordSearch
+          key={url.filters.keyword}
+          initial={url.filters.keyword}
+          placeholder={t('platform.staff.keywordPlaceholder')}
+          onSearch={(keyword) => url.setFilters({ keyword })}
+          onReset={url.resetFilters}
+        />
+      }
+    >
       <DataTable
         columns={columns}
         data={query.data?.records}
@@ -252,6 +256,6 @@ export default function StaffListPage() {
           onClose={close}
         />
       )}
-    </Stack>
+    </PageLayout>
   );
 }
