@@ -3,7 +3,7 @@ import { fromYmd, isoToYmd, toYmd, ymdToIso } from '@/lib/dates';
 import { listApiParams, normalizeTrackingNumbers, statusForUrl } from './listFilters';
 import { initialExportDraft, toExportForm, ALL } from './exportForm';
 import { parseAmendChanges } from './amend';
-import { declarationFormPath } from './paths';
+import { declarationFormPath } from '@/lib/declarations';
 
 describe('URL state of the lists', () => {
   it('normalises tracking numbers typed with commas, spaces and new lines', () => {

@@ -32,7 +32,7 @@ import { useDeclarationHistory } from '../api/getDeclarationHistory';
 import { declarationKeys } from '../api/keys';
 import { allowedActions } from '../model/actions';
 import { formatDateTime } from '@/lib/dates';
-import { declarationFormPath, declarationPdfPath } from '../model/paths';
+import { declarationFormPath, declarationPdfPath } from '@/lib/declarations';
 import { typeCode } from '../model/types';
 import { ActionButtons } from '../components/ActionButtons';
 import { DeclarationView } from '../components/DeclarationView';

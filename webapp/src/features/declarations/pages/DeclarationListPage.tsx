@@ -18,7 +18,7 @@ import { allowedActions } from '../model/actions';
 import { formatDateTime } from '@/lib/dates';
 import { formatMoney } from '../model/format';
 import { LIST_FILTER_KEYS, listApiParams } from '../model/listFilters';
-import { declarationDetailPath, declarationFormPath } from '../model/paths';
+import { declarationDetailPath, declarationFormPath } from '@/lib/declarations';
 import type { DeclarationSummary } from '../model/types';
 import { RowActions } from '../components/ActionButtons';
 import { ListFilters } from '../components/ListFilters';

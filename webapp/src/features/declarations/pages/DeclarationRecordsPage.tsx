@@ -16,7 +16,7 @@ import { ACTIVITY_ACTIONS } from '../model/actions';
 import { formatDateTime } from '@/lib/dates';
 import { isoToYmd, ymdToIso } from '@/lib/dates';
 import { normalizeTrackingNumbers } from '../model/listFilters';
-import { declarationDetailPath } from '../model/paths';
+import { declarationDetailPath } from '@/lib/declarations';
 import type { ActivityEntry } from '../model/types';
 import { StatusBadge } from '../components/StatusBadge';
 import { PageLayout } from '@/components/PageLayout';

@@ -23,7 +23,7 @@ import { useDeclT } from '../i18n';
 import { useDeclarations } from '../api/getDeclarations';
 import { formatDateTime } from '@/lib/dates';
 import { normalizeTrackingNumbers } from '../model/listFilters';
-import { declarationDetailPath } from '../model/paths';
+import { declarationDetailPath } from '@/lib/declarations';
 import { StatusBadge } from '../components/StatusBadge';
 import { PageLayout } from '@/components/PageLayout';
 
