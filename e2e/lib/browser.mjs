@@ -52,21 +52,22 @@ export function useBrowser() {
   /**
    * Runs `fn(page, context)` in a fresh context. Options: `lang` ('en' or 'zh') stored as the
    * web app's language before the first page loads (default 'en'; null leaves the app's
-   * default, Chinese), `downloads` (accept downloads, default true).
+   * default, Chinese), `downloads` (accept downloads, default true), `timezoneId` (the
+   * browser's time zone, default Asia/Shanghai).
    */
   async function withPage(t, options, fn) {
     if (typeof options === 'function') {
       fn = options;
       options = {};
     }
-    const { lang = 'en' } = options;
+    const { lang = 'en', timezoneId = 'Asia/Shanghai' } = options;
     if (!browser) throw new Error('the browser did not start (see the before hook)');
     const context = await browser.newContext({
       baseURL: BASE_URL,
       viewport: VIEWPORT,
       acceptDownloads: true,
       locale: lang === 'en' ? 'en-US' : 'zh-CN',
-      timezoneId: 'Asia/Shanghai',
+      timezoneId,
     });
     context.setDefaultTimeout(TIMEOUTS.action);
     context.setDefaultNavigationTimeout(TIMEOUTS.navigation);

@@ -51,3 +51,25 @@ export function declarationDetailPath(area: Area, type: string, id: string): str
   const shipmentType = shipmentDirection(type) === 'export' ? 1 : 0;
   return `${AREA_BASE[area]}/${segment}/${shipmentType}?id=${encodeURIComponent(id)}`;
 }
+
+/**
+ * The create (no id) or edit form of a declaration of `type`: staff create and edit on the
+ * "declaration submission" pages under /customers-profile, customers on their own detail
+ * pages (`?edit=1`, or `?new=1` for a new one).
+ */
+export function declarationFormPath(area: Area, type: string, id?: string): string {
+  const cls = type.slice(-1).toUpperCase();
+  const segment = cls === 'B' || cls === 'C' ? `detail-${cls.toLowerCase()}` : 'detail';
+  const shipmentType = type.toUpperCase().startsWith('I') ? 0 : 1;
+  if (area === 'staff') {
+    const base = `/customers-profile/${segment}/${shipmentType}`;
+    return id ? `${base}?id=${encodeURIComponent(id)}` : base;
+  }
+  const base = `/customs-clearance-supply/${segment}/${shipmentType}`;
+  return id ? `${base}?id=${encodeURIComponent(id)}&edit=1` : `${base}?new=1`;
+}
+
+/** The print view. */
+export function declarationPdfPath(id: string): string {
+  return `/page-pdf?id=${encodeURIComponent(id)}`;
+}

@@ -1,5 +1,6 @@
 // Pure validation rules of spec 5. Each returns null when valid, or an i18n key.
 import dayjs, { type Dayjs } from 'dayjs';
+import { shanghaiTodayIso } from './dates';
 
 export const PASSWORD_MIN = 10;
 export const PASSWORD_MAX = 26;
@@ -75,13 +76,13 @@ export function validateExportRange(range: readonly [DateInput, DateInput] | nul
 }
 
 /**
- * Whether the export picker disables `date`: future dates always; once a first date is
+ * Whether the export picker disables `date`: days after today in Shanghai always; once a first date is
  * picked, dates more than 180 days either side of it.
  */
 export function isExportDateDisabled(
   date: DateInput,
   firstPick: DateInput,
-  today: DateInput = new Date(),
+  today: DateInput = shanghaiTodayIso(),
 ) {
   const day = dayjs(date).startOf('day');
   if (day.isAfter(dayjs(today).startOf('day'))) return true;

@@ -3,16 +3,11 @@
 // public (rate limited by the server) and show their failures on the page.
 import { useMutation } from '@tanstack/react-query';
 import { request } from '@/lib/request';
+import type { CommandAnswer } from '@/lib/apiTypes';
 
 export interface NewPasswordInput {
   newPassword: string;
   confirmNewPassword: string;
-}
-
-export interface CommandAnswer {
-  id: string;
-  version: number;
-  position: number;
 }
 
 /** POST /api/v1/account/password/setup (10002's token). */

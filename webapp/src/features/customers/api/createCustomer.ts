@@ -1,7 +1,8 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { notePosition } from '@/features/declarations/api/readYourWrites';
+import { notePosition } from '@/lib/readYourWrites';
 import { request } from '@/lib/request';
-import type { CommandAnswer, NewLogin } from '../model/types';
+import type { CommandAnswer } from '@/lib/apiTypes';
+import type { NewLogin } from '../model/types';
 import { customerKeys } from './keys';
 
 export interface CreateCustomerAnswer extends CommandAnswer {

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { notePosition } from '@/features/declarations/api/readYourWrites';
+import { notePosition } from '@/lib/readYourWrites';
 import { request } from '@/lib/request';
-import type { CommandAnswer } from '../model/types';
+import type { CommandAnswer } from '@/lib/apiTypes';
 import { customerKeys } from './keys';
 
 export type CustomerCommand = 'disable' | 'enable' | 'delete';

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { minPositionParam } from '@/features/declarations/api/readYourWrites';
+import { minPositionParam } from '@/lib/readYourWrites';
 import { request } from '@/lib/request';
 import type { CustomerDetail } from '../model/types';
 import { customerKeys } from './keys';

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { minPositionParam } from '@/features/declarations/api/readYourWrites';
+import { minPositionParam } from '@/lib/readYourWrites';
 import { request, type Params } from '@/lib/request';
-import type { CustomerSummary, Page } from '../model/types';
+import type { Page } from '@/lib/apiTypes';
+import type { CustomerSummary } from '../model/types';
 import { customerKeys } from './keys';
 
 /** GET /api/v1/customers: a page of the archive (keyword, status, declarationType). */

@@ -1,6 +1,7 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/request';
-import type { CustomerSummary, Page } from '../model/types';
+import type { Page } from '@/lib/apiTypes';
+import type { CustomerSummary } from '../model/types';
 import { customerKeys } from './keys';
 
 export const PICKER_PAGE_SIZE = 20;

@@ -4,7 +4,7 @@ import { useState } from 'react';
 import { Badge, Button, Group, Menu, Stack, Table, Text, Title } from '@mantine/core';
 import { IconDots, IconUserPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { formatDateTime } from '@/features/declarations/model/format';
+import { formatDateTime } from '@/lib/dates';
 import { message } from '@/lib/message';
 import { ApiError } from '@/lib/request';
 import { usePermission } from '@/lib/permissions';
@@ -12,7 +12,7 @@ import { useAccountCommand, type AccountCommand } from '../api/accountCommand';
 import type { CustomerAccount, NewLogin } from '../model/types';
 import { validateUsername } from '../model/validation';
 import { AddLoginDialog } from './AddLoginDialog';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 
 const COMMANDS: AccountCommand[] = ['disable', 'enable', 'force-password-reset', 'transfer'];
 

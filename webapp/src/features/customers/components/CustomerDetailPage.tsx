@@ -25,7 +25,7 @@ import {
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { Permission } from '@/components/Permission';
-import { formatDateTime } from '@/features/declarations/model/format';
+import { formatDateTime } from '@/lib/dates';
 import { useCustomer } from '../api/getCustomer';
 import {
   CUSTOMERS_PATH,

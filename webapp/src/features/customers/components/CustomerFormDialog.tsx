@@ -20,7 +20,7 @@ import {
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { usePortSlicInfo } from '@/features/declarations/api/getPortSlicInfo';
+import { usePortSlicInfo } from '@/features/platform/api/getPortSlicInfo';
 import { DECLARATION_TYPES } from '@/lib/declarations';
 import { ApiError } from '@/lib/request';
 import { useCreateCustomer, type CreateCustomerAnswer } from '../api/createCustomer';
@@ -86,7 +86,7 @@ export function CustomerFormDialog({
   const update = useUpdateCustomer();
   const busy = create.isPending || update.isPending;
   const ports = usePortSlicInfo();
-  const portEntries = ports.data as PortSlicEntry[] | undefined;
+  const portEntries: readonly PortSlicEntry[] | undefined = ports.data;
   const portData = useMemo(() => portOptions(portEntries), [portEntries]);
   const slicData = useMemo(
     () => slicOptions(portEntries, form.values.portCode.trim()),

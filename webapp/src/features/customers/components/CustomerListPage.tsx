@@ -9,10 +9,8 @@ import {
   Group,
   Paper,
   Select,
-  Stack,
   Text,
   TextInput,
-  Title,
   Tooltip,
 } from '@mantine/core';
 import {
@@ -29,7 +27,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/DataTable';
 import { Permission } from '@/components/Permission';
-import { formatDateTime } from '@/features/declarations/model/format';
+import { formatDateTime } from '@/lib/dates';
 import { DECLARATION_TYPES } from '@/lib/declarations';
 import { usePermission } from '@/lib/permissions';
 import { useCustomers } from '../api/getCustomers';
@@ -44,6 +42,7 @@ import type { CustomerSummary } from '../model/types';
 import { FileDeclarationMenu } from './FileDeclarationMenu';
 import { BindingBadge, CustomerStatusBadge } from './StatusBadges';
 import { useCustomerActions } from './useCustomerActions';
+import { PageLayout } from '@/components/PageLayout';
 
 const col = dataTableColumns<CustomerSummary>();
 
@@ -253,23 +252,24 @@ export default function CustomerListPage() {
   );
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="center">
-        <Title order={1} size="h3">
-          {t('customers.list.title')}
-        </Title>
+    <PageLayout
+      title={t('customers.list.title')}
+      actions={
         <Permission code="customers:create">
           <Button leftSection={<IconPlus size={16} />} onClick={actions.create}>
             {t('customers.action.new')}
           </Button>
         </Permission>
-      </Group>
-      <FilterBar
-        key={JSON.stringify(url.filters)}
-        filters={url.filters}
-        onSearch={(next) => url.setFilters(next)}
-        onReset={() => url.resetFilters()}
-      />
+      }
+      filters={
+        <FilterBar
+          key={JSON.stringify(url.filters)}
+          filters={url.filters}
+          onSearch={(next) => url.setFilters(next)}
+          onReset={() => url.resetFilters()}
+        />
+      }
+    >
       <DataTable
         caption={t('customers.list.title')}
         columns={columns}
@@ -285,6 +285,6 @@ export default function CustomerListPage() {
         </Text>
       )}
       {actions.element}
-    </Stack>
+    </PageLayout>
   );
 }

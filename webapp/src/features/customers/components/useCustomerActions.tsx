@@ -11,7 +11,7 @@ import {
   type GeneratedLogin,
   type NewLogin,
 } from '../model/types';
-import { ConfirmDialog } from './ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CustomerFormDialog } from './CustomerFormDialog';
 import { InitialPasswordDialog } from './InitialPasswordDialog';
 

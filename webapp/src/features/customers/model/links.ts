@@ -1,7 +1,7 @@
 // Where the archive links to: the customer's detail page, the staff declaration form with
 // the customer preselected, and the declaration lists filtered by the customer.
 import { DECLARATION_TYPES, declarationListPath, type DeclarationType } from '@/lib/declarations';
-import { declarationFormPath } from '@/features/declarations/model/paths';
+import { declarationFormPath } from '@/lib/declarations';
 
 export const CUSTOMERS_PATH = '/customers-profile';
 

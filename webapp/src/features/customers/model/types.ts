@@ -40,12 +40,6 @@ export interface CustomerDetail extends CustomerSummary {
   accounts: CustomerAccount[];
 }
 
-export interface CommandAnswer {
-  id: string;
-  version: number;
-  position: number;
-}
-
 /**
  * A login created with a customer or added later. `initialPassword` is the generated one,
  * answered once (null when the staff member chose it, and on a replay).
@@ -61,9 +55,4 @@ export type GeneratedLogin = NewLogin & { initialPassword: string };
 
 export function hasGeneratedPassword(login: NewLogin | null | undefined): login is GeneratedLogin {
   return !!login?.initialPassword;
-}
-
-export interface Page<T> {
-  records: T[];
-  total: number;
 }

@@ -1,8 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '@/lib/request';
-import type { CommandAnswer, DeclarationData } from '../model/types';
+import type { CommandAnswer } from '@/lib/apiTypes';
+import type { DeclarationData } from '../model/types';
 import { declarationKeys } from './keys';
-import { notePosition } from './readYourWrites';
+import { notePosition } from '@/lib/readYourWrites';
 
 export interface CreateDeclarationInput {
   declarationType: string;

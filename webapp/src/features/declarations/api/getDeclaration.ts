@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/request';
 import type { Declaration } from '../model/types';
 import { declarationKeys } from './keys';
-import { minPositionParam } from './readYourWrites';
+import { minPositionParam } from '@/lib/readYourWrites';
 
 /** GET /api/v1/declarations/{id}: the whole declaration with its version. */
 export function getDeclaration(id: string): Promise<Declaration> {

@@ -1,8 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { request, type Params } from '@/lib/request';
-import type { ActivityEntry, Page } from '../model/types';
+import type { Page } from '@/lib/apiTypes';
+import type { ActivityEntry } from '../model/types';
 import { declarationKeys } from './keys';
-import { minPositionParam } from './readYourWrites';
+import { minPositionParam } from '@/lib/readYourWrites';
 
 /** GET /api/v1/declarations/activity: the event feed across declarations, newest first. */
 export function getDeclarationActivity(params: Params): Promise<Page<ActivityEntry>> {

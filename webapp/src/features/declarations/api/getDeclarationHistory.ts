@@ -2,7 +2,7 @@ import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/request';
 import type { HistoryEntry } from '../model/types';
 import { declarationKeys } from './keys';
-import { minPositionParam } from './readYourWrites';
+import { minPositionParam } from '@/lib/readYourWrites';
 
 /** GET /api/v1/declarations/{id}/history: every event, oldest first. */
 export function getDeclarationHistory(id: string): Promise<HistoryEntry[]> {

@@ -1,8 +1,9 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { request, type Params } from '@/lib/request';
-import type { DeclarationSummary, Page } from '../model/types';
+import type { Page } from '@/lib/apiTypes';
+import type { DeclarationSummary } from '../model/types';
 import { declarationKeys } from './keys';
-import { minPositionParam } from './readYourWrites';
+import { minPositionParam } from '@/lib/readYourWrites';
 
 /** GET /api/v1/declarations: a page of declaration summaries. */
 export function getDeclarations(params: Params): Promise<Page<DeclarationSummary>> {

@@ -1,9 +1,9 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { request } from '@/lib/request';
 import type { MoveAction } from '../model/actions';
-import type { CommandAnswer } from '../model/types';
+import type { CommandAnswer } from '@/lib/apiTypes';
 import { declarationKeys } from './keys';
-import { notePosition } from './readYourWrites';
+import { notePosition } from '@/lib/readYourWrites';
 
 export interface ActionBody {
   reason?: string;

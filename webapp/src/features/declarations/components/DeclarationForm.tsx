@@ -47,7 +47,7 @@ import {
   toPayload,
   type DeclarationFormValues,
 } from '../model/formValues';
-import { declarationDetailPath, declarationFormPath } from '../model/paths';
+import { declarationDetailPath, declarationFormPath } from '@/lib/declarations';
 import type { Declaration } from '../model/types';
 import { classOf, directionOf } from '../model/types';
 import {

@@ -18,13 +18,12 @@ import {
 } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconAlertTriangle, IconFileExport } from '@tabler/icons-react';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { isExportDateDisabled, validateExportRange } from '@/lib/validators';
 import { ApiError } from '@/lib/request';
 import { useDeclT } from '../i18n';
 import { useAdminCustomers } from '../api/getAdminCustomers';
-import { useSlicInfo } from '@/features/platform/api/ports';
+import { usePortSlicInfo } from '@/features/platform/api/getPortSlicInfo';
 import {
   portOptions as toPortOptions,
   slicOptions as toSlicOptions,
@@ -37,7 +36,8 @@ import {
   type ExportDraft,
   type ExportInitial,
 } from '../model/exportForm';
-import { STATUS_FILTER_VALUES, isoToYmd, ymdToIso } from '../model/listFilters';
+import { isoToYmd, shanghaiTodayIso, ymdToIso } from '@/lib/dates';
+import { STATUS_FILTER_VALUES } from '../model/listFilters';
 
 export interface ExportReportDialogProps {
   opened: boolean;
@@ -72,7 +72,7 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
   const [serverError, setServerError] = useState(false);
   const exporter = useExportDeclarations();
   const customers = useAdminCustomers(draft.declarationType);
-  const ports = useSlicInfo();
+  const ports = usePortSlicInfo();
 
   const set = <K extends keyof ExportDraft>(key: K, value: ExportDraft[K]) =>
     setDraft((d) => ({ ...d, [key]: value }));
@@ -254,7 +254,7 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
           value={range}
           onChange={onRangeChange}
           valueFormat="YYYY-MM-DD"
-          maxDate={dayjs().format('YYYY-MM-DD')}
+          maxDate={shanghaiTodayIso()}
           excludeDate={(date) => isExportDateDisabled(date, firstPick)}
           allowSingleDateInRange
           clearable

@@ -7,7 +7,7 @@ import type { ReactNode } from 'react';
 import { useDeclT } from '../i18n';
 import type { FieldKind, RefTable } from '../model/fields';
 import type { DeclarationFormValues } from '../model/formValues';
-import { isoToYmd } from '../model/listFilters';
+import { isoToYmd } from '@/lib/dates';
 import { ReferenceSelect } from './ReferenceSelect';
 
 export type DeclarationFormApi = UseFormReturnType<DeclarationFormValues>;

@@ -14,7 +14,8 @@ import {
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useDeclT } from '../i18n';
-import { formatDateTime, formatValue } from '../model/format';
+import { formatDateTime } from '@/lib/dates';
+import { formatValue } from '../model/format';
 import { lineChangeKind } from '../model/history';
 import { useChangeLabel } from './useChangeLabel';
 import type { FieldChange, HistoryEntry } from '../model/types';

@@ -7,12 +7,11 @@ import { IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { CustomerUsernameInput } from '@/features/customers/components/CustomerPicker';
 import { useDeclT } from '../i18n';
+import { isoToYmd, ymdToIso } from '@/lib/dates';
 import {
   STATUS_FILTER_VALUES,
   normalizeTrackingNumbers,
-  isoToYmd,
   statusForUrl,
-  ymdToIso,
   type ListFilters as Filters,
 } from '../model/listFilters';
 

@@ -11,7 +11,7 @@ import { useDeclT } from '../i18n';
 import { declarationKeys } from '../api/keys';
 import { useDeclarationAction, type ActionBody } from '../api/runDeclarationAction';
 import { needsDialog, type DeclarationAction, type MoveAction } from '../model/actions';
-import type { CommandAnswer } from '../model/types';
+import type { CommandAnswer } from '@/lib/apiTypes';
 import { ActionDialog } from './ActionDialog';
 import { VersionConflictModal } from './VersionConflict';
 

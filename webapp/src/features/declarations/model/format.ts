@@ -1,22 +1,7 @@
-// Locale-aware formatting of dates and numbers for the declaration screens.
-import dayjs from 'dayjs';
+// Locale-aware formatting of numbers and values for the declaration screens (dates: lib/dates).
 
 export function isEnglish(lang: string | undefined): boolean {
   return Boolean(lang?.startsWith('en'));
-}
-
-/** `2026-11-22 09:30` (times arrive in Asia/Shanghai with their offset). */
-export function formatDateTime(value: string | null | undefined): string {
-  if (!value) return '';
-  const d = dayjs(value);
-  return d.isValid() ? d.format('YYYY-MM-DD HH:mm') : String(value);
-}
-
-export function formatDate(value: string | null | undefined): string {
-  if (!value) return '';
-  if (/^\d{8}$/.test(value)) return `${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6)}`;
-  const d = dayjs(value);
-  return d.isValid() ? d.format('YYYY-MM-DD') : String(value);
 }
 
 export function formatNumber(

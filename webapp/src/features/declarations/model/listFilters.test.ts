@@ -1,16 +1,9 @@
 import { describe, expect, it } from 'vitest';
-import {
-  fromYmd,
-  isoToYmd,
-  listApiParams,
-  normalizeTrackingNumbers,
-  statusForUrl,
-  toYmd,
-  ymdToIso,
-} from './listFilters';
+import { fromYmd, isoToYmd, toYmd, ymdToIso } from '@/lib/dates';
+import { listApiParams, normalizeTrackingNumbers, statusForUrl } from './listFilters';
 import { initialExportDraft, toExportForm, ALL } from './exportForm';
 import { parseAmendChanges } from './amend';
-import { declarationFormPath } from './paths';
+import { declarationFormPath } from '@/lib/declarations';
 
 describe('URL state of the lists', () => {
   it('normalises tracking numbers typed with commas, spaces and new lines', () => {

@@ -1,7 +1,6 @@
 // The list pages' filters as they live in the URL (STYLE habit 10) and as the list
 // endpoint wants them. Names are the API's, so a URL such as `?status=1&fromDate=20261101`
 // from a welcome page opens the filtered list.
-import dayjs from 'dayjs';
 import type { Params } from '@/lib/request';
 
 export const LIST_FILTER_KEYS = [
@@ -26,20 +25,6 @@ export const LIST_SORT_FIELDS = [
   'estimatedPickupTime',
   'declarationType',
 ] as const;
-
-/** A YYYYMMDD string from a date, or '' (the URL and API format of dates). */
-export function toYmd(value: Date | string | null | undefined): string {
-  if (!value) return '';
-  const d = dayjs(value);
-  return d.isValid() ? d.format('YYYYMMDD') : '';
-}
-
-/** A Date from YYYYMMDD, or null when absent or unreadable. */
-export function fromYmd(value: string | null | undefined): Date | null {
-  if (!value || !/^\d{8}$/.test(value)) return null;
-  const d = dayjs(`${value.slice(0, 4)}-${value.slice(4, 6)}-${value.slice(6, 8)}`);
-  return d.isValid() && d.format('YYYYMMDD') === value ? d.toDate() : null;
-}
 
 /**
  * Tracking numbers as the user typed them (comma, whitespace or newline separated) ->
@@ -84,15 +69,4 @@ export function listApiParams(
     params[key] = key === 'trackingNumber' ? normalizeTrackingNumbers(value) : value;
   }
   return params;
-}
-
-/** '20261101' -> '2026-11-01' (the date pickers' value), or null. */
-export function ymdToIso(value: string | null | undefined): string | null {
-  const d = fromYmd(value);
-  return d ? dayjs(d).format('YYYY-MM-DD') : null;
-}
-
-/** '2026-11-01' (or a Date) -> '20261101', or ''. */
-export function isoToYmd(value: string | Date | null | undefined): string {
-  return toYmd(value ?? null);
 }

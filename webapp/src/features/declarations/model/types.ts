@@ -202,11 +202,6 @@ export interface DeclarationSummary {
   updatedAt: string;
 }
 
-export interface Page<T> {
-  records: T[];
-  total: number;
-}
-
 export interface FieldChange {
   field: string;
   old: unknown;
@@ -231,13 +226,6 @@ export interface ActivityEntry extends HistoryEntry {
   declarationId: string;
   trackingNumber: string | null;
   declarationType: DeclarationType | null;
-}
-
-/** Every command answers this. */
-export interface CommandAnswer {
-  id: string;
-  version: number;
-  position: number;
 }
 
 export type DeclarationClass = 'B' | 'C' | 'D';

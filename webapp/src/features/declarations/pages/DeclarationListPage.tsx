@@ -3,7 +3,7 @@
 // URL, status badges, the row actions the role may take in the row's status, "new
 // declaration", and for admins selection and export of the filtered list.
 import { lazy, Suspense, useMemo, useState } from 'react';
-import { Anchor, Badge, Button, Group, Stack, Text, Title, Tooltip } from '@mantine/core';
+import { Anchor, Badge, Button, Group, Stack, Text, Tooltip } from '@mantine/core';
 import { IconFileExport, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -15,14 +15,16 @@ import { useSessionStore } from '@/lib/session';
 import { useDeclT } from '../i18n';
 import { useDeclarations } from '../api/getDeclarations';
 import { allowedActions } from '../model/actions';
-import { formatDateTime, formatMoney } from '../model/format';
+import { formatDateTime } from '@/lib/dates';
+import { formatMoney } from '../model/format';
 import { LIST_FILTER_KEYS, listApiParams } from '../model/listFilters';
-import { declarationDetailPath, declarationFormPath } from '../model/paths';
+import { declarationDetailPath, declarationFormPath } from '@/lib/declarations';
 import type { DeclarationSummary } from '../model/types';
 import { RowActions } from '../components/ActionButtons';
 import { ListFilters } from '../components/ListFilters';
 import { StatusBadge } from '../components/StatusBadge';
 import { useDeclarationActions } from '../components/useDeclarationActions';
+import { PageLayout } from '@/components/PageLayout';
 
 const ExportReportDialog = lazy(() => import('../components/ExportReportDialog'));
 
@@ -198,12 +200,10 @@ export default function DeclarationListPage() {
   );
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="center">
-        <Title order={1} size="h3">
-          {tg(`declarationType.${type}`)}
-        </Title>
-        <Group gap="xs">
+    <PageLayout
+      title={tg(`declarationType.${type}`)}
+      actions={
+        <>
           {admin && (
             <Tooltip label={t('list.exportSelectedHint')} multiline w={260}>
               <Button
@@ -221,23 +221,24 @@ export default function DeclarationListPage() {
           >
             {t('list.new')}
           </Button>
-        </Group>
-      </Group>
-
-      <ListFilters
-        key={JSON.stringify(url.filters)}
-        filters={url.filters}
-        staff={staff}
-        onSearch={(next) => {
-          setSelected([]);
-          url.setFilters(next);
-        }}
-        onReset={() => {
-          setSelected([]);
-          url.resetFilters();
-        }}
-      />
-
+        </>
+      }
+      filters={
+        <ListFilters
+          key={JSON.stringify(url.filters)}
+          filters={url.filters}
+          staff={staff}
+          onSearch={(next) => {
+            setSelected([]);
+            url.setFilters(next);
+          }}
+          onReset={() => {
+            setSelected([]);
+            url.resetFilters();
+          }}
+        />
+      }
+    >
       {admin && selected.length > 0 && (
         <Group gap="xs">
           <Text size="sm">{t('list.selected', { count: selected.length })}</Text>
@@ -282,6 +283,6 @@ export default function DeclarationListPage() {
           />
         </Suspense>
       )}
-    </Stack>
+    </PageLayout>
   );
 }

@@ -19,7 +19,7 @@ import { useSearchParams } from 'react-router';
 import { useDeclT } from '../i18n';
 import { useDeclaration } from '../api/getDeclaration';
 import { useDeclarationHistory } from '../api/getDeclarationHistory';
-import { formatDateTime } from '../model/format';
+import { formatDateTime } from '@/lib/dates';
 import { DeclarationView } from '../components/DeclarationView';
 import { StatusBadge } from '../components/StatusBadge';
 import './print.css';

@@ -1,18 +1,7 @@
 // `/customers-profile/opera-record`: declaration records, the activity feed of every
 // declaration (who did what, when), newest first, with filters and paging in the URL.
 import { useMemo, useState } from 'react';
-import {
-  Anchor,
-  Badge,
-  Button,
-  Group,
-  Paper,
-  Select,
-  Stack,
-  Text,
-  TextInput,
-  Title,
-} from '@mantine/core';
+import { Anchor, Badge, Button, Group, Paper, Select, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconArrowRight, IconRefresh, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -24,11 +13,13 @@ import { useSessionStore } from '@/lib/session';
 import { useDeclT } from '../i18n';
 import { useDeclarationActivity } from '../api/getDeclarationActivity';
 import { ACTIVITY_ACTIONS } from '../model/actions';
-import { formatDateTime } from '../model/format';
-import { isoToYmd, normalizeTrackingNumbers, ymdToIso } from '../model/listFilters';
-import { declarationDetailPath } from '../model/paths';
+import { formatDateTime } from '@/lib/dates';
+import { isoToYmd, ymdToIso } from '@/lib/dates';
+import { normalizeTrackingNumbers } from '../model/listFilters';
+import { declarationDetailPath } from '@/lib/declarations';
 import type { ActivityEntry } from '../model/types';
 import { StatusBadge } from '../components/StatusBadge';
+import { PageLayout } from '@/components/PageLayout';
 
 const FILTERS = [
   'actor',
@@ -149,16 +140,17 @@ export default function DeclarationRecordsPage() {
   );
 
   return (
-    <Stack gap="md">
-      <Title order={1} size="h3">
-        {t('records.title')}
-      </Title>
-      <RecordFilters
-        key={JSON.stringify(url.filters)}
-        filters={url.filters}
-        onSearch={url.setFilters}
-        onReset={url.resetFilters}
-      />
+    <PageLayout
+      title={t('records.title')}
+      filters={
+        <RecordFilters
+          key={JSON.stringify(url.filters)}
+          filters={url.filters}
+          onSearch={url.setFilters}
+          onReset={url.resetFilters}
+        />
+      }
+    >
       <DataTable
         caption={t('records.caption')}
         columns={columns}
@@ -168,7 +160,7 @@ export default function DeclarationRecordsPage() {
         urlState={url}
         loading={query.isFetching}
       />
-    </Stack>
+    </PageLayout>
   );
 }
 

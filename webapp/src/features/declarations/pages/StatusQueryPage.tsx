@@ -13,7 +13,6 @@ import {
   Table,
   Text,
   Textarea,
-  Title,
 } from '@mantine/core';
 import { IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -22,10 +21,11 @@ import { useSessionStore } from '@/lib/session';
 import { isCustomer } from '@/lib/roles';
 import { useDeclT } from '../i18n';
 import { useDeclarations } from '../api/getDeclarations';
-import { formatDateTime } from '../model/format';
+import { formatDateTime } from '@/lib/dates';
 import { normalizeTrackingNumbers } from '../model/listFilters';
-import { declarationDetailPath } from '../model/paths';
+import { declarationDetailPath } from '@/lib/declarations';
 import { StatusBadge } from '../components/StatusBadge';
+import { PageLayout } from '@/components/PageLayout';
 
 export const MAX_TRACKING_NUMBERS = 100;
 
@@ -58,10 +58,7 @@ export default function StatusQueryPage() {
   };
 
   return (
-    <Stack gap="md">
-      <Title order={1} size="h3">
-        {t('statusQuery.title')}
-      </Title>
+    <PageLayout title={t('statusQuery.title')}>
       <Card
         withBorder
         component="form"
@@ -156,6 +153,6 @@ export default function StatusQueryPage() {
           )}
         </Stack>
       )}
-    </Stack>
+    </PageLayout>
   );
 }

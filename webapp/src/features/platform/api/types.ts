@@ -1,18 +1,6 @@
 // Wire shapes of the platform management endpoints (docs/identity.md, the ports and audit
 // contracts).
 
-/** What every command answers: the stream id, its new version and the log position. */
-export interface CommandAnswer {
-  id: string;
-  version: number;
-  position: number;
-}
-
-export interface Page<T> {
-  records: T[];
-  total: number;
-}
-
 export interface StaffRecord {
   id: string;
   username: string;

@@ -1,17 +1,19 @@
 // /platform-mgt/audit: the administration audit log (GET /api/v1/admin/audit) with its
 // filters in the URL (subject type, subject id, actor, action, keyword, YYYYMMDD range).
 import { useMemo, useState } from 'react';
-import { Autocomplete, Button, Group, Select, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Autocomplete, Button, Group, Select, Stack, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
 import { IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/DataTable';
 import platformZh from '@/locales/platform.zh';
-import { useAudit } from '../api/audit';
+import { useAudit } from '../api/getAudit';
 import type { AuditRecord } from '../api/types';
 import { FormError } from '../components/FormError';
-import { formatTime, fromYmd, summarizeChanges, toYmd } from '../model/audit';
+import { formatTime, isoToYmd, ymdToIso } from '@/lib/dates';
+import { summarizeChanges } from '../model/audit';
 import { errorText } from '../model/errors';
+import { PageLayout } from '@/components/PageLayout';
 
 const FILTERS = [
   'subjectType',
@@ -113,14 +115,17 @@ export default function AuditPage() {
   );
 
   return (
-    <Stack>
-      <Title order={3}>{t('platform.audit.title')}</Title>
-      <AuditFilters
-        key={FILTERS.map((f) => url.filters[f]).join('|')}
-        initial={url.filters}
-        onSearch={url.setFilters}
-        onReset={url.resetFilters}
-      />
+    <PageLayout
+      title={t('platform.audit.title')}
+      filters={
+        <AuditFilters
+          key={FILTERS.map((f) => url.filters[f]).join('|')}
+          initial={url.filters}
+          onSearch={url.setFilters}
+          onReset={url.resetFilters}
+        />
+      }
+    >
       {query.isError && <FormError message={errorText(query.error)} />}
       <DataTable
         columns={columns}
@@ -131,7 +136,7 @@ export default function AuditPage() {
         loading={query.isFetching}
         caption={t('platform.audit.title')}
       />
-    </Stack>
+    </PageLayout>
   );
 }
 
@@ -147,7 +152,7 @@ function AuditFilters({
   const { t } = useTranslation();
   const [draft, setDraft] = useState(initial);
   const set = (key: Filter, value: string) => setDraft((d) => ({ ...d, [key]: value }));
-  const range: [string | null, string | null] = [fromYmd(draft.fromDate), fromYmd(draft.toDate)];
+  const range: [string | null, string | null] = [ymdToIso(draft.fromDate), ymdToIso(draft.toDate)];
 
   return (
     <Group
@@ -204,7 +209,7 @@ function AuditFilters({
         label={t('platform.audit.dateRange')}
         value={range}
         onChange={([from, to]) =>
-          setDraft((d) => ({ ...d, fromDate: toYmd(from), toDate: toYmd(to) }))
+          setDraft((d) => ({ ...d, fromDate: isoToYmd(from), toDate: isoToYmd(to) }))
         }
         valueFormat="YYYY-MM-DD"
         allowSingleDateInRange

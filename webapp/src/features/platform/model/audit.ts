@@ -47,22 +47,3 @@ export function summarizeChanges(
     return { text: full[i], full: full[i] };
   });
 }
-
-/** YYYYMMDD from a date picker's YYYY-MM-DD (or '' when none). */
-export function toYmd(iso: string | null | undefined): string {
-  return iso ? iso.replaceAll('-', '').slice(0, 8) : '';
-}
-
-/** YYYY-MM-DD for the date picker from YYYYMMDD (null when not 8 digits). */
-export function fromYmd(ymd: string | null | undefined): string | null {
-  return ymd && /^\d{8}$/.test(ymd)
-    ? `${ymd.slice(0, 4)}-${ymd.slice(4, 6)}-${ymd.slice(6, 8)}`
-    : null;
-}
-
-/** "YYYY-MM-DD HH:mm:ss" from an ISO time with offset (the server's local time kept). */
-export function formatTime(value: string | null | undefined): string {
-  if (!value) return '';
-  const m = /^(\d{4}-\d{2}-\d{2})[T ](\d{2}:\d{2}:\d{2})/.exec(value);
-  return m ? `${m[1]} ${m[2]}` : value;
-}

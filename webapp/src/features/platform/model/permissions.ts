@@ -1,33 +1,23 @@
-// The permission codes of docs/identity.md's matrix, grouped for the role editor, and the
-// roles a user may grant (user-roles:grant:X).
+// The permission codes (generated from the server's list), grouped for the role editor, and
+// the roles a user may grant (user-roles:grant:X).
+import { PERMISSIONS, type PermissionCode } from '@/lib/permissions.generated';
 import type { PermissionEntry, RoleRecord } from '../api/types';
 
-export const ROUTE_TAGS = [
-  'declarations:management',
-  'clearance:management',
-  'customers:management',
-  'staff:management',
-  'roles:management',
-  'ports:management',
-] as const;
+const CODES: readonly PermissionCode[] = PERMISSIONS.map((p) => p.code);
 
-export const BUTTON_CODES = [
-  'customers:create',
-  'customers:maintain',
-  'customers:delete',
-  'staff:create',
-  'staff:delete',
-  'staff:permission:transfer',
-  'staff:maintain',
-  'ports:add-slic',
-] as const;
+const isRouteTag = (code: string) => code.endsWith(':management');
+const isGrant = (code: string) => code.startsWith('user-roles:grant:');
 
-export const GRANT_CODES = [
-  'user-roles:grant:SUPER_ADMIN',
-  'user-roles:grant:ADMIN',
-  'user-roles:grant:OPERATOR',
-  'user-roles:grant:CUSTOMER',
-] as const;
+/** The menu (route) tags: one `<area>:management` code per guarded area. */
+export const ROUTE_TAGS: readonly PermissionCode[] = CODES.filter(isRouteTag);
+
+/** The button codes: every other code but the role grants. */
+export const BUTTON_CODES: readonly PermissionCode[] = CODES.filter(
+  (c) => !isRouteTag(c) && !isGrant(c),
+);
+
+/** The role grants (`user-roles:grant:<ROLE>`). */
+export const GRANT_CODES: readonly PermissionCode[] = CODES.filter(isGrant);
 
 export const ALL_CODES: readonly string[] = [...ROUTE_TAGS, ...BUTTON_CODES, ...GRANT_CODES];
 
@@ -38,7 +28,7 @@ export type PermissionGroup = 'route' | 'button' | 'grant';
 
 export function permissionGroup(code: string): PermissionGroup {
   if ((ROUTE_TAGS as readonly string[]).includes(code)) return 'route';
-  if (code.startsWith('user-roles:grant:')) return 'grant';
+  if (isGrant(code)) return 'grant';
   return 'button';
 }
 

@@ -4,7 +4,8 @@ import { useState, type ChangeEvent } from 'react';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { showMessage } from '@/lib/message';
-import { usePortCommand } from '../api/ports';
+import { useCreatePort } from '../api/createPort';
+import { useUpdatePort } from '../api/updatePort';
 import type { PortRecord } from '../api/types';
 import { FormError } from '../components/FormError';
 import { errorText, fieldErrorsOf } from '../model/errors';
@@ -15,7 +16,8 @@ const REQUIRED: readonly Field[] = ['portCode', 'portName', 'declarationSlic'];
 
 export function PortDialog({ port, onClose }: { port: PortRecord | null; onClose: () => void }) {
   const { t } = useTranslation();
-  const command = usePortCommand();
+  const create = useCreatePort();
+  const update = useUpdatePort();
   const [draft, setDraft] = useState<Record<Field, string>>({
     portCode: port?.portCode ?? '',
     portName: port?.portName ?? '',
@@ -40,13 +42,10 @@ export function PortDialog({ port, onClose }: { port: PortRecord | null; onClose
     };
     try {
       if (port) {
-        await command.mutateAsync({ kind: 'updatePort', id: port.id, version: port.version, body });
+        await update.mutateAsync({ id: port.id, version: port.version, body });
         showMessage('success', t('platform.ports.done.updated'));
       } else {
-        await command.mutateAsync({
-          kind: 'createPort',
-          body: { portCode: draft.portCode.trim(), ...body },
-        });
+        await create.mutateAsync({ portCode: draft.portCode.trim(), ...body });
         showMessage('success', t('platform.ports.done.created'));
       }
       onClose();
@@ -92,7 +91,7 @@ export function PortDialog({ port, onClose }: { port: PortRecord | null; onClose
             <Button variant="default" onClick={onClose}>
               {t('platform.common.cancel')}
             </Button>
-            <Button type="submit" loading={command.isPending}>
+            <Button type="submit" loading={create.isPending || update.isPending}>
               {t('platform.common.save')}
             </Button>
           </Group>

@@ -12,22 +12,24 @@ import {
   Stack,
   Table,
   Text,
-  Title,
 } from '@mantine/core';
 import { IconChevronDown, IconChevronRight, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Pager, useTableSearchParams } from '@/components/DataTable';
 import { Permission } from '@/components/Permission';
 import { showMessage } from '@/lib/message';
-import { usePortCommand, usePorts } from '../api/ports';
+import { useDeletePort } from '../api/deletePort';
+import { usePorts } from '../api/getPorts';
+import { useRemoveSlic } from '../api/removeSlic';
 import type { PortRecord, SlicInfo } from '../api/types';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { FormError } from '../components/FormError';
 import { KeywordSearch } from '../components/KeywordSearch';
-import { formatTime } from '../model/audit';
+import { formatTime } from '@/lib/dates';
 import { errorText } from '../model/errors';
 import { PortDialog } from './PortDialog';
 import { SlicDialog } from './SlicDialog';
+import { PageLayout } from '@/components/PageLayout';
 
 type Dialog =
   | { kind: 'port'; port: PortRecord | null }
@@ -55,16 +57,17 @@ export default function PortsPage() {
   const { t } = useTranslation();
   const url = useTableSearchParams({ filterKeys: ['keyword'] as const });
   const query = usePorts(url.apiParams);
-  const command = usePortCommand();
+  const deletePort = useDeletePort();
+  const removeSlic = useRemoveSlic();
   const [open, setOpen] = useState<Record<string, boolean>>({});
   const [dialog, setDialog] = useState<Dialog>(null);
   const close = () => setDialog(null);
   const records = query.data?.records ?? [];
 
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={3}>{t('platform.ports.title')}</Title>
+    <PageLayout
+      title={t('platform.ports.title')}
+      actions={
         <Permission code="ports:management">
           <Button
             leftSection={<IconPlus size={16} />}
@@ -73,14 +76,17 @@ export default function PortsPage() {
             {t('platform.ports.add')}
           </Button>
         </Permission>
-      </Group>
-      <KeywordSearch
-        key={url.filters.keyword}
-        initial={url.filters.keyword}
-        placeholder={t('platform.ports.keywordPlaceholder')}
-        onSearch={(keyword) => url.setFilters({ keyword })}
-        onReset={url.resetFilters}
-      />
+      }
+      filters={
+        <KeywordSearch
+          key={url.filters.keyword}
+          initial={url.filters.keyword}
+          placeholder={t('platform.ports.keywordPlaceholder')}
+          onSearch={(keyword) => url.setFilters({ keyword })}
+          onReset={url.resetFilters}
+        />
+      }
+    >
       {query.isError && <FormError message={errorText(query.error)} />}
       <Box pos="relative">
         <LoadingOverlay visible={query.isFetching} zIndex={5} />
@@ -220,8 +226,7 @@ export default function PortsPage() {
           })}
           danger
           onConfirm={async () => {
-            await command.mutateAsync({
-              kind: 'deletePort',
+            await deletePort.mutateAsync({
               id: dialog.port.id,
               version: dialog.port.version,
             });
@@ -239,8 +244,7 @@ export default function PortsPage() {
           })}
           danger
           onConfirm={async () => {
-            await command.mutateAsync({
-              kind: 'removeSlic',
+            await removeSlic.mutateAsync({
               portId: dialog.port.id,
               slicId: dialog.slic.id,
               version: dialog.port.version,
@@ -250,7 +254,7 @@ export default function PortsPage() {
           onClose={close}
         />
       )}
-    </Stack>
+    </PageLayout>
   );
 }
 

@@ -3,7 +3,8 @@ import { useState } from 'react';
 import { Button, Group, Modal, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { showMessage } from '@/lib/message';
-import { usePortCommand } from '../api/ports';
+import { useAddSlic } from '../api/addSlic';
+import { useUpdateSlic } from '../api/updateSlic';
 import type { PortRecord, SlicInfo } from '../api/types';
 import { FormError } from '../components/FormError';
 import { errorText, fieldErrorsOf } from '../model/errors';
@@ -18,7 +19,8 @@ export interface SlicDialogProps {
 
 export function SlicDialog({ port, slic, onClose }: SlicDialogProps) {
   const { t } = useTranslation();
-  const command = usePortCommand();
+  const add = useAddSlic();
+  const update = useUpdateSlic();
   const [name, setName] = useState(slic?.upsFacilityName ?? '');
   const [code, setCode] = useState(slic?.upsFacilitySlic ?? '');
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -34,11 +36,9 @@ export function SlicDialog({ port, slic, onClose }: SlicDialogProps) {
     if (Object.keys(local).length) return;
     const body = { upsFacilityName: name.trim(), upsFacilitySlic: code.trim() };
     try {
-      await command.mutateAsync(
-        slic
-          ? { kind: 'updateSlic', portId: port.id, slicId: slic.id, version: port.version, body }
-          : { kind: 'addSlic', portId: port.id, version: port.version, body },
-      );
+      if (slic)
+        await update.mutateAsync({ portId: port.id, slicId: slic.id, version: port.version, body });
+      else await add.mutateAsync({ portId: port.id, version: port.version, body });
       showMessage('success', t('platform.ports.done.slicSaved'));
       onClose();
     } catch (e) {
@@ -87,7 +87,7 @@ export function SlicDialog({ port, slic, onClose }: SlicDialogProps) {
             <Button variant="default" onClick={onClose}>
               {t('platform.common.cancel')}
             </Button>
-            <Button type="submit" loading={command.isPending}>
+            <Button type="submit" loading={add.isPending || update.isPending}>
               {t('platform.common.save')}
             </Button>
           </Group>

@@ -20,7 +20,8 @@ import { useTranslation } from 'react-i18next';
 import { useUserPermissions } from '@/features/auth/api/userPermissions';
 import { showMessage } from '@/lib/message';
 import { useSessionStore } from '@/lib/session';
-import { useRoles, useUpdateRolePermissions } from '../api/roles';
+import { useRoles } from '../api/getRoles';
+import { useUpdateRolePermissions } from '../api/updateRolePermissions';
 import type { RoleRecord } from '../api/types';
 import { FormError } from '../components/FormError';
 import { errorText } from '../model/errors';
@@ -32,6 +33,7 @@ import {
   sortRoles,
   type PermissionGroup,
 } from '../model/permissions';
+import { PageLayout } from '@/components/PageLayout';
 
 const GROUP_TITLES: Record<PermissionGroup, string> = {
   route: 'platform.roles.routeGroup',
@@ -50,8 +52,7 @@ export default function RolesPage() {
   );
 
   return (
-    <Stack>
-      <Title order={3}>{t('platform.roles.title')}</Title>
+    <PageLayout title={t('platform.roles.title')}>
       {roles.isError && <FormError message={errorText(roles.error)} />}
       {records.map((role) => (
         <RoleEditor
@@ -62,7 +63,7 @@ export default function RolesPage() {
           descriptions={descriptions}
         />
       ))}
-    </Stack>
+    </PageLayout>
   );
 }
 

@@ -2,12 +2,12 @@
 // user may grant; server field errors land on their fields; after creation the list opens
 // filtered on the new employee's e-mail so the new row is in view.
 import { useState, type ChangeEvent } from 'react';
-import { Button, Checkbox, Group, Paper, Stack, TextInput, Title } from '@mantine/core';
+import { Button, Checkbox, Group, Paper, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { showMessage } from '@/lib/message';
 import { useSessionStore } from '@/lib/session';
-import { useStaffCommand } from '../api/staff';
+import { useCreateStaff } from '../api/createStaff';
 import { FormError } from '../components/FormError';
 import { errorText, staffFieldErrors } from '../model/errors';
 import { roleChoices } from '../model/permissions';
@@ -19,6 +19,7 @@ import {
   type StaffField,
 } from '../model/staffForm';
 import { useStaffProblemText } from './useStaffFieldErrors';
+import { PageLayout } from '@/components/PageLayout';
 
 const EMPTY: StaffDraft = { staffId: '', staffName: '', staffEmail: '', roles: [], username: '' };
 const LIST = '/platform-mgt/employee';
@@ -27,7 +28,7 @@ export default function AddStaffPage() {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const held = useSessionStore((s) => s.permissions);
-  const command = useStaffCommand();
+  const create = useCreateStaff();
   const problemText = useStaffProblemText();
   const [draft, setDraft] = useState<StaffDraft>(EMPTY);
   const [errors, setErrors] = useState<Record<string, string>>({});
@@ -43,7 +44,7 @@ export default function AddStaffPage() {
     if (Object.keys(local).length) return;
     const body = newStaffBody(draft);
     try {
-      await command.mutateAsync({ kind: 'create', body });
+      await create.mutateAsync(body);
       showMessage('success', t('platform.staff.done.created'));
       setDraft(EMPTY);
       navigate(`${LIST}?keyword=${encodeURIComponent(body.staffEmail)}`);
@@ -65,8 +66,7 @@ export default function AddStaffPage() {
   });
 
   return (
-    <Stack maw={560}>
-      <Title order={3}>{t('platform.staff.form.addTitle')}</Title>
+    <PageLayout title={t('platform.staff.form.addTitle')} maw={560}>
       <Paper withBorder p="md">
         <form
           noValidate
@@ -108,13 +108,13 @@ export default function AddStaffPage() {
               <Button variant="default" onClick={() => navigate(LIST)}>
                 {t('platform.common.back')}
               </Button>
-              <Button type="submit" loading={command.isPending}>
+              <Button type="submit" loading={create.isPending}>
                 {t('platform.staff.form.submit')}
               </Button>
             </Group>
           </Stack>
         </form>
       </Paper>
-    </Stack>
+    </PageLayout>
   );
 }

@@ -5,7 +5,7 @@ import { Button, Checkbox, Group, Modal, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { showMessage } from '@/lib/message';
 import { useSessionStore } from '@/lib/session';
-import { useStaffCommand } from '../api/staff';
+import { useAssignStaffRoles } from '../api/assignStaffRoles';
 import type { StaffRecord } from '../api/types';
 import { FormError } from '../components/FormError';
 import { errorText, fieldErrorsOf } from '../model/errors';
@@ -14,7 +14,7 @@ import { roleChoices, roleCodesOf } from '../model/permissions';
 export function AssignRolesDialog({ row, onClose }: { row: StaffRecord; onClose: () => void }) {
   const { t } = useTranslation();
   const held = useSessionStore((s) => s.permissions);
-  const command = useStaffCommand();
+  const assign = useAssignStaffRoles();
   const choices = roleChoices(roleCodesOf(row.roleList), held);
   const [roles, setRoles] = useState<string[]>(() =>
     choices.filter((c) => c.checked).map((c) => c.role),
@@ -28,7 +28,7 @@ export function AssignRolesDialog({ row, onClose }: { row: StaffRecord; onClose:
     }
     setError(null);
     try {
-      await command.mutateAsync({ kind: 'roles', id: row.id, version: row.version, roles });
+      await assign.mutateAsync({ id: row.id, version: row.version, roles });
       showMessage('success', t('platform.staff.done.roles'));
       onClose();
     } catch (e) {
@@ -64,7 +64,7 @@ export function AssignRolesDialog({ row, onClose }: { row: StaffRecord; onClose:
           <Button variant="default" onClick={onClose}>
             {t('platform.common.cancel')}
           </Button>
-          <Button loading={command.isPending} onClick={() => void submit()}>
+          <Button loading={assign.isPending} onClick={() => void submit()}>
             {t('platform.common.save')}
           </Button>
         </Group>

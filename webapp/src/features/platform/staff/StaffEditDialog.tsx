@@ -3,7 +3,7 @@ import { useState, type ChangeEvent } from 'react';
 import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { showMessage } from '@/lib/message';
-import { useStaffCommand } from '../api/staff';
+import { useUpdateStaff } from '../api/updateStaff';
 import type { StaffRecord } from '../api/types';
 import { FormError } from '../components/FormError';
 import { errorText, staffFieldErrors } from '../model/errors';
@@ -14,7 +14,7 @@ const FIELDS: readonly StaffField[] = ['staffId', 'staffName', 'staffEmail'];
 
 export function StaffEditDialog({ row, onClose }: { row: StaffRecord; onClose: () => void }) {
   const { t } = useTranslation();
-  const command = useStaffCommand();
+  const update = useUpdateStaff();
   const problemText = useStaffProblemText();
   const [draft, setDraft] = useState({
     staffId: row.staffId ?? '',
@@ -32,8 +32,7 @@ export function StaffEditDialog({ row, onClose }: { row: StaffRecord; onClose: (
     setErrors(local);
     if (Object.keys(local).length) return;
     try {
-      await command.mutateAsync({
-        kind: 'update',
+      await update.mutateAsync({
         id: row.id,
         version: row.version,
         body: {
@@ -78,7 +77,7 @@ export function StaffEditDialog({ row, onClose }: { row: StaffRecord; onClose: (
           <Button variant="default" onClick={onClose}>
             {t('platform.common.cancel')}
           </Button>
-          <Button loading={command.isPending} onClick={() => void submit()}>
+          <Button loading={update.isPending} onClick={() => void submit()}>
             {t('platform.common.save')}
           </Button>
         </Group>

@@ -2,25 +2,31 @@
 // actions the user's permission codes allow; every command reloads the list at its
 // position (read-your-writes).
 import { useMemo, useState } from 'react';
-import { ActionIcon, Badge, Button, Group, Menu, Stack, Text, Title } from '@mantine/core';
+import { ActionIcon, Badge, Button, Group, Menu, Stack, Text } from '@mantine/core';
 import { IconDots, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/DataTable';
 import { Permission } from '@/components/Permission';
-import { hasPermission } from '@/lib/permissions';
+import { hasPermission, type PermissionCode } from '@/lib/permissions';
 import { showMessage } from '@/lib/message';
 import { forceRelogin } from '@/lib/request';
 import { useSessionStore } from '@/lib/session';
-import { useStaff, useStaffCommand } from '../api/staff';
+import { useDeleteStaff } from '../api/deleteStaff';
+import { useDisableStaff } from '../api/disableStaff';
+import { useEnableStaff } from '../api/enableStaff';
+import { useForceStaffPasswordReset } from '../api/forceStaffPasswordReset';
+import { useStaff } from '../api/getStaff';
+import { useTransferStaffAuthority } from '../api/transferStaffAuthority';
 import type { StaffRecord } from '../api/types';
-import { ConfirmDialog } from '../components/ConfirmDialog';
+import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { KeywordSearch } from '../components/KeywordSearch';
 import { RoleBadges } from '../components/RoleBadges';
-import { formatTime } from '../model/audit';
+import { formatTime } from '@/lib/dates';
 import { GRANT_CODES, roleCodesOf } from '../model/permissions';
 import { AssignRolesDialog } from './AssignRolesDialog';
 import { StaffEditDialog } from './StaffEditDialog';
+import { PageLayout } from '@/components/PageLayout';
 
 type Dialog = {
   kind: 'edit' | 'roles' | 'delete' | 'disable' | 'enable' | 'forceReset' | 'transfer';
@@ -36,10 +42,14 @@ export default function StaffListPage() {
   const me = useSessionStore((s) => s.userinfo?.userName);
   const url = useTableSearchParams({ filterKeys: ['keyword'] as const });
   const query = useStaff(url.apiParams);
-  const command = useStaffCommand();
+  const deleteStaff = useDeleteStaff();
+  const disableStaff = useDisableStaff();
+  const enableStaff = useEnableStaff();
+  const forceReset = useForceStaffPasswordReset();
+  const transfer = useTransferStaffAuthority();
   const [dialog, setDialog] = useState<Dialog>(null);
 
-  const can = (code: string | readonly string[]) => hasPermission(held, code);
+  const can = (code: PermissionCode | readonly PermissionCode[]) => hasPermission(held, code);
 
   const columns = useMemo(
     () => [
@@ -159,7 +169,7 @@ export default function StaffListPage() {
           title: t('platform.staff.confirm.deleteTitle'),
           message: t('platform.staff.confirm.delete', { name }),
           danger: true,
-          run: () => command.mutateAsync({ kind: 'delete', ...base }),
+          run: () => deleteStaff.mutateAsync(base),
           done: t('platform.staff.done.deleted'),
         };
       case 'disable':
@@ -170,7 +180,7 @@ export default function StaffListPage() {
           withReason: true,
           danger: d.kind === 'disable',
           run: (reason: string) =>
-            command.mutateAsync({ kind: d.kind as 'disable' | 'enable', ...base, reason }),
+            (d.kind === 'disable' ? disableStaff : enableStaff).mutateAsync({ ...base, reason }),
           done: t(
             d.kind === 'disable' ? 'platform.staff.done.disabled' : 'platform.staff.done.enabled',
           ),
@@ -179,7 +189,7 @@ export default function StaffListPage() {
         return {
           title: t('platform.staff.confirm.resetTitle'),
           message: t('platform.staff.confirm.reset', { name }),
-          run: () => command.mutateAsync({ kind: 'forceReset', ...base }),
+          run: () => forceReset.mutateAsync(base),
           done: t('platform.staff.done.reset'),
         };
       case 'transfer':
@@ -187,7 +197,7 @@ export default function StaffListPage() {
           title: t('platform.staff.confirm.transferTitle'),
           message: t('platform.staff.confirm.transfer', { name }),
           danger: true,
-          run: () => command.mutateAsync({ kind: 'transfer', ...base }),
+          run: () => transfer.mutateAsync(base),
           done: t('platform.staff.done.transferred'),
           after: () => forceRelogin(),
         };
@@ -198,9 +208,9 @@ export default function StaffListPage() {
   const confirm = dialog ? confirmFor(dialog) : null;
 
   return (
-    <Stack>
-      <Group justify="space-between">
-        <Title order={3}>{t('platform.staff.title')}</Title>
+    <PageLayout
+      title={t('platform.staff.title')}
+      actions={
         <Permission code="staff:create">
           <Button
             leftSection={<IconPlus size={16} />}
@@ -209,14 +219,17 @@ export default function StaffListPage() {
             {t('platform.staff.addButton')}
           </Button>
         </Permission>
-      </Group>
-      <KeywordSearch
-        key={url.filters.keyword}
-        initial={url.filters.keyword}
-        placeholder={t('platform.staff.keywordPlaceholder')}
-        onSearch={(keyword) => url.setFilters({ keyword })}
-        onReset={url.resetFilters}
-      />
+      }
+      filters={
+        <KeywordSearch
+          key={url.filters.keyword}
+          initial={url.filters.keyword}
+          placeholder={t('platform.staff.keywordPlaceholder')}
+          onSearch={(keyword) => url.setFilters({ keyword })}
+          onReset={url.resetFilters}
+        />
+      }
+    >
       <DataTable
         columns={columns}
         data={query.data?.records}
@@ -233,15 +246,16 @@ export default function StaffListPage() {
           title={confirm.title}
           message={confirm.message}
           withReason={'withReason' in confirm ? confirm.withReason : false}
+          reasonLabel={t('platform.staff.confirm.reason')}
           danger={confirm.danger}
-          onConfirm={async (reason) => {
-            await confirm.run(reason);
+          onConfirm={async ({ reason }) => {
+            await confirm.run(reason ?? '');
             showMessage('success', confirm.done);
             if ('after' in confirm && confirm.after) confirm.after();
           }}
           onClose={close}
         />
       )}
-    </Stack>
+    </PageLayout>
   );
 }

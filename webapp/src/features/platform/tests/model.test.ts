@@ -1,14 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/request';
 import type { PortRecord } from '../api/types';
-import {
-  formatChanges,
-  formatTime,
-  formatValue,
-  fromYmd,
-  summarizeChanges,
-  toYmd,
-} from '../model/audit';
+import { formatTime, isoToYmd as toYmd, ymdToIso as fromYmd } from '@/lib/dates';
+import { formatChanges, formatValue, summarizeChanges } from '../model/audit';
 import { conflictField, fieldErrorsOf, isConflict, staffFieldErrors } from '../model/errors';
 import { portOptions, slicOptions } from '../model/exportLists';
 import {

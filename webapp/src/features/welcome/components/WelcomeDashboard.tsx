@@ -14,7 +14,6 @@ import {
   Text,
   Title,
 } from '@mantine/core';
-import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import {
@@ -24,6 +23,7 @@ import {
   declarationListPath,
   type Area,
 } from '@/lib/declarations';
+import { shanghaiYmd } from '@/lib/dates';
 import { useSessionStore } from '@/lib/session';
 import { useDeclarationCounts } from '../api/declarationCounts';
 
@@ -35,12 +35,9 @@ export function WelcomeDashboard({ area }: { area: Area }) {
   const { t, i18n } = useTranslation();
   const userinfo = useSessionStore((s) => s.userinfo);
   const [days, setDays] = useState<string>('30');
-  const query = {
-    fromDate: dayjs()
-      .subtract(Number(days) - 1, 'day')
-      .format('YYYYMMDD'),
-    toDate: dayjs().format('YYYYMMDD'),
-  };
+  // The server counts Shanghai days; the browser's own "today" may be a day behind.
+  const now = new Date();
+  const query = { fromDate: shanghaiYmd(now, Number(days) - 1), toDate: shanghaiYmd(now) };
   const counts = useDeclarationCounts(query);
   const number = new Intl.NumberFormat(i18n.language?.startsWith('en') ? 'en' : 'zh-CN');
 

@@ -1,6 +1,8 @@
-// Confirmation of a customer or login command: an optional reason (disable/enable), an
-// input (the new login of a transfer), and the server's refusal shown in place (e.g. the
-// 409 of deleting a customer whose declarations are in progress).
+// The one confirmation dialog of the app: a message, an optional reason, an optional
+// required value (e.g. the new login of a transfer), and the server's refusal shown in place
+// (nothing is toasted). When `onConfirm` returns a promise the dialog shows it running,
+// closes when it succeeds and shows its error when it fails; otherwise the caller passes
+// `loading` and `error` and closes it.
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
@@ -8,20 +10,34 @@ import { useTranslation } from 'react-i18next';
 
 export const MAX_REASON = 500;
 
+export interface ConfirmValues {
+  /** The trimmed reason, absent when none was given. */
+  reason?: string;
+  /** The trimmed value of `input`. */
+  input?: string;
+}
+
 export interface ConfirmDialogProps {
   title: string;
   message: string;
-  confirmLabel: string;
+  confirmLabel?: string;
   danger?: boolean;
-  /** Show an optional reason. */
+  /** Show an optional reason (at most MAX_REASON characters). */
   withReason?: boolean;
+  /** The reason's label (default "Reason (optional)"). */
+  reasonLabel?: string;
   /** Ask for a value (label); required. */
   input?: { label: string; description?: string; validate?: (v: string) => string | null };
   loading?: boolean;
   error?: string | null;
   onClose: () => void;
-  onConfirm: (values: { reason?: string; input?: string }) => void;
+  onConfirm: (values: ConfirmValues) => unknown;
 }
+
+const isPromise = (v: unknown): v is Promise<unknown> =>
+  typeof (v as { then?: unknown } | null)?.then === 'function';
+
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 export function ConfirmDialog({
   title,
@@ -29,6 +45,7 @@ export function ConfirmDialog({
   confirmLabel,
   danger,
   withReason,
+  reasonLabel,
   input,
   loading,
   error,
@@ -40,8 +57,9 @@ export function ConfirmDialog({
   const [value, setValue] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [inputError, setInputError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
 
-  const confirm = () => {
+  const confirm = async () => {
     const trimmedReason = reason.trim();
     const bad = input
       ? value.trim()
@@ -52,11 +70,24 @@ export function ConfirmDialog({
     const tooLong = trimmedReason.length > MAX_REASON ? t('customers.rule.reasonTooLong') : null;
     setProblem(tooLong);
     if (bad || tooLong) return;
-    onConfirm({ reason: trimmedReason || undefined, input: input ? value.trim() : undefined });
+    const run = onConfirm({
+      reason: trimmedReason || undefined,
+      input: input ? value.trim() : undefined,
+    });
+    if (!isPromise(run)) return;
+    setBusy(true);
+    try {
+      await run;
+      onClose();
+    } catch (e) {
+      setProblem(messageOf(e));
+    } finally {
+      setBusy(false);
+    }
   };
 
   return (
-    <Modal opened onClose={onClose} title={title}>
+    <Modal opened onClose={onClose} title={title} closeOnClickOutside={false}>
       <Stack>
         <Text size="sm">{message}</Text>
         {input && (
@@ -72,7 +103,7 @@ export function ConfirmDialog({
         )}
         {withReason && (
           <Textarea
-            label={t('customers.dialog.reasonOptional')}
+            label={reasonLabel ?? t('customers.dialog.reasonOptional')}
             autosize
             minRows={2}
             maxLength={MAX_REASON}
@@ -82,7 +113,7 @@ export function ConfirmDialog({
           />
         )}
         {(error || problem) && (
-          <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
+          <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
             {error || problem}
           </Alert>
         )}
@@ -90,8 +121,12 @@ export function ConfirmDialog({
           <Button variant="default" onClick={onClose}>
             {t('common.cancel')}
           </Button>
-          <Button color={danger ? 'red' : undefined} loading={loading} onClick={confirm}>
-            {confirmLabel}
+          <Button
+            color={danger ? 'red' : undefined}
+            loading={loading || busy}
+            onClick={() => void confirm()}
+          >
+            {confirmLabel ?? t('common.confirm')}
           </Button>
         </Group>
       </Stack>

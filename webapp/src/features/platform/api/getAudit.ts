@@ -1,9 +1,10 @@
 // GET /api/v1/admin/audit (staff:management): the administration audit log.
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { request, type Params } from '@/lib/request';
+import { minPositionParam } from '@/lib/readYourWrites';
+import type { Page } from '@/lib/apiTypes';
 import { platformKeys } from './keys';
-import { minPositionParam } from './positions';
-import type { AuditRecord, Page } from './types';
+import type { AuditRecord } from './types';
 
 export function getAudit(params: Params): Promise<Page<AuditRecord>> {
   return request<Page<AuditRecord>>('/api/v1/admin/audit', {
@@ -11,10 +12,13 @@ export function getAudit(params: Params): Promise<Page<AuditRecord>> {
   });
 }
 
-export function useAudit(params: Params) {
-  return useQuery({
+export const auditQueryOptions = (params: Params) =>
+  queryOptions({
     queryKey: platformKeys.audit(params),
     queryFn: () => getAudit(params),
     placeholderData: keepPreviousData,
   });
+
+export function useAudit(params: Params) {
+  return useQuery(auditQueryOptions(params));
 }

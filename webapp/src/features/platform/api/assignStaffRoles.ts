@@ -1,0 +1,28 @@
+// POST /api/v1/staff/{id}/roles: the roles a staff member holds
+import { request } from '@/lib/request';
+import type { CommandAnswer } from '@/lib/apiTypes';
+import { ifMatch, useCommandMutation } from './commandMutation';
+import { platformKeys } from './keys';
+import { staffPath } from './staffPath';
+
+/** POST /api/v1/staff/{id}/roles; errors are not toasted (the dialogs show them). */
+export function assignStaffRoles({
+  id,
+  version,
+  roles,
+}: {
+  id: string;
+  version: number;
+  roles: string[];
+}): Promise<CommandAnswer> {
+  return request(`${staffPath(id)}/roles`, {
+    method: 'POST',
+    body: { roles },
+    headers: ifMatch(version),
+    hideErrorMessage: true,
+  });
+}
+
+export function useAssignStaffRoles() {
+  return useCommandMutation(assignStaffRoles, [platformKeys.staff]);
+}

@@ -1,0 +1,22 @@
+// The mutation every platform command hook uses: note the answer's position (read your
+// writes), then invalidate the resource's root key so its lists are fetched again.
+import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
+import { noteAnswer } from '@/lib/readYourWrites';
+import type { CommandAnswer } from '@/lib/apiTypes';
+
+/** `If-Match` of a command on an existing stream. */
+export const ifMatch = (version: number) => ({ 'If-Match': String(version) });
+
+export function useCommandMutation<I>(
+  send: (input: I) => Promise<CommandAnswer>,
+  invalidates: readonly QueryKey[],
+) {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: send,
+    onSuccess: async (answer) => {
+      noteAnswer(answer);
+      await Promise.all(invalidates.map((queryKey) => client.invalidateQueries({ queryKey })));
+    },
+  });
+}

@@ -1,0 +1,25 @@
+// DELETE /api/v1/staff/{id}
+import { request } from '@/lib/request';
+import type { CommandAnswer } from '@/lib/apiTypes';
+import { ifMatch, useCommandMutation } from './commandMutation';
+import { platformKeys } from './keys';
+import { staffPath } from './staffPath';
+
+/** DELETE /api/v1/staff/{id}; errors are not toasted (the dialogs show them). */
+export function deleteStaff({
+  id,
+  version,
+}: {
+  id: string;
+  version: number;
+}): Promise<CommandAnswer> {
+  return request(staffPath(id), {
+    method: 'DELETE',
+    headers: ifMatch(version),
+    hideErrorMessage: true,
+  });
+}
+
+export function useDeleteStaff() {
+  return useCommandMutation(deleteStaff, [platformKeys.staff]);
+}

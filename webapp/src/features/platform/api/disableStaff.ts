@@ -1,0 +1,28 @@
+// POST /api/v1/staff/{id}/disable: with an optional reason
+import { request } from '@/lib/request';
+import type { CommandAnswer } from '@/lib/apiTypes';
+import { ifMatch, useCommandMutation } from './commandMutation';
+import { platformKeys } from './keys';
+import { staffPath } from './staffPath';
+
+/** POST /api/v1/staff/{id}/disable; errors are not toasted (the dialogs show them). */
+export function disableStaff({
+  id,
+  version,
+  reason,
+}: {
+  id: string;
+  version: number;
+  reason?: string;
+}): Promise<CommandAnswer> {
+  return request(`${staffPath(id)}/disable`, {
+    method: 'POST',
+    body: reason ? { reason } : {},
+    headers: ifMatch(version),
+    hideErrorMessage: true,
+  });
+}
+
+export function useDisableStaff() {
+  return useCommandMutation(disableStaff, [platformKeys.staff]);
+}

@@ -1,0 +1,27 @@
+// DELETE /api/v1/ports/{id}/slics/{slicId}
+import { request } from '@/lib/request';
+import type { CommandAnswer } from '@/lib/apiTypes';
+import { ifMatch, useCommandMutation } from './commandMutation';
+import { platformKeys } from './keys';
+import { slicPath } from './portPath';
+
+/** DELETE /api/v1/ports/{id}/slics/{slicId}; errors are not toasted (the dialogs show them). */
+export function removeSlic({
+  portId,
+  slicId,
+  version,
+}: {
+  portId: string;
+  slicId: string;
+  version: number;
+}): Promise<CommandAnswer> {
+  return request(slicPath(portId, slicId), {
+    method: 'DELETE',
+    headers: ifMatch(version),
+    hideErrorMessage: true,
+  });
+}
+
+export function useRemoveSlic() {
+  return useCommandMutation(removeSlic, [platformKeys.ports, platformKeys.slicInfo]);
+}
