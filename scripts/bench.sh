@@ -4,12 +4,14 @@
 #   scripts/bench.sh [ARGS...]
 #
 # Finds or starts PostgreSQL like scripts/run.sh (see scripts/lib/postgres.sh), uses the
-# database `clearway_bench` (DATABASE_URL points at it) and runs the benchmark binary in
-# release mode with ARGS:
+# database `clearway_bench` (DATABASE_URL points at it), builds the server binary in release
+# mode (the `mixed` benchmark starts it as scripts/run.sh does) and runs the benchmark binary
+# in release mode with ARGS:
+#   cargo build --release --locked -p clearway --bin clearway
 #   cargo run --release --locked -p clearway --bin clearway-bench -- ARGS
 # It prints the figures that docs/benchmarks.md records. `scripts/bench.sh --help` passes
-# --help to the binary. Subcommands: all (about 10 minutes on 2 cores), commands, rebuild,
-# list, export, mixed, clean. Each benchmark drops and creates its own database
+# --help to the binary. Subcommands: all (about 12 minutes on 2 cores), commands, peer,
+# rebuild, list, export, mixed, clean. Each benchmark drops and creates its own database
 # clearway_bench_<name> on that server and leaves it behind for inspection
 # (`scripts/bench.sh clean` drops them).
 set -euo pipefail
@@ -25,5 +27,7 @@ export CLEARWAY_ROOT
 need_tool cargo "install Rust (rustup)"
 ensure_database clearway_bench
 export RUST_LOG="${RUST_LOG:-warn,sqlx::query=error}"
+say "cargo build --release --locked -p clearway --bin clearway"
+cargo build --release --locked -p clearway --bin clearway
 say "cargo run --release --locked -p clearway --bin clearway-bench -- $*"
 exec cargo run --release --locked -p clearway --bin clearway-bench -- "$@"

@@ -16,6 +16,10 @@ pub struct Config {
     /// PostgreSQL connection string.
     #[arg(long, env = "DATABASE_URL")]
     pub database_url: String,
+    /// PostgreSQL connection string of a streaming replica for the query side (reads and their
+    /// `minPosition` waits); commands and projectors stay on DATABASE_URL (docs/scaling.md).
+    #[arg(long, env = "CLEARWAY_READ_DATABASE_URL")]
+    pub read_database_url: Option<String>,
     /// Address to listen on (`serve`).
     #[arg(long, env = "CLEARWAY_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: String,

@@ -290,8 +290,19 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         development: config.development(),
         sso: config.oidc.sso()?,
     };
+    // Reads (and their minPosition waits, against the replica's copy of the checkpoints) go
+    // to the replica when there is one; everything that writes stays on the primary.
+    let read_pool = match config.read_database_url.as_deref().map(str::trim) {
+        Some(url) if !url.is_empty() => PgPoolOptions::new()
+            .max_connections(config.max_connections)
+            .acquire_timeout(Duration::from_secs(10))
+            .connect(url)
+            .await
+            .context("connecting to the read replica (CLEARWAY_READ_DATABASE_URL)")?,
+        _ => pool.clone(),
+    };
     let query_state = query::QueryState {
-        pool: pool.clone(),
+        pool: read_pool,
         auth,
     };
     let web = WebApp::new(config.web_dir.clone());

@@ -8,6 +8,15 @@
 //! of a slower transaction at a lower position is still unapplied (and false, making the
 //! caller wait for nothing, when the last applied event came from a later transaction with a
 //! lower position). A projection without a checkpoint row has passed nothing.
+//!
+//! The query side may read from a streaming replica (`CLEARWAY_READ_DATABASE_URL`); the wait
+//! then runs there, on the replica's copies of `events` and `projection_checkpoints`. A
+//! replica that has not replayed the command's transaction yet holds neither its event nor
+//! anything committed after it, so the test above alone would wrongly answer "passed". The
+//! event at `minPosition` (a command answers the position of an event it wrote) must
+//! therefore be there too (asked only where `pg_is_in_recovery()`): a replica replays
+//! transactions in commit order, so once it holds that event it holds every event the command
+//! could see as committed. On the primary the command's event is committed before it answers.
 
 use std::time::Duration;
 
@@ -17,15 +26,19 @@ use tokio::time::Instant;
 /// The longest a query waits for its read model.
 pub const MAX_WAIT: Duration = Duration::from_secs(2);
 
+/// How many of the projections are behind, plus one when this database is a replica that does
+/// not hold the event at the position yet.
 const BEHIND: &str = "\
-SELECT count(*) FROM unnest($1::text[]) AS wanted(name)
-WHERE NOT EXISTS (
-    SELECT 1 FROM projection_checkpoints cp
-    WHERE cp.name = wanted.name
-      AND NOT EXISTS (
-          SELECT 1 FROM events e
-          WHERE (e.tx_id, e.global_position) > (cp.tx_id, cp.position)
-            AND e.global_position <= $2))";
+SELECT CASE WHEN pg_is_in_recovery()
+             AND NOT EXISTS (SELECT 1 FROM events WHERE global_position = $2) THEN 1 ELSE 0 END
+     + (SELECT count(*) FROM unnest($1::text[]) AS wanted(name)
+        WHERE NOT EXISTS (
+            SELECT 1 FROM projection_checkpoints cp
+            WHERE cp.name = wanted.name
+              AND NOT EXISTS (
+                  SELECT 1 FROM events e
+                  WHERE (e.tx_id, e.global_position) > (cp.tx_id, cp.position)
+                    AND e.global_position <= $2)))";
 
 /// Have all `projections` passed `min_position`?
 pub async fn passed(

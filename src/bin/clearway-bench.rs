@@ -4,11 +4,12 @@
 //!
 //! ```text
 //! scripts/bench.sh all            # every benchmark, ~10 minutes on 2 cores
-//! scripts/bench.sh commands       # raw INSERT tx/s vs create-draft over HTTP, 8 clients
+//! scripts/bench.sh commands       # create draft over HTTP vs raw append of the same event
+//! scripts/bench.sh peer           # our event store vs postgres-es: append, 5-event load
 //! scripts/bench.sh rebuild        # projection rebuild events/s vs a plain scan of events
 //! scripts/bench.sh list           # list query p95 over 1,000,000 declarations vs a PK lookup
 //! scripts/bench.sh export         # xlsx export of 100,000 declarations: time and memory
-//! scripts/bench.sh mixed          # server RSS under commands + lists + detail reads
+//! scripts/bench.sh mixed          # RSS of `clearway serve` (as scripts/run.sh starts it)
 //! scripts/bench.sh clean          # drop every clearway_bench_* database
 //! ```
 //!
@@ -16,6 +17,8 @@
 //! dropped and created at the start of each benchmark and left behind for inspection.
 //! Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
 
+#[path = "clearway-bench/append.rs"]
+mod append;
 #[path = "clearway-bench/commands.rs"]
 mod commands;
 #[path = "clearway-bench/db.rs"]
@@ -28,6 +31,10 @@ mod generate;
 mod list;
 #[path = "clearway-bench/mixed.rs"]
 mod mixed;
+#[path = "clearway-bench/peer.rs"]
+mod peer;
+#[path = "clearway-bench/process.rs"]
+mod process;
 #[path = "clearway-bench/rebuild.rs"]
 mod rebuild;
 #[path = "clearway-bench/server.rs"]
@@ -39,6 +46,11 @@ use std::time::Instant;
 
 use clap::{Args, Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
+
+/// The server's allocator (src/main.rs), so the export benchmark's server child behaves as
+/// `clearway serve` does.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
 #[derive(Parser)]
 #[command(
@@ -60,8 +72,10 @@ struct Cli {
 
 #[derive(Subcommand)]
 enum Command {
-    /// Raw single-row INSERT tx/s vs the create-draft round trip over HTTP (8 clients).
+    /// Create draft over HTTP vs a raw append of the same event and a raw INSERT (8 clients).
     Commands(commands::Opts),
+    /// Our event store vs postgres-es: append of the same event, load of a 5-event aggregate.
+    Peer(peer::Opts),
     /// Rebuild of declaration_list / declaration_history over generated events.
     Rebuild(rebuild::Opts),
     /// The declaration list query with filters over generated read-model rows.
@@ -103,12 +117,14 @@ async fn main() -> anyhow::Result<()> {
     stats::print_machine(&server).await;
     match cli.command {
         Command::Commands(o) => commands::run(&server, &o).await?,
+        Command::Peer(o) => peer::run(&server, &o).await?,
         Command::Rebuild(o) => rebuild::run(&server, &o).await?,
         Command::List(o) => list::run(&server, &o).await?,
         Command::Export(o) => export::run(&server, &o).await?,
         Command::Mixed(o) => mixed::run(&server, &o).await?,
         Command::All(o) => {
             commands::run(&server, &commands::Opts::default()).await?;
+            peer::run(&server, &peer::Opts::default()).await?;
             rebuild::run(&server, &rebuild::Opts::default()).await?;
             list::run(&server, &list::Opts::default()).await?;
             export::run(&server, &export::Opts::default()).await?;

@@ -17,6 +17,7 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
     let _ = pool;
     Config {
         database_url: String::new(),
+        read_database_url: None,
         addr: "127.0.0.1:0".into(),
         mode,
         jwt_secret: Some("test-secret-test-secret-test-secret-0123".into()),
