@@ -9,7 +9,6 @@ pub mod limiter;
 pub mod lockout;
 pub mod mail;
 pub mod password;
-pub mod role;
 pub(crate) mod routes;
 pub mod sso;
 #[cfg(test)]

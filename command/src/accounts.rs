@@ -9,7 +9,7 @@ use events::account::AccountEvent;
 use events::customer::CustomerProfile;
 use uuid::Uuid;
 
-use crate::account::role::{self as role_agg, RoleState};
+use crate::role::{self as role_agg, RoleState};
 use crate::account::{self, AccountState, Register};
 use crate::aggregate::{DomainError, Violation};
 use crate::customer::CustomerState;

@@ -11,6 +11,7 @@ pub mod http;
 pub mod identity;
 pub mod port;
 pub mod reference;
+pub mod role;
 pub use aggregate::{Aggregate, Ctx, DomainError, Violation};
 
 /// Every command endpoint: each aggregate adds its own routes, on the identity state when
@@ -19,7 +20,7 @@ pub fn routes(state: http::CommandState, identity: identity::Identity) -> axum::
     let guards = api::Guards::new(&state.auth);
     let identity_routes = axum::Router::new()
         .merge(account::routes::router(&guards))
-        .merge(account::role::routes::router(&guards))
+        .merge(role::routes::router(&guards))
         .merge(customer::routes::router(&guards))
         .with_state(identity::IdentityState {
             cmd: state.clone(),
