@@ -26,7 +26,7 @@ use super::{RuntimeError, pause, stopped, stopping};
 
 /// How often a member with nothing to apply has its checkpoint moved up to where the reader
 /// has passed, so that a restart does not read a long stretch again.
-pub(crate) const ADVANCE_EVERY: Duration = Duration::from_secs(1);
+pub(crate) const ADVANCE_EVERY: Duration = Duration::from_millis(200);
 
 /// A caught-up reader with events waiting behind an older transaction looks again after
 /// this, doubling up to the poll interval.
