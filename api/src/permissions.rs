@@ -31,7 +31,7 @@ use crate::error::ApiError;
 pub const CACHE_TTL: Duration = Duration::from_secs(5);
 
 /// How long a check waits for role events still to be projected when a role lacks its row.
-const PROJECTION_WAIT: Duration = Duration::from_secs(2);
+const PROJECTION_WAIT: Duration = Duration::from_secs(5);
 
 /// (code, Chinese description, English description)
 pub const PERMISSIONS: &[(&str, &str, &str)] = &[

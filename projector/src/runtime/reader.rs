@@ -19,7 +19,6 @@ use std::time::{Duration, Instant};
 
 use events::store::FeedBatch;
 use events::{Checkpoint, RecordedEvent};
-use sqlx::{Connection, PgConnection};
 use tokio::sync::{Notify, mpsc, watch};
 
 use super::live::Shared;
@@ -27,7 +26,7 @@ use super::{RuntimeError, pause, stopped, stopping};
 
 /// How often a member with nothing to apply has its checkpoint moved up to where the reader
 /// has passed, so that a restart does not read a long stretch again.
-pub(crate) const ADVANCE_EVERY: Duration = Duration::from_secs(1);
+pub(crate) const ADVANCE_EVERY: Duration = Duration::from_millis(200);
 
 /// A caught-up reader with events waiting behind an older transaction looks again after
 /// this, doubling up to the poll interval.
@@ -152,8 +151,14 @@ impl Feed {
     /// Where to read from and which types: the lowest position handed out, the union of
     /// the members' types (`None`: some member reads every type). `None` without members.
     fn plan(&self) -> Option<(Checkpoint, Option<Vec<&'static str>>)> {
-        let members = self.members.lock().ok()?;
-        // A member whose queue is full is left out: the others do not wait for it.
+        let mut members = self.members.lock().ok()?;
+        // A member whose queue is full is left out: the others do not wait for it, and it
+        // calls the reader back when it has taken a message.
+        for member in members.values_mut() {
+            if member.sender.capacity() == 0 {
+                member.starved = true;
+            }
+        }
         let ready = || members.values().filter(|m| m.sender.capacity() > 0);
         let from = ready().map(|m| m.covered).min()?;
         let mut types: Option<Vec<&'static str>> = Some(Vec::new());
@@ -273,7 +278,7 @@ fn at(event: &RecordedEvent) -> Checkpoint {
 pub(crate) async fn run(feed: Arc<Feed>, shared: Shared, mut shutdown: watch::Receiver<bool>) {
     let mut backoff = shared.config.min_backoff;
     loop {
-        match follow(&feed, &shared, &mut shutdown).await {
+        match follow(&feed, &shared, &mut shutdown, &mut backoff).await {
             Ok(()) => return,
             Err(error) => {
                 tracing::error!(error = %error, retry_in = ?backoff,
@@ -281,7 +286,9 @@ pub(crate) async fn run(feed: Arc<Feed>, shared: Shared, mut shutdown: watch::Re
                 if !pause(&mut shutdown, backoff).await {
                     return;
                 }
-                backoff = (backoff * 2).min(shared.config.max_backoff);
+                // Every projection of the process waits for the reader: retry soon.
+                backoff =
+                    (backoff * 2).min(shared.config.poll_interval.max(shared.config.min_backoff));
             }
         }
     }
@@ -291,15 +298,19 @@ async fn follow(
     feed: &Arc<Feed>,
     shared: &Shared,
     shutdown: &mut watch::Receiver<bool>,
+    backoff: &mut Duration,
 ) -> Result<(), RuntimeError> {
-    let options = shared.store.pool().connect_options();
-    let mut conn = PgConnection::connect_with(&options).await?;
     let mut wake = shared.wake.clone();
     let mut recheck = FIRST_RECHECK;
     let mut advanced = Instant::now();
     let limit = shared.config.batch_size;
     loop {
         wake.borrow_and_update();
+        // A pooled connection for each round, given back while the reader waits: the
+        // reader holds no session state, and a pool waits for a connection where a new one
+        // would fail at once when the server is full.
+        let mut conn = shared.store.pool().acquire().await?;
+        *backoff = shared.config.min_backoff;
         let mut head = None;
         loop {
             if stopping(shutdown) {
@@ -331,6 +342,7 @@ async fn follow(
             Some(head) => shared.store.has_unsafe_after_in(&mut conn, head).await?,
             None => false,
         };
+        drop(conn);
         let delay = if waiting {
             let delay = recheck;
             recheck = (recheck * 2).min(shared.config.poll_interval);
