@@ -55,21 +55,14 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(declaration_history::routes())
         .merge(declaration_counts::routes())
         .merge(reference::routes())
-}
-
-/// The query routes documented in the server's hand-built part of the document still; they
-/// move into [`routes`] as their handlers get annotated.
-fn unannotated() -> axum::Router<QueryState> {
-    axum::Router::new().merge(reports::declaration_export::routes())
+        .merge(reports::declaration_export::routes())
 }
 
 /// Every query route with its documentation (`OpenApiRouter::split_for_parts` gives the
 /// router and the operations).
 pub fn documented(state: QueryState) -> OpenApiRouter {
     let guards = api::Guards::new(&state.auth);
-    routes(&guards)
-        .merge(OpenApiRouter::from(unannotated()))
-        .with_state(state)
+    routes(&guards).with_state(state)
 }
 
 /// Every query route, as a plain router.

@@ -1,6 +1,5 @@
 //! Small helpers over utoipa's builders, so that the schemas and operations read as tables.
 
-use serde_json::Value;
 use utoipa::openapi::path::{
     HttpMethod, OperationBuilder, Parameter, ParameterBuilder, ParameterIn,
 };
@@ -110,14 +109,6 @@ pub fn string_enum(description: &str, values: &[&str]) -> S {
 pub fn integer_enum(description: &str, values: &[i64]) -> S {
     typed(&[Type::Integer], description)
         .enum_values(Some(values.iter().copied()))
-        .into()
-}
-
-/// A YYYYMMDD day (Asia/Shanghai) as query parameters carry it.
-pub fn day(description: &str) -> S {
-    typed(&[Type::String], description)
-        .pattern(Some(r"^\d{8}$"))
-        .examples([Value::from("20261122")])
         .into()
 }
 

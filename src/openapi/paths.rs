@@ -1,13 +1,9 @@
-//! Every operation of docs/api.md and of the routes the server mounts, in one table.
-
-use utoipa::openapi::header::HeaderBuilder;
-use utoipa::openapi::{ContentBuilder, ResponseBuilder};
+//! The operations of the command routes, built by hand until their handlers are annotated
+//! (the other routes carry `#[utoipa::path]` next to their handlers).
 
 use super::build::*;
 
 pub use api::doc::{AUTH, DECLARATIONS};
-
-const XLSX: &str = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 fn id_param(op: Op) -> Op {
     op.path_param(
@@ -43,7 +39,6 @@ fn action(path: &'static str, id: &str, summary: &str, description: &str) -> Op 
 pub fn operations() -> Vec<Op> {
     let mut ops = auth();
     ops.extend(declaration_commands());
-    ops.extend(declaration_queries());
     ops.extend(ports_and_audit());
     ops.extend(customer_archive());
     ops
@@ -297,74 +292,6 @@ fn declaration_commands() -> Vec<Op> {
             false,
         ),
     ]
-}
-
-fn declaration_queries() -> Vec<Op> {
-    let export_form = object(
-        "The export form.",
-        vec![
-            (
-                "declarationType",
-                string("Class letter (default D) or type code."),
-            ),
-            ("username", string("Customer account; empty for all.")),
-            ("port", string("")),
-            ("slic", string("")),
-            (
-                "shipmentType",
-                integer_enum("-1 both, 0 import, 1 export.", &[-1, 0, 1]),
-            ),
-            ("status", integer("-1 all but deleted.")),
-            ("fromDate", day("YYYYMMDD, required.")),
-            (
-                "toDate",
-                day("YYYYMMDD, required, at most 365 days after `fromDate`."),
-            ),
-            (
-                "sort",
-                integer_enum(
-                    "1 port, 2 customer account, 3 estimated pickup time ascending, 4 descending; default newest first.",
-                    &[1, 2, 3, 4],
-                ),
-            ),
-        ],
-        &["fromDate", "toDate"],
-    );
-    let export_ok = ResponseBuilder::new()
-        .description("The workbook.")
-        .content(
-            XLSX,
-            ContentBuilder::new().schema(Some(typed_binary())).build(),
-        )
-        .header(
-            "Content-Disposition",
-            HeaderBuilder::new()
-                .schema(string(""))
-                .description(Some("`attachment` with a safe file name."))
-                .build(),
-        )
-        .build();
-
-    vec![
-        Op::post(
-            "/api/v1/declarations/batch-export",
-            DECLARATIONS,
-            "exportDeclarations",
-            "Export declarations as xlsx",
-        )
-        .description("Admins only. Form-encoded or JSON. Errors are JSON envelopes.")
-        .bearer()
-        .form_or_json_body(true, "", export_form)
-        .response("200", export_ok)
-        .errors(&[400, 403, 415]),
-    ]
-}
-
-fn typed_binary() -> S {
-    utoipa::openapi::schema::ObjectBuilder::new()
-        .schema_type(utoipa::openapi::schema::Type::String)
-        .content_media_type(XLSX)
-        .into()
 }
 
 /// Port management and the administration audit view (docs/ports.md).

@@ -22,10 +22,8 @@
 use std::path::Path;
 
 use api::{Actor, ApiError, FormOrJson, Lang};
-use axum::Router;
 use axum::extract::State;
 use axum::response::Response;
-use axum::routing::post;
 use chrono::{DateTime, Utc};
 use chrono_tz::Asia::Shanghai;
 use futures::TryStreamExt;
@@ -34,6 +32,10 @@ use rust_decimal::prelude::ToPrimitive;
 use rust_xlsxwriter::{Format, Workbook, XlsxError};
 use serde::{Deserialize, Deserializer};
 use sqlx::{FromRow, Postgres, QueryBuilder};
+
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 use crate::QueryState;
 use crate::declaration_list::codes;
@@ -46,8 +48,8 @@ pub const MAX_RANGE_DAYS: i64 = 365;
 /// Rows in flight between the database reader and the workbook writer.
 const CHANNEL_ROWS: usize = 1024;
 
-pub fn routes() -> Router<QueryState> {
-    Router::new().route("/api/v1/declarations/batch-export", post(export))
+pub fn routes() -> OpenApiRouter<QueryState> {
+    OpenApiRouter::new().routes(routes!(export))
 }
 
 /// A number that may arrive as a JSON number or a string; `-1` and empty mean absent.
@@ -82,26 +84,38 @@ fn lenient_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Er
 }
 
 /// The export form of spec section 3.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct ExportForm {
+    /// Class letter (default D) or type code.
     #[serde(default, deserialize_with = "lenient_text")]
     pub declaration_type: Option<String>,
+    /// Customer account; empty for all.
     #[serde(default, deserialize_with = "lenient_text")]
     pub username: Option<String>,
     #[serde(default, deserialize_with = "lenient_text")]
     pub port: Option<String>,
     #[serde(default, deserialize_with = "lenient_text")]
     pub slic: Option<String>,
+    /// -1 both, 0 import, 1 export.
     #[serde(default, deserialize_with = "lenient_number")]
+    #[schema(minimum = -1, maximum = 1)]
     pub shipment_type: Option<i64>,
+    /// -1 all but deleted.
     #[serde(default, deserialize_with = "lenient_number")]
     pub status: Option<i64>,
+    /// YYYYMMDD, required.
     #[serde(default, deserialize_with = "lenient_text")]
+    #[schema(pattern = r"^\d{8}$", example = "20261122", required)]
     pub from_date: Option<String>,
+    /// YYYYMMDD, required, at most 365 days after `fromDate`.
     #[serde(default, deserialize_with = "lenient_text")]
+    #[schema(pattern = r"^\d{8}$", example = "20261122", required)]
     pub to_date: Option<String>,
+    /// 1 port, 2 customer account, 3 estimated pickup time ascending, 4 descending; default
+    /// newest first.
     #[serde(default, deserialize_with = "lenient_number")]
+    #[schema(minimum = 1, maximum = 4)]
     pub sort: Option<i64>,
 }
 
@@ -330,6 +344,36 @@ pub async fn build(
     written
 }
 
+/// Export declarations as xlsx
+///
+/// Admins only. Form-encoded or JSON. Errors are JSON envelopes.
+#[utoipa::path(
+    post,
+    path = "/api/v1/declarations/batch-export",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "exportDeclarations",
+    security(("bearer" = [])),
+    request_body(
+        description = "The export form.",
+        content(
+            (ExportForm = "application/x-www-form-urlencoded"),
+            (ExportForm = "application/json"),
+        ),
+    ),
+    responses(
+        (
+            status = 200,
+            description = "The workbook.",
+            content_type = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+            body = String,
+            headers(("Content-Disposition" = String, description = "`attachment` with a safe file name.")),
+        ),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn export(
     State(state): State<QueryState>,
     actor: Actor,
