@@ -4,6 +4,7 @@
 pub mod config;
 pub mod housekeeping;
 pub mod openapi;
+pub mod operations;
 pub mod replay;
 pub mod seed;
 pub mod startup;
