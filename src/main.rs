@@ -10,8 +10,9 @@ use tracing_subscriber::EnvFilter;
 
 /// mimalloc rather than glibc's malloc: each login's Argon2 hash allocates a 19 MiB block, and
 /// glibc keeps freed blocks of that size resident (8 concurrent logins left ~115 MiB in the
-/// heap for good). mimalloc gives them back to the system within milliseconds, whatever
-/// environment the server is started from (docs/benchmarks.md, "mixed").
+/// heap for good). mimalloc gives them back to the system by itself, whatever environment the
+/// server is started from: the mixed benchmark peaks at 68 MiB instead of 255 MiB
+/// (docs/benchmarks.md, "Issue 11").
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

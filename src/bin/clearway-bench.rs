@@ -33,6 +33,8 @@ mod list;
 mod mixed;
 #[path = "clearway-bench/peer.rs"]
 mod peer;
+#[path = "clearway-bench/phase.rs"]
+mod phase;
 #[path = "clearway-bench/process.rs"]
 mod process;
 #[path = "clearway-bench/rebuild.rs"]

@@ -12,7 +12,7 @@ use sqlx::types::Json;
 use sqlx::{Connection, PgConnection, PgPool};
 use uuid::Uuid;
 
-use crate::commands::{Phase, timed};
+use crate::phase::{Phase, timed};
 
 /// The event a create-draft command of the benchmark wrote, as stored.
 pub struct Sample {

@@ -18,8 +18,8 @@ use serde_json::json;
 use uuid::Uuid;
 
 use crate::append::{self, Sample};
-use crate::commands::{Phase, print_phase, timed};
 use crate::db::Server;
+use crate::phase::{Phase, print_phase, timed};
 use crate::stats::{header, record, verdict};
 
 #[derive(Parser, Clone)]
