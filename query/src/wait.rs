@@ -7,7 +7,10 @@
 //! transaction, so a bare "checkpoint position >= minPosition" could be true while an event
 //! of a slower transaction at a lower position is still unapplied (and false, making the
 //! caller wait for nothing, when the last applied event came from a later transaction with a
-//! lower position). A projection without a checkpoint row has passed nothing.
+//! lower position). A projection without a checkpoint row has passed nothing. Only events of
+//! the stream types the projection reads count (`projection_checkpoints.stream_types`): the
+//! one feed reader lets an idle projection's checkpoint follow lazily, so an event it does not
+//! read must not hold its readers back.
 //!
 //! The query side may read from a streaming replica (`CLEARWAY_READ_DATABASE_URL`); the wait
 //! then runs there, on the replica's copies of `events` and `projection_checkpoints`. A
@@ -38,7 +41,8 @@ SELECT CASE WHEN pg_is_in_recovery()
               AND NOT EXISTS (
                   SELECT 1 FROM events e
                   WHERE (e.tx_id, e.global_position) > (cp.tx_id, cp.position)
-                    AND e.global_position <= $2)))";
+                    AND e.global_position <= $2
+                    AND (cp.stream_types IS NULL OR e.stream_type = ANY (cp.stream_types)))))";
 
 /// Have all `projections` passed `min_position`?
 pub async fn passed(
