@@ -44,8 +44,6 @@ COPY --from=web /src/webapp/dist /app/webapp/dist
 COPY migrations /app/migrations
 COPY seeds /app/seeds
 COPY scripts/docker-entrypoint.sh /usr/local/bin/clearway-entrypoint
-# Argon2's 19 MiB blocks are mmapped, so freed memory goes back to the system (flat RSS).
-ENV MALLOC_MMAP_THRESHOLD_=1048576
 ENV CLEARWAY_ADDR=0.0.0.0:8080 \
     CLEARWAY_MODE=production \
     CLEARWAY_WEB_DIR=/app/webapp/dist \

@@ -101,7 +101,4 @@ url="http://$show_host:$addr_port"
 	echo
 } >&2
 
-# Each Argon2 hash allocates 19 MiB; glibc keeps such blocks resident after they are freed
-# unless they are mmapped. This keeps the server's RSS flat (docs/benchmarks.md).
-export MALLOC_MMAP_THRESHOLD_="${MALLOC_MMAP_THRESHOLD_:-1048576}"
 exec "$bin" serve
