@@ -71,6 +71,20 @@ pub async fn start(pool: PgPool, cfg: Config) -> TestApp {
     let base = format!("http://127.0.0.1:{}", app.port());
     let (tx, rx) = tokio::sync::watch::channel(false);
     tokio::spawn(app.run(rx));
+    // Ready means caught up: the seed's events (roles and their permission sets among them:
+    // permissions fail closed while a role has no row) are in the read models before the
+    // first request, as `clearway seed` leaves them before `clearway serve` starts.
+    let store = events::EventStore::new(pool.clone());
+    let head = store.head_position().await.expect("head position");
+    let projections = projector::all();
+    let names: Vec<&str> = projections.iter().map(|p| p.name()).collect();
+    assert!(
+        store
+            .wait_for_projections(&names, head, std::time::Duration::from_secs(60))
+            .await
+            .expect("projection checkpoints"),
+        "the projections did not catch up with the seed within 60 s"
+    );
     TestApp {
         base,
         client: Client::new(),

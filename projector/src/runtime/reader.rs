@@ -48,6 +48,7 @@ pub(crate) enum Message {
 }
 
 struct Member {
+    name: &'static str,
     epoch: u64,
     /// Everything up to here has been handed to the member.
     covered: Checkpoint,
@@ -60,6 +61,13 @@ struct Member {
     /// A window was not handed because its queue was full: the reader reads again for it
     /// once it has taken a message.
     starved: bool,
+}
+
+/// One read of the feed: after `from`, of `types` (`None`: all), for `readers`.
+struct Plan {
+    from: Checkpoint,
+    types: Option<Vec<&'static str>>,
+    readers: Vec<(&'static str, u64)>,
 }
 
 /// The projections this process runs, as the reader serves them.
@@ -129,6 +137,7 @@ impl Feed {
             members.insert(
                 name,
                 Member {
+                    name,
                     epoch,
                     covered: checkpoint,
                     sent: checkpoint,
@@ -149,8 +158,9 @@ impl Feed {
     }
 
     /// Where to read from and which types: the lowest position handed out, the union of
-    /// the members' types (`None`: some member reads every type). `None` without members.
-    fn plan(&self) -> Option<(Checkpoint, Option<Vec<&'static str>>)> {
+    /// the members' types (`None`: some member reads every type), and the members (name and
+    /// epoch) the read is for. `None` without members.
+    fn plan(&self) -> Option<Plan> {
         let mut members = self.members.lock().ok()?;
         // A member whose queue is full is left out: the others do not wait for it, and it
         // calls the reader back when it has taken a message.
@@ -174,7 +184,12 @@ impl Feed {
                 _ => types = None,
             }
         }
-        Some((from, types))
+        let readers = ready().map(|m| (m.name, m.epoch)).collect();
+        Some(Plan {
+            from,
+            types,
+            readers,
+        })
     }
 
     /// Cuts `window` (read after `from`) into each member's part and hands it over. A member
@@ -183,7 +198,12 @@ impl Feed {
     /// feed events a member passes are the window's count for a member at `from`; for one
     /// ahead of it, those of the window's read events after its position (events of types
     /// nobody reads come without a position, so `events_processed` may count fewer).
-    fn cut(&self, window: &FeedBatch, from: Checkpoint) {
+    ///
+    /// Only the members the read was planned for (`readers`, same epoch) are served: the
+    /// window holds only the types of those, so a member that joined, was rewound or came
+    /// back from a full queue after the plan would otherwise be moved past events of its own
+    /// types that the read left out. The reader reads again for it.
+    fn cut(&self, window: &FeedBatch, from: Checkpoint, readers: &[(&'static str, u64)]) {
         let Some(end) = window.end else {
             return;
         };
@@ -191,6 +211,9 @@ impl Feed {
             return;
         };
         for member in members.values_mut() {
+            if !readers.contains(&(member.name, member.epoch)) {
+                continue;
+            }
             if member.covered >= end || member.covered < from {
                 continue;
             }
@@ -316,7 +339,12 @@ async fn follow(
             if stopping(shutdown) {
                 return Ok(());
             }
-            let Some((from, types)) = feed.plan() else {
+            let Some(Plan {
+                from,
+                types,
+                readers,
+            }) = feed.plan()
+            else {
                 break;
             };
             head = Some(from);
@@ -329,7 +357,7 @@ async fn follow(
             };
             head = Some(end);
             recheck = FIRST_RECHECK;
-            feed.cut(&window, from);
+            feed.cut(&window, from, &readers);
             if i64::try_from(window.window).unwrap_or(i64::MAX) < limit {
                 break;
             }
@@ -372,5 +400,54 @@ async fn follow(
 async fn woken(wake: &mut watch::Receiver<u64>) {
     if wake.changed().await.is_err() {
         std::future::pending::<()>().await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use events::Metadata;
+    use uuid::Uuid;
+
+    fn event(position: i64, stream_type: &str) -> RecordedEvent {
+        RecordedEvent {
+            global_position: position,
+            tx_id: position as u64,
+            stream_type: stream_type.into(),
+            stream_id: Uuid::nil(),
+            stream_version: 1,
+            event_id: Uuid::nil(),
+            event_type: "Happened".into(),
+            schema_version: 1,
+            payload: serde_json::json!({}),
+            metadata: Metadata::default(),
+            recorded_at: chrono::Utc::now(),
+        }
+    }
+
+    fn covered(feed: &Feed, name: &str) -> i64 {
+        feed.members.lock().expect("members")[name].covered.position
+    }
+
+    #[test]
+    fn a_member_that_joins_after_the_plan_is_not_moved_past_events_the_read_left_out() {
+        // Given a reader that planned a read for the declaration projection only.
+        let feed = Arc::new(Feed::default());
+        let _declarations = feed.join("list", Some(&["declaration"]), Checkpoint::default());
+        let plan = feed.plan().expect("a plan");
+        assert_eq!(plan.types, Some(vec!["declaration"]));
+        // When the role projection joins at the same checkpoint while that read runs, and the
+        // window (declaration events only) is cut.
+        let _roles = feed.join("roles", Some(&["role"]), Checkpoint::default());
+        let window = FeedBatch::from_events(vec![event(1, "declaration"), event(2, "declaration")])
+            .expect("window");
+        feed.cut(&window, plan.from, &plan.readers);
+        // Then the role projection still stands before the window (the reader reads again for
+        // it, with its types), while the declaration projection has passed it.
+        assert_eq!(covered(&feed, "list"), 2);
+        assert_eq!(covered(&feed, "roles"), 0);
+        let again = feed.plan().expect("a plan");
+        assert_eq!(again.from.position, 0);
+        assert!(again.types.expect("types").contains(&"role"));
     }
 }
