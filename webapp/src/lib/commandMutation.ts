@@ -1,5 +1,5 @@
-// The mutation every platform command hook uses: note the answer's position (read your
-// writes), then invalidate the resource's root key so its lists are fetched again.
+// The mutation every command hook uses: note the answer's position (read your writes),
+// then invalidate the given keys (a resource's root key) so its lists are fetched again.
 import { useMutation, useQueryClient, type QueryKey } from '@tanstack/react-query';
 import { noteAnswer } from '@/lib/readYourWrites';
 import type { CommandAnswer } from '@/lib/apiTypes';
