@@ -13,7 +13,11 @@ export interface DisableCustomerInput {
 }
 
 /** POST /api/v1/customers/{id}/disable; errors are not toasted (the dialog shows them). */
-export function disableCustomer({ id, version, reason }: DisableCustomerInput): Promise<CommandAnswer> {
+export function disableCustomer({
+  id,
+  version,
+  reason,
+}: DisableCustomerInput): Promise<CommandAnswer> {
   return request<CommandAnswer>(`${customerPath(id)}/disable`, {
     method: 'POST',
     body: reason ? { reason } : {},

@@ -13,7 +13,11 @@ export interface EnableCustomerInput {
 }
 
 /** POST /api/v1/customers/{id}/enable; errors are not toasted (the dialog shows them). */
-export function enableCustomer({ id, version, reason }: EnableCustomerInput): Promise<CommandAnswer> {
+export function enableCustomer({
+  id,
+  version,
+  reason,
+}: EnableCustomerInput): Promise<CommandAnswer> {
   return request<CommandAnswer>(`${customerPath(id)}/enable`, {
     method: 'POST',
     body: reason ? { reason } : {},

@@ -11,7 +11,10 @@ export interface ForceAccountPasswordResetInput {
 }
 
 /** POST /api/v1/accounts/{id}/force-password-reset; errors are not toasted (the dialog shows them). */
-export function forceAccountPasswordReset({ accountId, reason }: ForceAccountPasswordResetInput): Promise<CommandAnswer> {
+export function forceAccountPasswordReset({
+  accountId,
+  reason,
+}: ForceAccountPasswordResetInput): Promise<CommandAnswer> {
   return request<CommandAnswer>(`${accountPath(accountId)}/force-password-reset`, {
     method: 'POST',
     body: reason ? { reason } : {},
