@@ -31,7 +31,7 @@ import { isStaff } from '@/lib/roles';
 import { useDeclT } from '../i18n';
 import { useCreateDeclaration } from '../api/createDeclaration';
 import { useReferences } from '../api/getReference';
-import { useDeclarationAction } from '../api/runDeclarationAction';
+import { useSubmitDeclaration } from '../api/submitDeclaration';
 import { useUpdateDeclaration } from '../api/updateDeclaration';
 import { mayEdit, moveTarget } from '../model/actions';
 import {
@@ -140,7 +140,7 @@ export function DeclarationForm({
   const [conflict, setConflict] = useState(false);
   const create = useCreateDeclaration();
   const update = useUpdateDeclaration();
-  const submitAction = useDeclarationAction();
+  const submitAction = useSubmitDeclaration();
   const busy = create.isPending || update.isPending || submitAction.isPending;
   const changeLabel = useChangeLabel();
 
@@ -250,11 +250,7 @@ export function DeclarationForm({
     const id = await save();
     if (!id) return;
     try {
-      await submitAction.mutateAsync({
-        id,
-        action: 'submit',
-        version: versionRef.current ?? 0,
-      });
+      await submitAction.mutateAsync({ id, version: versionRef.current ?? 0 });
       message.success(t('form.submitted'));
       navigate(declarationDetailPath(area, declarationType, id));
     } catch (e) {
