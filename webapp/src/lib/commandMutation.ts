@@ -7,8 +7,8 @@ import type { CommandAnswer } from '@/lib/apiTypes';
 /** `If-Match` of a command on an existing stream. */
 export const ifMatch = (version: number) => ({ 'If-Match': String(version) });
 
-export function useCommandMutation<I>(
-  send: (input: I) => Promise<CommandAnswer>,
+export function useCommandMutation<I, A extends CommandAnswer = CommandAnswer>(
+  send: (input: I) => Promise<A>,
   invalidates: readonly QueryKey[],
 ) {
   const client = useQueryClient();
