@@ -5,7 +5,7 @@ import { queryClient } from '@/lib/queryClient';
 import { normalizeRole } from '@/lib/roles';
 import { sessionActions } from '@/lib/session';
 import { storage } from '@/lib/storage';
-import { getCustomerProfile } from './api/customerProfile';
+import { customerProfileQueryOptions, getCustomerProfile } from './api/customerProfile';
 import { getSession, type SessionInfo } from './api/session';
 import { firstRole, staffProfileQueryOptions } from './api/staffProfile';
 import { getUpsId } from './api/upsId';
@@ -43,7 +43,7 @@ export async function loadSession(): Promise<void> {
       getCustomerProfile({ hideErrorMessage: true }),
       byEasyClearId ? null : getUpsId({ hideErrorMessage: true }),
     ]);
-    queryClient.setQueryData(['auth', 'customer-profile'], profile);
+    queryClient.setQueryData(customerProfileQueryOptions().queryKey, profile);
     session.setUserInfo({
       userName: profile.username,
       displayName: profile.username,

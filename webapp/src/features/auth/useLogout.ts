@@ -11,8 +11,9 @@ import { loading } from '@/lib/loading';
 import { queryClient } from '@/lib/queryClient';
 import { sessionActions, type PreLogoutRequest } from '@/lib/session';
 import { storage } from '@/lib/storage';
-import { logoutRequest, preLogoutRequest } from './api/logout';
-import { getSsoLogoutUrl } from './api/sso';
+import { logoutRequest } from './api/logout';
+import { preLogoutRequest } from './api/preLogout';
+import { getSsoLogoutUrl } from './api/getSsoLogoutUrl';
 import { flowStorage } from './flowStorage';
 import { browser } from './model/browser';
 

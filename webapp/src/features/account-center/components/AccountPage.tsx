@@ -1,21 +1,11 @@
 // /customers-center/account: the customer's login account (GET /api/v1/customer/profile and
 // GET /api/v1/session) and the change-password dialog.
 import { lazy, Suspense, useState } from 'react';
-import {
-  Alert,
-  Badge,
-  Button,
-  Card,
-  Group,
-  Loader,
-  SimpleGrid,
-  Stack,
-  Text,
-  Title,
-} from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconKey, IconLink } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
+import { PageLayout } from '@/components/PageLayout';
 import { useCustomerProfile } from '@/features/auth/api/customerProfile';
 import { useSession } from '@/features/auth/api/session';
 
@@ -65,15 +55,15 @@ export default function AccountPage() {
   const bound = !p.isLocked && Boolean(p.upsId);
 
   return (
-    <Stack maw={880}>
-      <Group justify="space-between">
-        <Title order={2} size="h3">
-          {t('identity.account.title')}
-        </Title>
+    <PageLayout
+      maw={880}
+      title={t('identity.account.title')}
+      actions={
         <Button leftSection={<IconKey size={16} />} onClick={() => setDialog(true)}>
           {t('identity.account.changePassword')}
         </Button>
-      </Group>
+      }
+    >
       <Card withBorder padding="lg">
         <SimpleGrid cols={{ base: 1, sm: 2, md: 3 }} spacing="lg">
           <Field label={t('identity.account.username')} value={username} />
@@ -120,6 +110,6 @@ export default function AccountPage() {
           <ChangePasswordDialog opened={dialog} onClose={() => setDialog(false)} />
         </Suspense>
       )}
-    </Stack>
+    </PageLayout>
   );
 }

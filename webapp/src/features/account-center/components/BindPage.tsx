@@ -2,11 +2,12 @@
 // account number staff registered; the guard keeps them here until then. On success the
 // profile is read again (unlocking the session) and they go to /customer-welcome.
 import { useState } from 'react';
-import { Alert, Button, Card, Group, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
+import { PageLayout } from '@/components/PageLayout';
 import { useCustomerProfile } from '@/features/auth/api/customerProfile';
 import { splitFieldErrors } from '@/features/auth/model/fieldErrors';
 import { loadSession } from '@/features/auth/sessionLoader';
@@ -75,43 +76,42 @@ export default function BindPage() {
   }
 
   return (
-    <Card withBorder maw={560} padding="lg">
-      <form onSubmit={submit} noValidate>
-        <Stack>
-          <Title order={2} size="h3">
-            {t('identity.bind.title')}
-          </Title>
-          <Text size="sm" c="dimmed">
-            {t('identity.bind.intro')}
-          </Text>
-          {serverError && (
-            <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
-              {serverError}
-            </Alert>
-          )}
-          <TextInput
-            label={t('identity.bind.upsId')}
-            withAsterisk
-            data-autofocus
-            autoComplete="off"
-            {...form.getInputProps('upsId')}
-          />
-          <TextInput
-            label={t('identity.bind.accountNo')}
-            withAsterisk
-            autoComplete="off"
-            {...form.getInputProps('accountNo')}
-          />
-          <Group justify="space-between">
-            <Button variant="subtle" color="gray" onClick={confirmLogout}>
-              {t('identity.bind.logout')}
-            </Button>
-            <Button type="submit" loading={bind.isPending}>
-              {t('identity.bind.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
-    </Card>
+    <PageLayout maw={560} title={t('identity.bind.title')}>
+      <Card withBorder padding="lg">
+        <form onSubmit={submit} noValidate>
+          <Stack>
+            <Text size="sm" c="dimmed">
+              {t('identity.bind.intro')}
+            </Text>
+            {serverError && (
+              <Alert color="red" icon={<IconAlertTriangle size={18} />} role="alert">
+                {serverError}
+              </Alert>
+            )}
+            <TextInput
+              label={t('identity.bind.upsId')}
+              withAsterisk
+              data-autofocus
+              autoComplete="off"
+              {...form.getInputProps('upsId')}
+            />
+            <TextInput
+              label={t('identity.bind.accountNo')}
+              withAsterisk
+              autoComplete="off"
+              {...form.getInputProps('accountNo')}
+            />
+            <Group justify="space-between">
+              <Button variant="subtle" color="gray" onClick={confirmLogout}>
+                {t('identity.bind.logout')}
+              </Button>
+              <Button type="submit" loading={bind.isPending}>
+                {t('identity.bind.submit')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      </Card>
+    </PageLayout>
   );
 }

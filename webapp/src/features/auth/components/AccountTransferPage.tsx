@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { useConfirmTransfer } from '../api/password';
+import { useConfirmTransfer } from '../api/confirmTransfer';
 import { flowStorage } from '../flowStorage';
 import { signInAfterFlow } from '../signIn';
 import { AuthLayout } from './AuthLayout';

@@ -12,7 +12,7 @@ import { ApiError } from '@/lib/request';
 import { normalizeRole } from '@/lib/roles';
 import { useSessionStore } from '@/lib/session';
 import { getSession } from '../api/session';
-import { finishSso } from '../api/sso';
+import { finishSso } from '../api/finishSso';
 import { flowStorage } from '../flowStorage';
 import { landingPath } from '../landing';
 import { readSsoRedirect, type SsoRedirect } from '../model/ssoRedirect';

@@ -6,7 +6,7 @@ import { useForm } from '@mantine/form';
 import { IconAlertTriangle, IconMailCheck } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { useForgotPassword } from '../api/password';
+import { useForgotPassword } from '../api/forgotPassword';
 import { classifyLoginError } from '../api/login';
 import { splitFieldErrors } from '../model/fieldErrors';
 import { AuthLayout } from './AuthLayout';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/request';
-import { forgotBody } from '../api/password';
+import { forgotBody } from '../api/forgotPassword';
 import { splitFieldErrors } from './fieldErrors';
 
 describe('splitFieldErrors', () => {

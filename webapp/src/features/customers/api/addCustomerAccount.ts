@@ -1,5 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { notePosition } from '@/lib/readYourWrites';
+import { useCommandMutation } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import type { NewLogin } from '../model/types';
@@ -28,12 +27,5 @@ export function addCustomerAccount(input: AddAccountInput): Promise<AddAccountAn
 }
 
 export function useAddCustomerAccount() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: addCustomerAccount,
-    onSuccess: (answer) => {
-      notePosition(answer.position);
-      return client.invalidateQueries({ queryKey: customerKeys.all });
-    },
-  });
+  return useCommandMutation(addCustomerAccount, [customerKeys.all]);
 }

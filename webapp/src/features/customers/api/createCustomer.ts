@@ -1,5 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { notePosition } from '@/lib/readYourWrites';
+import { useCommandMutation } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import type { NewLogin } from '../model/types';
@@ -26,12 +25,5 @@ export function createCustomer(input: CreateCustomerInput): Promise<CreateCustom
 }
 
 export function useCreateCustomer() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: createCustomer,
-    onSuccess: (answer) => {
-      notePosition(answer.position);
-      return client.invalidateQueries({ queryKey: customerKeys.all });
-    },
-  });
+  return useCommandMutation(createCustomer, [customerKeys.all]);
 }

@@ -1,5 +1,4 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { notePosition } from '@/lib/readYourWrites';
+import { useCommandMutation } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { customerKeys } from './keys';
@@ -22,12 +21,5 @@ export function updateCustomer(input: UpdateCustomerInput): Promise<CommandAnswe
 }
 
 export function useUpdateCustomer() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: updateCustomer,
-    onSuccess: (answer) => {
-      notePosition(answer.position);
-      return client.invalidateQueries({ queryKey: customerKeys.all });
-    },
-  });
+  return useCommandMutation(updateCustomer, [customerKeys.all]);
 }

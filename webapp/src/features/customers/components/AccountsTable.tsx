@@ -8,11 +8,16 @@ import { formatDateTime } from '@/lib/dates';
 import { message } from '@/lib/message';
 import { ApiError } from '@/lib/request';
 import { usePermission } from '@/lib/permissions';
-import { useAccountCommand, type AccountCommand } from '../api/accountCommand';
+import { useDisableAccount } from '../api/disableAccount';
+import { useEnableAccount } from '../api/enableAccount';
+import { useForceAccountPasswordReset } from '../api/forceAccountPasswordReset';
+import { useTransferAccount } from '../api/transferAccount';
 import type { CustomerAccount, NewLogin } from '../model/types';
 import { validateUsername } from '../model/validation';
 import { AddLoginDialog } from './AddLoginDialog';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
+
+type AccountCommand = 'disable' | 'enable' | 'force-password-reset' | 'transfer';
 
 const COMMANDS: AccountCommand[] = ['disable', 'enable', 'force-password-reset', 'transfer'];
 
@@ -32,7 +37,13 @@ export function AccountsTable({
 }) {
   const { t } = useTranslation();
   const canMaintain = usePermission('customers:maintain');
-  const run = useAccountCommand();
+  // One hook per endpoint; the dialog runs the one its command names.
+  const commands = {
+    disable: useDisableAccount(),
+    enable: useEnableAccount(),
+    'force-password-reset': useForceAccountPasswordReset(),
+    transfer: useTransferAccount(),
+  };
   const [adding, setAdding] = useState(false);
   const [pending, setPending] = useState<{
     account: CustomerAccount;
@@ -171,18 +182,13 @@ export function AccountsTable({
                 }
               : undefined
           }
-          loading={run.isPending}
+          loading={commands[pending.command].isPending}
           error={error}
           onClose={() => setPending(null)}
           onConfirm={({ reason, input }) => {
             setError(null);
-            run.mutate(
-              {
-                accountId: pending.account.accountId,
-                command: pending.command,
-                reason,
-                newUsername: input,
-              },
+            commands[pending.command].mutate(
+              { accountId: pending.account.accountId, reason, newUsername: input ?? '' },
               {
                 onSuccess: () => {
                   message.success(t(`customers.accounts.done.${pending.command}`));

@@ -24,6 +24,7 @@ import {
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
+import { PageLayout } from '@/components/PageLayout';
 import { Permission } from '@/components/Permission';
 import { formatDateTime } from '@/lib/dates';
 import { useCustomer } from '../api/getCustomer';
@@ -145,22 +146,20 @@ export default function CustomerDetailPage() {
 
   const disabled = c.status === 'disabled';
   return (
-    <Stack gap="md">
-      {back}
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={4}>
-          <Title order={1} size="h3">
-            {c.companyName}
-          </Title>
-          <Group gap="xs">
-            <Text size="sm" c="dimmed">
-              {c.username}
-            </Text>
-            <CustomerStatusBadge status={c.status} />
-            <BindingBadge isLocked={c.isLocked} />
-          </Group>
-        </Stack>
+    <PageLayout
+      back={back}
+      title={c.companyName}
+      subtitle={
         <Group gap="xs">
+          <Text size="sm" c="dimmed">
+            {c.username}
+          </Text>
+          <CustomerStatusBadge status={c.status} />
+          <BindingBadge isLocked={c.isLocked} />
+        </Group>
+      }
+      actions={
+        <>
           <Permission code="customers:maintain">
             <Button
               variant="default"
@@ -189,9 +188,9 @@ export default function CustomerDetailPage() {
             </Button>
           </Permission>
           <FileDeclarationMenu customer={c} />
-        </Group>
-      </Group>
-
+        </>
+      }
+    >
       <Profile c={c} />
 
       <AccountsTable
@@ -237,6 +236,6 @@ export default function CustomerDetailPage() {
       </Stack>
 
       {actions.element}
-    </Stack>
+    </PageLayout>
   );
 }

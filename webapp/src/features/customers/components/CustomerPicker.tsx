@@ -15,7 +15,7 @@ import {
 } from '@mantine/core';
 import { useDebouncedValue } from '@mantine/hooks';
 import { useTranslation } from 'react-i18next';
-import { useCustomerOptions } from '../api/searchCustomers';
+import { useCustomerOptions } from '../api/getCustomers';
 import type { CustomerSummary } from '../model/types';
 import { customerOptionLabel } from '../model/picker';
 

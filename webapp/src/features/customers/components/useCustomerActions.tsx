@@ -4,7 +4,9 @@ import { useState, type ReactNode } from 'react';
 import { useTranslation } from 'react-i18next';
 import { message } from '@/lib/message';
 import { ApiError } from '@/lib/request';
-import { useCustomerCommand, type CustomerCommand } from '../api/customerCommand';
+import { useDeleteCustomer } from '../api/deleteCustomer';
+import { useDisableCustomer } from '../api/disableCustomer';
+import { useEnableCustomer } from '../api/enableCustomer';
 import {
   hasGeneratedPassword,
   type CustomerSummary,
@@ -14,6 +16,8 @@ import {
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CustomerFormDialog } from './CustomerFormDialog';
 import { InitialPasswordDialog } from './InitialPasswordDialog';
+
+export type CustomerCommand = 'disable' | 'enable' | 'delete';
 
 type Dialog =
   | { kind: 'create' }
@@ -37,7 +41,12 @@ export function useCustomerActions(
   const { t } = useTranslation();
   const [dialog, setDialog] = useState<Dialog>(null);
   const [error, setError] = useState<string | null>(null);
-  const run = useCustomerCommand();
+  // One hook per endpoint; the dialog runs the one its command names.
+  const commands = {
+    disable: useDisableCustomer(),
+    enable: useEnableCustomer(),
+    delete: useDeleteCustomer(),
+  };
   const close = () => {
     setDialog(null);
     setError(null);
@@ -64,6 +73,7 @@ export function useCustomerActions(
     element = <InitialPasswordDialog login={dialog.login} onClose={close} />;
   } else if (dialog?.kind === 'command') {
     const { command, customer } = dialog;
+    const run = commands[command];
     element = (
       <ConfirmDialog
         title={t(`customers.action.${command}`)}
@@ -80,7 +90,7 @@ export function useCustomerActions(
         onConfirm={({ reason }) => {
           setError(null);
           run.mutate(
-            { id: customer.customerId, command, version: customer.version, reason },
+            { id: customer.customerId, version: customer.version, reason },
             {
               onSuccess: () => {
                 message.success(t(`customers.message.${command}d`));

@@ -1,9 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCommandMutation } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import type { DeclarationData } from '../model/types';
 import { declarationKeys } from './keys';
-import { notePosition } from '@/lib/readYourWrites';
 
 export interface CreateDeclarationInput {
   declarationType: string;
@@ -27,12 +26,5 @@ export function createDeclaration(input: CreateDeclarationInput): Promise<Comman
 }
 
 export function useCreateDeclaration() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: createDeclaration,
-    onSuccess: (answer) => {
-      notePosition(answer.position);
-      return client.invalidateQueries({ queryKey: declarationKeys.all });
-    },
-  });
+  return useCommandMutation(createDeclaration, [declarationKeys.all]);
 }

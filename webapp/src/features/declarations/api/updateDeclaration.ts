@@ -1,9 +1,8 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useCommandMutation } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import type { DeclarationData } from '../model/types';
 import { declarationKeys } from './keys';
-import { notePosition } from '@/lib/readYourWrites';
 
 export interface UpdateDeclarationInput {
   id: string;
@@ -23,12 +22,5 @@ export function updateDeclaration(input: UpdateDeclarationInput): Promise<Comman
 }
 
 export function useUpdateDeclaration() {
-  const client = useQueryClient();
-  return useMutation({
-    mutationFn: updateDeclaration,
-    onSuccess: (answer) => {
-      notePosition(answer.position);
-      return client.invalidateQueries({ queryKey: declarationKeys.all });
-    },
-  });
+  return useCommandMutation(updateDeclaration, [declarationKeys.all]);
 }

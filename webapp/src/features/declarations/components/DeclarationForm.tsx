@@ -9,13 +9,13 @@ import {
   Alert,
   Anchor,
   Badge,
+  Box,
   Button,
   Group,
   Paper,
   SimpleGrid,
   Stack,
   Text,
-  Title,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle, IconDeviceFloppy, IconSend } from '@tabler/icons-react';
@@ -31,7 +31,7 @@ import { isStaff } from '@/lib/roles';
 import { useDeclT } from '../i18n';
 import { useCreateDeclaration } from '../api/createDeclaration';
 import { useReferences } from '../api/getReference';
-import { useDeclarationAction } from '../api/runDeclarationAction';
+import { useSubmitDeclaration } from '../api/submitDeclaration';
 import { useUpdateDeclaration } from '../api/updateDeclaration';
 import { mayEdit, moveTarget } from '../model/actions';
 import {
@@ -64,6 +64,7 @@ import { GoodsEditor } from './GoodsEditor';
 import { ProductsEditor } from './ProductsEditor';
 import { StatusBadge } from './StatusBadge';
 import { VersionConflictAlert } from './VersionConflict';
+import { PageLayout } from '@/components/PageLayout';
 import { useChangeLabel } from './useChangeLabel';
 
 export interface DeclarationFormProps {
@@ -140,7 +141,7 @@ export function DeclarationForm({
   const [conflict, setConflict] = useState(false);
   const create = useCreateDeclaration();
   const update = useUpdateDeclaration();
-  const submitAction = useDeclarationAction();
+  const submitAction = useSubmitDeclaration();
   const busy = create.isPending || update.isPending || submitAction.isPending;
   const changeLabel = useChangeLabel();
 
@@ -250,11 +251,7 @@ export function DeclarationForm({
     const id = await save();
     if (!id) return;
     try {
-      await submitAction.mutateAsync({
-        id,
-        action: 'submit',
-        version: versionRef.current ?? 0,
-      });
+      await submitAction.mutateAsync({ id, version: versionRef.current ?? 0 });
       message.success(t('form.submitted'));
       navigate(declarationDetailPath(area, declarationType, id));
     } catch (e) {
@@ -359,133 +356,140 @@ export function DeclarationForm({
   const goodsAt = cls === 'D' ? ids.length : Math.min(ids.length, 4);
 
   return (
-    <Stack gap="md" pb={80}>
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={4}>
-          <Title order={1} size="h3">
-            {existing
-              ? t('form.editTitle', { type: typeLabel, tracking: existing.trackingNumber ?? '' })
-              : t('form.newTitle', { type: typeLabel })}
-          </Title>
-          <Group gap="xs">
-            {existing && <StatusBadge status={existing.status} />}
-            {existing && (
-              <Text size="xs" c="dimmed">
-                {t('detail.version')} {version}
-              </Text>
-            )}
-            {form.isDirty() && (
-              <Badge color="yellow" variant="light" size="sm">
-                {t('form.unsaved')}
-              </Badge>
-            )}
-          </Group>
-          <Text size="xs" c="dimmed">
-            {t('form.requiredLegend', { type: typeLabel })}
-          </Text>
-        </Stack>
-        <Group gap="xs">
-          <Button variant="subtle" size="xs" onClick={() => setOpen(allIds)}>
-            {t('form.expandAll')}
-          </Button>
-          <Button variant="subtle" size="xs" onClick={() => setOpen([])}>
-            {t('form.collapseAll')}
-          </Button>
-        </Group>
-      </Group>
-
-      {conflict && (
-        <VersionConflictAlert onReload={() => (onReload ? onReload() : window.location.reload())} />
-      )}
-      {formError && (
-        <Alert color="red" icon={<IconAlertTriangle size={20} />} role="alert">
-          {formError}
-        </Alert>
-      )}
-
-      <Accordion
-        multiple
-        value={open}
-        onChange={setOpen}
-        variant="separated"
-        chevronPosition="left"
+    // Room under the content for the sticky save bar.
+    <Box pb={80}>
+      <PageLayout
+        title={
+          existing
+            ? t('form.editTitle', { type: typeLabel, tracking: existing.trackingNumber ?? '' })
+            : t('form.newTitle', { type: typeLabel })
+        }
+        subtitle={
+          <>
+            <Group gap="xs">
+              {existing && <StatusBadge status={existing.status} />}
+              {existing && (
+                <Text size="xs" c="dimmed">
+                  {t('detail.version')} {version}
+                </Text>
+              )}
+              {form.isDirty() && (
+                <Badge color="yellow" variant="light" size="sm">
+                  {t('form.unsaved')}
+                </Badge>
+              )}
+            </Group>
+            <Text size="xs" c="dimmed">
+              {t('form.requiredLegend', { type: typeLabel })}
+            </Text>
+          </>
+        }
+        actions={
+          <>
+            <Button variant="subtle" size="xs" onClick={() => setOpen(allIds)}>
+              {t('form.expandAll')}
+            </Button>
+            <Button variant="subtle" size="xs" onClick={() => setOpen([])}>
+              {t('form.collapseAll')}
+            </Button>
+          </>
+        }
       >
-        {staff && !existing && (
-          <Accordion.Item value="owning">
-            <Accordion.Control>
-              <Text fw={600}>{t('group.owning')}</Text>
-            </Accordion.Control>
-            <Accordion.Panel>
-              <CustomerPicker
-                label={t('form.customer')}
-                placeholder={t('form.customerPlaceholder')}
-                value={customerId}
-                onChange={(v) => {
-                  setCustomerId(v);
-                  setCustomerError(null);
-                }}
-                selected={preselected.data}
-                withAsterisk
-                error={
-                  customerError ??
-                  (preselected.isError && customerId === search.get('customerId')
-                    ? tg('customers.picker.notFound')
-                    : null)
-                }
-                maw={480}
-              />
-            </Accordion.Panel>
-          </Accordion.Item>
+        {conflict && (
+          <VersionConflictAlert
+            onReload={() => (onReload ? onReload() : window.location.reload())}
+          />
         )}
-        {ids.slice(0, goodsAt).map(groupItem)}
-        {goodsItem}
-        {cls !== 'D' && productsItem}
-        {ids.slice(goodsAt).map(groupItem)}
-        {cls === 'D' && productsItem}
-      </Accordion>
+        {formError && (
+          <Alert color="red" icon={<IconAlertTriangle size={20} />} role="alert">
+            {formError}
+          </Alert>
+        )}
 
-      <Paper withBorder shadow="sm" p="sm" style={{ position: 'sticky', bottom: 0, zIndex: 5 }}>
-        <Group justify="space-between">
-          <Group gap="xs">
-            {problems.length > 0 && (
-              <Text c="red" size="sm" role="alert">
-                <IconAlertTriangle size={14} style={{ verticalAlign: 'middle' }} />{' '}
-                {t('form.fixErrors', { count: problems.length })}
-                {': '}
-                {problems
-                  .slice(0, 3)
-                  .map((p) => changeLabel(toServerPath(p.path)))
-                  .join(i18n.language?.startsWith('en') ? ', ' : '、')}
-                {problems.length > 3 ? '…' : ''}
-              </Text>
-            )}
-          </Group>
-          <Group gap="xs">
-            <Button variant="default" onClick={() => navigate(-1)} disabled={busy}>
-              {t('common.back')}
-            </Button>
-            <Button
-              variant="light"
-              leftSection={<IconDeviceFloppy size={16} />}
-              onClick={() => void onSaveDraft()}
-              loading={create.isPending || update.isPending}
-              disabled={busy}
-            >
-              {t('form.saveDraft')}
-            </Button>
-            {canSubmit && (
+        <Accordion
+          multiple
+          value={open}
+          onChange={setOpen}
+          variant="separated"
+          chevronPosition="left"
+        >
+          {staff && !existing && (
+            <Accordion.Item value="owning">
+              <Accordion.Control>
+                <Text fw={600}>{t('group.owning')}</Text>
+              </Accordion.Control>
+              <Accordion.Panel>
+                <CustomerPicker
+                  label={t('form.customer')}
+                  placeholder={t('form.customerPlaceholder')}
+                  value={customerId}
+                  onChange={(v) => {
+                    setCustomerId(v);
+                    setCustomerError(null);
+                  }}
+                  selected={preselected.data}
+                  withAsterisk
+                  error={
+                    customerError ??
+                    (preselected.isError && customerId === search.get('customerId')
+                      ? tg('customers.picker.notFound')
+                      : null)
+                  }
+                  maw={480}
+                />
+              </Accordion.Panel>
+            </Accordion.Item>
+          )}
+          {ids.slice(0, goodsAt).map(groupItem)}
+          {goodsItem}
+          {cls !== 'D' && productsItem}
+          {ids.slice(goodsAt).map(groupItem)}
+          {cls === 'D' && productsItem}
+        </Accordion>
+
+        <Paper withBorder shadow="sm" p="sm" style={{ position: 'sticky', bottom: 0, zIndex: 5 }}>
+          <Group justify="space-between">
+            <Group gap="xs">
+              {problems.length > 0 && (
+                <Text c="red" size="sm" role="alert">
+                  <IconAlertTriangle size={14} style={{ verticalAlign: 'middle' }} />{' '}
+                  {t('form.fixErrors', { count: problems.length })}
+                  {': '}
+                  {problems
+                    .slice(0, 3)
+                    .map((p) => changeLabel(toServerPath(p.path)))
+                    .join(i18n.language?.startsWith('en') ? ', ' : '、')}
+                  {problems.length > 3 ? '…' : ''}
+                </Text>
+              )}
+            </Group>
+            <Group gap="xs">
+              <Button variant="default" onClick={() => navigate(-1)} disabled={busy}>
+                {t('common.back')}
+              </Button>
               <Button
-                leftSection={<IconSend size={16} />}
-                onClick={() => void onSubmit()}
-                loading={submitAction.isPending}
+                variant="light"
+                leftSection={<IconDeviceFloppy size={16} />}
+                onClick={() => void onSaveDraft()}
+                loading={create.isPending || update.isPending}
                 disabled={busy}
               >
-                {t('form.submit')}
+                {t('form.saveDraft')}
               </Button>
-            )}
+              {canSubmit && (
+                <Button
+                  leftSection={<IconSend size={16} />}
+                  onClick={() => void onSubmit()}
+                  loading={submitAction.isPending}
+                  disabled={busy}
+                >
+                  {t('form.submit')}
+                </Button>
+              )}
+            </Group>
           </Group>
-        </Group>
-      </Paper>
-    </Stack>
+        </Paper>
+      </PageLayout>
+    </Box>
   );
 }

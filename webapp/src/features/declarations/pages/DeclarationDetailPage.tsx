@@ -34,6 +34,7 @@ import { allowedActions } from '../model/actions';
 import { formatDateTime } from '@/lib/dates';
 import { declarationFormPath, declarationPdfPath } from '@/lib/declarations';
 import { typeCode } from '../model/types';
+import { PageLayout } from '@/components/PageLayout';
 import { ActionButtons } from '../components/ActionButtons';
 import { DeclarationView } from '../components/DeclarationView';
 import { FormScreen } from '../components/FormScreen';
@@ -126,30 +127,30 @@ function DeclarationDetail({
   const complete = d.draftStatus === true || d.draftStatus === 1;
 
   return (
-    <Stack gap="md">
-      <Group justify="space-between" align="flex-start">
-        <Stack gap={6}>
-          <Group gap="sm">
-            <Title order={1} size="h3">
-              {t('detail.title', {
-                type: tg(`declarationType.${d.declarationType}`),
-                tracking: d.trackingNumber ?? '',
-              })}
-            </Title>
-            <StatusBadge status={d.status} size="lg" />
-            {d.declarationStatus && (
-              <Badge variant="outline" color="gray" size="lg" style={{ textTransform: 'none' }}>
-                {t(`receipt.${d.declarationStatus}`, { defaultValue: d.declarationStatus })}
-              </Badge>
-            )}
-          </Group>
-          {d.declarationType !== routeType && (
-            <Text size="xs" c="dimmed">
-              {tg(`declarationType.${d.declarationType}`)}
-            </Text>
+    <PageLayout
+      title={t('detail.title', {
+        type: tg(`declarationType.${d.declarationType}`),
+        tracking: d.trackingNumber ?? '',
+      })}
+      badges={
+        <>
+          <StatusBadge status={d.status} size="lg" />
+          {d.declarationStatus && (
+            <Badge variant="outline" color="gray" size="lg" style={{ textTransform: 'none' }}>
+              {t(`receipt.${d.declarationStatus}`, { defaultValue: d.declarationStatus })}
+            </Badge>
           )}
-        </Stack>
-        <Group gap="xs">
+        </>
+      }
+      subtitle={
+        d.declarationType !== routeType && (
+          <Text size="xs" c="dimmed">
+            {tg(`declarationType.${d.declarationType}`)}
+          </Text>
+        )
+      }
+      actions={
+        <>
           <Button
             variant="default"
             leftSection={<IconArrowLeft size={16} />}
@@ -167,9 +168,9 @@ function DeclarationDetail({
           >
             {t('detail.print')}
           </Button>
-        </Group>
-      </Group>
-
+        </>
+      }
+    >
       {conflict && <VersionConflictAlert onReload={reload} />}
 
       <Card withBorder padding="sm">
@@ -278,6 +279,6 @@ function DeclarationDetail({
         </Grid.Col>
       </Grid>
       {actions.element}
-    </Stack>
+    </PageLayout>
   );
 }

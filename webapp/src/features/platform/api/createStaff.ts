@@ -1,7 +1,7 @@
 // POST /api/v1/staff: a staff member with their roles
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { useCommandMutation } from './commandMutation';
+import { useCommandMutation } from '@/lib/commandMutation';
 import { platformKeys } from './keys';
 
 export interface NewStaff {

@@ -1,7 +1,7 @@
 // POST /api/v1/accounts/{id}/force-password-reset: the login must set a new password
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { ifMatch, useCommandMutation } from './commandMutation';
+import { ifMatch, useCommandMutation } from '@/lib/commandMutation';
 import { platformKeys } from './keys';
 
 /** POST /api/v1/accounts/{id}/force-password-reset; errors are not toasted (the dialogs show them). */

@@ -1,7 +1,7 @@
 // DELETE /api/v1/ports/{id}/slics/{slicId}
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { ifMatch, useCommandMutation } from './commandMutation';
+import { ifMatch, useCommandMutation } from '@/lib/commandMutation';
 import { platformKeys } from './keys';
 import { slicPath } from './portPath';
 

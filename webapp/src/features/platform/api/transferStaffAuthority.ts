@@ -1,7 +1,7 @@
 // POST /api/v1/staff/{id}/transfer-authority: hand over administrative authority
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { ifMatch, useCommandMutation } from './commandMutation';
+import { ifMatch, useCommandMutation } from '@/lib/commandMutation';
 import { platformKeys } from './keys';
 import { staffPath } from './staffPath';
 

@@ -1,7 +1,7 @@
 // PUT /api/v1/ports/{id}: the port's names and declaration SLIC
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { ifMatch, useCommandMutation } from './commandMutation';
+import { ifMatch, useCommandMutation } from '@/lib/commandMutation';
 import { platformKeys } from './keys';
 import { portPath } from './portPath';
 import type { PortFields } from './createPort';

@@ -1,7 +1,7 @@
 // PUT /api/v1/ports/{id}/slics/{slicId}: a facility SLIC's name and code
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { ifMatch, useCommandMutation } from './commandMutation';
+import { ifMatch, useCommandMutation } from '@/lib/commandMutation';
 import { platformKeys } from './keys';
 import { slicPath } from './portPath';
 import type { SlicFields } from './addSlic';

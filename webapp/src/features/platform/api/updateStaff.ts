@@ -1,7 +1,7 @@
 // PUT /api/v1/staff/{id}: the staff member's profile
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { ifMatch, useCommandMutation } from './commandMutation';
+import { ifMatch, useCommandMutation } from '@/lib/commandMutation';
 import { platformKeys } from './keys';
 import { staffPath } from './staffPath';
 

@@ -12,7 +12,6 @@ import {
   Skeleton,
   Stack,
   Text,
-  Title,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -23,6 +22,7 @@ import {
   declarationListPath,
   type Area,
 } from '@/lib/declarations';
+import { PageLayout } from '@/components/PageLayout';
 import { shanghaiYmd } from '@/lib/dates';
 import { useSessionStore } from '@/lib/session';
 import { useDeclarationCounts } from '../api/declarationCounts';
@@ -46,16 +46,14 @@ export function WelcomeDashboard({ area }: { area: Area }) {
     0;
 
   return (
-    <Stack>
-      <Group justify="space-between" align="flex-end">
-        <div>
-          <Title order={1} size="h3">
-            {t('welcome.greeting', { name: userinfo?.displayName || userinfo?.userName || '' })}
-          </Title>
-          <Text c="dimmed" size="sm">
-            {t('welcome.subtitle')}
-          </Text>
-        </div>
+    <PageLayout
+      title={t('welcome.greeting', { name: userinfo?.displayName || userinfo?.userName || '' })}
+      subtitle={
+        <Text c="dimmed" size="sm">
+          {t('welcome.subtitle')}
+        </Text>
+      }
+      actions={
         <SegmentedControl
           value={days}
           onChange={setDays}
@@ -65,8 +63,8 @@ export function WelcomeDashboard({ area }: { area: Area }) {
             label: t('welcome.lastDays', { count: d }),
           }))}
         />
-      </Group>
-
+      }
+    >
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         {DECLARATION_TYPES.map((type) => {
           const total = DECLARATION_STATUSES.filter((s) => s !== 5).reduce<number>(
@@ -122,6 +120,6 @@ export function WelcomeDashboard({ area }: { area: Area }) {
           <PerDayChart data={counts.data?.perDay ?? []} />
         </Suspense>
       </Card>
-    </Stack>
+    </PageLayout>
   );
 }
