@@ -9,7 +9,8 @@
 #        #[sqlx::test] makes a fresh database per test from it. Debian's chromium when
 #        /usr/bin/chromium is missing (for e2e).
 # web    in webapp/: npm ci, typecheck, lint, test (vitest), build (-> webapp/dist).
-# rust   cargo fmt --check, clippy -D warnings, cargo test --workspace, cargo build.
+# rust   cargo fmt --check, clippy -D warnings, cargo test --workspace --no-fail-fast
+#        (every test binary runs even when one fails), cargo build.
 # e2e    when e2e/package.json exists: target/debug/clearway against a fresh database
 #        clearway_e2e (migrate, seed, serve on 127.0.0.1:18080 with webapp/dist, staff
 #        single sign-on against tests/oidc's provider on a free loopback port), then
@@ -335,7 +336,7 @@ if [ "$DO_RUST" = 1 ]; then
 	done
 	run_step "rust: fmt" 300 cargo fmt --all --check || true
 	run_step "rust: clippy" 1800 cargo clippy --workspace --all-targets --locked -- -D warnings || true
-	run_step "rust: test" 2400 cargo test --workspace --locked || true
+	run_step "rust: test" 2400 cargo test --workspace --locked --no-fail-fast || true
 fi
 if [ "$DO_RUST" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E2E" = 1 ]; }; then
 	if run_step "rust: build" 1800 cargo build --locked --bin clearway; then BIN_BUILT=1; fi
