@@ -98,6 +98,7 @@ fn schemas() -> Vec<(&'static str, S)> {
         ),
         ("Declaration", declaration()),
         ("DeclarationForm", declaration_form()),
+        ("CreateDeclaration", create_declaration()),
         ("GoodsLine", goods_line()),
         ("Product", product()),
         (
@@ -908,4 +909,34 @@ fn responses() -> Vec<(&'static str, utoipa::openapi::Response)> {
             ),
         ),
     ]
+}
+
+/// The body of `POST /api/v1/declarations`: the type (and for staff the customer) with the
+/// form (its `#[serde(flatten)]` form is not a derived schema).
+fn create_declaration() -> S {
+    all_of(
+        "",
+        vec![
+            object(
+                "",
+                vec![
+                    (
+                        "declarationType",
+                        string(
+                            "Type code (`OB` ... `ID`), or class letter `B`/`C`/`D` with `shipmentType`.",
+                        ),
+                    ),
+                    ("shipmentType", integer_enum("0 import, 1 export.", &[0, 1])),
+                    (
+                        "customerId",
+                        uuid(
+                            "Staff only: the customer to file for (a customer files for their own company).",
+                        ),
+                    ),
+                ],
+                &["declarationType"],
+            ),
+            r("DeclarationForm"),
+        ],
+    )
 }
