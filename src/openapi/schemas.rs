@@ -99,6 +99,7 @@ fn schemas() -> Vec<(&'static str, S)> {
         ("Declaration", declaration()),
         ("DeclarationForm", declaration_form()),
         ("CreateDeclaration", create_declaration()),
+        ("LoginAnswer", login_answer()),
         ("GoodsLine", goods_line()),
         ("Product", product()),
         (
@@ -937,6 +938,27 @@ fn create_declaration() -> S {
                 &["declarationType"],
             ),
             r("DeclarationForm"),
+        ],
+    )
+}
+
+/// The `data` of `POST /auth/login`: the token, or what a business code carries.
+fn login_answer() -> S {
+    one_of(
+        "",
+        vec![
+            string("The bearer token (code 200)."),
+            object(
+                "Code 10002.",
+                vec![("tempToken", string(""))],
+                &["tempToken"],
+            ),
+            object(
+                "Code 10004.",
+                vec![("transferAuthorization", any(""))],
+                &["transferAuthorization"],
+            ),
+            null("Codes 10000, 10003, 10006."),
         ],
     )
 }
