@@ -254,21 +254,6 @@ fn schemas() -> Vec<(&'static str, S)> {
             ),
         ),
         (
-            "Permission",
-            object(
-                "One permission of the signed-in user.",
-                vec![
-                    ("permissionCode", string("")),
-                    (
-                        "permissionDescription",
-                        string("In the language of `Accept-Language`."),
-                    ),
-                    ("type", string_enum("", &["BUTTON"])),
-                ],
-                &["permissionCode", "permissionDescription", "type"],
-            ),
-        ),
-        (
             "Health",
             object(
                 "Liveness and read-model lag.",

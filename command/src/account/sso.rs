@@ -16,14 +16,14 @@ pub mod oidc;
 mod store;
 
 use api::{Actor, ApiError, ApiResult, LoginMethod, SessionSubject, Text, ok};
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::routing::{get, post};
 use openidconnect::{PkceCodeChallenge, PkceCodeVerifier, RedirectUrl};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 pub use oidc::{SsoConfig, SsoConfigError, SsoSettings};
 
@@ -31,12 +31,18 @@ use crate::account::AccountState;
 use crate::http::CommandState;
 use oidc::{FlowError, Identity, Oidc};
 
-pub fn router() -> Router<CommandState> {
-    Router::new()
-        .route("/api/v1/sso/config", get(config))
-        .route("/api/v1/sso/start", post(start))
-        .route("/api/v1/sso/callback", post(callback))
-        .route("/api/v1/sso/logout-url", get(logout_url))
+/// The single sign-on routes. With single sign-on off only `config` (which says so) is
+/// mounted: the others could only answer 404 (as the fallback does), and the document lists
+/// only what the server serves.
+pub fn router(enabled: bool) -> OpenApiRouter<CommandState> {
+    let config = OpenApiRouter::new().routes(routes!(config));
+    if !enabled {
+        return config;
+    }
+    config
+        .routes(routes!(start))
+        .routes(routes!(callback))
+        .routes(routes!(logout_url))
 }
 
 fn sso(state: &CommandState) -> Result<&Oidc, ApiError> {

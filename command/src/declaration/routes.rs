@@ -2,16 +2,17 @@
 //! state-machine action.
 
 use api::{Actor, ApiError, ApiResult, Json, ok};
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::routing::{post, put};
+use axum::routing::post;
 use events::declaration::{DeclarationData, Direction, TypeCode};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
-use utoipa::ToSchema;
+use utoipa::{OpenApi, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::{CustomerRef, DeclarationCommand, DeclarationState, decide};
@@ -20,10 +21,11 @@ use crate::customer::CustomerState;
 use crate::handler::{Command, CommandAnswer, Idempotency, execute, load};
 use crate::http::{CommandState, idempotency_key, if_match, metadata};
 
-pub fn router() -> Router<CommandState> {
-    Router::new()
-        .route("/api/v1/declarations", post(create))
-        .route("/api/v1/declarations/{id}", put(edit))
+pub fn router() -> OpenApiRouter<CommandState> {
+    // One route serves every state-machine move; `Actions` documents each move's path.
+    OpenApiRouter::with_openapi(Actions::openapi())
+        .routes(routes!(create))
+        .routes(routes!(edit))
         .route("/api/v1/declarations/{id}/{action}", post(act))
 }
 
@@ -359,6 +361,7 @@ async fn act(
 }
 
 pub mod actions;
+use actions::Actions;
 
 #[cfg(test)]
 mod tests {

@@ -5,12 +5,12 @@
 //! Every command answers `{id, version, position}` (the port's stream) and honours `If-Match`.
 
 use api::{Actor, ApiError, ApiResult, FormOrJson, Guards, Text, ok};
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::routing::{post, put};
 use serde::Deserialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::aggregate::DomainError;
@@ -19,27 +19,17 @@ use crate::http::{CommandState, if_match, metadata};
 use crate::port::{self, PortCommand, PortState};
 
 /// Every route of this module with the permission it needs.
-pub fn router(g: &Guards) -> Router<CommandState> {
-    Router::new()
-        .route(
-            "/api/v1/ports",
-            post(create_port).route_layer(g.permission("ports:management")),
+pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_port).map(|r| r.route_layer(g.permission("ports:management"))))
+        .routes(
+            routes!(update_port, delete_port)
+                .map(|r| r.route_layer(g.permission("ports:management"))),
         )
-        .route(
-            "/api/v1/ports/{id}",
-            put(update_port)
-                .delete(delete_port)
-                .route_layer(g.permission("ports:management")),
-        )
-        .route(
-            "/api/v1/ports/{id}/slics",
-            post(add_slic).route_layer(g.permission("ports:add-slic")),
-        )
-        .route(
-            "/api/v1/ports/{id}/slics/{slic_id}",
-            put(update_slic)
-                .delete(remove_slic)
-                .route_layer(g.permission("ports:add-slic")),
+        .routes(routes!(add_slic).map(|r| r.route_layer(g.permission("ports:add-slic"))))
+        .routes(
+            routes!(update_slic, remove_slic)
+                .map(|r| r.route_layer(g.permission("ports:add-slic"))),
         )
 }
 

@@ -2,23 +2,21 @@
 //! The list is on the query side (`GET /api/v1/roles`).
 
 use api::{Actor, ActorRoles, ApiError, ApiResult, Granted, Guards, Json, Role, ok};
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::routing::put;
 use serde::Deserialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::accounts::set_role_permissions;
 use crate::handler::CommandAnswer;
 use crate::http::{if_match, metadata};
 use crate::identity::IdentityState;
 
-pub fn router(g: &Guards) -> Router<IdentityState> {
-    Router::new().route(
-        "/api/v1/roles/{role_code}/permissions",
-        put(set_permissions).route_layer(g.permission("roles:management")),
-    )
+pub fn router(g: &Guards) -> OpenApiRouter<IdentityState> {
+    OpenApiRouter::new()
+        .routes(routes!(set_permissions).map(|r| r.route_layer(g.permission("roles:management"))))
 }
 
 /// The role's new set of permission codes.

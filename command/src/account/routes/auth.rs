@@ -11,16 +11,16 @@ use api::{
     Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, LoginMethod, Query, Role,
     SessionSubject, Text, ok,
 };
-use axum::Router;
 use axum::extract::{ConnectInfo, FromRequestParts, State};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
-use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use events::EventStore;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::account::lockout::{self, Outcome};
@@ -32,35 +32,20 @@ use crate::handler::{Command, CommandAnswer, execute, load};
 use crate::identity::{IdentityState, PreLogout};
 
 /// Every route of this module with who may call it.
-pub fn routes(g: &Guards) -> Router<IdentityState> {
-    Router::new()
+pub fn routes(g: &Guards) -> OpenApiRouter<IdentityState> {
+    OpenApiRouter::new()
         // public: rate limited per IP
-        .route("/auth/login", post(login))
+        .routes(routes!(login))
         // development only (404 in production)
-        .route("/api/v1/oauth/token/test", get(test_token))
-        .route("/auth/logout", post(logout).route_layer(g.signed_in()))
-        .route("/api/v1/session", get(session).route_layer(g.signed_in()))
-        .route(
-            "/api/v1/customer/profile",
-            get(customer_profile).route_layer(g.signed_in()),
-        )
-        .route(
-            "/api/v1/staff/profile",
-            get(staff_profile).route_layer(g.staff()),
-        )
-        .route(
-            "/api/v1/user-permissions",
-            get(user_permissions).route_layer(g.signed_in()),
-        )
-        .route(
-            "/api/v1/account/password/change",
-            post(change_password).route_layer(g.signed_in()),
-        )
-        .route("/api/v1/ups-id", get(ups_id).route_layer(g.customer()))
-        .route(
-            "/api/v1/custom-profile",
-            post(bind_easy_clear).route_layer(g.customer()),
-        )
+        .routes(routes!(test_token))
+        .routes(routes!(logout).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(session).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(customer_profile).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(staff_profile).map(|r| r.route_layer(g.staff())))
+        .routes(routes!(user_permissions).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(change_password).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(ups_id).map(|r| r.route_layer(g.customer())))
+        .routes(routes!(bind_easy_clear).map(|r| r.route_layer(g.customer())))
 }
 
 /// The client's IP: the connection's peer, or the first `X-Forwarded-For` entry when the

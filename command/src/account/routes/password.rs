@@ -5,12 +5,12 @@
 //! the login. See docs/identity.md.
 
 use api::{ApiError, ApiResult, FormOrJson, ok};
-use axum::Router;
 use axum::extract::State;
-use axum::routing::post;
 use events::DomainEvent;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::auth::{ClientIp, anonymous_metadata, check_new_password, limit, load_account_id};
@@ -22,13 +22,13 @@ use crate::identity::IdentityState;
 
 /// Every route of this module: public (the token in the body is the authorization), rate
 /// limited per IP.
-pub fn routes() -> Router<IdentityState> {
-    Router::new()
-        .route("/api/v1/account/password/setup", post(setup))
-        .route("/api/v1/account/password/update", post(update))
-        .route("/api/v1/account/password/forgot", post(forgot))
-        .route("/api/v1/account/password/reset", post(reset))
-        .route("/api/v1/account/transfer/confirm", post(transfer_confirm))
+pub fn routes() -> OpenApiRouter<IdentityState> {
+    OpenApiRouter::new()
+        .routes(routes!(setup))
+        .routes(routes!(update))
+        .routes(routes!(forgot))
+        .routes(routes!(reset))
+        .routes(routes!(transfer_confirm))
 }
 
 pub fn token_invalid() -> ApiError {

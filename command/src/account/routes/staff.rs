@@ -9,13 +9,13 @@ use std::collections::BTreeSet;
 use api::{
     Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, Json, Role, Text, ok,
 };
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::routing::{delete, post, put};
 use events::DomainEvent;
 use serde::Deserialize;
 use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::auth::load_account_id;
@@ -26,7 +26,7 @@ use crate::http::{if_match, metadata, refused};
 use crate::identity::IdentityState;
 
 /// Every route of this module with the permission it needs.
-pub fn routes(g: &Guards) -> Router<IdentityState> {
+pub fn routes(g: &Guards) -> OpenApiRouter<IdentityState> {
     const GRANT: &[&str] = &[
         "user-roles:grant:SUPER_ADMIN",
         "user-roles:grant:ADMIN",
@@ -34,53 +34,23 @@ pub fn routes(g: &Guards) -> Router<IdentityState> {
         "user-roles:grant:CUSTOMER",
     ];
     const MAINTAIN_ANY: &[&str] = &["staff:maintain", "customers:maintain"];
-    Router::new()
-        .route(
-            "/api/v1/staff",
-            post(create_staff).route_layer(g.permission("staff:create")),
-        )
-        .route(
-            "/api/v1/staff/{id}",
-            put(update_staff).route_layer(g.permission("staff:maintain")),
-        )
-        .route(
-            "/api/v1/staff/{id}",
-            delete(delete_staff).route_layer(g.permission("staff:delete")),
-        )
+    OpenApiRouter::new()
+        .routes(routes!(create_staff).map(|r| r.route_layer(g.permission("staff:create"))))
+        .routes(routes!(update_staff).map(|r| r.route_layer(g.permission("staff:maintain"))))
+        .routes(routes!(delete_staff).map(|r| r.route_layer(g.permission("staff:delete"))))
         // each role added or removed needs user-roles:grant:<ROLE> (checked in the decision)
-        .route(
-            "/api/v1/staff/{id}/roles",
-            post(set_roles).route_layer(g.any_permission(GRANT)),
+        .routes(routes!(set_roles).map(|r| r.route_layer(g.any_permission(GRANT))))
+        .routes(
+            routes!(transfer_authority)
+                .map(|r| r.route_layer(g.permission("staff:permission:transfer"))),
         )
-        .route(
-            "/api/v1/staff/{id}/transfer-authority",
-            post(transfer_authority).route_layer(g.permission("staff:permission:transfer")),
-        )
-        .route(
-            "/api/v1/staff/{id}/disable",
-            post(disable_handler::<true>).route_layer(g.permission("staff:maintain")),
-        )
-        .route(
-            "/api/v1/staff/{id}/enable",
-            post(enable_handler::<true>).route_layer(g.permission("staff:maintain")),
-        )
+        .routes(routes!(disable_staff).map(|r| r.route_layer(g.permission("staff:maintain"))))
+        .routes(routes!(enable_staff).map(|r| r.route_layer(g.permission("staff:maintain"))))
         // any account: staff:maintain for staff, customers:maintain for customer users
-        .route(
-            "/api/v1/accounts/{id}/disable",
-            post(disable_handler::<false>).route_layer(g.any_permission(MAINTAIN_ANY)),
-        )
-        .route(
-            "/api/v1/accounts/{id}/enable",
-            post(enable_handler::<false>).route_layer(g.any_permission(MAINTAIN_ANY)),
-        )
-        .route(
-            "/api/v1/accounts/{id}/force-password-reset",
-            post(force_reset).route_layer(g.any_permission(MAINTAIN_ANY)),
-        )
-        .route(
-            "/api/v1/accounts/{id}/transfer",
-            post(mark_transfer).route_layer(g.any_permission(MAINTAIN_ANY)),
-        )
+        .routes(routes!(disable_account).map(|r| r.route_layer(g.any_permission(MAINTAIN_ANY))))
+        .routes(routes!(enable_account).map(|r| r.route_layer(g.any_permission(MAINTAIN_ANY))))
+        .routes(routes!(force_reset).map(|r| r.route_layer(g.any_permission(MAINTAIN_ANY))))
+        .routes(routes!(mark_transfer).map(|r| r.route_layer(g.any_permission(MAINTAIN_ANY))))
 }
 
 /// A path id that is not an account id is "not found", like a foreign one.
@@ -659,7 +629,6 @@ async fn enable_handler<const STAFF_ONLY: bool>(
         (status = 409, response = api::doc::Conflict),
     ),
 )]
-#[allow(dead_code)] // until the router mounts it through its annotation
 async fn disable_staff(
     state: State<IdentityState>,
     actor: Actor,
@@ -693,7 +662,6 @@ async fn disable_staff(
         (status = 409, response = api::doc::Conflict),
     ),
 )]
-#[allow(dead_code)] // until the router mounts it through its annotation
 async fn enable_staff(
     state: State<IdentityState>,
     actor: Actor,
@@ -727,7 +695,6 @@ async fn enable_staff(
         (status = 409, response = api::doc::Conflict),
     ),
 )]
-#[allow(dead_code)] // until the router mounts it through its annotation
 async fn disable_account(
     state: State<IdentityState>,
     actor: Actor,
@@ -761,7 +728,6 @@ async fn disable_account(
         (status = 409, response = api::doc::Conflict),
     ),
 )]
-#[allow(dead_code)] // until the router mounts it through its annotation
 async fn enable_account(
     state: State<IdentityState>,
     actor: Actor,
