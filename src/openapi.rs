@@ -4,18 +4,18 @@
 //!
 //! Two sources make the document:
 //! - the annotated routes: each handler carries its `#[utoipa::path]` and is mounted with
-//!   `utoipa_axum::routes!` on an `OpenApiRouter` (the query crate's `routes`, the health
-//!   routes), so mounting a route there documents it. [`finish_annotated`] adds what every
-//!   operation shares: `Accept-Language`, the 500 answer, and the envelope around a 200
-//!   JSON answer's `body` (an annotation names the envelope's `data`).
-//! - the command routes, not annotated yet: `paths.rs` builds their operations by hand with
-//!   utoipa's builders; `schemas.rs` holds the component schemas and the shared error answers
-//!   (`api::doc` names them for the annotations).
+//!   `utoipa_axum::routes!` on an `OpenApiRouter` (`command::routes`, `query::routes`, the
+//!   operations routes), so mounting a route there documents it. [`finish_annotated`] adds
+//!   what every operation shares: `Accept-Language`, the 500 answer, and the envelope around
+//!   a 200 JSON answer's `body` (an annotation names the envelope's `data`).
+//! - the hand-built part: the title, the overview, the tags, the bearer scheme, the shared
+//!   error answers (`api::doc` names them for the annotations) and the component schemas of
+//!   types that are not derived (`schemas.rs`, with `build.rs` its builders); annotations
+//!   name those with `ref("#/components/schemas/...")`.
 //!
 //! `tests/api/openapi_coverage.rs` checks both directions against the mounted router.
 
 mod build;
-mod paths;
 mod schemas;
 
 use axum::Router;
@@ -63,19 +63,12 @@ const DESCRIPTION: &str = r#"Clearway, the customs-clearance service.
 **Declaration status.** 0 draft, 1 unprocessed, 2 reviewed not completed, 3 completed, 4 document exception, 10 returned not completed, 11 returned not submitted, 5 deleted."#;
 
 /// The whole document: the annotated operations (`annotated`, from the routers that mount
-/// them) and the hand-built ones of the command routes.
+/// them) in the hand-built frame.
 pub fn document(annotated: OpenApi) -> OpenApi {
     let mut annotated = annotated;
     finish_annotated(&mut annotated);
     let mut doc = hand_built();
-    // An operation both annotated and hand-built is the annotated one: the annotation lives
-    // with the handler, the hand-built copy is the one to delete.
-    for (path, mut item) in annotated.paths.paths {
-        if let Some(hand) = doc.paths.paths.remove(&path) {
-            item.merge_operations(hand);
-        }
-        doc.paths.paths.insert(path, item);
-    }
+    doc.paths = annotated.paths;
     if let (Some(components), Some(mut generated)) = (doc.components.as_mut(), annotated.components)
     {
         components.schemas.append(&mut generated.schemas);
@@ -123,13 +116,8 @@ fn envelope_json(response: &mut Response) {
     }
 }
 
-/// The hand-built part: the command routes' operations and every component.
+/// The hand-built part: the frame (title, overview, tags) and the components not derived.
 fn hand_built() -> OpenApi {
-    let mut paths = utoipa::openapi::PathsBuilder::new();
-    for op in paths::operations() {
-        let (method, path, operation) = op.finish();
-        paths = paths.path(path, PathItem::new(method, operation));
-    }
     OpenApiBuilder::new()
         .info(
             InfoBuilder::new()
@@ -150,7 +138,6 @@ fn hand_built() -> OpenApi {
             tag(api::doc::REFERENCE, "Reference tables (public code lists)."),
             tag(api::doc::OPERATIONS, "Health of the service."),
         ]))
-        .paths(paths.build())
         .components(Some(schemas::components()))
         .build()
 }

@@ -128,9 +128,9 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     // The annotated routes, mounted with their documentation.
     let (documented, generated) = query::documented(query_state)
         .merge(operations)
+        .merge(command::routes(command_state, config.identity.build()?))
         .split_for_parts();
     let app = Router::new()
-        .merge(command::routes(command_state, config.identity.build()?))
         .merge(documented)
         .merge(crate::openapi::router(generated))
         .fallback(move |uri: Uri| {

@@ -36,7 +36,21 @@ shared_answer! {
     Forbidden: "403: the caller's role or permissions may not do this.",
     NotFound: "404: missing, or not the caller's to see.",
     Conflict: "409: `data.reason` says which conflict.",
+    PayloadTooLarge: "413: the body is larger than the server accepts.",
     UnsupportedMediaType: "415: the body's content type is not accepted.",
     TooManyRequests: "429 (envelope code 207): `data.retryAfter` seconds.",
     Unavailable: "503: the database is unavailable or the request took too long.",
 }
+
+/// A 200 answer whose envelope `data` is null (`body = inline(api::doc::NoData)`).
+pub struct NoData;
+
+impl utoipa::PartialSchema for NoData {
+    fn schema() -> RefOr<utoipa::openapi::schema::Schema> {
+        utoipa::openapi::ObjectBuilder::new()
+            .schema_type(utoipa::openapi::schema::Type::Null)
+            .into()
+    }
+}
+
+impl utoipa::ToSchema for NoData {}

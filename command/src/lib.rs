@@ -14,11 +14,16 @@ pub mod reference;
 pub mod role;
 pub use aggregate::{Aggregate, Ctx, DomainError, Violation};
 
-/// Every command endpoint: each aggregate adds its own routes, on the identity state when
-/// they need the identity settings, else on the command state.
-pub fn routes(state: http::CommandState, identity: identity::Identity) -> axum::Router {
+/// Every command endpoint with its documentation: each aggregate adds its own routes, on the
+/// identity state when they need the identity settings, else on the command state. Each
+/// route is mounted with `utoipa_axum::routes!`, which takes the handler's `#[utoipa::path]`
+/// with it (`OpenApiRouter::split_for_parts` gives the router and the document).
+pub fn routes(
+    state: http::CommandState,
+    identity: identity::Identity,
+) -> utoipa_axum::router::OpenApiRouter {
     let guards = api::Guards::new(&state.auth);
-    let identity_routes = axum::Router::new()
+    let identity_routes = utoipa_axum::router::OpenApiRouter::new()
         .merge(account::routes::router(&guards))
         .merge(role::routes::router(&guards))
         .merge(customer::routes::router(&guards))
@@ -26,9 +31,9 @@ pub fn routes(state: http::CommandState, identity: identity::Identity) -> axum::
             cmd: state.clone(),
             identity,
         });
-    axum::Router::new()
+    utoipa_axum::router::OpenApiRouter::new()
         .merge(identity_routes)
-        .merge(account::sso::router())
+        .merge(account::sso::router(state.sso.is_some()))
         .merge(declaration::routes::router())
         .merge(port::routes::router(&guards))
         .with_state(state)

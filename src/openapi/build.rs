@@ -1,15 +1,11 @@
-//! Small helpers over utoipa's builders, so that the schemas and operations read as tables.
+//! Small helpers over utoipa's builders, so that the hand-built schemas read as tables.
 
-use utoipa::openapi::path::{
-    HttpMethod, OperationBuilder, Parameter, ParameterBuilder, ParameterIn,
-};
-use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::path::{Parameter, ParameterBuilder, ParameterIn};
 use utoipa::openapi::schema::{
     AdditionalProperties, AllOfBuilder, ArrayBuilder, KnownFormat, ObjectBuilder, OneOfBuilder,
     SchemaFormat, SchemaType, Type,
 };
-use utoipa::openapi::security::SecurityRequirement;
-use utoipa::openapi::{ContentBuilder, Ref, RefOr, Required, ResponseBuilder, Schema};
+use utoipa::openapi::{Ref, RefOr, Required, Schema};
 
 /// A schema or a reference to a component schema.
 pub type S = RefOr<Schema>;
@@ -212,153 +208,6 @@ fn param(
         .schema(Some(schema))
         .description((!description.is_empty()).then_some(description))
         .build()
-}
-
-/// One documented operation, built step by step.
-pub struct Op {
-    pub method: HttpMethod,
-    pub path: &'static str,
-    builder: OperationBuilder,
-}
-
-impl Op {
-    pub fn new(method: HttpMethod, path: &'static str, tag: &str, id: &str, summary: &str) -> Self {
-        Op {
-            method,
-            path,
-            builder: OperationBuilder::new()
-                .tag(tag)
-                .operation_id(Some(id))
-                .summary(Some(summary)),
-        }
-    }
-
-    pub fn get(path: &'static str, tag: &str, id: &str, summary: &str) -> Self {
-        Self::new(HttpMethod::Get, path, tag, id, summary)
-    }
-
-    pub fn post(path: &'static str, tag: &str, id: &str, summary: &str) -> Self {
-        Self::new(HttpMethod::Post, path, tag, id, summary)
-    }
-
-    pub fn put(path: &'static str, tag: &str, id: &str, summary: &str) -> Self {
-        Self::new(HttpMethod::Put, path, tag, id, summary)
-    }
-
-    pub fn description(mut self, text: &str) -> Self {
-        self.builder = self.builder.description(Some(text));
-        self
-    }
-
-    /// Needs `Authorization: Bearer <token>`; answers 401 without a valid one.
-    pub fn bearer(mut self) -> Self {
-        self.builder = self
-            .builder
-            .security(SecurityRequirement::new(BEARER, Vec::<String>::new()));
-        self.errors(&[401])
-    }
-
-    pub fn path_param(mut self, name: &str, schema: S, description: &str) -> Self {
-        self.builder =
-            self.builder
-                .parameter(param(name, ParameterIn::Path, true, schema, description));
-        self
-    }
-
-    pub fn query(mut self, name: &str, schema: S, description: &str) -> Self {
-        self.builder =
-            self.builder
-                .parameter(param(name, ParameterIn::Query, false, schema, description));
-        self
-    }
-
-    pub fn header(mut self, name: &str, schema: S, description: &str) -> Self {
-        self.builder =
-            self.builder
-                .parameter(param(name, ParameterIn::Header, false, schema, description));
-        self
-    }
-
-    /// `If-Match: <version>`: checked when present (409 `VERSION_CONFLICT` when stale).
-    pub fn if_match(self) -> Self {
-        self.header(
-            "If-Match",
-            string(""),
-            "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version.",
-        )
-    }
-
-    /// A request body in the given content types, all with the same schema.
-    pub fn body(mut self, required: bool, description: &str, types: &[&str], schema: S) -> Self {
-        let mut b = RequestBodyBuilder::new()
-            .required(Some(if required {
-                Required::True
-            } else {
-                Required::False
-            }))
-            .description((!description.is_empty()).then_some(description));
-        for t in types {
-            b = b.content(
-                *t,
-                ContentBuilder::new().schema(Some(schema.clone())).build(),
-            );
-        }
-        self.builder = self.builder.request_body(Some(b.build()));
-        self
-    }
-
-    pub fn json_body(self, required: bool, description: &str, schema: S) -> Self {
-        self.body(required, description, &["application/json"], schema)
-    }
-
-    /// Form-encoded or JSON, as `api::FormOrJson` reads them.
-    pub fn form_or_json_body(self, required: bool, description: &str, schema: S) -> Self {
-        self.body(
-            required,
-            description,
-            &["application/x-www-form-urlencoded", "application/json"],
-            schema,
-        )
-    }
-
-    /// HTTP 200 with the envelope whose `data` is `data`.
-    pub fn ok(self, description: &str, data: S) -> Self {
-        let response = ResponseBuilder::new()
-            .description(description)
-            .content(
-                "application/json",
-                ContentBuilder::new().schema(Some(envelope(data))).build(),
-            )
-            .build();
-        self.response("200", response)
-    }
-
-    pub fn response(
-        mut self,
-        status: &str,
-        response: impl Into<RefOr<utoipa::openapi::Response>>,
-    ) -> Self {
-        self.builder = self.builder.response(status, response);
-        self
-    }
-
-    /// References to the shared error answers of these statuses.
-    pub fn errors(mut self, statuses: &[u16]) -> Self {
-        for status in statuses {
-            self.builder = self.builder.response(
-                status.to_string(),
-                Ref::from_response_name(error_response_name(*status)),
-            );
-        }
-        self
-    }
-
-    /// The finished operation; every one takes `Accept-Language` and may answer 500.
-    pub fn finish(mut self) -> (HttpMethod, &'static str, utoipa::openapi::path::Operation) {
-        self.builder = self.builder.parameter(accept_language());
-        let op = self.errors(&[500]);
-        (op.method, op.path, op.builder.build())
-    }
 }
 
 /// The `Accept-Language` header every operation takes.

@@ -98,6 +98,8 @@ fn schemas() -> Vec<(&'static str, S)> {
         ),
         ("Declaration", declaration()),
         ("DeclarationForm", declaration_form()),
+        ("CreateDeclaration", create_declaration()),
+        ("LoginAnswer", login_answer()),
         ("GoodsLine", goods_line()),
         ("Product", product()),
         (
@@ -249,21 +251,6 @@ fn schemas() -> Vec<(&'static str, S)> {
                     ),
                 ],
                 &["staffName", "roleList"],
-            ),
-        ),
-        (
-            "Permission",
-            object(
-                "One permission of the signed-in user.",
-                vec![
-                    ("permissionCode", string("")),
-                    (
-                        "permissionDescription",
-                        string("In the language of `Accept-Language`."),
-                    ),
-                    ("type", string_enum("", &["BUTTON"])),
-                ],
-                &["permissionCode", "permissionDescription", "type"],
             ),
         ),
         (
@@ -908,4 +895,55 @@ fn responses() -> Vec<(&'static str, utoipa::openapi::Response)> {
             ),
         ),
     ]
+}
+
+/// The body of `POST /api/v1/declarations`: the type (and for staff the customer) with the
+/// form (its `#[serde(flatten)]` form is not a derived schema).
+fn create_declaration() -> S {
+    all_of(
+        "",
+        vec![
+            object(
+                "",
+                vec![
+                    (
+                        "declarationType",
+                        string(
+                            "Type code (`OB` ... `ID`), or class letter `B`/`C`/`D` with `shipmentType`.",
+                        ),
+                    ),
+                    ("shipmentType", integer_enum("0 import, 1 export.", &[0, 1])),
+                    (
+                        "customerId",
+                        uuid(
+                            "Staff only: the customer to file for (a customer files for their own company).",
+                        ),
+                    ),
+                ],
+                &["declarationType"],
+            ),
+            r("DeclarationForm"),
+        ],
+    )
+}
+
+/// The `data` of `POST /auth/login`: the token, or what a business code carries.
+fn login_answer() -> S {
+    one_of(
+        "",
+        vec![
+            string("The bearer token (code 200)."),
+            object(
+                "Code 10002.",
+                vec![("tempToken", string(""))],
+                &["tempToken"],
+            ),
+            object(
+                "Code 10004.",
+                vec![("transferAuthorization", any(""))],
+                &["transferAuthorization"],
+            ),
+            null("Codes 10000, 10003, 10006."),
+        ],
+    )
 }

@@ -8,13 +8,13 @@ mod password;
 mod staff;
 
 use api::Guards;
-use axum::Router;
+use utoipa_axum::router::OpenApiRouter;
 
 use crate::identity::IdentityState;
 
 /// Every account route with the permission it needs.
-pub fn router(g: &Guards) -> Router<IdentityState> {
-    Router::new()
+pub fn router(g: &Guards) -> OpenApiRouter<IdentityState> {
+    OpenApiRouter::new()
         .merge(auth::routes(g))
         .merge(password::routes())
         .merge(staff::routes(g))

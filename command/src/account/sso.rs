@@ -16,13 +16,14 @@ pub mod oidc;
 mod store;
 
 use api::{Actor, ApiError, ApiResult, LoginMethod, SessionSubject, Text, ok};
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::State;
-use axum::routing::{get, post};
 use openidconnect::{PkceCodeChallenge, PkceCodeVerifier, RedirectUrl};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 
 pub use oidc::{SsoConfig, SsoConfigError, SsoSettings};
 
@@ -30,12 +31,18 @@ use crate::account::AccountState;
 use crate::http::CommandState;
 use oidc::{FlowError, Identity, Oidc};
 
-pub fn router() -> Router<CommandState> {
-    Router::new()
-        .route("/api/v1/sso/config", get(config))
-        .route("/api/v1/sso/start", post(start))
-        .route("/api/v1/sso/callback", post(callback))
-        .route("/api/v1/sso/logout-url", get(logout_url))
+/// The single sign-on routes. With single sign-on off only `config` (which says so) is
+/// mounted: the others could only answer 404 (as the fallback does), and the document lists
+/// only what the server serves.
+pub fn router(enabled: bool) -> OpenApiRouter<CommandState> {
+    let config = OpenApiRouter::new().routes(routes!(config));
+    if !enabled {
+        return config;
+    }
+    config
+        .routes(routes!(start))
+        .routes(routes!(callback))
+        .routes(routes!(logout_url))
 }
 
 fn sso(state: &CommandState) -> Result<&Oidc, ApiError> {
@@ -90,16 +97,33 @@ fn internal(e: impl std::fmt::Display) -> ApiError {
     ApiError::internal(e)
 }
 
-#[derive(Serialize)]
+/// Whether staff single sign-on is on, and its routes (null when off).
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = SsoConfig)]
 struct ConfigAnswer {
     enabled: bool,
+    #[schema(value_type = Option<String>, example = "/api/v1/sso/start")]
     start_url: Option<&'static str>,
+    #[schema(value_type = Option<String>, example = "/api/v1/sso/callback")]
     callback_url: Option<&'static str>,
+    #[schema(value_type = Option<String>, example = "/api/v1/sso/logout-url")]
     logout_url: Option<&'static str>,
+    /// The redirect URIs registered with the provider (`redirectUri` of the start).
     redirect_uris: Vec<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v1/sso/config",
+    tag = api::doc::AUTH,
+    operation_id = "ssoConfig",
+    summary = "Whether staff single sign-on is on",
+    description = "Public. When it is on: where to start, where the provider calls back, the end-session route and the registered redirect URIs.",
+    responses(
+        (status = 200, description = "The single sign-on settings a client needs.", body = ConfigAnswer),
+    ),
+)]
 async fn config(State(state): State<CommandState>) -> ApiResult<ConfigAnswer> {
     let answer = match &state.sso {
         None => ConfigAnswer {
@@ -120,14 +144,20 @@ async fn config(State(state): State<CommandState>) -> ApiResult<ConfigAnswer> {
     Ok(ok(answer))
 }
 
-#[derive(Deserialize, Default)]
+/// Where the provider sends the browser back; no other field is accepted.
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase", deny_unknown_fields)]
+#[schema(as = SsoStart)]
 struct StartBody {
+    /// One of the registered redirect URIs (default: the first).
+    #[schema(format = "uri")]
     redirect_uri: Option<String>,
 }
 
-#[derive(Serialize)]
+/// A started sign-in.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = SsoStarted)]
 struct StartAnswer {
     authorization_url: String,
     state: String,
@@ -136,6 +166,23 @@ struct StartAnswer {
     code_verifier: String,
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/v1/sso/start",
+    tag = api::doc::AUTH,
+    operation_id = "ssoStart",
+    summary = "Start a single sign-on",
+    description = "Public. OpenID Connect authorization code flow with PKCE (S256), nonce and state. An empty body or `{redirectUri}` (one of the registered redirect URIs; default the first). The server keeps `state` -> (nonce, S256 challenge, redirect URI) for 10 minutes; too many pending sign-ins: 429. Single sign-on off: 404; the provider unreachable: 503.",
+    request_body(content = Option<StartBody>, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Where to send the browser, with the `state` and the PKCE `codeVerifier` to post back.", body = StartAnswer),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 404, response = api::doc::NotFound),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 429, response = api::doc::TooManyRequests),
+        (status = 503, response = api::doc::Unavailable),
+    ),
+)]
 async fn start(State(state): State<CommandState>, body: Bytes) -> ApiResult<StartAnswer> {
     let sso = sso(&state)?;
     let body: StartBody = if body.iter().all(u8::is_ascii_whitespace) {
@@ -178,11 +225,24 @@ async fn start(State(state): State<CommandState>, body: Bytes) -> ApiResult<Star
     .no_store())
 }
 
-#[derive(Deserialize)]
+/// What the provider's redirect carried, with the verifier the start answered.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = SsoCallback)]
 struct CallbackBody {
+    /// The authorization code, at most 4096 characters.
+    #[schema(required = true, max_length = 4096)]
     code: Option<String>,
+    /// The `state` of the start, at most 512 characters.
+    #[schema(required = true, max_length = 512)]
     state: Option<String>,
+    /// The PKCE verifier of the start (RFC 7636: 43-128 characters of `A-Z a-z 0-9 - . _ ~`).
+    #[schema(
+        required = true,
+        min_length = 43,
+        max_length = 128,
+        pattern = "^[A-Za-z0-9._~-]{43,128}$"
+    )]
     code_verifier: Option<String>,
 }
 
@@ -212,6 +272,23 @@ fn valid_verifier(v: &str) -> bool {
             .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'-' | b'.' | b'_' | b'~'))
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/v1/sso/callback",
+    tag = api::doc::AUTH,
+    operation_id = "ssoCallback",
+    summary = "Finish a single sign-on",
+    description = "Public. `{code, state, codeVerifier}` from the provider's redirect; `state` is single use. The staff member must exist (matched by e-mail at the first sign-in, which links the provider's subject; later sign-ins must come from that subject). The role comes from our grants, never from the provider's groups. A refusal is business code 10000 (HTTP 200) with a message and `data: {reason}` (`UNKNOWN_STAFF`, `CODE_REJECTED`, ...). Single sign-on off: 404; the provider unreachable: 503.",
+    request_body(content = CallbackBody, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Signed in: `data` is our bearer token (or code 10000 with `data: {reason}`).", body = String),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 404, response = api::doc::NotFound),
+        (status = 413, response = api::doc::PayloadTooLarge),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 503, response = api::doc::Unavailable),
+    ),
+)]
 async fn callback(
     State(state): State<CommandState>,
     api::Json(body): api::Json<CallbackBody>,
@@ -429,14 +506,30 @@ fn check_may_sign_in(account: &AccountState, subject: &str) -> Result<(), ApiErr
     Ok(())
 }
 
-#[derive(Serialize)]
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = SsoLogout)]
 struct LogoutAnswer {
     /// Where the browser goes to end the provider session (null: the provider has no
     /// end-session endpoint). The client revokes our session with `POST /auth/logout`.
     logout_url: Option<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v1/sso/logout-url",
+    tag = api::doc::AUTH,
+    operation_id = "ssoLogoutUrl",
+    summary = "The provider's end-session URL for this session",
+    description = "Where the browser goes to end the provider session; the client revokes our session with `POST /auth/logout`. Single sign-on off: 404; the provider unreachable: 503.",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The end-session URL (null: the provider has none).", body = LogoutAnswer),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 404, response = api::doc::NotFound),
+        (status = 503, response = api::doc::Unavailable),
+    ),
+)]
 async fn logout_url(State(state): State<CommandState>, actor: Actor) -> ApiResult<LogoutAnswer> {
     let sso = sso(&state)?;
     let id_token = store::session_id_token(&state.pool, actor.session_id).await?;

@@ -9,10 +9,8 @@
 //! answers 10002 and the user sets their own password.
 
 use api::{Actor, ApiError, ApiResult, FormOrJson, Guards, Role, Text, ok};
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::routing::{delete, post, put};
 use events::account::AccountEvent;
 use events::customer::CustomerProfile;
 use events::idempotency::Begin;
@@ -20,6 +18,8 @@ use events::{DomainEvent, NewEvent};
 use serde::{Deserialize, Deserializer, Serialize};
 use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::account::routes::auth::load_account_id;
@@ -34,32 +34,14 @@ use crate::http::{idempotency_key, if_match, metadata, refused};
 use crate::identity::IdentityState;
 
 /// Every route of this module with the permission it needs.
-pub fn router(g: &Guards) -> Router<IdentityState> {
-    Router::new()
-        .route(
-            "/api/v1/customers",
-            post(create).route_layer(g.permission("customers:create")),
-        )
-        .route(
-            "/api/v1/customers/{id}",
-            put(update).route_layer(g.permission("customers:maintain")),
-        )
-        .route(
-            "/api/v1/customers/{id}",
-            delete(remove).route_layer(g.permission("customers:delete")),
-        )
-        .route(
-            "/api/v1/customers/{id}/disable",
-            post(disable).route_layer(g.permission("customers:maintain")),
-        )
-        .route(
-            "/api/v1/customers/{id}/enable",
-            post(enable).route_layer(g.permission("customers:maintain")),
-        )
-        .route(
-            "/api/v1/customers/{id}/accounts",
-            post(add_login).route_layer(g.permission("customers:maintain")),
-        )
+pub fn router(g: &Guards) -> OpenApiRouter<IdentityState> {
+    OpenApiRouter::new()
+        .routes(routes!(create).map(|r| r.route_layer(g.permission("customers:create"))))
+        .routes(routes!(update).map(|r| r.route_layer(g.permission("customers:maintain"))))
+        .routes(routes!(remove).map(|r| r.route_layer(g.permission("customers:delete"))))
+        .routes(routes!(disable).map(|r| r.route_layer(g.permission("customers:maintain"))))
+        .routes(routes!(enable).map(|r| r.route_layer(g.permission("customers:maintain"))))
+        .routes(routes!(add_login).map(|r| r.route_layer(g.permission("customers:maintain"))))
 }
 
 mod create;

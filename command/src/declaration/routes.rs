@@ -2,15 +2,17 @@
 //! state-machine action.
 
 use api::{Actor, ApiError, ApiResult, Json, ok};
-use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::routing::{post, put};
+use axum::routing::post;
 use events::declaration::{DeclarationData, Direction, TypeCode};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
+use utoipa::{OpenApi, ToSchema};
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::{CustomerRef, DeclarationCommand, DeclarationState, decide};
@@ -19,10 +21,11 @@ use crate::customer::CustomerState;
 use crate::handler::{Command, CommandAnswer, Idempotency, execute, load};
 use crate::http::{CommandState, idempotency_key, if_match, metadata};
 
-pub fn router() -> Router<CommandState> {
-    Router::new()
-        .route("/api/v1/declarations", post(create))
-        .route("/api/v1/declarations/{id}", put(edit))
+pub fn router() -> OpenApiRouter<CommandState> {
+    // One route serves every state-machine move; `Actions` documents each move's path.
+    OpenApiRouter::with_openapi(Actions::openapi())
+        .routes(routes!(create))
+        .routes(routes!(edit))
         .route("/api/v1/declarations/{id}/{action}", post(act))
 }
 
@@ -145,6 +148,31 @@ async fn owner(
     })
 }
 
+/// Create a draft declaration
+///
+/// Customers, operators and admins. `declarationType` and `trackingNumber` suffice; staff
+/// add `customerId`. Creates status 0 (draft). With `Idempotency-Key` a retry with the same
+/// body answers the first result again; the same key with another body answers 409.
+#[utoipa::path(
+    post,
+    path = "/api/v1/declarations",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "createDeclaration",
+    security(("bearer" = [])),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "1-200 characters; makes the create safe to retry."),
+    ),
+    request_body(content = ref("#/components/schemas/CreateDeclaration"), content_type = "application/json"),
+    responses(
+        (status = 200, description = "Created.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 409, response = api::doc::Conflict),
+        (status = 413, response = api::doc::PayloadTooLarge),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn create(
     State(state): State<CommandState>,
     actor: Actor,
@@ -224,6 +252,32 @@ fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
     Uuid::parse_str(raw).map_err(|_| ApiError::not_found())
 }
 
+/// Edit a declaration (the whole form)
+///
+/// Replaces the whole form. The owner or staff while 0 or 11, staff while 10; any other
+/// status answers 409.
+#[utoipa::path(
+    put,
+    path = "/api/v1/declarations/{id}",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "editDeclaration",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content = ref("#/components/schemas/DeclarationForm"), content_type = "application/json"),
+    responses(
+        (status = 200, description = "Edited.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 413, response = api::doc::PayloadTooLarge),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn edit(
     State(state): State<CommandState>,
     actor: Actor,
@@ -241,11 +295,21 @@ async fn edit(
     .await
 }
 
-#[derive(Debug, Default, Deserialize)]
+/// The body of a state-machine move; which fields an action takes is in its description.
+#[derive(Debug, Default, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
+#[schema(as = DeclarationActionBody)]
 struct ActionBody {
+    /// Trimmed, at most 500 characters.
+    #[schema(max_length = 500)]
     reason: Option<String>,
+    /// Customs receipt code: `P` (released) or `R` (closed) for complete; `E`, `Z` or `Y`
+    /// for reject.
+    #[schema(pattern = "^[PREZY]$", example = "P")]
     receipt_code: Option<String>,
+    /// Amend: field path -> new value (at least one); a top-level field (`grossWeight`), a
+    /// goods-line field (`declarationGoodsInfo[0].goodsCode`) or a whole goods line.
+    #[schema(value_type = Option<Object>)]
     changes: Option<Map<String, Value>>,
 }
 
@@ -253,6 +317,9 @@ fn required_reason(reason: Option<String>) -> Result<String, ApiError> {
     reason.ok_or_else(|| ApiError::bad_field("reason", "请填写原因", "reason is required"))
 }
 
+/// The state-machine moves, one route for all: each move is documented under its own path
+/// below (`POST /api/v1/declarations/{id}/submit`, ...), so `act` itself carries no
+/// annotation; [`actions`] holds them.
 async fn act(
     State(state): State<CommandState>,
     actor: Actor,
@@ -292,6 +359,9 @@ async fn act(
     };
     run(&state, &actor, &headers, parse_id(&id)?, command).await
 }
+
+pub mod actions;
+use actions::Actions;
 
 #[cfg(test)]
 mod tests {

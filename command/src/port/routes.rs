@@ -5,11 +5,12 @@
 //! Every command answers `{id, version, position}` (the port's stream) and honours `If-Match`.
 
 use api::{Actor, ApiError, ApiResult, FormOrJson, Guards, Text, ok};
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::routing::{post, put};
 use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::aggregate::DomainError;
@@ -18,27 +19,17 @@ use crate::http::{CommandState, if_match, metadata};
 use crate::port::{self, PortCommand, PortState};
 
 /// Every route of this module with the permission it needs.
-pub fn router(g: &Guards) -> Router<CommandState> {
-    Router::new()
-        .route(
-            "/api/v1/ports",
-            post(create_port).route_layer(g.permission("ports:management")),
+pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
+    OpenApiRouter::new()
+        .routes(routes!(create_port).map(|r| r.route_layer(g.permission("ports:management"))))
+        .routes(
+            routes!(update_port, delete_port)
+                .map(|r| r.route_layer(g.permission("ports:management"))),
         )
-        .route(
-            "/api/v1/ports/{id}",
-            put(update_port)
-                .delete(delete_port)
-                .route_layer(g.permission("ports:management")),
-        )
-        .route(
-            "/api/v1/ports/{id}/slics",
-            post(add_slic).route_layer(g.permission("ports:add-slic")),
-        )
-        .route(
-            "/api/v1/ports/{id}/slics/{slic_id}",
-            put(update_slic)
-                .delete(remove_slic)
-                .route_layer(g.permission("ports:add-slic")),
+        .routes(routes!(add_slic).map(|r| r.route_layer(g.permission("ports:add-slic"))))
+        .routes(
+            routes!(update_slic, remove_slic)
+                .map(|r| r.route_layer(g.permission("ports:add-slic"))),
         )
 }
 
@@ -86,16 +77,46 @@ async fn run(
         .map_err(answer)
 }
 
-#[derive(Deserialize)]
+/// A new port; only these fields are taken.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct NewPort {
+    /// 3 letters; upper-cased.
+    #[schema(required = true, pattern = "^[A-Za-z]{3}$", example = "PVG")]
     port_code: Option<String>,
+    /// At most 50 characters.
+    #[schema(required = true, max_length = 50, example = "上海浦东")]
     port_name: Option<String>,
+    /// At most 100 characters.
+    #[schema(max_length = 100, example = "Shanghai Pudong")]
     port_name_en: Option<String>,
+    /// 4 digits.
+    #[schema(required = true, pattern = "^[0-9]{4}$", example = "2233")]
     declaration_slic: Option<String>,
 }
 
 /// `POST /api/v1/ports` (ports:management) {portCode, portName, portNameEn?, declarationSlic}.
+#[utoipa::path(
+    post,
+    path = "/api/v1/ports",
+    tag = api::doc::AUTH,
+    operation_id = "createPort",
+    summary = "Register a port",
+    description = "Needs `ports:management`. A live port with the code: 409.",
+    security(("bearer" = [])),
+    params(
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((NewPort = "application/x-www-form-urlencoded"), (NewPort = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn create_port(
     State(state): State<CommandState>,
     actor: Actor,
@@ -114,13 +135,19 @@ async fn create_port(
     Ok(ok(run(&state, &actor, &headers, id, cmd).await?))
 }
 
-#[derive(Deserialize)]
+/// A port's changes; only these fields are taken, absent ones are unchanged.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct PortUpdate {
+    /// At most 50 characters.
+    #[schema(max_length = 50)]
     port_name: Option<String>,
-    /// Absent: unchanged; `null` or `""` in JSON: emptied.
+    /// Absent: unchanged; `null` or `""` in JSON: emptied. At most 100 characters.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, max_length = 100)]
     port_name_en: Option<Option<String>>,
+    /// 4 digits.
+    #[schema(pattern = "^[0-9]{4}$")]
     declaration_slic: Option<String>,
 }
 
@@ -130,6 +157,29 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
 }
 
 /// `PUT /api/v1/ports/{id}` (ports:management) {portName?, portNameEn?, declarationSlic?}.
+#[utoipa::path(
+    put,
+    path = "/api/v1/ports/{id}",
+    tag = api::doc::AUTH,
+    operation_id = "updatePort",
+    summary = "Change a port",
+    description = "Needs `ports:management`. Absent fields are unchanged; an empty `portNameEn` empties it.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((PortUpdate = "application/x-www-form-urlencoded"), (PortUpdate = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn update_port(
     State(state): State<CommandState>,
     actor: Actor,
@@ -145,8 +195,11 @@ async fn update_port(
     Ok(ok(run(&state, &actor, &headers, path_id(&id)?, cmd).await?))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
+#[schema(as = PortReason)]
 struct WithReason {
+    /// At most 200 characters.
+    #[schema(max_length = 200)]
     reason: Option<String>,
 }
 
@@ -162,6 +215,28 @@ fn reason_ok(reason: &Option<String>) -> Result<(), ApiError> {
 }
 
 /// `DELETE /api/v1/ports/{id}` (ports:management), optional `reason`: soft delete.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/ports/{id}",
+    tag = api::doc::AUTH,
+    operation_id = "deletePort",
+    summary = "Delete a port (soft)",
+    description = "Needs `ports:management`. Its code may be registered again later.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
 async fn delete_port(
     State(state): State<CommandState>,
     actor: Actor,
@@ -176,15 +251,45 @@ async fn delete_port(
     Ok(ok(run(&state, &actor, &headers, path_id(&id)?, cmd).await?))
 }
 
-#[derive(Deserialize)]
+/// A facility (SLIC) of a port; only these fields are taken. Both are required to add
+/// one; when changing one, absent fields are unchanged.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = PortFacility)]
 struct Facility {
+    /// At most 100 characters.
+    #[schema(max_length = 100, example = "Pudong Gateway")]
     ups_facility_name: Option<String>,
+    /// 4 digits, unique among the port's facilities.
+    #[schema(pattern = "^[0-9]{4}$", example = "2234")]
     ups_facility_slic: Option<String>,
 }
 
 /// `POST /api/v1/ports/{id}/slics` (ports:add-slic) {upsFacilityName, upsFacilitySlic}; the
 /// answer's `id` is the port's, the new facility is in `slicInfoList` of the lists.
+#[utoipa::path(
+    post,
+    path = "/api/v1/ports/{id}/slics",
+    tag = api::doc::AUTH,
+    operation_id = "addPortSlic",
+    summary = "Add a facility (SLIC)",
+    description = "Needs `ports:add-slic`. A SLIC the port has already: 409.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((Facility = "application/x-www-form-urlencoded"), (Facility = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn add_slic(
     State(state): State<CommandState>,
     actor: Actor,
@@ -201,6 +306,30 @@ async fn add_slic(
 }
 
 /// `PUT /api/v1/ports/{id}/slics/{slicId}` (ports:add-slic) {upsFacilityName?, upsFacilitySlic?}.
+#[utoipa::path(
+    put,
+    path = "/api/v1/ports/{id}/slics/{slicId}",
+    tag = api::doc::AUTH,
+    operation_id = "updatePortSlic",
+    summary = "Change a facility",
+    description = "Needs `ports:add-slic`. Absent fields are unchanged.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
+        ("slicId" = Uuid, Path, description = "The facility's id (unknown: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((Facility = "application/x-www-form-urlencoded"), (Facility = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn update_slic(
     State(state): State<CommandState>,
     actor: Actor,
@@ -217,6 +346,29 @@ async fn update_slic(
 }
 
 /// `DELETE /api/v1/ports/{id}/slics/{slicId}` (ports:add-slic), optional `reason`.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/ports/{id}/slics/{slicId}",
+    tag = api::doc::AUTH,
+    operation_id = "removePortSlic",
+    summary = "Remove a facility",
+    description = "Needs `ports:add-slic`.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
+        ("slicId" = Uuid, Path, description = "The facility's id (unknown: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
 async fn remove_slic(
     State(state): State<CommandState>,
     actor: Actor,

@@ -2,31 +2,58 @@
 //! The list is on the query side (`GET /api/v1/roles`).
 
 use api::{Actor, ActorRoles, ApiError, ApiResult, Granted, Guards, Json, Role, ok};
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::routing::put;
 use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 
 use crate::accounts::set_role_permissions;
 use crate::handler::CommandAnswer;
 use crate::http::{if_match, metadata};
 use crate::identity::IdentityState;
 
-pub fn router(g: &Guards) -> Router<IdentityState> {
-    Router::new().route(
-        "/api/v1/roles/{role_code}/permissions",
-        put(set_permissions).route_layer(g.permission("roles:management")),
-    )
+pub fn router(g: &Guards) -> OpenApiRouter<IdentityState> {
+    OpenApiRouter::new()
+        .routes(routes!(set_permissions).map(|r| r.route_layer(g.permission("roles:management"))))
 }
 
-#[derive(Deserialize)]
+/// The role's new set of permission codes.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = RolePermissions)]
 struct PermissionsBody {
+    /// Every code the role holds from now on (`GET /api/v1/user-permissions` lists codes).
+    #[schema(required = true, example = json!(["ports:management", "customers:maintain"]))]
     permission_codes: Option<Vec<String>>,
 }
 
 /// `PUT /api/v1/roles/{roleCode}/permissions` {permissionCodes} (roles:management).
+#[utoipa::path(
+    put,
+    path = "/api/v1/roles/{roleCode}/permissions",
+    tag = api::doc::AUTH,
+    operation_id = "setRolePermissions",
+    summary = "Replace a role's permission codes",
+    description = "Needs `roles:management`. Replaces the role's whole set of permission codes; an unknown code is a field error (`permissionCodes[i]`). `SUPER_ADMIN` keeps every code and only a super admin changes it; `CUSTOMER` holds none; a caller may add only codes they hold (else 403). An unknown role answers 404.",
+    security(("bearer" = [])),
+    params(
+        ("roleCode" = String, Path, description = "The role: `CUSTOMER`, `OPERATOR`, `ADMIN` or `SUPER_ADMIN` (unknown: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content = PermissionsBody, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Done: the role's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 413, response = api::doc::PayloadTooLarge),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn set_permissions(
     State(state): State<IdentityState>,
     actor: Actor,

@@ -11,15 +11,16 @@ use api::{
     Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, LoginMethod, Query, Role,
     SessionSubject, Text, ok,
 };
-use axum::Router;
 use axum::extract::{ConnectInfo, FromRequestParts, State};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
-use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use events::EventStore;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
+use utoipa::{IntoParams, ToSchema};
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::account::lockout::{self, Outcome};
@@ -31,35 +32,20 @@ use crate::handler::{Command, CommandAnswer, execute, load};
 use crate::identity::{IdentityState, PreLogout};
 
 /// Every route of this module with who may call it.
-pub fn routes(g: &Guards) -> Router<IdentityState> {
-    Router::new()
+pub fn routes(g: &Guards) -> OpenApiRouter<IdentityState> {
+    OpenApiRouter::new()
         // public: rate limited per IP
-        .route("/auth/login", post(login))
+        .routes(routes!(login))
         // development only (404 in production)
-        .route("/api/v1/oauth/token/test", get(test_token))
-        .route("/auth/logout", post(logout).route_layer(g.signed_in()))
-        .route("/api/v1/session", get(session).route_layer(g.signed_in()))
-        .route(
-            "/api/v1/customer/profile",
-            get(customer_profile).route_layer(g.signed_in()),
-        )
-        .route(
-            "/api/v1/staff/profile",
-            get(staff_profile).route_layer(g.staff()),
-        )
-        .route(
-            "/api/v1/user-permissions",
-            get(user_permissions).route_layer(g.signed_in()),
-        )
-        .route(
-            "/api/v1/account/password/change",
-            post(change_password).route_layer(g.signed_in()),
-        )
-        .route("/api/v1/ups-id", get(ups_id).route_layer(g.customer()))
-        .route(
-            "/api/v1/custom-profile",
-            post(bind_easy_clear).route_layer(g.customer()),
-        )
+        .routes(routes!(test_token))
+        .routes(routes!(logout).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(session).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(customer_profile).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(staff_profile).map(|r| r.route_layer(g.staff())))
+        .routes(routes!(user_permissions).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(change_password).map(|r| r.route_layer(g.signed_in())))
+        .routes(routes!(ups_id).map(|r| r.route_layer(g.customer())))
+        .routes(routes!(bind_easy_clear).map(|r| r.route_layer(g.customer())))
 }
 
 /// The client's IP: the connection's peer, or the first `X-Forwarded-For` entry when the
@@ -113,9 +99,14 @@ pub fn limit(state: &IdentityState, ip: ClientIp) -> Result<(), ApiError> {
         .map_err(|retry_after_secs| ApiError::TooManyRequests { retry_after_secs })
 }
 
-#[derive(Deserialize)]
+/// Credentials.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = Credentials)]
 struct LoginForm {
+    /// The username, or the Easy-clear ID a customer bound.
+    #[schema(required = true, example = "acme")]
     username: Option<String>,
+    #[schema(required = true, example = "Demopass2026")]
     password: Option<String>,
 }
 
@@ -214,6 +205,21 @@ pub fn anonymous_metadata(what: &str, customer_id: Option<Uuid>) -> events::Meta
     }
 }
 
+#[utoipa::path(
+    post,
+    path = "/auth/login",
+    tag = api::doc::AUTH,
+    operation_id = "login",
+    summary = "Sign in with username and password",
+    description = "Form-encoded (the contract) or JSON. Success: `data` is the token string. `username` may also be the Easy-clear ID a customer bound: when no account has that username, it signs in the customer's earliest-created active login (`GET /api/v1/session` then answers `easyClearIdLogin: true`). Every failed login is business code 10000 (HTTP 200) with one message, whether the user exists or not; 10002 new user (`data: {tempToken}`), 10003 password update needed, 10004 account transfer (`data: {transferAuthorization}`), 10006 account locked. Demo accounts (development mode): `acme`, `globex`, `operator`, `admin`, `superadmin`, password `Demopass2026`.",
+    request_body(description = "Credentials.", content((LoginForm = "application/x-www-form-urlencoded"), (LoginForm = "application/json"))),
+    responses(
+        (status = 200, description = "Signed in (`code` 200, `data` the token), or a business code 10000-10006 (still HTTP 200).", body = ref("#/components/schemas/LoginAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 429, response = api::doc::TooManyRequests),
+    ),
+)]
 async fn login(
     State(state): State<IdentityState>,
     ip: ClientIp,
@@ -336,18 +342,49 @@ async fn count_failure(
     Ok(())
 }
 
+#[utoipa::path(
+    post,
+    path = "/auth/logout",
+    tag = api::doc::AUTH,
+    operation_id = "logout",
+    summary = "Sign out (revoke this session)",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The session is revoked; its token no longer works.", body = inline(api::doc::NoData)),
+        (status = 401, response = api::doc::Unauthorized),
+    ),
+)]
 async fn logout(State(state): State<IdentityState>, actor: Actor) -> ApiResult<Option<()>> {
     state.auth.revoke(actor.session_id).await?;
     Ok(ok(None))
 }
 
-#[derive(Deserialize)]
+#[derive(Deserialize, IntoParams)]
 #[serde(rename_all = "camelCase")]
+#[into_params(parameter_in = Query)]
 struct TestLogin {
+    /// The account to sign in as.
+    #[param(required = true)]
     user_name: Option<String>,
 }
 
 /// Development only: a token without a password. In production the route answers 404.
+#[utoipa::path(
+    get,
+    path = "/api/v1/oauth/token/test",
+    tag = api::doc::AUTH,
+    operation_id = "testToken",
+    summary = "Token without a password (development only)",
+    description = "Development mode only; answers 404 in production.",
+    params(
+        TestLogin,
+    ),
+    responses(
+        (status = 200, description = "The bearer token.", body = String),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 404, response = api::doc::NotFound),
+    ),
+)]
 async fn test_token(
     State(state): State<IdentityState>,
     Query(q): Query<TestLogin>,
@@ -388,6 +425,18 @@ struct SessionInfo {
     pre_logout: Option<PreLogout>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v1/session",
+    tag = api::doc::AUTH,
+    operation_id = "session",
+    summary = "Who am I",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The token's user.", body = ref("#/components/schemas/Session")),
+        (status = 401, response = api::doc::Unauthorized),
+    ),
+)]
 async fn session(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -430,6 +479,19 @@ struct CustomerProfileAnswer {
     declaration_types: Vec<String>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v1/customer/profile",
+    tag = api::doc::AUTH,
+    operation_id = "customerProfile",
+    summary = "The signed-in customer's profile",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The profile.", body = ref("#/components/schemas/CustomerProfile")),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 404, response = api::doc::NotFound),
+    ),
+)]
 async fn customer_profile(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -474,6 +536,20 @@ struct StaffProfileAnswer {
     role_list: Vec<events::account::RoleGrant>,
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v1/staff/profile",
+    tag = api::doc::AUTH,
+    operation_id = "staffProfile",
+    summary = "The signed-in staff member's profile",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The profile.", body = ref("#/components/schemas/StaffProfile")),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+    ),
+)]
 async fn staff_profile(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -493,12 +569,16 @@ async fn staff_profile(
     .no_store())
 }
 
-#[derive(Serialize)]
+/// One permission of the signed-in user.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = Permission)]
 pub struct PermissionEntry {
     pub permission_code: String,
+    /// In the language of `Accept-Language`.
     pub permission_description: String,
     #[serde(rename = "type")]
+    #[schema(value_type = String, pattern = "^BUTTON$", example = "BUTTON")]
     pub kind: &'static str,
 }
 
@@ -520,6 +600,18 @@ pub fn entries<'a>(codes: impl IntoIterator<Item = &'a String>) -> Vec<Permissio
         .collect()
 }
 
+#[utoipa::path(
+    get,
+    path = "/api/v1/user-permissions",
+    tag = api::doc::AUTH,
+    operation_id = "userPermissions",
+    summary = "The signed-in user's permissions",
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The permission codes.", body = Vec<PermissionEntry>),
+        (status = 401, response = api::doc::Unauthorized),
+    ),
+)]
 async fn user_permissions(granted: Granted) -> ApiResult<Vec<PermissionEntry>> {
     // Keep the documented order of the codes.
     let ordered: Vec<String> = api::permissions::PERMISSIONS
@@ -530,12 +622,20 @@ async fn user_permissions(granted: Granted) -> ApiResult<Vec<PermissionEntry>> {
     Ok(ok(entries(&ordered)).no_store())
 }
 
-#[derive(Deserialize)]
+/// One's own password change.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct PasswordChange {
+    /// Optional; must be the caller's own.
     username: Option<String>,
+    #[schema(required = true)]
     old_password: Option<String>,
+    /// 10-26 characters, two of uppercase, lowercase and digits, not containing the name,
+    /// username or e-mail.
+    #[schema(required = true, min_length = 10, max_length = 26)]
     new_password: Option<String>,
+    /// Equal to `newPassword`.
+    #[schema(required = true, min_length = 10, max_length = 26)]
     confirm_new_password: Option<String>,
 }
 
@@ -557,6 +657,24 @@ pub fn check_new_password(
     }
 }
 
+#[utoipa::path(
+    post,
+    path = "/api/v1/account/password/change",
+    tag = api::doc::AUTH,
+    operation_id = "changePassword",
+    summary = "Change one's own password",
+    description = "Form-encoded or JSON. The new password: 10-26 characters, two of uppercase, lowercase and digits, not containing the name, username or e-mail. A wrong old password is business code 10005 (HTTP 200). Every session of the account is revoked.",
+    security(("bearer" = [])),
+    request_body(content((PasswordChange = "application/x-www-form-urlencoded"), (PasswordChange = "application/json"))),
+    responses(
+        (status = 200, description = "Changed (or code 10005).", body = inline(api::doc::NoData)),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn change_password(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -623,6 +741,21 @@ pub fn unicode_escape(s: &str) -> String {
 
 /// `GET /api/v1/ups-id`: the customer's bound Easy-clear ID, unicode-escaped (null when
 /// none is bound yet).
+#[utoipa::path(
+    get,
+    path = "/api/v1/ups-id",
+    tag = api::doc::AUTH,
+    operation_id = "upsId",
+    summary = "The customer's bound Easy-clear ID",
+    description = r#"Customers only. The ID is unicode-escaped (every character outside printable ASCII, and `\`, as `\uXXXX`); null when none is bound yet."#,
+    security(("bearer" = [])),
+    responses(
+        (status = 200, description = "The bound ID, or null.", body = Option<String>),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+    ),
+)]
 async fn ups_id(State(state): State<IdentityState>, actor: Actor) -> ApiResult<Option<String>> {
     let customer_id = actor.customer_id.ok_or_else(ApiError::not_found)?;
     let (customer, _) = load::<CustomerState>(&state.store, customer_id)
@@ -634,16 +767,43 @@ async fn ups_id(State(state): State<IdentityState>, actor: Actor) -> ApiResult<O
     Ok(ok(customer.bound_ups_id.as_deref().map(unicode_escape)).no_store())
 }
 
-#[derive(Deserialize)]
+/// The Easy-clear ID to bind.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = BindEasyClearId)]
 struct BindBody {
+    /// Whether the ID comes from UPS (default true).
     is_from_ups: Option<bool>,
+    /// The ID staff registered; at most 64 characters.
+    #[schema(required = true, max_length = 64, example = "EC-0001")]
     ups_id: Option<String>,
+    /// The account number staff registered, when they did; at most 64 characters.
+    #[schema(max_length = 64)]
     account_no: Option<String>,
 }
 
 /// `POST /api/v1/custom-profile`: bind the Easy-clear ID that staff registered (the ID and,
 /// when registered, the account number must match). Rate limited like the login.
+#[utoipa::path(
+    post,
+    path = "/api/v1/custom-profile",
+    tag = api::doc::AUTH,
+    operation_id = "bindEasyClearId",
+    summary = "Bind the Easy-clear ID staff registered",
+    description = "Customers only; rate limited like the login. `upsId` must equal the ID staff registered in the customer's profile and, when one is registered, `accountNo` its account number (else 400). Binding the bound ID again changes nothing; another ID once one is bound: 409.",
+    security(("bearer" = [])),
+    request_body(content((BindBody = "application/x-www-form-urlencoded"), (BindBody = "application/json"))),
+    responses(
+        (status = 200, description = "Bound: the customer's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 429, response = api::doc::TooManyRequests),
+    ),
+)]
 async fn bind_easy_clear(
     State(state): State<IdentityState>,
     ip: ClientIp,

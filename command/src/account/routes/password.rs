@@ -5,11 +5,12 @@
 //! the login. See docs/identity.md.
 
 use api::{ApiError, ApiResult, FormOrJson, ok};
-use axum::Router;
 use axum::extract::State;
-use axum::routing::post;
 use events::DomainEvent;
 use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::auth::{ClientIp, anonymous_metadata, check_new_password, limit, load_account_id};
@@ -21,13 +22,13 @@ use crate::identity::IdentityState;
 
 /// Every route of this module: public (the token in the body is the authorization), rate
 /// limited per IP.
-pub fn routes() -> Router<IdentityState> {
-    Router::new()
-        .route("/api/v1/account/password/setup", post(setup))
-        .route("/api/v1/account/password/update", post(update))
-        .route("/api/v1/account/password/forgot", post(forgot))
-        .route("/api/v1/account/password/reset", post(reset))
-        .route("/api/v1/account/transfer/confirm", post(transfer_confirm))
+pub fn routes() -> OpenApiRouter<IdentityState> {
+    OpenApiRouter::new()
+        .routes(routes!(setup))
+        .routes(routes!(update))
+        .routes(routes!(forgot))
+        .routes(routes!(reset))
+        .routes(routes!(transfer_confirm))
 }
 
 pub fn token_invalid() -> ApiError {
@@ -42,13 +43,21 @@ fn token_expired() -> ApiError {
     ApiError::bad_field("token", "链接或临时凭证已过期", "the token has expired")
 }
 
-#[derive(Deserialize)]
+/// A new password with the token that authorizes it.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = NewPasswordWithToken)]
 struct NewPassword {
     /// The temporary token (`tempToken` of 10002/10003, `token` of the reset link).
     #[serde(alias = "tempToken")]
+    #[schema(required = true)]
     token: Option<String>,
+    /// 10-26 characters, two of uppercase, lowercase and digits, not containing the name,
+    /// username or e-mail.
+    #[schema(required = true, min_length = 10, max_length = 26)]
     new_password: Option<String>,
+    /// Equal to `newPassword`.
+    #[schema(required = true, min_length = 10, max_length = 26)]
     confirm_new_password: Option<String>,
 }
 
@@ -142,6 +151,21 @@ async fn finish(
 }
 
 /// `POST /api/v1/account/password/setup`: a new user's first password (10002's token).
+#[utoipa::path(
+    post,
+    path = "/api/v1/account/password/setup",
+    tag = api::doc::AUTH,
+    operation_id = "setupPassword",
+    summary = "A new user's first password",
+    description = "Public, rate limited per IP like the login; the `tempToken` of business code 10002 (field `token` or `tempToken`) is the authorization, used once. Form-encoded or JSON. The new password: 10-26 characters, two of uppercase, lowercase and digits, not containing the name, username or e-mail; `confirmNewPassword` equal to it. A bad or used token: 400 naming `tempToken`. Every session of the account is revoked.",
+    request_body(content((NewPassword = "application/x-www-form-urlencoded"), (NewPassword = "application/json"))),
+    responses(
+        (status = 200, description = "Set: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 429, response = api::doc::TooManyRequests),
+    ),
+)]
 async fn setup(
     State(state): State<IdentityState>,
     ip: ClientIp,
@@ -154,6 +178,21 @@ async fn setup(
 
 /// `POST /api/v1/account/password/update`: the required new password (10003's token). The
 /// new password must differ from the old one.
+#[utoipa::path(
+    post,
+    path = "/api/v1/account/password/update",
+    tag = api::doc::AUTH,
+    operation_id = "updatePassword",
+    summary = "The required new password (10003)",
+    description = "Public, rate limited per IP like the login; the `tempToken` of business code 10003 is the authorization, used once. Form-encoded or JSON. The new password: 10-26 characters, two of uppercase, lowercase and digits, not containing the name, username or e-mail; `confirmNewPassword` equal to it. It must differ from the old one. Every session of the account is revoked.",
+    request_body(content((NewPassword = "application/x-www-form-urlencoded"), (NewPassword = "application/json"))),
+    responses(
+        (status = 200, description = "Set: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 429, response = api::doc::TooManyRequests),
+    ),
+)]
 async fn update(
     State(state): State<IdentityState>,
     ip: ClientIp,
@@ -174,6 +213,21 @@ async fn update(
 
 /// `POST /api/v1/account/password/reset`: the password from the e-mailed link's token.
 /// Lifts a brute-force lock (the owner proved control of the mailbox).
+#[utoipa::path(
+    post,
+    path = "/api/v1/account/password/reset",
+    tag = api::doc::AUTH,
+    operation_id = "resetPassword",
+    summary = "A new password from the e-mailed reset link",
+    description = "Public, rate limited per IP like the login; the link's `token` is the authorization, used once. Form-encoded or JSON. The new password: 10-26 characters, two of uppercase, lowercase and digits, not containing the name, username or e-mail; `confirmNewPassword` equal to it. Lifts a brute-force lock (the owner proved control of the mailbox). Every session of the account is revoked.",
+    request_body(content((NewPassword = "application/x-www-form-urlencoded"), (NewPassword = "application/json"))),
+    responses(
+        (status = 200, description = "Set: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 429, response = api::doc::TooManyRequests),
+    ),
+)]
 async fn reset(
     State(state): State<IdentityState>,
     ip: ClientIp,
@@ -193,16 +247,37 @@ async fn reset(
     done(answer)
 }
 
-#[derive(Deserialize)]
+/// Who forgot: a username, or else an e-mail address.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = ForgotPassword)]
 struct Forgot {
+    /// At most 254 characters; taken before `email`.
+    #[schema(max_length = 254)]
     username: Option<String>,
+    /// At most 254 characters.
+    #[schema(max_length = 254, format = Email)]
     email: Option<String>,
 }
 
 /// `POST /api/v1/account/password/forgot`: always the same answer (no account oracle); when
 /// an active account with a password and an e-mail address matches, a link is mailed in the
 /// background.
+#[utoipa::path(
+    post,
+    path = "/api/v1/account/password/forgot",
+    tag = api::doc::AUTH,
+    operation_id = "forgotPassword",
+    summary = "Mail a password reset link",
+    description = "Public, rate limited per IP like the login. `username` or `email` (at most 254 characters). Always the same answer, whether an account matches or not; when an active account with a password and an e-mail address matches, a single-use link to `/pass-reset` is mailed in the background.",
+    request_body(content((Forgot = "application/x-www-form-urlencoded"), (Forgot = "application/json"))),
+    responses(
+        (status = 200, description = "Accepted (the same answer whether an account matched or not).", body = inline(api::doc::NoData)),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 429, response = api::doc::TooManyRequests),
+    ),
+)]
 async fn forgot(
     State(state): State<IdentityState>,
     ip: ClientIp,
@@ -292,16 +367,27 @@ async fn send_reset_links(state: &IdentityState, who: &str, by_email: bool) -> R
     Ok(())
 }
 
-#[derive(Deserialize)]
+/// The transfer's authorization and the new login's password.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = AccountTransferConfirm)]
 struct TransferConfirm {
+    /// The `transferAuthorization` of business code 10004.
+    #[schema(required = true)]
     transfer_authorization: Option<String>,
+    /// 10-26 characters, two of uppercase, lowercase and digits, not containing the name,
+    /// username or e-mail.
+    #[schema(required = true, min_length = 10, max_length = 26)]
     new_password: Option<String>,
+    /// Equal to `newPassword`.
+    #[schema(required = true, min_length = 10, max_length = 26)]
     confirm_new_password: Option<String>,
 }
 
-#[derive(Serialize)]
+/// The new account: its stream's `{id, version, position}` and its username.
+#[derive(Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = AccountTransferDone)]
 struct TransferDone {
     id: Uuid,
     version: i64,
@@ -312,6 +398,22 @@ struct TransferDone {
 /// `POST /api/v1/account/transfer/confirm`: with 10004's `transferAuthorization`, set the
 /// new login's password and complete the move. The new account's registration and
 /// password, the old account's closing and the token's use commit in one transaction.
+#[utoipa::path(
+    post,
+    path = "/api/v1/account/transfer/confirm",
+    tag = api::doc::AUTH,
+    operation_id = "confirmAccountTransfer",
+    summary = "Complete an account transfer (10004)",
+    description = "Public, rate limited per IP like the login; the `transferAuthorization` of business code 10004 is the authorization, used once. Sets the new login's password and completes the move: the new account's registration and password, the old account's closing and the token's use commit in one transaction. The new password: 10-26 characters, two of uppercase, lowercase and digits, not containing the name, username or e-mail; `confirmNewPassword` equal to it. A withdrawn transfer or a bad token: 400 naming `transferAuthorization`.",
+    request_body(content((TransferConfirm = "application/x-www-form-urlencoded"), (TransferConfirm = "application/json"))),
+    responses(
+        (status = 200, description = "Moved: the new account's `{id, version, position}` and its `username`.", body = TransferDone),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 429, response = api::doc::TooManyRequests),
+    ),
+)]
 async fn transfer_confirm(
     State(state): State<IdentityState>,
     ip: ClientIp,

@@ -9,12 +9,13 @@ use std::collections::BTreeSet;
 use api::{
     Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, Json, Role, Text, ok,
 };
-use axum::Router;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use axum::routing::{delete, post, put};
 use events::DomainEvent;
 use serde::Deserialize;
+use utoipa::ToSchema;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
+use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::auth::load_account_id;
@@ -25,7 +26,7 @@ use crate::http::{if_match, metadata, refused};
 use crate::identity::IdentityState;
 
 /// Every route of this module with the permission it needs.
-pub fn routes(g: &Guards) -> Router<IdentityState> {
+pub fn routes(g: &Guards) -> OpenApiRouter<IdentityState> {
     const GRANT: &[&str] = &[
         "user-roles:grant:SUPER_ADMIN",
         "user-roles:grant:ADMIN",
@@ -33,53 +34,23 @@ pub fn routes(g: &Guards) -> Router<IdentityState> {
         "user-roles:grant:CUSTOMER",
     ];
     const MAINTAIN_ANY: &[&str] = &["staff:maintain", "customers:maintain"];
-    Router::new()
-        .route(
-            "/api/v1/staff",
-            post(create_staff).route_layer(g.permission("staff:create")),
-        )
-        .route(
-            "/api/v1/staff/{id}",
-            put(update_staff).route_layer(g.permission("staff:maintain")),
-        )
-        .route(
-            "/api/v1/staff/{id}",
-            delete(delete_staff).route_layer(g.permission("staff:delete")),
-        )
+    OpenApiRouter::new()
+        .routes(routes!(create_staff).map(|r| r.route_layer(g.permission("staff:create"))))
+        .routes(routes!(update_staff).map(|r| r.route_layer(g.permission("staff:maintain"))))
+        .routes(routes!(delete_staff).map(|r| r.route_layer(g.permission("staff:delete"))))
         // each role added or removed needs user-roles:grant:<ROLE> (checked in the decision)
-        .route(
-            "/api/v1/staff/{id}/roles",
-            post(set_roles).route_layer(g.any_permission(GRANT)),
+        .routes(routes!(set_roles).map(|r| r.route_layer(g.any_permission(GRANT))))
+        .routes(
+            routes!(transfer_authority)
+                .map(|r| r.route_layer(g.permission("staff:permission:transfer"))),
         )
-        .route(
-            "/api/v1/staff/{id}/transfer-authority",
-            post(transfer_authority).route_layer(g.permission("staff:permission:transfer")),
-        )
-        .route(
-            "/api/v1/staff/{id}/disable",
-            post(disable_handler::<true>).route_layer(g.permission("staff:maintain")),
-        )
-        .route(
-            "/api/v1/staff/{id}/enable",
-            post(enable_handler::<true>).route_layer(g.permission("staff:maintain")),
-        )
+        .routes(routes!(disable_staff).map(|r| r.route_layer(g.permission("staff:maintain"))))
+        .routes(routes!(enable_staff).map(|r| r.route_layer(g.permission("staff:maintain"))))
         // any account: staff:maintain for staff, customers:maintain for customer users
-        .route(
-            "/api/v1/accounts/{id}/disable",
-            post(disable_handler::<false>).route_layer(g.any_permission(MAINTAIN_ANY)),
-        )
-        .route(
-            "/api/v1/accounts/{id}/enable",
-            post(enable_handler::<false>).route_layer(g.any_permission(MAINTAIN_ANY)),
-        )
-        .route(
-            "/api/v1/accounts/{id}/force-password-reset",
-            post(force_reset).route_layer(g.any_permission(MAINTAIN_ANY)),
-        )
-        .route(
-            "/api/v1/accounts/{id}/transfer",
-            post(mark_transfer).route_layer(g.any_permission(MAINTAIN_ANY)),
-        )
+        .routes(routes!(disable_account).map(|r| r.route_layer(g.any_permission(MAINTAIN_ANY))))
+        .routes(routes!(enable_account).map(|r| r.route_layer(g.any_permission(MAINTAIN_ANY))))
+        .routes(routes!(force_reset).map(|r| r.route_layer(g.any_permission(MAINTAIN_ANY))))
+        .routes(routes!(mark_transfer).map(|r| r.route_layer(g.any_permission(MAINTAIN_ANY))))
 }
 
 /// A path id that is not an account id is "not found", like a foreign one.
@@ -154,21 +125,50 @@ fn email_conflict() -> ApiError {
     }
 }
 
-#[derive(Deserialize)]
+/// A new staff member; only these fields are taken.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct NewStaff {
     /// Login name; defaults to the e-mail address (single sign-on matches by e-mail).
     username: Option<String>,
+    /// Staff number, at most 32 characters.
+    #[schema(max_length = 32)]
     staff_id: Option<String>,
+    /// An e-mail address no other account uses.
+    #[schema(required = true, format = Email, example = "li.lei@example.com")]
     staff_email: Option<String>,
+    /// At most 100 characters.
+    #[schema(required = true, max_length = 100, example = "Li Lei")]
     staff_name: Option<String>,
+    /// The roles (`SUPER_ADMIN`, `ADMIN`, `OPERATOR`); each needs its grant code.
     #[serde(default)]
+    #[schema(example = json!(["OPERATOR"]))]
     roles: Vec<String>,
-    /// Development mode only: a password for signing in without single sign-on.
+    /// Development mode only: a password for signing in without single sign-on; it must
+    /// meet the password rule.
     initial_password: Option<String>,
 }
 
 /// `POST /api/v1/staff` (staff:create; each role needs its grant code).
+#[utoipa::path(
+    post,
+    path = "/api/v1/staff",
+    tag = api::doc::AUTH,
+    operation_id = "createStaff",
+    summary = "Register a staff member",
+    description = "Needs `staff:create`; each role given needs its `user-roles:grant:<ROLE>`. JSON. `staffEmail` and `staffName` are required; the username defaults to the e-mail address (single sign-on matches by e-mail). An e-mail or username in use: 409. `initialPassword` only in development mode (else 400).",
+    security(("bearer" = [])),
+    request_body(content = NewStaff, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Created: the account's id, version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 409, response = api::doc::Conflict),
+        (status = 413, response = api::doc::PayloadTooLarge),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn create_staff(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -255,10 +255,14 @@ async fn create_staff(
     Ok(ok(answer))
 }
 
-#[derive(Deserialize)]
+/// A staff member's changes; only these fields are taken, absent ones are unchanged.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 struct StaffUpdate {
+    /// Staff number.
     staff_id: Option<String>,
+    /// An e-mail address no other account uses.
+    #[schema(format = Email)]
     staff_email: Option<String>,
     staff_name: Option<String>,
 }
@@ -272,6 +276,30 @@ fn acting<'a>(actor: &Actor, roles: &'a [Role], granted: &'a BTreeSet<String>) -
 }
 
 /// `PUT /api/v1/staff/{id}` (staff:maintain): name, e-mail, staff number.
+#[utoipa::path(
+    put,
+    path = "/api/v1/staff/{id}",
+    tag = api::doc::AUTH,
+    operation_id = "updateStaff",
+    summary = "Change a staff member's details",
+    description = "Needs `staff:maintain`. Name, e-mail and staff number; absent fields are unchanged. An e-mail another account uses: 409.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content = StaffUpdate, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 413, response = api::doc::PayloadTooLarge),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn update_staff(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -302,13 +330,35 @@ async fn update_staff(
     Ok(ok(answer))
 }
 
-#[derive(Deserialize, Default)]
+#[derive(Deserialize, Default, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = AccountReason)]
 struct WithReason {
     reason: Option<String>,
 }
 
 /// `DELETE /api/v1/staff/{id}` (staff:delete): soft delete, sessions end.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/staff/{id}",
+    tag = api::doc::AUTH,
+    operation_id = "deleteStaff",
+    summary = "Delete a staff member (soft)",
+    description = "Needs `staff:delete`. The member's sessions and unused tokens end.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    responses(
+        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
 async fn delete_staff(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -329,13 +379,41 @@ async fn delete_staff(
     Ok(ok(answer))
 }
 
-#[derive(Deserialize)]
+/// The member's new roles.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = StaffRoles)]
 struct RolesBody {
+    /// At least one: `SUPER_ADMIN`, `ADMIN`, `OPERATOR` (an unknown one names `roles[i]`).
+    #[schema(required = true, min_items = 1, example = json!(["ADMIN"]))]
     roles: Option<Vec<String>>,
 }
 
 /// `POST /api/v1/staff/{id}/roles` {roles}: replace the roles; each one added or removed
 /// needs `user-roles:grant:<ROLE>`. The member's sessions end (new roles at next sign-in).
+#[utoipa::path(
+    post,
+    path = "/api/v1/staff/{id}/roles",
+    tag = api::doc::AUTH,
+    operation_id = "setStaffRoles",
+    summary = "Replace a staff member's roles",
+    description = "Needs a `user-roles:grant:<ROLE>` code; each role added or removed needs its own (checked in the decision, else 403). At least one role. The member's sessions end (new roles at the next sign-in).",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content = RolesBody, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 413, response = api::doc::PayloadTooLarge),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn set_roles(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -363,6 +441,27 @@ async fn set_roles(
 /// gains SUPER_ADMIN and the caller loses it. Both streams are appended in one database
 /// transaction (each with its expected version), so either both change or neither; a
 /// concurrent change of either answers 409 and nothing is written. Both sign in again.
+#[utoipa::path(
+    post,
+    path = "/api/v1/staff/{id}/transfer-authority",
+    tag = api::doc::AUTH,
+    operation_id = "transferSuperAdminAuthority",
+    summary = "Hand SUPER_ADMIN authority over",
+    description = "Needs `staff:permission:transfer`. The target gains SUPER_ADMIN and the caller loses it. Both streams are appended in one database transaction (each with its expected version), so either both change or neither; a concurrent change of either answers 409 and nothing is written. Both sign in again.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    responses(
+        (status = 200, description = "Done: the target's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
 async fn transfer_authority(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -505,7 +604,163 @@ async fn enable_handler<const STAFF_ONLY: bool>(
     Ok(ok(enable(&state, caller, &id, STAFF_ONLY).await?))
 }
 
+// The disable/enable handlers serve a staff path and an any-account path; each path gets
+// its own annotated function (an annotation documents one path).
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/staff/{id}/disable",
+    tag = api::doc::AUTH,
+    operation_id = "disableStaff",
+    summary = "Disable a staff member",
+    description = "Needs `staff:maintain`. An optional `reason`. The member cannot sign in and their sessions end.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
+async fn disable_staff(
+    state: State<IdentityState>,
+    actor: Actor,
+    roles: ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    id: Path<String>,
+    body: FormOrJson<WithReason>,
+) -> ApiResult<CommandAnswer> {
+    disable_handler::<true>(state, actor, roles, granted, headers, id, body).await
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/staff/{id}/enable",
+    tag = api::doc::AUTH,
+    operation_id = "enableStaff",
+    summary = "Enable a staff member",
+    description = "Needs `staff:maintain`.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    responses(
+        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
+async fn enable_staff(
+    state: State<IdentityState>,
+    actor: Actor,
+    roles: ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    id: Path<String>,
+) -> ApiResult<CommandAnswer> {
+    enable_handler::<true>(state, actor, roles, granted, headers, id).await
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/accounts/{id}/disable",
+    tag = api::doc::AUTH,
+    operation_id = "disableAccount",
+    summary = "Disable an account",
+    description = "Needs `staff:maintain` for a staff account, `customers:maintain` for a customer login. An optional `reason`. The account cannot sign in and its sessions end.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
+async fn disable_account(
+    state: State<IdentityState>,
+    actor: Actor,
+    roles: ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    id: Path<String>,
+    body: FormOrJson<WithReason>,
+) -> ApiResult<CommandAnswer> {
+    disable_handler::<false>(state, actor, roles, granted, headers, id, body).await
+}
+
+#[utoipa::path(
+    post,
+    path = "/api/v1/accounts/{id}/enable",
+    tag = api::doc::AUTH,
+    operation_id = "enableAccount",
+    summary = "Enable an account",
+    description = "Needs `staff:maintain` for a staff account, `customers:maintain` for a customer login.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    responses(
+        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
+async fn enable_account(
+    state: State<IdentityState>,
+    actor: Actor,
+    roles: ActorRoles,
+    granted: Granted,
+    headers: HeaderMap,
+    id: Path<String>,
+) -> ApiResult<CommandAnswer> {
+    enable_handler::<false>(state, actor, roles, granted, headers, id).await
+}
+
 /// `POST /api/v1/accounts/{id}/force-password-reset`: 10003 at the next sign-in.
+#[utoipa::path(
+    post,
+    path = "/api/v1/accounts/{id}/force-password-reset",
+    tag = api::doc::AUTH,
+    operation_id = "forcePasswordReset",
+    summary = "Force a password update at the next sign-in",
+    description = "Needs `staff:maintain` for a staff account, `customers:maintain` for a customer login. The next sign-in answers 10003; the account's sessions end. Only a super admin may force a super admin.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    responses(
+        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
 async fn force_reset(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -529,14 +784,42 @@ async fn force_reset(
     Ok(ok(answer))
 }
 
-#[derive(Deserialize)]
+/// The login name the account moves to.
+#[derive(Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = AccountTransfer)]
 struct TransferBody {
+    /// A login name no account has (for example the customer's Easy-clear ID).
+    #[schema(required = true, example = "EC-0001")]
     new_username: Option<String>,
 }
 
 /// `POST /api/v1/accounts/{id}/transfer` {newUsername}: the account moves to a new login
 /// (for example its Easy-clear ID); its next sign-in answers 10004.
+#[utoipa::path(
+    post,
+    path = "/api/v1/accounts/{id}/transfer",
+    tag = api::doc::AUTH,
+    operation_id = "transferAccount",
+    summary = "Move an account to a new login name",
+    description = "Needs `staff:maintain` for a staff account, `customers:maintain` for a customer login. The account moves to `newUsername` (for example its Easy-clear ID); its next sign-in answers 10004 and `POST /api/v1/account/transfer/confirm` completes the move. A login name in use: 409.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content = TransferBody, content_type = "application/json"),
+    responses(
+        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 413, response = api::doc::PayloadTooLarge),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 async fn mark_transfer(
     State(state): State<IdentityState>,
     actor: Actor,

@@ -1,6 +1,7 @@
 //! Creating a customer with its first login.
 
 use super::*;
+use utoipa::ToSchema;
 
 /// `declarationTypes`: a JSON array of type codes, or one text with the codes separated by
 /// commas (form bodies); null or empty = every type.
@@ -34,40 +35,72 @@ where
     Option::<T>::deserialize(d).map(Some)
 }
 
-#[derive(Debug, Deserialize, Serialize)]
+/// A new customer; only these fields are taken.
+#[derive(Debug, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct NewCustomer {
+    /// Letters, digits and . _ - @, at most 64.
+    #[schema(required = true, pattern = "^[A-Za-z0-9._@-]{1,64}$", example = "acme")]
     username: Option<String>,
+    /// Required, at most 200 characters.
+    #[schema(required = true, max_length = 200, example = "Acme Trading Co., Ltd.")]
     company_name: Option<String>,
+    /// At most 100 characters.
+    #[schema(max_length = 100)]
     city: Option<String>,
+    /// 3 letters; upper-cased.
+    #[schema(pattern = "^[A-Za-z]{3}$", example = "PVG")]
     port_code: Option<String>,
+    /// 4 digits.
+    #[schema(pattern = "^[0-9]{4}$", example = "2233")]
     slic_code: Option<String>,
+    /// 6 digits.
+    #[schema(pattern = "^[0-9]{6}$", example = "200120")]
     postal_code: Option<String>,
+    /// At most 64 characters.
+    #[schema(max_length = 64)]
     ups_account: Option<String>,
+    /// The Easy-clear ID the customer's users must bind; at most 64 characters.
+    #[schema(max_length = 64)]
     ups_id: Option<String>,
+    /// At most 64 characters.
+    #[schema(max_length = 64)]
     account_no: Option<String>,
+    /// An e-mail address.
+    #[schema(format = Email)]
     email: Option<String>,
+    /// Unified social credit code: 18 characters (digits and capital letters except I O S V
+    /// Z), check character verified.
+    #[schema(pattern = "^[0-9A-Z]{18}$", example = "91310115MA1K3YJ12X")]
     scc: Option<String>,
+    /// The declaration types the customer files (`OB` `OC` `OD` `IB` `IC` `ID`): a JSON
+    /// array, or one comma-separated text in a form body; empty: every type.
+    #[schema(value_type = Option<Vec<String>>, example = json!(["OB", "IC"]))]
     declaration_types: Option<Types>,
     /// Create the first login (default true), named like the customer.
     create_login: Option<bool>,
     /// The login's e-mail (default: the customer's `email`).
+    #[schema(format = Email)]
     login_email: Option<String>,
+    /// Must meet the password rule; generated when absent.
     initial_password: Option<String>,
 }
 
 /// The login created with a customer (or added to one). `initialPassword` is the generated
 /// password, answered this once (null when the caller chose it, and on a replay).
-#[derive(Debug, Clone, Serialize, Deserialize)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = CustomerLogin)]
 pub(super) struct NewLogin {
     pub(super) id: Uuid,
     pub(super) username: String,
     pub(super) initial_password: Option<String>,
 }
 
-#[derive(Debug, Clone, Serialize, Deserialize)]
+/// The command answer and the login created, if any.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = CustomerCreated)]
 pub(super) struct Created {
     pub(super) id: Uuid,
     pub(super) version: i64,
@@ -110,6 +143,27 @@ impl AfterAppend for CustomerWrites<'_> {
 /// `POST /api/v1/customers` (customers:create): a customer and, unless `createLogin` is
 /// false, its first login named like it. `Idempotency-Key` honoured (a replay answers the
 /// first result without the generated password).
+#[utoipa::path(
+    post,
+    path = "/api/v1/customers",
+    tag = api::doc::AUTH,
+    operation_id = "createCustomer",
+    summary = "Register a customer (and its first login)",
+    description = "Needs `customers:create`. A username taken by a customer or a login: 409. The login must set its own password at its first sign-in (10002). With `Idempotency-Key` a retry with the same body answers the first result again; the same key with another body answers 409.",
+    security(("bearer" = [])),
+    params(
+        ("Idempotency-Key" = Option<String>, Header, description = "1-200 characters; makes the create safe to retry."),
+    ),
+    request_body(content((NewCustomer = "application/x-www-form-urlencoded"), (NewCustomer = "application/json"))),
+    responses(
+        (status = 200, description = "Created.", body = Created),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 pub(super) async fn create(
     State(state): State<IdentityState>,
     actor: Actor,

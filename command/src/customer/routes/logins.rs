@@ -1,6 +1,7 @@
 //! Customer logins: preparing and writing one, and adding one to a customer.
 
 use super::*;
+use utoipa::ToSchema;
 
 /// A login to write: its registration and hashed initial password.
 pub(super) struct Login {
@@ -144,17 +145,50 @@ impl AfterAppend for LoginWrites<'_> {
     }
 }
 
-#[derive(Debug, Deserialize)]
+/// Another login of a customer; only these fields are taken.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
+#[schema(as = NewCustomerLogin)]
 pub(super) struct NewAccount {
+    /// Letters, digits and . _ - @, at most 64.
+    #[schema(
+        required = true,
+        pattern = "^[A-Za-z0-9._@-]{1,64}$",
+        example = "acme.ops"
+    )]
     username: Option<String>,
+    /// An e-mail address.
+    #[schema(format = Email)]
     email: Option<String>,
+    /// Must meet the password rule; generated when absent.
     initial_password: Option<String>,
 }
 
 /// `POST /api/v1/customers/{id}/accounts` (customers:maintain) `{username, email?,
 /// initialPassword?}`: another login for the customer. Answers the account stream's
 /// `{id, version, position}` and `account`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/customers/{id}/accounts",
+    tag = api::doc::AUTH,
+    operation_id = "addCustomerLogin",
+    summary = "Add a login to a customer",
+    description = "Needs `customers:maintain`. Answers the account's `{id, version, position}` and `account`.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
+    ),
+    request_body(content((NewAccount = "application/x-www-form-urlencoded"), (NewAccount = "application/json"))),
+    responses(
+        (status = 200, description = "Created.", body = Created),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 pub(super) async fn add_login(
     State(state): State<IdentityState>,
     actor: Actor,

@@ -1,9 +1,13 @@
 //! Disabling, enabling and deleting a customer.
 
 use super::*;
+use utoipa::ToSchema;
 
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[schema(as = CustomerReason)]
 pub(super) struct WithReason {
+    /// At most 500 characters.
+    #[schema(max_length = 500)]
     reason: Option<String>,
 }
 
@@ -42,6 +46,28 @@ pub(super) async fn sign_out_users(
 
 /// `POST /api/v1/customers/{id}/disable` (customers:maintain) `{reason?}`: its users can no
 /// longer sign in ("your account has been cancelled") and their sessions end.
+#[utoipa::path(
+    post,
+    path = "/api/v1/customers/{id}/disable",
+    tag = api::doc::AUTH,
+    operation_id = "disableCustomer",
+    summary = "Disable a customer",
+    description = "Needs `customers:maintain`. Its users cannot sign in (10000, cancelled) and their sessions end.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
 pub(super) async fn disable(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -63,6 +89,28 @@ pub(super) async fn disable(
 }
 
 /// `POST /api/v1/customers/{id}/enable` (customers:maintain) `{reason?}`.
+#[utoipa::path(
+    post,
+    path = "/api/v1/customers/{id}/enable",
+    tag = api::doc::AUTH,
+    operation_id = "enableCustomer",
+    summary = "Enable a customer",
+    description = "Needs `customers:maintain`.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
 pub(super) async fn enable(
     State(state): State<IdentityState>,
     actor: Actor,
@@ -84,6 +132,29 @@ pub(super) async fn enable(
 
 /// `DELETE /api/v1/customers/{id}` (customers:delete) `{reason?}`: soft delete, refused
 /// (409) while any of its declarations is in status 1, 2 or 3.
+#[utoipa::path(
+    delete,
+    path = "/api/v1/customers/{id}",
+    tag = api::doc::AUTH,
+    operation_id = "deleteCustomer",
+    summary = "Delete a customer (soft)",
+    description = "Needs `customers:delete`. Refused (409 `DECLARATIONS_IN_PROGRESS`) while any of its declarations is in status 1, 2 or 3. Its users can no longer sign in.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 503, response = api::doc::Unavailable),
+    ),
+)]
 pub(super) async fn remove(
     State(state): State<IdentityState>,
     actor: Actor,

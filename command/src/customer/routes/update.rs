@@ -1,36 +1,86 @@
 //! Maintaining a customer's profile.
 
 use super::*;
+use utoipa::ToSchema;
 
-#[derive(Debug, Deserialize)]
+/// A customer's profile changes; only these fields are taken: absent unchanged, null or
+/// empty cleared. The username stays.
+#[derive(Debug, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub(super) struct CustomerUpdate {
+    /// Required (not clearable), at most 200 characters.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, max_length = 200)]
     company_name: Option<Option<String>>,
+    /// At most 100 characters.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, max_length = 100)]
     city: Option<Option<String>>,
+    /// 3 letters; upper-cased.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, pattern = "^[A-Za-z]{3}$", example = "PVG")]
     port_code: Option<Option<String>>,
+    /// 4 digits.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, pattern = "^[0-9]{4}$", example = "2233")]
     slic_code: Option<Option<String>>,
+    /// 6 digits.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, pattern = "^[0-9]{6}$", example = "200120")]
     postal_code: Option<Option<String>>,
+    /// At most 64 characters.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, max_length = 64)]
     ups_account: Option<Option<String>>,
+    /// The Easy-clear ID the customer's users must bind; at most 64 characters.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, max_length = 64)]
     ups_id: Option<Option<String>>,
+    /// At most 64 characters.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, max_length = 64)]
     account_no: Option<Option<String>>,
+    /// An e-mail address.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, format = Email)]
     email: Option<Option<String>>,
+    /// Unified social credit code: 18 characters (digits and capital letters except I O S V
+    /// Z), check character verified.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<String>, pattern = "^[0-9A-Z]{18}$", example = "91310115MA1K3YJ12X")]
     scc: Option<Option<String>>,
+    /// The declaration types the customer files (`OB` `OC` `OD` `IB` `IC` `ID`): a JSON
+    /// array, or one comma-separated text in a form body; empty: every type.
     #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<Vec<String>>, example = json!(["OB", "IC"]))]
     declaration_types: Option<Option<Types>>,
 }
 
 /// `PUT /api/v1/customers/{id}` (customers:maintain): any profile field (not the username);
 /// an absent field stays, a null or empty one is cleared. `If-Match` honoured.
+#[utoipa::path(
+    put,
+    path = "/api/v1/customers/{id}",
+    tag = api::doc::AUTH,
+    operation_id = "updateCustomer",
+    summary = "Maintain a customer's profile",
+    description = "Needs `customers:maintain`. Each changed field is recorded old -> new. The username stays.",
+    security(("bearer" = [])),
+    params(
+        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
+        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+    ),
+    request_body(content((CustomerUpdate = "application/x-www-form-urlencoded"), (CustomerUpdate = "application/json"))),
+    responses(
+        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 404, response = api::doc::NotFound),
+        (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
 pub(super) async fn update(
     State(state): State<IdentityState>,
     actor: Actor,
