@@ -12,6 +12,7 @@ mod batch;
 mod finish;
 mod indexes;
 mod live;
+mod once;
 mod reader;
 mod rebuild;
 mod rebuild_all;
@@ -19,7 +20,7 @@ mod status;
 mod stop;
 mod wake;
 
-pub use batch::run_once_until_caught_up;
+pub use once::run_once_until_caught_up;
 pub use rebuild::rebuild;
 pub use rebuild_all::rebuild_all;
 pub use status::{ProjectionStatus, status, wait_for_position};
@@ -146,7 +147,7 @@ impl ProjectorRuntime {
     pub async fn run(self, shutdown: watch::Receiver<bool>) {
         let (wake_tx, wake_rx) = watch::channel(0u64);
         let listening = Arc::new(AtomicBool::new(false));
-        let shared = live::Shared {
+        let shared = reader::Shared {
             store: EventStore::new(self.pool.clone()),
             feed: Arc::new(reader::Feed::default()),
             config: self.config.clone(),

@@ -27,24 +27,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 use crate::QueryState;
-use crate::declaration_history::{HISTORY_COLUMNS, HistoryEntry, HistoryRow, PROJECTION};
+use crate::declaration_history::{ACTIONS, HISTORY_COLUMNS, HistoryEntry, HistoryRow, PROJECTION};
 use crate::declaration_list::mask::{mask_id_number, mask_phone};
 use crate::declaration_list::{codes, filter};
-
-pub const ACTIONS: [&str; 12] = [
-    "create",
-    "edit",
-    "submit",
-    "withdraw",
-    "review",
-    "return",
-    "complete",
-    "reject",
-    "redeclare",
-    "send-back",
-    "amend",
-    "delete",
-];
 
 pub fn routes() -> OpenApiRouter<QueryState> {
     OpenApiRouter::new().routes(routes!(activity))

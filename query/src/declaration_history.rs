@@ -19,6 +19,22 @@ use crate::QueryState;
 use crate::declaration_list::shanghai;
 
 /// The projection this module reads.
+/// The actions a history entry (and the activity feed's `action` filter) can name.
+pub const ACTIONS: [&str; 12] = [
+    "create",
+    "edit",
+    "submit",
+    "withdraw",
+    "review",
+    "return",
+    "complete",
+    "reject",
+    "redeclare",
+    "send-back",
+    "amend",
+    "delete",
+];
+
 pub const PROJECTION: &str = "declaration_history";
 
 pub fn routes() -> OpenApiRouter<QueryState> {
@@ -72,7 +88,7 @@ pub struct HistoryActor {
 fn action_schema() -> utoipa::openapi::Object {
     utoipa::openapi::ObjectBuilder::new()
         .schema_type(utoipa::openapi::Type::String)
-        .enum_values(Some(crate::declaration_activity::ACTIONS.iter().copied()))
+        .enum_values(Some(ACTIONS.iter().copied()))
         .build()
 }
 

@@ -9,8 +9,7 @@ use serde_json::Value;
 use super::messages as m;
 use crate::Violation;
 
-pub const MAX_TRACKING_NUMBER: usize = 64;
-pub const MAX_STRING: usize = 1000;
+pub use super::validate::caps::{MAX_STRING, MAX_TRACKING_NUMBER};
 pub const MAX_GOODS_LINES: usize = 1000;
 pub const MAX_PRODUCTS: usize = 1000;
 

@@ -1,12 +1,10 @@
 //! One batch: read after the checkpoint, apply, move the checkpoint, commit, all or nothing.
 
-use std::sync::Arc;
-
 use events::store::FeedBatch;
 use events::{Checkpoint, EventStore};
-use sqlx::{Connection, PgConnection, PgPool, Row};
+use sqlx::{Connection, PgConnection, Row};
 
-use super::{RuntimeError, rebuild};
+use super::RuntimeError;
 use crate::{Projection, ProjectionError};
 
 pub(crate) enum Step {
@@ -256,31 +254,4 @@ pub(crate) async fn catch_up(
             Step::CaughtUp => return Ok(applied),
         }
     }
-}
-
-/// Brings every projection up to the current safe head once, on pooled connections, and
-/// answers the number of events applied. Safe beside a live runtime (the checkpoint
-/// compare keeps a batch from applying twice), though the two then compete for batches.
-pub async fn run_once_until_caught_up(
-    pool: &PgPool,
-    projections: &[Arc<dyn Projection>],
-) -> Result<u64, RuntimeError> {
-    let store = EventStore::new(pool.clone());
-    let mut conn = pool.acquire().await?;
-    let mut applied = 0;
-    for projection in projections {
-        // What a rebuild that died midway left behind is put right first.
-        rebuild::recover(&mut conn, projection.as_ref()).await?;
-        let mut checkpoint = ensure_checkpoint(&mut conn, projection.as_ref()).await?;
-        applied += catch_up(
-            &mut conn,
-            &store,
-            projection.as_ref(),
-            &mut checkpoint,
-            1000,
-            Commit::Durable,
-        )
-        .await?;
-    }
-    Ok(applied)
 }

@@ -1,25 +1,14 @@
 //! The live loop of one projection: hold its advisory lock, catch up, wait for a wake-up.
 
 use std::sync::Arc;
-use std::sync::atomic::AtomicBool;
 
-use events::EventStore;
 use sqlx::{Connection, PgConnection};
 use tokio::sync::watch;
 
 use super::batch::{Commit, Step, commit, ensure_checkpoint, load_checkpoint, move_checkpoint};
-use super::reader::{Feed, Message};
-use super::{RuntimeConfig, RuntimeError, finish, pause, rebuild, stop, stopped, stopping};
+use super::reader::{Message, Shared};
+use super::{RuntimeError, finish, pause, rebuild, stop, stopped, stopping};
 use crate::Projection;
-
-#[derive(Clone)]
-pub(crate) struct Shared {
-    pub store: EventStore,
-    pub feed: Arc<Feed>,
-    pub config: RuntimeConfig,
-    pub wake: watch::Receiver<u64>,
-    pub listening: Arc<AtomicBool>,
-}
 
 enum End {
     Shutdown,

@@ -13,16 +13,15 @@
 //! `EventStore::wait_for_projections`).
 
 use std::collections::HashMap;
-use std::sync::atomic::Ordering;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use events::store::FeedBatch;
-use events::{Checkpoint, RecordedEvent};
+use events::{Checkpoint, EventStore, RecordedEvent};
 use tokio::sync::{Notify, mpsc, watch};
 
-use super::live::Shared;
-use super::{RuntimeError, pause, stopped, stopping};
+use super::{RuntimeConfig, RuntimeError, pause, stopped, stopping};
 
 /// How often a member with nothing to apply has its checkpoint moved up to where the reader
 /// has passed, so that a restart does not read a long stretch again.
@@ -61,6 +60,16 @@ struct Member {
     /// A window was not handed because its queue was full: the reader reads again for it
     /// once it has taken a message.
     starved: bool,
+}
+
+/// What the live runtime's sessions and its reader share.
+#[derive(Clone)]
+pub(crate) struct Shared {
+    pub store: EventStore,
+    pub feed: Arc<Feed>,
+    pub config: RuntimeConfig,
+    pub wake: watch::Receiver<u64>,
+    pub listening: Arc<AtomicBool>,
 }
 
 /// One read of the feed: after `from`, of `types` (`None`: all), for `readers`.

@@ -14,7 +14,10 @@ use serde_json::Value;
 
 use crate::Violation;
 use crate::declaration::messages as m;
-use crate::declaration::shape::{MAX_STRING, MAX_TRACKING_NUMBER};
+
+/// The draft rule's character caps (checked in `shape`): a tracking number, any other text.
+pub const MAX_TRACKING_NUMBER: usize = 64;
+pub const MAX_STRING: usize = 1000;
 
 /// Indexed by the read models: the waybill number (also a goods line's waybill).
 pub const TRACKING_NUMBER_BYTES: usize = 64;
