@@ -260,6 +260,10 @@ impl Oidc {
             .redirect(reqwest::redirect::Policy::none())
             .timeout(Duration::from_secs(10))
             .connect_timeout(Duration::from_secs(5))
+            // No idle connections kept: the provider may close one (its keep-alive timeout)
+            // just as a sign-in reuses it, and the single-use code exchange cannot be sent
+            // again safely. Sign-ins are rare; a fresh connection each costs nothing.
+            .pool_max_idle_per_host(0)
             .build()
             .map_err(|e| SsoConfigError::Http(e.to_string()))?;
         Ok(Self {
