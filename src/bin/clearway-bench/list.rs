@@ -345,18 +345,18 @@ pub async fn run(server: &Server, opts: &Opts) -> anyhow::Result<()> {
     println!("list query (direct)         {list}");
     println!("raw limit: PK lookup        {raw}");
     println!(
-        "list p95 {:.2} ms (target < 50 ms: {}); {:.1}x the p95 of a primary-key lookup",
+        "list p95 {:.2} ms (target < 20 ms: {}); {:.1}x the p95 of a primary-key lookup",
         list.p95,
-        verdict(list.p95 < 50.0),
+        verdict(list.p95 < 20.0),
         list.p95 / raw.p95.max(1e-9)
     );
     record("list.direct_p50_ms", format!("{:.2}", list.p50));
     record(
         "list.direct_p95_ms",
         format!(
-            "{:.2} (target < 50: {})",
+            "{:.2} (target < 20: {})",
             list.p95,
-            verdict(list.p95 < 50.0)
+            verdict(list.p95 < 20.0)
         ),
     );
     record("list.direct_p99_ms", format!("{:.2}", list.p99));
@@ -427,12 +427,12 @@ async fn http_pass(
         lat[1].summary()
     );
     println!(
-        "list over HTTP, all         {s}  (target p95 < 50 ms: {})",
-        verdict(s.p95 < 50.0)
+        "list over HTTP, all         {s}  (target p95 < 20 ms: {})",
+        verdict(s.p95 < 20.0)
     );
     record(
         "list.http_p95_ms",
-        format!("{:.2} (target < 50: {})", s.p95, verdict(s.p95 < 50.0)),
+        format!("{:.2} (target < 20: {})", s.p95, verdict(s.p95 < 20.0)),
     );
     Ok(())
 }
