@@ -15,6 +15,7 @@ mod foreign_ids;
 mod helpers;
 mod housekeeping;
 mod identity;
+mod lockout;
 mod openapi;
 mod openapi_coverage;
 mod password;

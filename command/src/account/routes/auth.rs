@@ -27,7 +27,9 @@ use crate::account::tokens::{self, Purpose};
 use crate::account::{self, AccountState, breached};
 use crate::accounts::on_account;
 use crate::customer::{self, CustomerState};
-use crate::handler::{Command, CommandAnswer, execute, load};
+use crate::handler::{
+    AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
+};
 use crate::identity::{IdentityState, PreLogout};
 
 /// Every route of this module with who may call it.
@@ -231,33 +233,47 @@ async fn login(
         return Err(login_failed());
     }
     let ip_text = ip.0.map(|i| i.to_string());
+    let key = lockout::name_key(&username);
+    let mut attempt = lockout::Attempt {
+        account_id: None,
+        key,
+        username: &username,
+        ip: ip_text,
+    };
+    // A locked name answers the same whatever the password: it is never checked.
+    if let Some(until) = lockout::locked_until(&state.pool, key).await? {
+        lockout::record(&state.pool, &attempt, Outcome::Locked).await?;
+        return Err(locked(until));
+    }
     // The username, or else a customer's bound Easy-clear ID.
     let (account, method) = sign_in_name::resolve(&state, &username).await?;
     let known = account.exists().then(|| account.account_id()).flatten();
+    attempt.account_id = known;
+    // A bound Easy-clear ID also answers for the lock of the account it names.
+    if let Some(id) = known.filter(|id| *id != key)
+        && let Some(until) = lockout::locked_until(&state.pool, id).await?
+    {
+        lockout::record(&state.pool, &attempt, Outcome::Locked).await?;
+        return Err(locked(until));
+    }
     let hash = match known {
         Some(id) => password_hash(&state, id).await?,
         None => None,
     };
     // Unknown users are checked against a dummy hash: same answer, similar timing.
     if !state.hasher.verify(password.clone(), hash).await {
-        lockout::record(&state.pool, known, &username, ip_text, Outcome::Failure).await?;
-        if let Some(id) = known {
-            count_failure(&state, &account, id).await?;
-        }
+        lockout::record(&state.pool, &attempt, Outcome::Failure).await?;
+        count_failure(&state, &account, &attempt).await?;
         return Err(login_failed());
     }
     let Some(id) = known else {
         return Err(login_failed());
     };
     if account.disabled || crate::accounts::customer_closed(&state.store, &account).await? {
-        lockout::record(&state.pool, known, &username, ip_text, Outcome::Refused).await?;
+        lockout::record(&state.pool, &attempt, Outcome::Refused).await?;
         return Err(cancelled());
     }
-    if let Some(until) = lockout::locked_until(&state.pool, id).await? {
-        lockout::record(&state.pool, known, &username, ip_text, Outcome::Locked).await?;
-        return Err(locked(until));
-    }
-    lockout::record(&state.pool, known, &username, ip_text, Outcome::Success).await?;
+    lockout::record(&state.pool, &attempt, Outcome::Success).await?;
     let subject = subject(&account).ok_or_else(login_failed)?;
     if account.transfer_to.is_some() {
         let token = tokens::issue(&state.pool, id, Purpose::Transfer).await?;
@@ -314,26 +330,80 @@ async fn login(
     Ok(ok(json!(token)).no_store())
 }
 
-/// Count a failure; the fifth within the window locks the account (and records it).
+/// Count a failure of the submitted name; the fifth within the window locks the name and,
+/// when it names an account, that account (with its `AccountLocked` event).
 async fn count_failure(
     state: &IdentityState,
     account: &AccountState,
-    id: Uuid,
+    attempt: &lockout::Attempt<'_>,
 ) -> Result<(), ApiError> {
-    let failures = lockout::recent_failures(&state.pool, id).await?;
+    let failures = lockout::recent_failures(&state.pool, attempt.key).await?;
     if failures < lockout::MAX_FAILURES {
         return Ok(());
     }
-    if let Some(until) = lockout::try_lock(&state.pool, id, failures).await? {
-        let customer_id = account.registered.as_ref().and_then(|r| r.customer_id);
-        let metadata = anonymous_metadata("login", customer_id);
-        on_account(state, &metadata, id, None, |s| {
-            account::decide_lock(s, failures, until)
-        })
-        .await?;
-        tracing::warn!(account_id = %id, failures, "account locked after failed sign-ins");
+    let until = lockout::lock_end();
+    if attempt.account_id != Some(attempt.key) {
+        let mut conn = state.pool.acquire().await?;
+        lockout::try_lock(&mut conn, attempt.key, failures, until).await?;
+    }
+    if let Some(id) = attempt.account_id {
+        lock_account(state, account, id, failures, until).await?;
     }
     Ok(())
+}
+
+/// Lock an account: the lock row is written by the append of its `AccountLocked` event, in
+/// one transaction, so neither exists without the other. An account locked already (a
+/// concurrent failure won) records nothing more.
+async fn lock_account(
+    state: &IdentityState,
+    account: &AccountState,
+    id: Uuid,
+    failures: i64,
+    until: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    let customer_id = account.registered.as_ref().and_then(|r| r.customer_id);
+    let metadata = anonymous_metadata("login", customer_id);
+    let row = LockRow {
+        id,
+        failures,
+        until,
+    };
+    let result = execute_then(
+        Command::<AccountState>::on(&state.store, id, metadata),
+        |s, _| account::decide_lock(s, failures, until),
+        Some(&row),
+    )
+    .await;
+    match result {
+        Ok(_) => {
+            tracing::warn!(account_id = %id, failures, "account locked after failed sign-ins");
+            Ok(())
+        }
+        Err(CommandError::Domain(crate::DomainError::Conflict(_))) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The lock row written with the `AccountLocked` event.
+struct LockRow {
+    id: Uuid,
+    failures: i64,
+    until: DateTime<Utc>,
+}
+
+impl AfterAppend for LockRow {
+    fn run<'c>(&'c self, tx: &'c mut sqlx::PgConnection, appended: events::Appended) -> Hooked<'c> {
+        Box::pin(async move {
+            if lockout::try_lock(tx, self.id, self.failures, self.until).await? {
+                Ok(appended.position)
+            } else {
+                Err(CommandError::Domain(crate::DomainError::Conflict(
+                    "locked already".into(),
+                )))
+            }
+        })
+    }
 }
 
 async fn logout(State(state): State<IdentityState>, actor: Actor) -> ApiResult<Option<()>> {

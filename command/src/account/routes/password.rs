@@ -189,7 +189,8 @@ async fn reset(
         .map(|r| r.username.clone())
         .unwrap_or_default();
     let answer = finish(&state, checked, Purpose::Reset, "reset").await?;
-    lockout::unlock(&state.pool, id, &username).await?;
+    let mut conn = state.pool.acquire().await?;
+    lockout::unlock(&mut conn, id, &username).await?;
     done(answer)
 }
 
