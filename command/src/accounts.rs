@@ -9,7 +9,6 @@ use events::account::AccountEvent;
 use events::customer::CustomerProfile;
 use uuid::Uuid;
 
-use crate::role::{self as role_agg, RoleState};
 use crate::account::{self, AccountState, Register};
 use crate::aggregate::{DomainError, Violation};
 use crate::customer::CustomerState;
@@ -18,6 +17,7 @@ use crate::handler::{
 };
 use crate::http::CommandState;
 pub use crate::identity::{Identity, IdentityState, PreLogout};
+use crate::role::{self as role_agg, RoleState};
 
 pub fn system_metadata(actor: &Actor, customer_id: Option<Uuid>) -> events::Metadata {
     events::Metadata {

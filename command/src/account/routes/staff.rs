@@ -540,6 +540,7 @@ struct TransferBody {
 async fn mark_transfer(
     State(state): State<IdentityState>,
     actor: Actor,
+    ActorRoles(roles): ActorRoles,
     granted: Granted,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -559,8 +560,9 @@ async fn mark_transfer(
     }
     let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
     let metadata = metadata(&actor, &headers, customer_id);
+    let by = acting(&actor, &roles, &granted.0);
     let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
-        account::decide_transfer(s, &new_username)
+        account::decide_transfer_by(s, &by, &new_username)
     })
     .await?;
     Ok(ok(answer))
