@@ -64,26 +64,35 @@ pub fn routes(g: &Guards) -> Router<IdentityState> {
         )
 }
 
-/// The client's IP: the connection's peer, or the first `X-Forwarded-For` entry when the
-/// server is configured to trust its proxy.
+/// The client's IP: the connection's peer, or, behind `trusted_proxies` proxies that each
+/// append the address they saw to `X-Forwarded-For`, the entry that many places from the
+/// right (the rightmost is what the nearest proxy saw). Entries further left were written
+/// by the client or by proxies nobody vouches for, so they are never used.
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub Option<IpAddr>);
 
 pub fn client_ip(
     headers: &HeaderMap,
     peer: Option<IpAddr>,
-    trust_forwarded: bool,
+    trusted_proxies: usize,
 ) -> Option<IpAddr> {
-    if trust_forwarded
-        && let Some(ip) = headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-            .and_then(|v| v.trim().parse::<IpAddr>().ok())
-    {
-        return Some(ip);
+    if trusted_proxies == 0 {
+        return peer;
     }
-    peer
+    let entries: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    if entries.is_empty() {
+        return peer;
+    }
+    // Fewer entries than proxies: every entry was appended by a trusted proxy, and the
+    // leftmost is the client one of them saw.
+    let index = entries.len().saturating_sub(trusted_proxies);
+    entries[index].parse::<IpAddr>().ok().or(peer)
 }
 
 impl FromRequestParts<IdentityState> for ClientIp {
@@ -100,7 +109,7 @@ impl FromRequestParts<IdentityState> for ClientIp {
         Ok(ClientIp(client_ip(
             &parts.headers,
             peer,
-            state.identity.trust_forwarded_for,
+            state.identity.trusted_proxies,
         )))
     }
 }
@@ -761,18 +770,58 @@ mod tests {
         assert_eq!(unicode_escape("😀"), "\\ud83d\\ude00");
     }
 
-    #[test]
-    fn a_forwarded_address_counts_only_when_trusted() {
+    fn forwarded(chain: &str) -> HeaderMap {
         let mut headers = HeaderMap::new();
-        headers.insert(
-            "x-forwarded-for",
-            "203.0.113.7, 10.0.0.1".parse().expect("hv"),
-        );
-        let peer = Some(IpAddr::from([127, 0, 0, 1]));
-        assert_eq!(client_ip(&headers, peer, false), peer);
+        headers.insert("x-forwarded-for", chain.parse().expect("hv"));
+        headers
+    }
+
+    const PEER: Option<IpAddr> = Some(IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, 9)));
+
+    #[test]
+    fn without_trusted_proxies_the_header_is_ignored() {
+        let headers = forwarded("203.0.113.7, 10.0.0.1");
+        assert_eq!(client_ip(&headers, PEER, 0), PEER);
+    }
+
+    #[test]
+    fn behind_one_proxy_the_rightmost_entry_is_the_client_not_a_spoofed_leftmost_one() {
+        // The client sent "1.2.3.4" itself; the proxy appended the address it saw.
+        let headers = forwarded("1.2.3.4, 203.0.113.7");
         assert_eq!(
-            client_ip(&headers, peer, true),
+            client_ip(&headers, PEER, 1),
             Some(IpAddr::from([203, 0, 113, 7]))
         );
+    }
+
+    #[test]
+    fn behind_two_proxies_the_second_entry_from_the_right_is_the_client() {
+        let headers = forwarded("1.2.3.4, 198.51.100.2, 10.0.0.1");
+        assert_eq!(
+            client_ip(&headers, PEER, 2),
+            Some(IpAddr::from([198, 51, 100, 2]))
+        );
+    }
+
+    #[test]
+    fn several_header_lines_form_one_chain() {
+        let mut headers = HeaderMap::new();
+        headers.append("x-forwarded-for", "1.2.3.4".parse().expect("hv"));
+        headers.append("x-forwarded-for", "198.51.100.2".parse().expect("hv"));
+        assert_eq!(
+            client_ip(&headers, PEER, 1),
+            Some(IpAddr::from([198, 51, 100, 2]))
+        );
+    }
+
+    #[test]
+    fn a_short_chain_or_no_header_falls_back_safely() {
+        let headers = forwarded("198.51.100.2");
+        assert_eq!(
+            client_ip(&headers, PEER, 3),
+            Some(IpAddr::from([198, 51, 100, 2]))
+        );
+        assert_eq!(client_ip(&HeaderMap::new(), PEER, 1), PEER);
+        assert_eq!(client_ip(&forwarded("1.2.3.4, garbage"), PEER, 1), PEER);
     }
 }
