@@ -17,6 +17,7 @@ mod helpers;
 mod housekeeping;
 mod identity;
 mod lockout;
+mod login_hardening;
 mod openapi;
 mod openapi_coverage;
 mod password;

@@ -12,9 +12,10 @@ use api::{
     SessionSubject, Text, ok,
 };
 use axum::Router;
-use axum::extract::{ConnectInfo, FromRequestParts, State};
-use axum::http::HeaderMap;
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use events::EventStore;
@@ -225,12 +226,40 @@ pub fn anonymous_metadata(what: &str, customer_id: Option<Uuid>) -> events::Meta
     }
 }
 
-async fn login(
-    State(state): State<IdentityState>,
+/// `POST /auth/login`. Every answer is `Cache-Control: no-store` (several carry tokens).
+async fn login(State(state): State<IdentityState>, ip: ClientIp, request: Request) -> Response {
+    let mut response = match sign_in(&state, ip, request).await {
+        Ok(response) => response,
+        Err(e) => e.into_response(),
+    };
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// 503 with `Retry-After` in the envelope: every hashing slot is taken and the wait queue
+/// is full.
+pub fn hashing_busy() -> Response {
+    let mut response = ApiError::Unavailable(Text::new(
+        "登录繁忙，请稍后再试",
+        "sign-in is busy, try again shortly",
+    ))
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
+}
+
+async fn sign_in(
+    state: &IdentityState,
     ip: ClientIp,
-    FormOrJson(form): FormOrJson<LoginForm>,
-) -> ApiResult<serde_json::Value> {
-    limit(&state, ip)?;
+    request: Request,
+) -> Result<Response, ApiError> {
+    // The per-IP limit comes before the body is read or parsed.
+    limit(state, ip)?;
+    let FormOrJson(form) = FormOrJson::<LoginForm>::from_request(request, state).await?;
     let username = form.username.ok_or_else(|| {
         ApiError::bad_field("username", "用户名不能为空", "username cannot be empty")
     })?;
@@ -255,7 +284,7 @@ async fn login(
         return Err(locked(until));
     }
     // The username, or else a customer's bound Easy-clear ID.
-    let (account, method) = sign_in_name::resolve(&state, &username).await?;
+    let (account, method) = sign_in_name::resolve(state, &username).await?;
     let known = account.exists().then(|| account.account_id()).flatten();
     attempt.account_id = known;
     // A bound Easy-clear ID also answers for the lock of the account it names.
@@ -266,13 +295,16 @@ async fn login(
         return Err(locked(until));
     }
     let hash = match known {
-        Some(id) => password_hash(&state, id).await?,
+        Some(id) => password_hash(state, id).await?,
         None => None,
     };
     // Unknown users are checked against a dummy hash: same answer, similar timing.
-    if !state.hasher.verify(password.clone(), hash).await {
+    let Ok(right) = state.hasher.try_verify(password.clone(), hash).await else {
+        return Ok(hashing_busy());
+    };
+    if !right {
         lockout::record(&state.pool, &attempt, Outcome::Failure).await?;
-        count_failure(&state, &account, &attempt).await?;
+        count_failure(state, &account, &attempt).await?;
         return Err(login_failed());
     }
     let Some(id) = known else {
@@ -310,7 +342,7 @@ async fn login(
     if account.reset_forced.is_some() || is_breached {
         if is_breached && account.reset_forced.is_none() {
             let metadata = anonymous_metadata("login", subject.customer_id);
-            on_account(&state, &metadata, id, None, |s| {
+            on_account(state, &metadata, id, None, |s| {
                 account::decide_force_reset(s, "breached")
             })
             .await?;
@@ -336,7 +368,7 @@ async fn login(
         .auth
         .issue_with_roles(&subject, &account.roles(), method)
         .await?;
-    Ok(ok(json!(token)).no_store())
+    Ok(ok(json!(token)).no_store().into_response())
 }
 
 /// Count a failure of the submitted name; the fifth within the window locks the name and,
@@ -823,5 +855,23 @@ mod tests {
         );
         assert_eq!(client_ip(&HeaderMap::new(), PEER, 1), PEER);
         assert_eq!(client_ip(&forwarded("1.2.3.4, garbage"), PEER, 1), PEER);
+    }
+
+    #[tokio::test]
+    async fn a_full_hashing_queue_answers_503_with_retry_after_in_the_envelope() {
+        let response = hashing_busy();
+        assert_eq!(response.status(), 503);
+        assert_eq!(
+            response.headers().get(header::RETRY_AFTER),
+            Some(&HeaderValue::from_static("1"))
+        );
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .expect("body");
+        let v: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
+        assert_eq!(v["code"], 503);
+        for key in ["code", "message", "data", "refreshed", "accessToken"] {
+            assert!(v.get(key).is_some(), "{v}");
+        }
     }
 }

@@ -222,7 +222,7 @@ async fn forgot(
     let background = state.clone();
     tokio::spawn(async move {
         if let Err(e) = send_reset_links(&background, &who, by_email).await {
-            tracing::warn!(error = ?e, "password reset mail failed");
+            tracing::warn!(error = %super::super::mail::redact_addresses(&e), "password reset mail failed");
         }
     });
     Ok(ok(None).with_message(
@@ -285,10 +285,14 @@ async fn send_reset_links(state: &IdentityState, who: &str, by_email: bool) -> R
              (it works once):\n{link}\n\nIf you did not ask for this, ignore this message.\n",
             name = r.display_name,
         );
-        mailer
+        // Logged by account id: the address itself never enters the log.
+        match mailer
             .send(&email, "Clearway 密码重置 / password reset", body)
-            .await?;
-        tracing::info!(account_id = %id, "password reset link sent");
+            .await
+        {
+            Ok(()) => tracing::info!(account_id = %id, "password reset link sent"),
+            Err(e) => tracing::warn!(account_id = %id, error = %e, "password reset mail failed"),
+        }
     }
     Ok(())
 }
