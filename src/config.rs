@@ -121,6 +121,12 @@ impl IdentityConfig {
                 self.login_rate_burst,
                 self.login_rate_per_minute,
             ),
+            // Its own bucket of the same size: starting single sign-on does not use up the
+            // password sign-ins of a shared address, nor the other way round.
+            sso_start_limiter: command::account::limiter::RateLimiter::new(
+                self.login_rate_burst,
+                self.login_rate_per_minute,
+            ),
             trusted_proxies: self.trusted_proxies(),
             pre_logout: self
                 .pre_logout_url

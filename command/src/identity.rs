@@ -23,6 +23,8 @@ pub struct Identity {
     /// The web app's address: reset links are `<public_url>/pass-reset?token=...`.
     pub public_url: String,
     pub login_limiter: RateLimiter,
+    /// Single sign-on starts per client (they need no login).
+    pub sso_start_limiter: RateLimiter,
     /// How many proxies in front of the server append to `X-Forwarded-For` (0: the header
     /// is ignored and the peer address is the client).
     pub trusted_proxies: usize,
@@ -41,6 +43,7 @@ impl Default for Identity {
             mailer: None,
             public_url: "http://127.0.0.1:8080".into(),
             login_limiter: RateLimiter::default(),
+            sso_start_limiter: RateLimiter::default(),
             trusted_proxies: 0,
             pre_logout: None,
         }

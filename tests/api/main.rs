@@ -27,5 +27,6 @@ mod replay;
 mod roles;
 mod safe_defaults;
 mod sso;
+mod sso_limits;
 mod staff;
 mod web_app;

@@ -18,4 +18,5 @@ pub fn router(g: &Guards) -> Router<IdentityState> {
         .merge(auth::routes(g))
         .merge(password::routes())
         .merge(staff::routes(g))
+        .merge(super::sso::router())
 }

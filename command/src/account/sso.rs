@@ -27,10 +27,12 @@ use serde_json::json;
 pub use oidc::{SsoConfig, SsoConfigError, SsoSettings};
 
 use crate::account::AccountState;
+use crate::account::routes::auth::{ClientIp, limit_sso_start};
 use crate::http::CommandState;
+use crate::identity::IdentityState;
 use oidc::{FlowError, Identity, Oidc};
 
-pub fn router() -> Router<CommandState> {
+pub fn router() -> Router<IdentityState> {
     Router::new()
         .route("/api/v1/sso/config", get(config))
         .route("/api/v1/sso/start", post(start))
@@ -100,7 +102,7 @@ struct ConfigAnswer {
     redirect_uris: Vec<String>,
 }
 
-async fn config(State(state): State<CommandState>) -> ApiResult<ConfigAnswer> {
+async fn config(State(state): State<IdentityState>) -> ApiResult<ConfigAnswer> {
     let answer = match &state.sso {
         None => ConfigAnswer {
             enabled: false,
@@ -136,8 +138,15 @@ struct StartAnswer {
     code_verifier: String,
 }
 
-async fn start(State(state): State<CommandState>, body: Bytes) -> ApiResult<StartAnswer> {
+async fn start(
+    State(state): State<IdentityState>,
+    ip: ClientIp,
+    body: Bytes,
+) -> ApiResult<StartAnswer> {
     let sso = sso(&state)?;
+    // Anyone may start: a per-client rate, and a per-client share of the pending sign-ins,
+    // keep one client from blocking staff sign-in for everybody.
+    let client = limit_sso_start(&state, ip)?;
     let body: StartBody = if body.iter().all(u8::is_ascii_whitespace) {
         StartBody::default()
     } else {
@@ -153,7 +162,8 @@ async fn start(State(state): State<CommandState>, body: Bytes) -> ApiResult<Star
             )
         })?
         .clone();
-    if store::sweep_pending(&state.pool).await? >= store::MAX_PENDING {
+    let (all, of_client) = store::sweep_pending(&state.pool, &client).await?;
+    if all >= store::MAX_PENDING || of_client >= store::MAX_PENDING_PER_CLIENT {
         return Err(ApiError::TooManyRequests {
             retry_after_secs: 60,
         });
@@ -164,6 +174,7 @@ async fn start(State(state): State<CommandState>, body: Bytes) -> ApiResult<Star
     })?;
     store::insert_pending(
         &state.pool,
+        &client,
         &started.state,
         &started.nonce,
         &started.code_challenge,
@@ -213,7 +224,7 @@ fn valid_verifier(v: &str) -> bool {
 }
 
 async fn callback(
-    State(state): State<CommandState>,
+    State(state): State<IdentityState>,
     api::Json(body): api::Json<CallbackBody>,
 ) -> ApiResult<String> {
     let sso = sso(&state)?;
@@ -437,7 +448,7 @@ struct LogoutAnswer {
     logout_url: Option<String>,
 }
 
-async fn logout_url(State(state): State<CommandState>, actor: Actor) -> ApiResult<LogoutAnswer> {
+async fn logout_url(State(state): State<IdentityState>, actor: Actor) -> ApiResult<LogoutAnswer> {
     let sso = sso(&state)?;
     let id_token = store::session_id_token(&state.pool, actor.session_id).await?;
     let url = sso

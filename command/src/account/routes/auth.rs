@@ -125,6 +125,33 @@ pub fn limit(state: &IdentityState, ip: ClientIp) -> Result<(), ApiError> {
         .map_err(|retry_after_secs| ApiError::TooManyRequests { retry_after_secs })
 }
 
+/// The client a single sign-on start is counted against: its IP address, or an IPv6
+/// address's /64 network (one subscriber usually holds a whole /64).
+pub fn sso_client(ip: Option<IpAddr>) -> IpAddr {
+    match ip {
+        Some(IpAddr::V6(v6)) if v6.to_ipv4_mapped().is_none() => {
+            let mut segments = v6.segments();
+            segments[4..].fill(0);
+            IpAddr::from(segments)
+        }
+        Some(IpAddr::V6(v6)) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
+        Some(v4) => v4,
+        None => IpAddr::from([0, 0, 0, 0]),
+    }
+}
+
+/// Take a token from the client's single sign-on start bucket (429 + code 207 +
+/// `Retry-After` when empty); answers the client's key for the pending-sign-in share.
+pub fn limit_sso_start(state: &IdentityState, ip: ClientIp) -> Result<String, ApiError> {
+    let client = sso_client(ip.0);
+    state
+        .identity
+        .sso_start_limiter
+        .check(client)
+        .map_err(|retry_after_secs| ApiError::TooManyRequests { retry_after_secs })?;
+    Ok(client.to_string())
+}
+
 #[derive(Deserialize)]
 struct LoginForm {
     username: Option<String>,
