@@ -4,6 +4,7 @@
 //! is in `crate::customer` (re-exported here). Every decision is pure; the given/when/then
 //! tests are in `account/tests.rs`.
 
+pub mod access;
 pub mod breached;
 pub mod limiter;
 pub mod lockout;

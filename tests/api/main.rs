@@ -1,5 +1,6 @@
 //! Black-box API tests: the real server on port 0 against a fresh PostgreSQL database per test.
 
+mod access_atomic;
 mod account_transfer;
 mod activity_masking;
 mod admin_audit;

@@ -732,8 +732,9 @@ async fn change_password(
             data: json!(null),
         });
     }
+    // The tokens and sessions end in the transaction that records the new password; this
+    // clears this instance's session cache.
     crate::accounts::set_password(&state, &actor, registered.account_id, &new, "changed").await?;
-    tokens::void_all(&state.pool, registered.account_id).await?;
     state.auth.revoke_all(registered.account_id).await?;
     Ok(ok(None).with_message(
         api::lang::current()

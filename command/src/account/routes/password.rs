@@ -14,7 +14,7 @@ use uuid::Uuid;
 
 use super::auth::{ClientIp, anonymous_metadata, check_new_password, limit, load_account_id};
 use crate::account::tokens::{self, Purpose, TokenError};
-use crate::account::{self, AccountState, lockout};
+use crate::account::{self, AccountState};
 use crate::accounts::set_password_with;
 use crate::handler::{CommandAnswer, CommandError};
 use crate::identity::IdentityState;
@@ -115,12 +115,21 @@ fn done(answer: CommandAnswer) -> ApiResult<CommandAnswer> {
     ))
 }
 
+/// Set the password the token allows; the tokens, the sessions and (after a reset by mail)
+/// the lock end in the same transaction.
 async fn finish(
     state: &IdentityState,
     checked: Checked,
     purpose: Purpose,
     how: &str,
 ) -> Result<CommandAnswer, ApiError> {
+    let username = checked
+        .account
+        .registered
+        .as_ref()
+        .map(|r| r.username.clone())
+        .unwrap_or_default();
+    let unlock = (purpose == Purpose::Reset).then_some(username.as_str());
     let customer_id = checked
         .account
         .registered
@@ -134,9 +143,10 @@ async fn finish(
         &checked.new,
         how,
         Some((&checked.token, purpose)),
+        unlock,
     )
     .await?;
-    tokens::void_all(&state.pool, checked.account_id).await?;
+    // Clears this instance's session cache (the rows were revoked in the transaction).
     state.auth.revoke_all(checked.account_id).await?;
     Ok(answer)
 }
@@ -181,17 +191,7 @@ async fn reset(
 ) -> ApiResult<CommandAnswer> {
     limit(&state, ip)?;
     let checked = check(&state, body, Purpose::Reset, "token").await?;
-    let id = checked.account_id;
-    let username = checked
-        .account
-        .registered
-        .as_ref()
-        .map(|r| r.username.clone())
-        .unwrap_or_default();
-    let answer = finish(&state, checked, Purpose::Reset, "reset").await?;
-    let mut conn = state.pool.acquire().await?;
-    lockout::unlock(&mut conn, id, &username).await?;
-    done(answer)
+    done(finish(&state, checked, Purpose::Reset, "reset").await?)
 }
 
 #[derive(Deserialize)]
@@ -410,9 +410,9 @@ async fn transfer_confirm(
     .bind(hash)
     .execute(&mut *tx)
     .await?;
+    crate::account::access::end(&mut tx, &[old_id], true).await?;
     tx.commit().await?;
     state.store.notify();
-    tokens::void_all(&state.pool, old_id).await?;
     state.auth.revoke_all(old_id).await?;
     Ok(ok(TransferDone {
         id: new_id,
