@@ -22,6 +22,7 @@ async fn transfer(app: &TestApp, token: &str, username: &str, to: &str) -> serde
 #[sqlx::test(migrations = "./migrations")]
 async fn an_admin_cannot_transfer_a_super_admins_account_or_their_own(pool: PgPool) {
     let app = spawn(pool.clone()).await;
+    crate::access_atomic::roles_projected(&pool).await;
     let admin = app.login("admin").await;
     let boss = transfer(&app, &admin, "superadmin", "superadmin-moved").await;
     assert_eq!(boss["_status"], 403, "{boss}");

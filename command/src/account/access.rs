@@ -59,3 +59,24 @@ impl AfterAppend for EndAccess {
         })
     }
 }
+
+/// The sessions and unused tokens of every login of a customer (from `rm_accounts`; a
+/// login too new to be there cannot sign in either: sign-in checks the customer), ended in
+/// the transaction that disables or deletes the customer.
+pub struct EndCustomerAccess {
+    pub customer_id: Uuid,
+}
+
+impl AfterAppend for EndCustomerAccess {
+    fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: events::Appended) -> Hooked<'c> {
+        Box::pin(async move {
+            let logins: Vec<Uuid> =
+                sqlx::query_scalar("SELECT account_id FROM rm_accounts WHERE customer_id = $1")
+                    .bind(self.customer_id)
+                    .fetch_all(&mut *tx)
+                    .await?;
+            end(tx, &logins, true).await?;
+            Ok(appended.position)
+        })
+    }
+}
