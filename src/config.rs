@@ -80,9 +80,13 @@ pub struct IdentityConfig {
     /// Login requests per client IP: sustained rate per minute.
     #[arg(long, env = "CLEARWAY_LOGIN_RATE_PER_MINUTE", default_value_t = 30)]
     pub login_rate_per_minute: u32,
-    /// Take the client IP from `X-Forwarded-For` (only behind a proxy that sets it).
+    /// Older switch: `true` is `CLEARWAY_TRUSTED_PROXIES=1`.
     #[arg(long, env = "CLEARWAY_TRUST_FORWARDED_FOR", default_value_t = false)]
     pub trust_forwarded_for: bool,
+    /// How many proxies in front of the server append to `X-Forwarded-For`: the client IP is
+    /// the entry that many places from the right. 0 ignores the header.
+    #[arg(long, env = "CLEARWAY_TRUSTED_PROXIES", default_value_t = 0)]
+    pub trusted_proxies: usize,
     /// A request the client makes before logging out (`GET /api/v1/session` hands it over).
     #[arg(long, env = "CLEARWAY_PRE_LOGOUT_URL")]
     pub pre_logout_url: Option<String>,
@@ -92,6 +96,15 @@ pub struct IdentityConfig {
 }
 
 impl IdentityConfig {
+    /// The number of trusted proxies (the older boolean counts as one).
+    pub fn trusted_proxies(&self) -> usize {
+        if self.trusted_proxies == 0 && self.trust_forwarded_for {
+            1
+        } else {
+            self.trusted_proxies
+        }
+    }
+
     /// The identity settings the command routes use (fails on a bad SMTP URL or sender).
     pub fn build(&self) -> anyhow::Result<command::accounts::Identity> {
         let mailer = match &self.smtp_url {
@@ -108,7 +121,13 @@ impl IdentityConfig {
                 self.login_rate_burst,
                 self.login_rate_per_minute,
             ),
-            trust_forwarded_for: self.trust_forwarded_for,
+            // Its own bucket of the same size: starting single sign-on does not use up the
+            // password sign-ins of a shared address, nor the other way round.
+            sso_start_limiter: command::account::limiter::RateLimiter::new(
+                self.login_rate_burst,
+                self.login_rate_per_minute,
+            ),
+            trusted_proxies: self.trusted_proxies(),
             pre_logout: self
                 .pre_logout_url
                 .as_ref()
@@ -131,6 +150,7 @@ impl Default for IdentityConfig {
             login_rate_burst: 30,
             login_rate_per_minute: 30,
             trust_forwarded_for: false,
+            trusted_proxies: 0,
             pre_logout_url: None,
             pre_logout_method: "POST".into(),
         }
@@ -243,5 +263,15 @@ mod tests {
             parse(&["clearway", "--database-url", url, "--mode", "development"]),
             Ok(Mode::Development)
         );
+    }
+
+    #[test]
+    fn the_older_forwarded_switch_counts_as_one_trusted_proxy() {
+        let mut identity = IdentityConfig::default();
+        assert_eq!(identity.trusted_proxies(), 0);
+        identity.trust_forwarded_for = true;
+        assert_eq!(identity.trusted_proxies(), 1);
+        identity.trusted_proxies = 2;
+        assert_eq!(identity.trusted_proxies(), 2);
     }
 }

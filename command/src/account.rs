@@ -4,6 +4,7 @@
 //! is in `crate::customer` (re-exported here). Every decision is pure; the given/when/then
 //! tests are in `account/tests.rs`.
 
+pub mod access;
 pub mod breached;
 pub mod limiter;
 pub mod lockout;
@@ -337,6 +338,17 @@ pub fn decide_lock(
 ) -> Result<Vec<AccountEvent>, DomainError> {
     live(state)?;
     Ok(vec![AccountEvent::Locked(Locked { failures, until })])
+}
+
+/// [`decide_transfer`] by a member of staff: like every administration command, nobody
+/// transfers their own account and only a SUPER_ADMIN transfers a SUPER_ADMIN's.
+pub fn decide_transfer_by(
+    state: &AccountState,
+    acting: &Acting,
+    new_username: &str,
+) -> Result<Vec<AccountEvent>, DomainError> {
+    may_act_on(acting, state)?;
+    decide_transfer(state, new_username)
 }
 
 /// Staff mark an account as moved to a new login (10004 at its next sign-in).

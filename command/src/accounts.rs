@@ -138,6 +138,27 @@ where
     .await
 }
 
+/// [`on_account`], then `after` in the appending transaction (for example ending the
+/// account's sessions: see `account::access`).
+pub async fn on_account_then<F>(
+    state: &CommandState,
+    metadata: &events::Metadata,
+    account_id: Uuid,
+    expected: Option<i64>,
+    decide: F,
+    after: &dyn AfterAppend,
+) -> Result<CommandAnswer, CommandError>
+where
+    F: Fn(&AccountState) -> Result<Vec<AccountEvent>, DomainError>,
+{
+    execute_then(
+        Command::<AccountState>::on(&state.store, account_id, metadata.clone()).expect(expected),
+        |s, _| decide(s),
+        Some(after),
+    )
+    .await
+}
+
 /// The single-use token that allowed a password change was used already (or never was).
 pub fn token_used() -> DomainError {
     DomainError::Validation(vec![Violation::new(
@@ -159,6 +180,7 @@ pub async fn set_password_with(
     password: &str,
     how: &str,
     consume: Option<(&str, crate::account::tokens::Purpose)>,
+    unlock: Option<&str>,
 ) -> Result<CommandAnswer, CommandError> {
     let hash = state
         .hasher
@@ -169,6 +191,7 @@ pub async fn set_password_with(
         account_id,
         hash,
         consume,
+        unlock,
     };
     execute_then(
         Command::<AccountState>::on(&state.store, account_id, metadata.clone()),
@@ -178,12 +201,14 @@ pub async fn set_password_with(
     .await
 }
 
-/// A password's hash, written with the event that records it was set (and the token that
-/// allowed it used up).
+/// A password's hash, written with the event that records it was set: the token that
+/// allowed it is used up, every other token voided, every session ended and, after a reset
+/// by mail (`unlock`: the username), the brute-force lock lifted, all in one transaction.
 struct Credential<'a> {
     account_id: Uuid,
     hash: String,
     consume: Option<(&'a str, crate::account::tokens::Purpose)>,
+    unlock: Option<&'a str>,
 }
 
 impl AfterAppend for Credential<'_> {
@@ -202,6 +227,10 @@ impl AfterAppend for Credential<'_> {
             .bind(&self.hash)
             .execute(&mut *tx)
             .await?;
+            crate::account::access::end(&mut *tx, &[self.account_id], true).await?;
+            if let Some(username) = self.unlock {
+                crate::account::lockout::unlock(&mut *tx, self.account_id, username).await?;
+            }
             Ok(appended.position)
         })
     }
@@ -220,7 +249,7 @@ pub async fn set_password(
         actor,
         account.registered.as_ref().and_then(|r| r.customer_id),
     );
-    set_password_with(state, &metadata, account_id, password, how, None).await
+    set_password_with(state, &metadata, account_id, password, how, None, None).await
 }
 
 /// Define every role with its default permissions (idempotent).

@@ -23,8 +23,11 @@ pub struct Identity {
     /// The web app's address: reset links are `<public_url>/pass-reset?token=...`.
     pub public_url: String,
     pub login_limiter: RateLimiter,
-    /// Take the client IP from `X-Forwarded-For` (behind a trusted proxy only).
-    pub trust_forwarded_for: bool,
+    /// Single sign-on starts per client (they need no login).
+    pub sso_start_limiter: RateLimiter,
+    /// How many proxies in front of the server append to `X-Forwarded-For` (0: the header
+    /// is ignored and the peer address is the client).
+    pub trusted_proxies: usize,
     pub pre_logout: Option<PreLogout>,
 }
 
@@ -40,7 +43,8 @@ impl Default for Identity {
             mailer: None,
             public_url: "http://127.0.0.1:8080".into(),
             login_limiter: RateLimiter::default(),
-            trust_forwarded_for: false,
+            sso_start_limiter: RateLimiter::default(),
+            trusted_proxies: 0,
             pre_logout: None,
         }
     }

@@ -1,5 +1,7 @@
 //! Black-box API tests: the real server on port 0 against a fresh PostgreSQL database per test.
 
+mod access_atomic;
+mod account_transfer;
 mod activity_masking;
 mod admin_audit;
 mod auth;
@@ -15,6 +17,8 @@ mod foreign_ids;
 mod helpers;
 mod housekeeping;
 mod identity;
+mod lockout;
+mod login_hardening;
 mod openapi;
 mod openapi_coverage;
 mod password;
@@ -24,5 +28,6 @@ mod replay;
 mod roles;
 mod safe_defaults;
 mod sso;
+mod sso_limits;
 mod staff;
 mod web_app;

@@ -3,6 +3,7 @@
 
 use lettre::message::{Mailbox, header::ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
+use sha2::{Digest, Sha256};
 
 #[derive(Clone)]
 pub struct Mailer {
@@ -27,7 +28,15 @@ impl Mailer {
         Ok(Self { transport, from })
     }
 
+    /// Send one message. The error says what went wrong without any e-mail address (an
+    /// SMTP server's answer often quotes the recipient), so it can be logged as it is.
     pub async fn send(&self, to: &str, subject: &str, body: String) -> Result<(), String> {
+        self.send_raw(to, subject, body)
+            .await
+            .map_err(|e| redact_addresses(&e))
+    }
+
+    async fn send_raw(&self, to: &str, subject: &str, body: String) -> Result<(), String> {
         let to = to.parse::<Mailbox>().map_err(|e| e.to_string())?;
         let message = Message::builder()
             .from(self.from.clone())
@@ -41,5 +50,71 @@ impl Mailer {
             .await
             .map(|_| ())
             .map_err(|e| e.to_string())
+    }
+}
+
+/// `text` with every word that looks like an e-mail address replaced by a short hash of it
+/// (the same address gives the same hash, so log lines can still be matched up).
+pub fn redact_addresses(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut word = String::new();
+    let flush = |word: &mut String, out: &mut String| {
+        if word.contains('@') {
+            let trimmed = word.trim_matches(|c: char| "<>()[]\"',;:".contains(c));
+            let digest = hex::encode(Sha256::digest(trimmed.to_lowercase().as_bytes()));
+            out.push_str(&format!("<address {}>", &digest[..12]));
+        } else {
+            out.push_str(word);
+        }
+        word.clear();
+    };
+    for c in text.chars() {
+        if c.is_whitespace() {
+            flush(&mut word, &mut out);
+            out.push(c);
+        } else {
+            word.push(c);
+        }
+    }
+    flush(&mut word, &mut out);
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_smtp_answer_quoting_the_recipient_loses_the_address() {
+        let error =
+            "permanent error (550): 5.1.1 <Bob.Smith@example.com>: Recipient address rejected";
+        let redacted = redact_addresses(error);
+        assert!(!redacted.contains("example.com"), "{redacted}");
+        assert!(!redacted.to_lowercase().contains("bob"), "{redacted}");
+        assert!(redacted.starts_with("permanent error (550): 5.1.1 <address "));
+        assert!(redacted.ends_with("Recipient address rejected"));
+        // The same address always gives the same mark.
+        assert_eq!(
+            redact_addresses("bob.smith@example.com"),
+            redact_addresses("<BOB.SMITH@example.com>:")
+        );
+    }
+
+    #[tokio::test]
+    async fn a_failed_send_never_names_the_recipient() {
+        // Nothing listens on port 9: the connection fails, and the refused address is not
+        // in the error either way.
+        let mailer = Mailer::from_url("smtp://127.0.0.1:9", "Clearway <no-reply@clearway.test>")
+            .expect("mailer");
+        let err = mailer
+            .send("victim@example.com", "s", "b".into())
+            .await
+            .expect_err("no server");
+        assert!(!err.contains("victim"), "{err}");
+        let err = mailer
+            .send("not an address victim@", "s", "b".into())
+            .await
+            .expect_err("bad address");
+        assert!(!err.contains("victim"), "{err}");
     }
 }

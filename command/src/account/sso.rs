@@ -28,13 +28,15 @@ use utoipa_axum::routes;
 pub use oidc::{SsoConfig, SsoConfigError, SsoSettings};
 
 use crate::account::AccountState;
+use crate::account::routes::auth::{ClientIp, limit_sso_start};
 use crate::http::CommandState;
+use crate::identity::IdentityState;
 use oidc::{FlowError, Identity, Oidc};
 
 /// The single sign-on routes. With single sign-on off only `config` (which says so) is
 /// mounted: the others could only answer 404 (as the fallback does), and the document lists
 /// only what the server serves.
-pub fn router(enabled: bool) -> OpenApiRouter<CommandState> {
+pub fn router(enabled: bool) -> OpenApiRouter<IdentityState> {
     let config = OpenApiRouter::new().routes(routes!(config));
     if !enabled {
         return config;
@@ -124,7 +126,7 @@ struct ConfigAnswer {
         (status = 200, description = "The single sign-on settings a client needs.", body = ConfigAnswer),
     ),
 )]
-async fn config(State(state): State<CommandState>) -> ApiResult<ConfigAnswer> {
+async fn config(State(state): State<IdentityState>) -> ApiResult<ConfigAnswer> {
     let answer = match &state.sso {
         None => ConfigAnswer {
             enabled: false,
@@ -183,8 +185,15 @@ struct StartAnswer {
         (status = 503, response = api::doc::Unavailable),
     ),
 )]
-async fn start(State(state): State<CommandState>, body: Bytes) -> ApiResult<StartAnswer> {
+async fn start(
+    State(state): State<IdentityState>,
+    ip: ClientIp,
+    body: Bytes,
+) -> ApiResult<StartAnswer> {
     let sso = sso(&state)?;
+    // Anyone may start: a per-client rate, and a per-client share of the pending sign-ins,
+    // keep one client from blocking staff sign-in for everybody.
+    let client = limit_sso_start(&state, ip)?;
     let body: StartBody = if body.iter().all(u8::is_ascii_whitespace) {
         StartBody::default()
     } else {
@@ -200,7 +209,8 @@ async fn start(State(state): State<CommandState>, body: Bytes) -> ApiResult<Star
             )
         })?
         .clone();
-    if store::sweep_pending(&state.pool).await? >= store::MAX_PENDING {
+    let (all, of_client) = store::sweep_pending(&state.pool, &client).await?;
+    if all >= store::MAX_PENDING || of_client >= store::MAX_PENDING_PER_CLIENT {
         return Err(ApiError::TooManyRequests {
             retry_after_secs: 60,
         });
@@ -211,6 +221,7 @@ async fn start(State(state): State<CommandState>, body: Bytes) -> ApiResult<Star
     })?;
     store::insert_pending(
         &state.pool,
+        &client,
         &started.state,
         &started.nonce,
         &started.code_challenge,
@@ -290,7 +301,7 @@ fn valid_verifier(v: &str) -> bool {
     ),
 )]
 async fn callback(
-    State(state): State<CommandState>,
+    State(state): State<IdentityState>,
     api::Json(body): api::Json<CallbackBody>,
 ) -> ApiResult<String> {
     let sso = sso(&state)?;
@@ -530,7 +541,7 @@ struct LogoutAnswer {
         (status = 503, response = api::doc::Unavailable),
     ),
 )]
-async fn logout_url(State(state): State<CommandState>, actor: Actor) -> ApiResult<LogoutAnswer> {
+async fn logout_url(State(state): State<IdentityState>, actor: Actor) -> ApiResult<LogoutAnswer> {
     let sso = sso(&state)?;
     let id_token = store::session_id_token(&state.pool, actor.session_id).await?;
     let url = sso

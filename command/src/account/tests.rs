@@ -393,3 +393,20 @@ fn given_a_staff_member_when_the_sso_identity_is_linked_then_it_is_recorded_once
         Err(DomainError::NotFound)
     ));
 }
+
+#[test]
+fn when_an_admin_transfers_a_super_admin_or_their_own_account_then_it_is_refused() {
+    let admin = account("admin", vec![Role::Admin]);
+    let boss = account("boss", vec![Role::SuperAdmin]);
+    let acme = account("acme", vec![Role::Customer]);
+    let granted = codes(Role::Admin);
+    let roles = [Role::Admin];
+    let by = acting(&admin, &roles, &granted);
+    assert_eq!(
+        decide_transfer_by(&boss, &by, "boss-new").expect_err("no"),
+        DomainError::Forbidden
+    );
+    let err = decide_transfer_by(&admin, &by, "admin-new").expect_err("self");
+    assert!(matches!(err, DomainError::Validation(v) if v[0].rule == "self"));
+    assert!(decide_transfer_by(&acme, &by, "EC-0001").is_ok());
+}

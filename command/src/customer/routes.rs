@@ -23,7 +23,7 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::account::routes::auth::load_account_id;
-use crate::account::{self, Register, tokens};
+use crate::account::{self, Register};
 use crate::aggregate::DomainError;
 use crate::customer::{self, CustomerState, ProfileUpdate};
 use crate::handler::{

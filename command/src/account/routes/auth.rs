@@ -14,6 +14,11 @@ use api::{
 use axum::extract::{ConnectInfo, FromRequestParts, State};
 use axum::http::HeaderMap;
 use axum::http::request::Parts;
+use axum::Router;
+use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
+use axum::http::{HeaderMap, HeaderValue, header};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use events::EventStore;
 use serde::{Deserialize, Serialize};
@@ -28,7 +33,9 @@ use crate::account::tokens::{self, Purpose};
 use crate::account::{self, AccountState, breached};
 use crate::accounts::on_account;
 use crate::customer::{self, CustomerState};
-use crate::handler::{Command, CommandAnswer, execute, load};
+use crate::handler::{
+    AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
+};
 use crate::identity::{IdentityState, PreLogout};
 
 /// Every route of this module with who may call it.
@@ -48,26 +55,35 @@ pub fn routes(g: &Guards) -> OpenApiRouter<IdentityState> {
         .routes(routes!(bind_easy_clear).map(|r| r.route_layer(g.customer())))
 }
 
-/// The client's IP: the connection's peer, or the first `X-Forwarded-For` entry when the
-/// server is configured to trust its proxy.
+/// The client's IP: the connection's peer, or, behind `trusted_proxies` proxies that each
+/// append the address they saw to `X-Forwarded-For`, the entry that many places from the
+/// right (the rightmost is what the nearest proxy saw). Entries further left were written
+/// by the client or by proxies nobody vouches for, so they are never used.
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub Option<IpAddr>);
 
 pub fn client_ip(
     headers: &HeaderMap,
     peer: Option<IpAddr>,
-    trust_forwarded: bool,
+    trusted_proxies: usize,
 ) -> Option<IpAddr> {
-    if trust_forwarded
-        && let Some(ip) = headers
-            .get("x-forwarded-for")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.split(',').next())
-            .and_then(|v| v.trim().parse::<IpAddr>().ok())
-    {
-        return Some(ip);
+    if trusted_proxies == 0 {
+        return peer;
     }
-    peer
+    let entries: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    if entries.is_empty() {
+        return peer;
+    }
+    // Fewer entries than proxies: every entry was appended by a trusted proxy, and the
+    // leftmost is the client one of them saw.
+    let index = entries.len().saturating_sub(trusted_proxies);
+    entries[index].parse::<IpAddr>().ok().or(peer)
 }
 
 impl FromRequestParts<IdentityState> for ClientIp {
@@ -84,7 +100,7 @@ impl FromRequestParts<IdentityState> for ClientIp {
         Ok(ClientIp(client_ip(
             &parts.headers,
             peer,
-            state.identity.trust_forwarded_for,
+            state.identity.trusted_proxies,
         )))
     }
 }
@@ -97,6 +113,33 @@ pub fn limit(state: &IdentityState, ip: ClientIp) -> Result<(), ApiError> {
         .login_limiter
         .check(key)
         .map_err(|retry_after_secs| ApiError::TooManyRequests { retry_after_secs })
+}
+
+/// The client a single sign-on start is counted against: its IP address, or an IPv6
+/// address's /64 network (one subscriber usually holds a whole /64).
+pub fn sso_client(ip: Option<IpAddr>) -> IpAddr {
+    match ip {
+        Some(IpAddr::V6(v6)) if v6.to_ipv4_mapped().is_none() => {
+            let mut segments = v6.segments();
+            segments[4..].fill(0);
+            IpAddr::from(segments)
+        }
+        Some(IpAddr::V6(v6)) => v6.to_ipv4_mapped().map_or(IpAddr::V6(v6), IpAddr::V4),
+        Some(v4) => v4,
+        None => IpAddr::from([0, 0, 0, 0]),
+    }
+}
+
+/// Take a token from the client's single sign-on start bucket (429 + code 207 +
+/// `Retry-After` when empty); answers the client's key for the pending-sign-in share.
+pub fn limit_sso_start(state: &IdentityState, ip: ClientIp) -> Result<String, ApiError> {
+    let client = sso_client(ip.0);
+    state
+        .identity
+        .sso_start_limiter
+        .check(client)
+        .map_err(|retry_after_secs| ApiError::TooManyRequests { retry_after_secs })?;
+    Ok(client.to_string())
 }
 
 /// Credentials.
@@ -205,6 +248,7 @@ pub fn anonymous_metadata(what: &str, customer_id: Option<Uuid>) -> events::Meta
     }
 }
 
+/// `POST /auth/login`. Every answer is `Cache-Control: no-store` (several carry tokens).
 #[utoipa::path(
     post,
     path = "/auth/login",
@@ -220,12 +264,39 @@ pub fn anonymous_metadata(what: &str, customer_id: Option<Uuid>) -> events::Meta
         (status = 429, response = api::doc::TooManyRequests),
     ),
 )]
-async fn login(
-    State(state): State<IdentityState>,
+async fn login(State(state): State<IdentityState>, ip: ClientIp, request: Request) -> Response {
+    let mut response = match sign_in(&state, ip, request).await {
+        Ok(response) => response,
+        Err(e) => e.into_response(),
+    };
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    response
+}
+
+/// 503 with `Retry-After` in the envelope: every hashing slot is taken and the wait queue
+/// is full.
+pub fn hashing_busy() -> Response {
+    let mut response = ApiError::Unavailable(Text::new(
+        "登录繁忙，请稍后再试",
+        "sign-in is busy, try again shortly",
+    ))
+    .into_response();
+    response
+        .headers_mut()
+        .insert(header::RETRY_AFTER, HeaderValue::from_static("1"));
+    response
+}
+
+async fn sign_in(
+    state: &IdentityState,
     ip: ClientIp,
-    FormOrJson(form): FormOrJson<LoginForm>,
-) -> ApiResult<serde_json::Value> {
-    limit(&state, ip)?;
+    request: Request,
+) -> Result<Response, ApiError> {
+    // The per-IP limit comes before the body is read or parsed.
+    limit(state, ip)?;
+    let FormOrJson(form) = FormOrJson::<LoginForm>::from_request(request, state).await?;
     let username = form.username.ok_or_else(|| {
         ApiError::bad_field("username", "用户名不能为空", "username cannot be empty")
     })?;
@@ -237,33 +308,50 @@ async fn login(
         return Err(login_failed());
     }
     let ip_text = ip.0.map(|i| i.to_string());
+    let key = lockout::name_key(&username);
+    let mut attempt = lockout::Attempt {
+        account_id: None,
+        key,
+        username: &username,
+        ip: ip_text,
+    };
+    // A locked name answers the same whatever the password: it is never checked.
+    if let Some(until) = lockout::locked_until(&state.pool, key).await? {
+        lockout::record(&state.pool, &attempt, Outcome::Locked).await?;
+        return Err(locked(until));
+    }
     // The username, or else a customer's bound Easy-clear ID.
-    let (account, method) = sign_in_name::resolve(&state, &username).await?;
+    let (account, method) = sign_in_name::resolve(state, &username).await?;
     let known = account.exists().then(|| account.account_id()).flatten();
+    attempt.account_id = known;
+    // A bound Easy-clear ID also answers for the lock of the account it names.
+    if let Some(id) = known.filter(|id| *id != key)
+        && let Some(until) = lockout::locked_until(&state.pool, id).await?
+    {
+        lockout::record(&state.pool, &attempt, Outcome::Locked).await?;
+        return Err(locked(until));
+    }
     let hash = match known {
-        Some(id) => password_hash(&state, id).await?,
+        Some(id) => password_hash(state, id).await?,
         None => None,
     };
     // Unknown users are checked against a dummy hash: same answer, similar timing.
-    if !state.hasher.verify(password.clone(), hash).await {
-        lockout::record(&state.pool, known, &username, ip_text, Outcome::Failure).await?;
-        if let Some(id) = known {
-            count_failure(&state, &account, id).await?;
-        }
+    let Ok(right) = state.hasher.try_verify(password.clone(), hash).await else {
+        return Ok(hashing_busy());
+    };
+    if !right {
+        lockout::record(&state.pool, &attempt, Outcome::Failure).await?;
+        count_failure(state, &account, &attempt).await?;
         return Err(login_failed());
     }
     let Some(id) = known else {
         return Err(login_failed());
     };
     if account.disabled || crate::accounts::customer_closed(&state.store, &account).await? {
-        lockout::record(&state.pool, known, &username, ip_text, Outcome::Refused).await?;
+        lockout::record(&state.pool, &attempt, Outcome::Refused).await?;
         return Err(cancelled());
     }
-    if let Some(until) = lockout::locked_until(&state.pool, id).await? {
-        lockout::record(&state.pool, known, &username, ip_text, Outcome::Locked).await?;
-        return Err(locked(until));
-    }
-    lockout::record(&state.pool, known, &username, ip_text, Outcome::Success).await?;
+    lockout::record(&state.pool, &attempt, Outcome::Success).await?;
     let subject = subject(&account).ok_or_else(login_failed)?;
     if account.transfer_to.is_some() {
         let token = tokens::issue(&state.pool, id, Purpose::Transfer).await?;
@@ -291,7 +379,7 @@ async fn login(
     if account.reset_forced.is_some() || is_breached {
         if is_breached && account.reset_forced.is_none() {
             let metadata = anonymous_metadata("login", subject.customer_id);
-            on_account(&state, &metadata, id, None, |s| {
+            on_account(state, &metadata, id, None, |s| {
                 account::decide_force_reset(s, "breached")
             })
             .await?;
@@ -317,29 +405,83 @@ async fn login(
         .auth
         .issue_with_roles(&subject, &account.roles(), method)
         .await?;
-    Ok(ok(json!(token)).no_store())
+    Ok(ok(json!(token)).no_store().into_response())
 }
 
-/// Count a failure; the fifth within the window locks the account (and records it).
+/// Count a failure of the submitted name; the fifth within the window locks the name and,
+/// when it names an account, that account (with its `AccountLocked` event).
 async fn count_failure(
     state: &IdentityState,
     account: &AccountState,
-    id: Uuid,
+    attempt: &lockout::Attempt<'_>,
 ) -> Result<(), ApiError> {
-    let failures = lockout::recent_failures(&state.pool, id).await?;
+    let failures = lockout::recent_failures(&state.pool, attempt.key).await?;
     if failures < lockout::MAX_FAILURES {
         return Ok(());
     }
-    if let Some(until) = lockout::try_lock(&state.pool, id, failures).await? {
-        let customer_id = account.registered.as_ref().and_then(|r| r.customer_id);
-        let metadata = anonymous_metadata("login", customer_id);
-        on_account(state, &metadata, id, None, |s| {
-            account::decide_lock(s, failures, until)
-        })
-        .await?;
-        tracing::warn!(account_id = %id, failures, "account locked after failed sign-ins");
+    let until = lockout::lock_end();
+    if attempt.account_id != Some(attempt.key) {
+        let mut conn = state.pool.acquire().await?;
+        lockout::try_lock(&mut conn, attempt.key, failures, until).await?;
+    }
+    if let Some(id) = attempt.account_id {
+        lock_account(state, account, id, failures, until).await?;
     }
     Ok(())
+}
+
+/// Lock an account: the lock row is written by the append of its `AccountLocked` event, in
+/// one transaction, so neither exists without the other. An account locked already (a
+/// concurrent failure won) records nothing more.
+async fn lock_account(
+    state: &IdentityState,
+    account: &AccountState,
+    id: Uuid,
+    failures: i64,
+    until: DateTime<Utc>,
+) -> Result<(), ApiError> {
+    let customer_id = account.registered.as_ref().and_then(|r| r.customer_id);
+    let metadata = anonymous_metadata("login", customer_id);
+    let row = LockRow {
+        id,
+        failures,
+        until,
+    };
+    let result = execute_then(
+        Command::<AccountState>::on(&state.store, id, metadata),
+        |s, _| account::decide_lock(s, failures, until),
+        Some(&row),
+    )
+    .await;
+    match result {
+        Ok(_) => {
+            tracing::warn!(account_id = %id, failures, "account locked after failed sign-ins");
+            Ok(())
+        }
+        Err(CommandError::Domain(crate::DomainError::Conflict(_))) => Ok(()),
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// The lock row written with the `AccountLocked` event.
+struct LockRow {
+    id: Uuid,
+    failures: i64,
+    until: DateTime<Utc>,
+}
+
+impl AfterAppend for LockRow {
+    fn run<'c>(&'c self, tx: &'c mut sqlx::PgConnection, appended: events::Appended) -> Hooked<'c> {
+        Box::pin(async move {
+            if lockout::try_lock(tx, self.id, self.failures, self.until).await? {
+                Ok(appended.position)
+            } else {
+                Err(CommandError::Domain(crate::DomainError::Conflict(
+                    "locked already".into(),
+                )))
+            }
+        })
+    }
 }
 
 #[utoipa::path(
@@ -712,8 +854,9 @@ async fn change_password(
             data: json!(null),
         });
     }
+    // The tokens and sessions end in the transaction that records the new password; this
+    // clears this instance's session cache.
     crate::accounts::set_password(&state, &actor, registered.account_id, &new, "changed").await?;
-    tokens::void_all(&state.pool, registered.account_id).await?;
     state.auth.revoke_all(registered.account_id).await?;
     Ok(ok(None).with_message(
         api::lang::current()
@@ -851,18 +994,76 @@ mod tests {
         assert_eq!(unicode_escape("😀"), "\\ud83d\\ude00");
     }
 
-    #[test]
-    fn a_forwarded_address_counts_only_when_trusted() {
+    fn forwarded(chain: &str) -> HeaderMap {
         let mut headers = HeaderMap::new();
-        headers.insert(
-            "x-forwarded-for",
-            "203.0.113.7, 10.0.0.1".parse().expect("hv"),
-        );
-        let peer = Some(IpAddr::from([127, 0, 0, 1]));
-        assert_eq!(client_ip(&headers, peer, false), peer);
+        headers.insert("x-forwarded-for", chain.parse().expect("hv"));
+        headers
+    }
+
+    const PEER: Option<IpAddr> = Some(IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, 9)));
+
+    #[test]
+    fn without_trusted_proxies_the_header_is_ignored() {
+        let headers = forwarded("203.0.113.7, 10.0.0.1");
+        assert_eq!(client_ip(&headers, PEER, 0), PEER);
+    }
+
+    #[test]
+    fn behind_one_proxy_the_rightmost_entry_is_the_client_not_a_spoofed_leftmost_one() {
+        // The client sent "1.2.3.4" itself; the proxy appended the address it saw.
+        let headers = forwarded("1.2.3.4, 203.0.113.7");
         assert_eq!(
-            client_ip(&headers, peer, true),
+            client_ip(&headers, PEER, 1),
             Some(IpAddr::from([203, 0, 113, 7]))
         );
+    }
+
+    #[test]
+    fn behind_two_proxies_the_second_entry_from_the_right_is_the_client() {
+        let headers = forwarded("1.2.3.4, 198.51.100.2, 10.0.0.1");
+        assert_eq!(
+            client_ip(&headers, PEER, 2),
+            Some(IpAddr::from([198, 51, 100, 2]))
+        );
+    }
+
+    #[test]
+    fn several_header_lines_form_one_chain() {
+        let mut headers = HeaderMap::new();
+        headers.append("x-forwarded-for", "1.2.3.4".parse().expect("hv"));
+        headers.append("x-forwarded-for", "198.51.100.2".parse().expect("hv"));
+        assert_eq!(
+            client_ip(&headers, PEER, 1),
+            Some(IpAddr::from([198, 51, 100, 2]))
+        );
+    }
+
+    #[test]
+    fn a_short_chain_or_no_header_falls_back_safely() {
+        let headers = forwarded("198.51.100.2");
+        assert_eq!(
+            client_ip(&headers, PEER, 3),
+            Some(IpAddr::from([198, 51, 100, 2]))
+        );
+        assert_eq!(client_ip(&HeaderMap::new(), PEER, 1), PEER);
+        assert_eq!(client_ip(&forwarded("1.2.3.4, garbage"), PEER, 1), PEER);
+    }
+
+    #[tokio::test]
+    async fn a_full_hashing_queue_answers_503_with_retry_after_in_the_envelope() {
+        let response = hashing_busy();
+        assert_eq!(response.status(), 503);
+        assert_eq!(
+            response.headers().get(header::RETRY_AFTER),
+            Some(&HeaderValue::from_static("1"))
+        );
+        let bytes = axum::body::to_bytes(response.into_body(), 1 << 16)
+            .await
+            .expect("body");
+        let v: serde_json::Value = serde_json::from_slice(&bytes).expect("json");
+        assert_eq!(v["code"], 503);
+        for key in ["code", "message", "data", "refreshed", "accessToken"] {
+            assert!(v.get(key).is_some(), "{v}");
+        }
     }
 }

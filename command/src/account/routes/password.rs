@@ -15,7 +15,7 @@ use uuid::Uuid;
 
 use super::auth::{ClientIp, anonymous_metadata, check_new_password, limit, load_account_id};
 use crate::account::tokens::{self, Purpose, TokenError};
-use crate::account::{self, AccountState, lockout};
+use crate::account::{self, AccountState};
 use crate::accounts::set_password_with;
 use crate::handler::{CommandAnswer, CommandError};
 use crate::identity::IdentityState;
@@ -124,12 +124,21 @@ fn done(answer: CommandAnswer) -> ApiResult<CommandAnswer> {
     ))
 }
 
+/// Set the password the token allows; the tokens, the sessions and (after a reset by mail)
+/// the lock end in the same transaction.
 async fn finish(
     state: &IdentityState,
     checked: Checked,
     purpose: Purpose,
     how: &str,
 ) -> Result<CommandAnswer, ApiError> {
+    let username = checked
+        .account
+        .registered
+        .as_ref()
+        .map(|r| r.username.clone())
+        .unwrap_or_default();
+    let unlock = (purpose == Purpose::Reset).then_some(username.as_str());
     let customer_id = checked
         .account
         .registered
@@ -143,9 +152,10 @@ async fn finish(
         &checked.new,
         how,
         Some((&checked.token, purpose)),
+        unlock,
     )
     .await?;
-    tokens::void_all(&state.pool, checked.account_id).await?;
+    // Clears this instance's session cache (the rows were revoked in the transaction).
     state.auth.revoke_all(checked.account_id).await?;
     Ok(answer)
 }
@@ -235,16 +245,7 @@ async fn reset(
 ) -> ApiResult<CommandAnswer> {
     limit(&state, ip)?;
     let checked = check(&state, body, Purpose::Reset, "token").await?;
-    let id = checked.account_id;
-    let username = checked
-        .account
-        .registered
-        .as_ref()
-        .map(|r| r.username.clone())
-        .unwrap_or_default();
-    let answer = finish(&state, checked, Purpose::Reset, "reset").await?;
-    lockout::unlock(&state.pool, id, &username).await?;
-    done(answer)
+    done(finish(&state, checked, Purpose::Reset, "reset").await?)
 }
 
 /// Who forgot: a username, or else an e-mail address.
@@ -296,7 +297,7 @@ async fn forgot(
     let background = state.clone();
     tokio::spawn(async move {
         if let Err(e) = send_reset_links(&background, &who, by_email).await {
-            tracing::warn!(error = ?e, "password reset mail failed");
+            tracing::warn!(error = %super::super::mail::redact_addresses(&e), "password reset mail failed");
         }
     });
     Ok(ok(None).with_message(
@@ -359,10 +360,14 @@ async fn send_reset_links(state: &IdentityState, who: &str, by_email: bool) -> R
              (it works once):\n{link}\n\nIf you did not ask for this, ignore this message.\n",
             name = r.display_name,
         );
-        mailer
+        // Logged by account id: the address itself never enters the log.
+        match mailer
             .send(&email, "Clearway 密码重置 / password reset", body)
-            .await?;
-        tracing::info!(account_id = %id, "password reset link sent");
+            .await
+        {
+            Ok(()) => tracing::info!(account_id = %id, "password reset link sent"),
+            Err(e) => tracing::warn!(account_id = %id, error = %e, "password reset mail failed"),
+        }
     }
     Ok(())
 }
@@ -507,9 +512,9 @@ async fn transfer_confirm(
     .bind(hash)
     .execute(&mut *tx)
     .await?;
+    crate::account::access::end(&mut tx, &[old_id], true).await?;
     tx.commit().await?;
     state.store.notify();
-    tokens::void_all(&state.pool, old_id).await?;
     state.auth.revoke_all(old_id).await?;
     Ok(ok(TransferDone {
         id: new_id,

@@ -19,8 +19,9 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::auth::load_account_id;
-use crate::account::{self, AccountState, Acting, Register, StaffDetails, tokens};
-use crate::accounts::{on_account, register_account, set_password};
+use crate::account::access::{self, EndAccess};
+use crate::account::{self, AccountState, Acting, Register, StaffDetails};
+use crate::accounts::{on_account, on_account_then, register_account, set_password};
 use crate::handler::{CommandAnswer, CommandError, load};
 use crate::http::{if_match, metadata, refused};
 use crate::identity::IdentityState;
@@ -370,11 +371,16 @@ async fn delete_staff(
     let (id, _, _) = target(&state, &id, true).await?;
     let metadata = metadata(&actor, &headers, None);
     let by = acting(&actor, &roles, &granted.0);
-    let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
-        account::decide_delete(s, &by, None)
-    })
+    let end = EndAccess::of(id, true);
+    let answer = on_account_then(
+        &state,
+        &metadata,
+        id,
+        if_match(&headers)?,
+        |s| account::decide_delete(s, &by, None),
+        &end,
+    )
     .await?;
-    tokens::void_all(&state.pool, id).await?;
     state.auth.revoke_all(id).await?;
     Ok(ok(answer))
 }
@@ -429,9 +435,15 @@ async fn set_roles(
     })?)?;
     let metadata = metadata(&actor, &headers, None);
     let by = acting(&actor, &roles, &granted.0);
-    let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
-        account::decide_set_roles(s, &by, &wanted)
-    })
+    let end = EndAccess::of(id, false);
+    let answer = on_account_then(
+        &state,
+        &metadata,
+        id,
+        if_match(&headers)?,
+        |s| account::decide_set_roles(s, &by, &wanted),
+        &end,
+    )
     .await?;
     state.auth.revoke_all(id).await?;
     Ok(ok(answer))
@@ -507,6 +519,7 @@ async fn transfer_authority(
         )
         .await
         .map_err(store_err)?;
+    access::end(&mut tx, &[target_id, actor.id], false).await?;
     tx.commit().await?;
     state.store.notify();
     state.auth.revoke_all(target_id).await?;
@@ -538,11 +551,16 @@ async fn disable(
     let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
     let metadata = metadata(caller.actor, caller.headers, customer_id);
     let by = acting(caller.actor, caller.roles, &caller.granted.0);
-    let answer = on_account(state, &metadata, id, if_match(caller.headers)?, |s| {
-        account::decide_disable(s, &by, reason.clone())
-    })
+    let end = EndAccess::of(id, true);
+    let answer = on_account_then(
+        state,
+        &metadata,
+        id,
+        if_match(caller.headers)?,
+        |s| account::decide_disable(s, &by, reason.clone()),
+        &end,
+    )
     .await?;
-    tokens::void_all(&state.pool, id).await?;
     state.auth.revoke_all(id).await?;
     Ok(answer)
 }
@@ -776,9 +794,15 @@ async fn force_reset(
     }
     let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
     let metadata = metadata(&actor, &headers, customer_id);
-    let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
-        account::decide_force_reset(s, "admin")
-    })
+    let end = EndAccess::of(id, false);
+    let answer = on_account_then(
+        &state,
+        &metadata,
+        id,
+        if_match(&headers)?,
+        |s| account::decide_force_reset(s, "admin"),
+        &end,
+    )
     .await?;
     state.auth.revoke_all(id).await?;
     Ok(ok(answer))
@@ -823,6 +847,7 @@ struct TransferBody {
 async fn mark_transfer(
     State(state): State<IdentityState>,
     actor: Actor,
+    ActorRoles(roles): ActorRoles,
     granted: Granted,
     headers: HeaderMap,
     Path(id): Path<String>,
@@ -842,8 +867,9 @@ async fn mark_transfer(
     }
     let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
     let metadata = metadata(&actor, &headers, customer_id);
+    let by = acting(&actor, &roles, &granted.0);
     let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
-        account::decide_transfer(s, &new_username)
+        account::decide_transfer_by(s, &by, &new_username)
     })
     .await?;
     Ok(ok(answer))

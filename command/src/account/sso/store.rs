@@ -14,6 +14,8 @@ use crate::handler::load;
 pub const PENDING_TTL_MINUTES: i32 = 10;
 /// Started sign-ins kept at once; beyond that `start` answers 429 (table-filling abuse).
 pub const MAX_PENDING: i64 = 10_000;
+/// Started sign-ins one client (IP address, IPv6 /64) may hold at once.
+pub const MAX_PENDING_PER_CLIENT: i64 = 20;
 
 pub struct Pending {
     pub nonce: String,
@@ -22,27 +24,31 @@ pub struct Pending {
     pub fresh: bool,
 }
 
-/// Sweep expired sign-ins and count the live ones.
-pub async fn sweep_pending(pool: &PgPool) -> Result<i64, sqlx::Error> {
+/// Sweep expired sign-ins and count the live ones: all of them, and those of `client`.
+pub async fn sweep_pending(pool: &PgPool, client: &str) -> Result<(i64, i64), sqlx::Error> {
     sqlx::query("DELETE FROM sso_pending WHERE created_at < now() - make_interval(mins => $1)")
         .bind(PENDING_TTL_MINUTES)
         .execute(pool)
         .await?;
-    sqlx::query_scalar("SELECT count(*) FROM sso_pending")
+    sqlx::query_as("SELECT count(*), count(*) FILTER (WHERE client = $1) FROM sso_pending")
+        .bind(client)
         .fetch_one(pool)
         .await
 }
 
 pub async fn insert_pending(
     pool: &PgPool,
+    client: &str,
     state: &str,
     nonce: &str,
     pkce_challenge: &str,
     redirect_uri: &str,
 ) -> Result<(), sqlx::Error> {
     sqlx::query(
-        "INSERT INTO sso_pending (state, nonce, pkce_challenge, redirect_uri) VALUES ($1, $2, $3, $4)",
+        "INSERT INTO sso_pending (client, state, nonce, pkce_challenge, redirect_uri)
+         VALUES ($1, $2, $3, $4, $5)",
     )
+    .bind(client)
     .bind(state)
     .bind(nonce)
     .bind(pkce_challenge)

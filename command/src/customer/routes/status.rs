@@ -2,6 +2,8 @@
 
 use super::*;
 use utoipa::ToSchema;
+use crate::account::access::EndCustomerAccess;
+use crate::handler::execute_then;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[schema(as = CustomerReason)]
@@ -26,8 +28,9 @@ pub(super) fn reason_of(body: WithReason) -> Result<Option<String>, ApiError> {
     Ok(body.reason)
 }
 
-/// End every session and unused token of the customer's logins (from `rm_accounts`; a
-/// login too new to be there cannot sign in either: sign-in checks the customer).
+/// Clear this instance's cached sessions of the customer's logins: their rows were revoked
+/// (and their tokens voided) in the transaction that disabled or deleted the customer
+/// ([`EndCustomerAccess`]).
 pub(super) async fn sign_out_users(
     state: &IdentityState,
     customer_id: Uuid,
@@ -38,7 +41,6 @@ pub(super) async fn sign_out_users(
             .fetch_all(&state.pool)
             .await?;
     for id in ids {
-        tokens::void_all(&state.pool, id).await?;
         state.auth.revoke_all(id).await?;
     }
     Ok(())
@@ -78,10 +80,11 @@ pub(super) async fn disable(
     let (id, _) = live_customer(&state, &id).await?;
     let reason = reason_of(body)?;
     let metadata = metadata(&actor, &headers, Some(id));
-    let answer = execute(
+    let answer = execute_then(
         Command::<CustomerState>::on(&state.store, id, metadata.clone())
             .expect(if_match(&headers)?),
         |s, _| customer::decide_disable(s, reason.clone()),
+        Some(&EndCustomerAccess { customer_id: id }),
     )
     .await?;
     sign_out_users(&state, id).await?;
@@ -180,10 +183,11 @@ pub(super) async fn remove(
         });
     }
     let metadata = metadata(&actor, &headers, Some(id));
-    let answer = execute(
+    let answer = execute_then(
         Command::<CustomerState>::on(&state.store, id, metadata.clone())
             .expect(if_match(&headers)?),
         |s, _| customer::decide_delete(s, reason.clone(), in_progress),
+        Some(&EndCustomerAccess { customer_id: id }),
     )
     .await?;
     sign_out_users(&state, id).await?;
