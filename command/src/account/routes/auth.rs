@@ -11,14 +11,10 @@ use api::{
     Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, LoginMethod, Query, Role,
     SessionSubject, Text, ok,
 };
-use axum::extract::{ConnectInfo, FromRequestParts, State};
-use axum::http::HeaderMap;
-use axum::http::request::Parts;
-use axum::Router;
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use chrono::{DateTime, Utc};
 use events::EventStore;
 use serde::{Deserialize, Serialize};

@@ -1,9 +1,9 @@
 //! Disabling, enabling and deleting a customer.
 
 use super::*;
-use utoipa::ToSchema;
 use crate::account::access::EndCustomerAccess;
 use crate::handler::execute_then;
+use utoipa::ToSchema;
 
 #[derive(Debug, Default, Deserialize, ToSchema)]
 #[schema(as = CustomerReason)]
