@@ -29,7 +29,7 @@ pub fn routes(state: http::CommandState, identity: identity::Identity) -> axum::
     axum::Router::new()
         .merge(identity_routes)
         .merge(account::sso::router())
-        .merge(declaration::routes::router())
+        .merge(declaration::routes::router(&guards))
         .merge(port::routes::router(&guards))
         .with_state(state)
 }

@@ -23,7 +23,7 @@ use sqlx::{Postgres, QueryBuilder};
 use uuid::Uuid;
 
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
@@ -46,8 +46,11 @@ pub const ACTIONS: [&str; 12] = [
     "delete",
 ];
 
-pub fn routes() -> OpenApiRouter<QueryState> {
-    OpenApiRouter::new().routes(routes!(activity))
+/// Staff need `declarations:management`; customers pass by role and see their own
+/// company's declarations only.
+pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
+    OpenApiRouter::new().routes(routes!(activity).map(|r| r.route_layer(declarations)))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

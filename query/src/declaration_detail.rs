@@ -15,14 +15,17 @@ use sqlx::FromRow;
 use uuid::Uuid;
 
 use utoipa::IntoParams;
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
 use crate::declaration_list::{PROJECTION, shanghai};
 
-pub fn routes() -> OpenApiRouter<QueryState> {
-    OpenApiRouter::new().routes(routes!(detail))
+/// Staff need `declarations:management`; customers pass by role and see their own
+/// company's declarations only.
+pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
+    OpenApiRouter::new().routes(routes!(detail).map(|r| r.route_layer(declarations)))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

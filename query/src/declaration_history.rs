@@ -12,7 +12,7 @@ use sqlx::FromRow;
 use uuid::Uuid;
 
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
@@ -21,8 +21,11 @@ use crate::declaration_list::shanghai;
 /// The projection this module reads.
 pub const PROJECTION: &str = "declaration_history";
 
-pub fn routes() -> OpenApiRouter<QueryState> {
-    OpenApiRouter::new().routes(routes!(history))
+/// Staff need `declarations:management`; customers pass by role and see their own
+/// company's declarations only.
+pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
+    OpenApiRouter::new().routes(routes!(history).map(|r| r.route_layer(declarations)))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

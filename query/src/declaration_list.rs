@@ -28,7 +28,7 @@ use sqlx::{FromRow, Postgres, QueryBuilder};
 use uuid::Uuid;
 
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
@@ -37,8 +37,11 @@ use filter::Filter;
 /// The projection this module reads.
 pub const PROJECTION: &str = "declaration_list";
 
-pub fn routes() -> OpenApiRouter<QueryState> {
-    OpenApiRouter::new().routes(routes!(list))
+/// Staff need `declarations:management`; customers pass by role and see their own
+/// company's declarations only.
+pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
+    OpenApiRouter::new().routes(routes!(list).map(|r| r.route_layer(declarations)))
 }
 
 /// The list's query string (after `api::Query` cleaning: trimmed, `-1` and empty absent).

@@ -49,18 +49,18 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(ports::routes(guards))
         .merge(customers::routes(guards))
         .merge(admin_audit::routes(guards))
-        .merge(declaration_list::routes())
-        .merge(declaration_activity::routes())
-        .merge(declaration_detail::routes())
-        .merge(declaration_history::routes())
-        .merge(declaration_counts::routes())
+        .merge(declaration_list::routes(guards))
+        .merge(declaration_activity::routes(guards))
+        .merge(declaration_detail::routes(guards))
+        .merge(declaration_history::routes(guards))
+        .merge(declaration_counts::routes(guards))
         .merge(reference::routes())
 }
 
 /// The query routes documented in the server's hand-built part of the document still; they
 /// move into [`routes`] as their handlers get annotated.
-fn unannotated() -> axum::Router<QueryState> {
-    axum::Router::new().merge(reports::declaration_export::routes())
+fn unannotated(guards: &api::Guards) -> axum::Router<QueryState> {
+    axum::Router::new().merge(reports::declaration_export::routes(guards))
 }
 
 /// Every query route with its documentation (`OpenApiRouter::split_for_parts` gives the
@@ -68,7 +68,7 @@ fn unannotated() -> axum::Router<QueryState> {
 pub fn documented(state: QueryState) -> OpenApiRouter {
     let guards = api::Guards::new(&state.auth);
     routes(&guards)
-        .merge(OpenApiRouter::from(unannotated()))
+        .merge(OpenApiRouter::from(unannotated(&guards)))
         .with_state(state)
 }
 

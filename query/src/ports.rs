@@ -28,7 +28,13 @@ pub const PROJECTION: &str = "port_directory";
 pub fn routes(g: &Guards) -> OpenApiRouter<QueryState> {
     let ports = g.permission("ports:management");
     OpenApiRouter::new()
-        .routes(routes!(slic_info).map(|r| r.route_layer(g.signed_in())))
+        // The ports of the declaration form and the export dialog: whoever may file
+        // declarations, and whoever manages ports.
+        .routes(routes!(slic_info).map(|r| {
+            r.route_layer(
+                g.customer_or_permission(&["declarations:management", "ports:management"]),
+            )
+        }))
         .routes(routes!(list).map(|r| r.route_layer(ports)))
 }
 

@@ -1,7 +1,7 @@
 //! Declaration command routes: create (idempotent), edit (If-Match), and one route per
 //! state-machine action.
 
-use api::{Actor, ApiError, ApiResult, Json, ok};
+use api::{Actor, ApiError, ApiResult, Guards, Json, ok};
 use axum::Router;
 use axum::body::Bytes;
 use axum::extract::{Path, State};
@@ -19,11 +19,24 @@ use crate::customer::CustomerState;
 use crate::handler::{Command, CommandAnswer, Idempotency, execute, load};
 use crate::http::{CommandState, idempotency_key, if_match, metadata};
 
-pub fn router() -> Router<CommandState> {
+/// Every route of this module with who may call it: staff need the route tag of their
+/// declaration menu, customers pass by role and reach their own company's declarations only
+/// (a foreign one is 404, checked in `run`).
+pub fn router(g: &Guards) -> Router<CommandState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
     Router::new()
-        .route("/api/v1/declarations", post(create))
-        .route("/api/v1/declarations/{id}", put(edit))
-        .route("/api/v1/declarations/{id}/{action}", post(act))
+        .route(
+            "/api/v1/declarations",
+            post(create).route_layer(declarations.clone()),
+        )
+        .route(
+            "/api/v1/declarations/{id}",
+            put(edit).route_layer(declarations.clone()),
+        )
+        .route(
+            "/api/v1/declarations/{id}/{action}",
+            post(act).route_layer(declarations),
+        )
 }
 
 #[derive(Debug, Deserialize, Serialize)]

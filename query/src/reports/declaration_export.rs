@@ -46,8 +46,13 @@ pub const MAX_RANGE_DAYS: i64 = 365;
 /// Rows in flight between the database reader and the workbook writer.
 const CHANNEL_ROWS: usize = 1024;
 
-pub fn routes() -> Router<QueryState> {
-    Router::new().route("/api/v1/declarations/batch-export", post(export))
+/// The export report: an admin-only button (spec section 6) on the declaration menu, so
+/// ADMIN or SUPER_ADMIN holding `declarations:management`.
+pub fn routes(g: &api::Guards) -> Router<QueryState> {
+    Router::new().route(
+        "/api/v1/declarations/batch-export",
+        post(export).route_layer(g.admin_permission("declarations:management")),
+    )
 }
 
 /// A number that may arrive as a JSON number or a string; `-1` and empty mean absent.
