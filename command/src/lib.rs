@@ -28,7 +28,7 @@ pub fn routes(state: http::CommandState, identity: identity::Identity) -> axum::
         });
     axum::Router::new()
         .merge(identity_routes)
-        .merge(account::sso::router())
+        .merge(account::sso::router(&guards))
         .merge(declaration::routes::router(&guards))
         .merge(port::routes::router(&guards))
         .with_state(state)

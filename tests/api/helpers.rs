@@ -71,12 +71,34 @@ pub async fn start(pool: PgPool, cfg: Config) -> TestApp {
     let base = format!("http://127.0.0.1:{}", app.port());
     let (tx, rx) = tokio::sync::watch::channel(false);
     tokio::spawn(app.run(rx));
+    roles_projected(&pool).await;
     TestApp {
         base,
         client: Client::new(),
         pool,
         _shutdown: tx,
     }
+}
+
+/// Wait until the server has projected every seeded role. A permission check waits a few
+/// seconds for role events still to be projected and then fails closed; on a loaded machine
+/// the projector can take longer than that right after start-up, and a test's first staff
+/// call would be refused for a reason that is not its subject.
+async fn roles_projected(pool: &PgPool) {
+    for _ in 0..600 {
+        let (rows, roles): (i64, i64) = sqlx::query_as(
+            "SELECT (SELECT count(*) FROM rm_roles),
+                    (SELECT count(DISTINCT stream_id) FROM events WHERE stream_type = 'role')",
+        )
+        .fetch_one(pool)
+        .await
+        .expect("roles");
+        if rows >= roles {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the roles were not projected within a minute")
 }
 
 pub async fn spawn(pool: PgPool) -> TestApp {

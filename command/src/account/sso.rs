@@ -30,12 +30,17 @@ use crate::account::AccountState;
 use crate::http::CommandState;
 use oidc::{FlowError, Identity, Oidc};
 
-pub fn router() -> Router<CommandState> {
+/// Every route of this module with who may call it: signing in is public (the identity
+/// provider's answer is the credential), the sign-out address is the caller's own session's.
+pub fn router(g: &api::Guards) -> Router<CommandState> {
     Router::new()
         .route("/api/v1/sso/config", get(config))
         .route("/api/v1/sso/start", post(start))
         .route("/api/v1/sso/callback", post(callback))
-        .route("/api/v1/sso/logout-url", get(logout_url))
+        .route(
+            "/api/v1/sso/logout-url",
+            get(logout_url).route_layer(g.signed_in()),
+        )
 }
 
 fn sso(state: &CommandState) -> Result<&Oidc, ApiError> {
