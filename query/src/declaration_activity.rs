@@ -269,6 +269,7 @@ pub fn mask_changes(changes: &mut Value) {
 /// Activity feed: who did what, when
 ///
 /// Events across declarations, newest first. Customers see their own company's only.
+/// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
     get,
     path = "/api/v1/declarations/activity",
@@ -280,6 +281,7 @@ pub fn mask_changes(changes: &mut Value) {
         (status = 200, description = "A page of events.", body = Page<ActivityEntry>),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
     ),
 )]
 async fn activity(

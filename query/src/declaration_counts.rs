@@ -167,6 +167,7 @@ pub async fn load(
 /// Dashboard counts
 ///
 /// Counts per type and status, and per day. Customers count their own company's only.
+/// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
     get,
     path = "/api/v1/declarations/counts",
@@ -178,6 +179,7 @@ pub async fn load(
         (status = 200, description = "The counts.", body = Counts),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
     ),
 )]
 async fn counts(

@@ -120,6 +120,7 @@ pub async fn load(pool: &sqlx::PgPool, actor: &Actor, id: Uuid) -> Result<Option
 /// One declaration in full
 ///
 /// A declaration the caller may not see answers 404, like a missing one.
+/// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
     get,
     path = "/api/v1/declarations/{id}",
@@ -138,6 +139,7 @@ pub async fn load(pool: &sqlx::PgPool, actor: &Actor, id: Uuid) -> Result<Option
         ),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
     ),
 )]

@@ -166,6 +166,7 @@ pub async fn load(
 /// A declaration's history
 ///
 /// Every event in version order: who, when, status from -> to, reason, fields changed.
+/// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
     get,
     path = "/api/v1/declarations/{id}/history",
@@ -180,6 +181,7 @@ pub async fn load(
         (status = 200, description = "The events.", body = Vec<HistoryEntry>),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
     ),
 )]

@@ -321,8 +321,8 @@ pub async fn count(pool: &sqlx::PgPool, filter: &Filter) -> Result<i64, ApiError
 
 /// List and search declarations
 ///
-/// Staff see every customer's declarations, customers only their own company's. Deleted ones
-/// only when `status=5` is asked.
+/// Staff holding `declarations:management` see every customer's declarations, customers only
+/// their own company's. Deleted ones only when `status=5` is asked.
 #[utoipa::path(
     get,
     path = "/api/v1/declarations",
@@ -334,6 +334,7 @@ pub async fn count(pool: &sqlx::PgPool, filter: &Filter) -> Result<i64, ApiError
         (status = 200, description = "A page of summaries.", body = Page<DeclarationSummary>),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
     ),
 )]
 async fn list(

@@ -173,12 +173,12 @@ async fn every_endpoint_answers_every_caller_as_the_matrix_says(pool: PgPool) {
     let mut failures = Vec::new();
     for row in ROWS {
         let is_live = live.contains(&row_key(row));
-        for column in 0..STRIPPED {
+        for (column, token) in tokens.iter().enumerate().take(STRIPPED) {
             if row.expect[column] == "-" {
                 continue;
             }
             let path = ids.fill(row, column);
-            let got = call(&app, row, &path, tokens[column]).await;
+            let got = call(&app, row, &path, *token).await;
             check(&mut failures, row, column, is_live, got);
         }
     }
