@@ -62,6 +62,22 @@ async fn first_declaration(app: &TestApp, token: &str) -> String {
     panic!("no demo declaration in the read model")
 }
 
+/// Wait until the customer read model shows the demo customer the rows read.
+async fn customer_visible(app: &TestApp, token: &str, id: &str) {
+    for _ in 0..100 {
+        if app
+            .get(token, &format!("/api/v1/customers/{id}"))
+            .await
+            .status()
+            == 200
+        {
+            return;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+    panic!("the demo customer never reached the read model")
+}
+
 async fn drafts(app: &TestApp, token: &str, prefix: &str, count: usize) -> Vec<String> {
     let mut out = Vec::new();
     for n in 0..count {
@@ -169,6 +185,9 @@ async fn every_endpoint_answers_every_caller_as_the_matrix_says(pool: PgPool) {
         own_drafts: drafts(&app, &acme, "AZOWN", with_draft * CALLERS.len()).await,
         foreign_drafts: drafts(&app, &globex, "AZFOR", with_draft).await,
     };
+
+    let umbrella = clearway::seed::customer_id("umbrella").to_string();
+    customer_visible(&app, &superadmin, &umbrella).await;
 
     let mut failures = Vec::new();
     for row in ROWS {
