@@ -5,12 +5,14 @@
 //! Router::new()
 //!     .route("/api/v1/staff", get(list).route_layer(g.permission("staff:management")))
 //!     .route("/api/v1/staff", post(create).route_layer(g.permission("staff:create")))
-//!     .route("/api/v1/declarations", get(list).route_layer(g.customer_or_permission(DECL)))
+//!     .route("/api/v1/declarations", get(list).route_layer(g.customer_or_permission(&[
+//!         "declarations:management",
+//!     ])))
 //! ```
 //!
-//! Every route carries one guard (public routes excepted: sign-in, password setup and reset,
-//! single sign-on, reference tables, health); `docs/identity.md` lists which rule each
-//! group of routes uses and what a CUSTOMER reaches without codes.
+//! Every route that needs a caller carries one guard (public routes excepted: sign-in,
+//! password setup and reset, single sign-on, reference tables, health); `docs/identity.md`
+//! lists which rule each group of routes uses and what a CUSTOMER reaches without codes.
 //!
 //! A guard authenticates the caller (401 without a valid token), checks the rule (403 when
 //! the role or the permission code is missing) before the body is read, and leaves the

@@ -6,8 +6,9 @@
 //!   (customers:management): `{records, total}`, ordered by username. `keyword` matches the
 //!   username, company name, Easy-clear ID or account number (case-insensitive, contains).
 //! - `GET /api/v1/customers/{id}` (customers:management): one customer and its logins.
-//! - `GET /api/v1/admin/customers?declarationType=` (ADMIN, SUPER_ADMIN): the export
-//!   dialog's list of active customers that file that type, by username.
+//! - `GET /api/v1/admin/customers?declarationType=` (ADMIN, SUPER_ADMIN holding
+//!   `declarations:management`): the export dialog's list of active customers that file
+//!   that type, by username.
 
 use api::{ApiError, ApiResult, Guards, Page, Paging, Query, ok};
 use axum::extract::{Path, State};

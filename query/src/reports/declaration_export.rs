@@ -5,7 +5,8 @@
 //! `username` (customer account), `port`, `slic`, `shipmentType` (-1/0/1), `status` (-1 all
 //! but deleted), `fromDate`/`toDate` (YYYYMMDD, required, at most 365 days apart, on the
 //! creation time), `sort` (1 port, 2 customer account, 3 estimated pickup time ascending,
-//! 4 descending; default newest first). ADMIN and SUPER_ADMIN only (403 otherwise).
+//! 4 descending; default newest first). ADMIN and SUPER_ADMIN holding
+//! `declarations:management` only (403 otherwise).
 //!
 //! Rows are streamed from PostgreSQL (`fetch`) through a bounded channel into a worksheet in
 //! rust_xlsxwriter's constant-memory mode (each finished row goes to a temporary file), the
