@@ -25,7 +25,7 @@ async fn operator_codes(app: &TestApp, superadmin: &str) -> Vec<String> {
 
 /// Wait until the read model shows the declaration (it is projected after the command).
 async fn visible(app: &TestApp, token: &str, id: &str) {
-    for _ in 0..100 {
+    for _ in 0..300 {
         if app
             .get(token, &format!("/api/v1/declarations/{id}"))
             .await

@@ -80,13 +80,13 @@ pub async fn start(pool: PgPool, cfg: Config) -> TestApp {
     }
 }
 
-/// Wait (30 s at most) until the server has projected every seeded role. A permission check
+/// Wait (60 s at most) until the server has projected every seeded role. A permission check
 /// waits a few seconds for role events still to be projected and then fails closed; on a
 /// loaded machine the projector can take longer than that right after start-up, and a test's
 /// first staff call would be refused for a reason that is not its subject. Past the wait the
 /// test goes on: one that needs no permission is not held up by a slow projector.
 async fn roles_projected(pool: &PgPool) {
-    for _ in 0..300 {
+    for _ in 0..600 {
         let counts: Result<(i64, i64), _> = sqlx::query_as(
             "SELECT (SELECT count(*) FROM rm_roles),
                     (SELECT count(DISTINCT stream_id) FROM events WHERE stream_type = 'role')",

@@ -51,8 +51,8 @@ impl Ids {
 }
 
 async fn first_declaration(app: &TestApp, token: &str) -> String {
-    // The demo declarations reach the read model shortly after start-up.
-    for _ in 0..100 {
+    // The demo declarations reach the read model shortly after start-up (30 s at most).
+    for _ in 0..300 {
         let list = body(app.get(token, "/api/v1/declarations?pageSize=1").await).await;
         if let Some(id) = list["data"]["records"][0]["id"].as_str() {
             return id.to_string();
@@ -62,20 +62,15 @@ async fn first_declaration(app: &TestApp, token: &str) -> String {
     panic!("no demo declaration in the read model")
 }
 
-/// Wait until the customer read model shows the demo customer the rows read.
-async fn customer_visible(app: &TestApp, token: &str, id: &str) {
-    for _ in 0..100 {
-        if app
-            .get(token, &format!("/api/v1/customers/{id}"))
-            .await
-            .status()
-            == 200
-        {
+/// Wait until a read model shows what the rows read (`path` answers 200).
+async fn visible(app: &TestApp, token: &str, path: &str) {
+    for _ in 0..300 {
+        if app.get(token, path).await.status() == 200 {
             return;
         }
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
-    panic!("the demo customer never reached the read model")
+    panic!("{path} never reached its read model")
 }
 
 async fn drafts(app: &TestApp, token: &str, prefix: &str, count: usize) -> Vec<String> {
@@ -187,7 +182,9 @@ async fn every_endpoint_answers_every_caller_as_the_matrix_says(pool: PgPool) {
     };
 
     let umbrella = clearway::seed::customer_id("umbrella").to_string();
-    customer_visible(&app, &superadmin, &umbrella).await;
+    visible(&app, &superadmin, &format!("/api/v1/customers/{umbrella}")).await;
+    let history = format!("/api/v1/declarations/{}/history", ids.own_decl);
+    visible(&app, &acme, &history).await;
 
     let mut failures = Vec::new();
     for row in ROWS {
