@@ -5,7 +5,14 @@
 //! Router::new()
 //!     .route("/api/v1/staff", get(list).route_layer(g.permission("staff:management")))
 //!     .route("/api/v1/staff", post(create).route_layer(g.permission("staff:create")))
+//!     .route("/api/v1/declarations", get(list).route_layer(g.customer_or_permission(&[
+//!         "declarations:management",
+//!     ])))
 //! ```
+//!
+//! Every route that needs a caller carries one guard (public routes excepted: sign-in,
+//! password setup and reset, single sign-on, reference tables, health); `docs/identity.md`
+//! lists which rule each group of routes uses and what a CUSTOMER reaches without codes.
 //!
 //! A guard authenticates the caller (401 without a valid token), checks the rule (403 when
 //! the role or the permission code is missing) before the body is read, and leaves the
@@ -39,6 +46,12 @@ pub enum Rule {
     Permission(&'static str),
     /// Staff holding at least one of these codes (the handler narrows it down).
     AnyPermission(&'static [&'static str]),
+    /// A customer by role alone (customers hold no codes and the handler keeps them to their
+    /// own company's data: a foreign resource is 404), or staff holding at least one of these
+    /// codes.
+    CustomerOrPermission(&'static [&'static str]),
+    /// ADMIN or SUPER_ADMIN holding this code.
+    AdminPermission(&'static str),
 }
 
 /// The permission codes the caller holds (union over their roles).
@@ -130,6 +143,19 @@ impl Rule {
                     Err(missing(&codes.join(" | ")))
                 }
             }
+            Rule::CustomerOrPermission(codes) => {
+                if actor.role == Role::Customer || codes.iter().any(|c| granted.has(c)) {
+                    Ok(())
+                } else {
+                    Err(missing(&codes.join(" | ")))
+                }
+            }
+            Rule::AdminPermission(code) => {
+                if !matches!(actor.role, Role::Admin | Role::SuperAdmin) {
+                    return Err(role_refused());
+                }
+                granted.require(code)
+            }
         }
     }
 }
@@ -174,6 +200,17 @@ impl Guards {
 
     pub fn any_permission(&self, codes: &'static [&'static str]) -> Guard {
         self.rule(Rule::AnyPermission(codes))
+    }
+
+    /// Customers (own data, by role) or staff holding one of `codes`: the declaration routes.
+    pub fn customer_or_permission(&self, codes: &'static [&'static str]) -> Guard {
+        self.rule(Rule::CustomerOrPermission(codes))
+    }
+
+    /// ADMIN and SUPER_ADMIN holding `code` (the export report: an admin-only button on a
+    /// tagged menu). Two checks in one layer, so the order of layers cannot drop one.
+    pub fn admin_permission(&self, code: &'static str) -> Guard {
+        self.rule(Rule::AdminPermission(code))
     }
 }
 

@@ -27,14 +27,14 @@ pub fn routes(
         .merge(account::routes::router(&guards))
         .merge(role::routes::router(&guards))
         .merge(customer::routes::router(&guards))
-        .merge(account::sso::router(state.sso.is_some()))
+        .merge(account::sso::router(state.sso.is_some(), &guards))
         .with_state(identity::IdentityState {
             cmd: state.clone(),
             identity,
         });
     utoipa_axum::router::OpenApiRouter::new()
         .merge(identity_routes)
-        .merge(declaration::routes::router())
+        .merge(declaration::routes::router(&guards))
         .merge(port::routes::router(&guards))
         .with_state(state)
 }

@@ -6,10 +6,11 @@
 //!   (customers:management): `{records, total}`, ordered by username. `keyword` matches the
 //!   username, company name, Easy-clear ID or account number (case-insensitive, contains).
 //! - `GET /api/v1/customers/{id}` (customers:management): one customer and its logins.
-//! - `GET /api/v1/admin/customers?declarationType=` (ADMIN, SUPER_ADMIN): the export
-//!   dialog's list of active customers that file that type, by username.
+//! - `GET /api/v1/admin/customers?declarationType=` (ADMIN, SUPER_ADMIN holding
+//!   `declarations:management`): the export dialog's list of active customers that file
+//!   that type, by username.
 
-use api::{ApiError, ApiResult, Guards, Page, Paging, Query, Role, ok};
+use api::{ApiError, ApiResult, Guards, Page, Paging, Query, ok};
 use axum::extract::{Path, State};
 use chrono::{DateTime, FixedOffset, Utc};
 use serde::{Deserialize, Serialize};
@@ -28,12 +29,15 @@ pub const PROJECTION: &str = "customer_directory";
 const ACCOUNTS: &str = "account_directory";
 
 pub fn routes(g: &Guards) -> OpenApiRouter<QueryState> {
-    const ADMINS: &[Role] = &[Role::Admin, Role::SuperAdmin];
     let management = g.permission("customers:management");
+    // The export dialog's customer list: part of the admin-only export report.
     OpenApiRouter::new()
         .routes(routes!(list).map(|r| r.route_layer(management.clone())))
         .routes(routes!(detail).map(|r| r.route_layer(management)))
-        .routes(routes!(for_export).map(|r| r.route_layer(g.roles(ADMINS))))
+        .routes(
+            routes!(for_export)
+                .map(|r| r.route_layer(g.admin_permission("declarations:management"))),
+        )
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]

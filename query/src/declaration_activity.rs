@@ -23,7 +23,7 @@ use sqlx::{Postgres, QueryBuilder};
 use uuid::Uuid;
 
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
@@ -31,8 +31,11 @@ use crate::declaration_history::{ACTIONS, HISTORY_COLUMNS, HistoryEntry, History
 use crate::declaration_list::mask::{mask_id_number, mask_phone};
 use crate::declaration_list::{codes, filter};
 
-pub fn routes() -> OpenApiRouter<QueryState> {
-    OpenApiRouter::new().routes(routes!(activity))
+/// Staff need `declarations:management`; customers pass by role and see their own
+/// company's declarations only.
+pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
+    OpenApiRouter::new().routes(routes!(activity).map(|r| r.route_layer(declarations)))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -251,6 +254,7 @@ pub fn mask_changes(changes: &mut Value) {
 /// Activity feed: who did what, when
 ///
 /// Events across declarations, newest first. Customers see their own company's only.
+/// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
     get,
     path = "/api/v1/declarations/activity",
@@ -262,6 +266,7 @@ pub fn mask_changes(changes: &mut Value) {
         (status = 200, description = "A page of events.", body = Page<ActivityEntry>),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
     ),
 )]
 async fn activity(

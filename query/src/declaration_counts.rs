@@ -20,7 +20,7 @@ use serde::{Deserialize, Serialize};
 use sqlx::{FromRow, Postgres, QueryBuilder};
 
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
@@ -32,8 +32,11 @@ use crate::declaration_list::filter::Filter;
 pub const MAX_DAYS: i64 = 366;
 pub const DEFAULT_DAYS: i64 = 30;
 
-pub fn routes() -> OpenApiRouter<QueryState> {
-    OpenApiRouter::new().routes(routes!(counts))
+/// Staff need `declarations:management`; customers pass by role and see their own
+/// company's declarations only.
+pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
+    OpenApiRouter::new().routes(routes!(counts).map(|r| r.route_layer(declarations)))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -164,6 +167,7 @@ pub async fn load(
 /// Dashboard counts
 ///
 /// Counts per type and status, and per day. Customers count their own company's only.
+/// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
     get,
     path = "/api/v1/declarations/counts",
@@ -175,6 +179,7 @@ pub async fn load(
         (status = 200, description = "The counts.", body = Counts),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
     ),
 )]
 async fn counts(

@@ -15,14 +15,17 @@ use sqlx::FromRow;
 use uuid::Uuid;
 
 use utoipa::IntoParams;
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
 use crate::declaration_list::{PROJECTION, shanghai};
 
-pub fn routes() -> OpenApiRouter<QueryState> {
-    OpenApiRouter::new().routes(routes!(detail))
+/// Staff need `declarations:management`; customers pass by role and see their own
+/// company's declarations only.
+pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
+    OpenApiRouter::new().routes(routes!(detail).map(|r| r.route_layer(declarations)))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -117,6 +120,7 @@ pub async fn load(pool: &sqlx::PgPool, actor: &Actor, id: Uuid) -> Result<Option
 /// One declaration in full
 ///
 /// A declaration the caller may not see answers 404, like a missing one.
+/// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
     get,
     path = "/api/v1/declarations/{id}",
@@ -135,6 +139,7 @@ pub async fn load(pool: &sqlx::PgPool, actor: &Actor, id: Uuid) -> Result<Option
         ),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
     ),
 )]

@@ -12,7 +12,7 @@ use sqlx::FromRow;
 use uuid::Uuid;
 
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
@@ -37,8 +37,11 @@ pub const ACTIONS: [&str; 12] = [
 
 pub const PROJECTION: &str = "declaration_history";
 
-pub fn routes() -> OpenApiRouter<QueryState> {
-    OpenApiRouter::new().routes(routes!(history))
+/// Staff need `declarations:management`; customers pass by role and see their own
+/// company's declarations only.
+pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
+    OpenApiRouter::new().routes(routes!(history).map(|r| r.route_layer(declarations)))
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams)]
@@ -179,6 +182,7 @@ pub async fn load(
 /// A declaration's history
 ///
 /// Every event in version order: who, when, status from -> to, reason, fields changed.
+/// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
     get,
     path = "/api/v1/declarations/{id}/history",
@@ -193,6 +197,7 @@ pub async fn load(
         (status = 200, description = "The events.", body = Vec<HistoryEntry>),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
     ),
 )]

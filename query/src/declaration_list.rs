@@ -28,7 +28,7 @@ use sqlx::{FromRow, Postgres, QueryBuilder};
 use uuid::Uuid;
 
 use utoipa::{IntoParams, ToSchema};
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
@@ -37,8 +37,11 @@ use filter::Filter;
 /// The projection this module reads.
 pub const PROJECTION: &str = "declaration_list";
 
-pub fn routes() -> OpenApiRouter<QueryState> {
-    OpenApiRouter::new().routes(routes!(list))
+/// Staff need `declarations:management`; customers pass by role and see their own
+/// company's declarations only.
+pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
+    OpenApiRouter::new().routes(routes!(list).map(|r| r.route_layer(declarations)))
 }
 
 /// The list's query string (after `api::Query` cleaning: trimmed, `-1` and empty absent).
@@ -318,8 +321,8 @@ pub async fn count(pool: &sqlx::PgPool, filter: &Filter) -> Result<i64, ApiError
 
 /// List and search declarations
 ///
-/// Staff see every customer's declarations, customers only their own company's. Deleted ones
-/// only when `status=5` is asked.
+/// Staff holding `declarations:management` see every customer's declarations, customers only
+/// their own company's. Deleted ones only when `status=5` is asked.
 #[utoipa::path(
     get,
     path = "/api/v1/declarations",
@@ -331,6 +334,7 @@ pub async fn count(pool: &sqlx::PgPool, filter: &Filter) -> Result<i64, ApiError
         (status = 200, description = "A page of summaries.", body = Page<DeclarationSummary>),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
     ),
 )]
 async fn list(

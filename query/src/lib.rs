@@ -49,13 +49,13 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(ports::routes(guards))
         .merge(customers::routes(guards))
         .merge(admin_audit::routes(guards))
-        .merge(declaration_list::routes())
-        .merge(declaration_activity::routes())
-        .merge(declaration_detail::routes())
-        .merge(declaration_history::routes())
-        .merge(declaration_counts::routes())
+        .merge(declaration_list::routes(guards))
+        .merge(declaration_activity::routes(guards))
+        .merge(declaration_detail::routes(guards))
+        .merge(declaration_history::routes(guards))
+        .merge(declaration_counts::routes(guards))
         .merge(reference::routes())
-        .merge(reports::declaration_export::routes())
+        .merge(reports::declaration_export::routes(guards))
 }
 
 /// Every query route with its documentation (`OpenApiRouter::split_for_parts` gives the

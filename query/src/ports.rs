@@ -1,7 +1,8 @@
 //! Ports and their facilities from `rm_ports` / `rm_port_slics` (projection `port_directory`):
 //!
-//! - `GET /api/v1/port/slic-info?minPosition=` (anyone signed in, customers too: the
-//!   declaration and export forms offer the ports and SLICs): every live port, sorted by port
+//! - `GET /api/v1/port/slic-info?minPosition=` (customers, and staff holding
+//!   `declarations:management` or `ports:management`: the declaration and export forms offer
+//!   the ports and SLICs): every live port, sorted by port
 //!   code, each with its live facilities (`slicInfoList`, sorted by SLIC).
 //! - `GET /api/v1/ports?keyword=&pageNo=&pageSize=&minPosition=` (ports:management): the same
 //!   records paged as `{records, total}`; `keyword` matches the port code, names, declaration
@@ -28,7 +29,13 @@ pub const PROJECTION: &str = "port_directory";
 pub fn routes(g: &Guards) -> OpenApiRouter<QueryState> {
     let ports = g.permission("ports:management");
     OpenApiRouter::new()
-        .routes(routes!(slic_info).map(|r| r.route_layer(g.signed_in())))
+        // The ports of the declaration form and the export dialog: whoever may file
+        // declarations, and whoever manages ports.
+        .routes(routes!(slic_info).map(|r| {
+            r.route_layer(
+                g.customer_or_permission(&["declarations:management", "ports:management"]),
+            )
+        }))
         .routes(routes!(list).map(|r| r.route_layer(ports)))
 }
 
@@ -191,7 +198,8 @@ async fn with_facilities(
 
 /// Ports with their facilities
 ///
-/// Anyone signed in (the declaration and export forms offer them). Live ports, by code.
+/// Customers, and staff holding `declarations:management` or `ports:management` (the
+/// declaration and export forms offer them). Live ports, by code.
 #[utoipa::path(
     get,
     path = "/api/v1/port/slic-info",
@@ -203,6 +211,7 @@ async fn with_facilities(
         (status = 200, description = "The ports.", body = Vec<PortRecord>),
         (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
+        (status = 403, response = api::doc::Forbidden),
     ),
 )]
 async fn slic_info(

@@ -33,13 +33,14 @@ fn app(pool: &PgPool) -> Router {
         },
         pool.clone(),
     );
+    let guards = api::Guards::new(&auth);
     Router::new()
-        .merge(declaration_list::routes())
-        .merge(declaration_detail::routes())
-        .merge(declaration_history::routes())
-        .merge(declaration_counts::routes())
-        .merge(declaration_activity::routes())
-        .merge(reports::declaration_export::routes())
+        .merge(declaration_list::routes(&guards))
+        .merge(declaration_detail::routes(&guards))
+        .merge(declaration_history::routes(&guards))
+        .merge(declaration_counts::routes(&guards))
+        .merge(declaration_activity::routes(&guards))
+        .merge(reports::declaration_export::routes(&guards))
         .with_state(QueryState {
             pool: pool.clone(),
             auth,
@@ -73,7 +74,15 @@ impl Answer {
 async fn send(pool: &PgPool, who: Option<&Actor>, request: Request<Body>) -> Answer {
     let mut request = request;
     if let Some(who) = who {
+        // The route guards take the caller and their role's default codes from here.
+        let codes = api::permissions::default_codes(who.role)
+            .into_iter()
+            .map(String::from)
+            .collect();
         request.extensions_mut().insert(who.clone());
+        request
+            .extensions_mut()
+            .insert(api::Granted(std::sync::Arc::new(codes)));
     }
     let response = app(pool).oneshot(request).await.expect("infallible");
     let status = response.status();

@@ -1,6 +1,6 @@
-//! The authorization matrix (QUALITY.md): every endpoint x every role (and own/foreign
-//! resource where it matters), checking the status the server answers. Adding an endpoint
-//! means adding a row to `ROWS`.
+//! The first authorization matrix (QUALITY.md): the endpoints x the demo roles (and
+//! own/foreign resource where it matters), checking the status the server answers. The full
+//! matrix, which every endpoint must have a row in, is `authz_matrix.rs`.
 //!
 //! Cells: `"ok"` = the call got past authorization (any status but 401/403/404: bodies are
 //! often deliberately incomplete, so a 400 is a pass), `"401"`/`"403"`/`"404"` = exactly that
@@ -80,7 +80,7 @@ const ROWS: &[Row] = &[
     Row { method: "GET", path: "/api/v1/roles", body: empty, expect: ["401", "403", "403", "ok", "ok"] },
     Row { method: "PUT", path: "/api/v1/roles/OPERATOR/permissions", body: empty, expect: ["401", "403", "403", "ok", "ok"] },
     Row { method: "PUT", path: "/api/v1/roles/SUPER_ADMIN/permissions", body: || json!({"permissionCodes": []}), expect: ["401", "403", "403", "403", "ok"] },
-    // --- declarations (the declaration endpoints' own role checks)
+    // --- declarations (declarations:management for staff; customers by role, own company only)
     Row { method: "GET", path: "/api/v1/declarations", body: empty, expect: ["401", "ok", "ok", "ok", "ok"] },
     Row { method: "GET", path: "/api/v1/declarations/{own}", body: empty, expect: ["401", "ok", "ok", "ok", "ok"] },
     Row { method: "GET", path: "/api/v1/declarations/{foreign}", body: empty, expect: ["401", "404", "ok", "ok", "ok"] },

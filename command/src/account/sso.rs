@@ -36,7 +36,7 @@ use oidc::{FlowError, Identity, Oidc};
 /// The single sign-on routes. With single sign-on off only `config` (which says so) is
 /// mounted: the others could only answer 404 (as the fallback does), and the document lists
 /// only what the server serves.
-pub fn router(enabled: bool) -> OpenApiRouter<IdentityState> {
+pub fn router(enabled: bool, g: &api::Guards) -> OpenApiRouter<IdentityState> {
     let config = OpenApiRouter::new().routes(routes!(config));
     if !enabled {
         return config;
@@ -44,7 +44,7 @@ pub fn router(enabled: bool) -> OpenApiRouter<IdentityState> {
     config
         .routes(routes!(start))
         .routes(routes!(callback))
-        .routes(routes!(logout_url))
+        .routes(routes!(logout_url).map(|r| r.route_layer(g.signed_in())))
 }
 
 fn sso(state: &CommandState) -> Result<&Oidc, ApiError> {

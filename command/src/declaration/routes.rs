@@ -1,7 +1,7 @@
 //! Declaration command routes: create (idempotent), edit (If-Match), and one route per
 //! state-machine action.
 
-use api::{Actor, ApiError, ApiResult, Json, ok};
+use api::{Actor, ApiError, ApiResult, Guards, Json, ok};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -21,12 +21,20 @@ use crate::customer::CustomerState;
 use crate::handler::{Command, CommandAnswer, Idempotency, execute, load};
 use crate::http::{CommandState, idempotency_key, if_match, metadata};
 
-pub fn router() -> OpenApiRouter<CommandState> {
+/// Every route of this module with who may call it: staff need the route tag of their
+/// declaration menu, customers pass by role and reach their own company's declarations only
+/// (a foreign one is 404, checked in `run`).
+pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
+    let declarations = g.customer_or_permission(&["declarations:management"]);
     // One route serves every state-machine move; `Actions` documents each move's path.
+    let guard = declarations.clone();
     OpenApiRouter::with_openapi(Actions::openapi())
-        .routes(routes!(create))
-        .routes(routes!(edit))
-        .route("/api/v1/declarations/{id}/{action}", post(act))
+        .routes(routes!(create).map(|r| r.route_layer(guard.clone())))
+        .routes(routes!(edit).map(|r| r.route_layer(guard.clone())))
+        .route(
+            "/api/v1/declarations/{id}/{action}",
+            post(act).route_layer(declarations),
+        )
 }
 
 #[derive(Debug, Deserialize, Serialize)]

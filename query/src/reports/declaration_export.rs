@@ -5,7 +5,8 @@
 //! `username` (customer account), `port`, `slic`, `shipmentType` (-1/0/1), `status` (-1 all
 //! but deleted), `fromDate`/`toDate` (YYYYMMDD, required, at most 365 days apart, on the
 //! creation time), `sort` (1 port, 2 customer account, 3 estimated pickup time ascending,
-//! 4 descending; default newest first). ADMIN and SUPER_ADMIN only (403 otherwise).
+//! 4 descending; default newest first). ADMIN and SUPER_ADMIN holding
+//! `declarations:management` only (403 otherwise).
 //!
 //! Rows are streamed from PostgreSQL (`fetch`) through a bounded channel into a worksheet in
 //! rust_xlsxwriter's constant-memory mode (each finished row goes to a temporary file), the
@@ -48,8 +49,11 @@ pub const MAX_RANGE_DAYS: i64 = 365;
 /// Rows in flight between the database reader and the workbook writer.
 const CHANNEL_ROWS: usize = 1024;
 
-pub fn routes() -> OpenApiRouter<QueryState> {
-    OpenApiRouter::new().routes(routes!(export))
+/// The export report: an admin-only button (spec section 6) on the declaration menu, so
+/// ADMIN or SUPER_ADMIN holding `declarations:management`.
+pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
+    let guard = g.admin_permission("declarations:management");
+    OpenApiRouter::new().routes(routes!(export).map(|r| r.route_layer(guard)))
 }
 
 /// A number that may arrive as a JSON number or a string; `-1` and empty mean absent.
