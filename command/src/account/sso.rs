@@ -22,7 +22,7 @@ use openidconnect::{PkceCodeChallenge, PkceCodeVerifier, RedirectUrl};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 pub use oidc::{SsoConfig, SsoConfigError, SsoSettings};

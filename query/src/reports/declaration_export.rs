@@ -35,7 +35,7 @@ use serde::{Deserialize, Deserializer};
 use sqlx::{FromRow, Postgres, QueryBuilder};
 
 use utoipa::ToSchema;
-use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
