@@ -93,7 +93,6 @@ pub async fn start(pool: PgPool, cfg: Config) -> TestApp {
     }
 }
 
-
 pub async fn spawn(pool: PgPool) -> TestApp {
     let cfg = config(&pool, Mode::Development);
     spawn_with(pool, cfg).await
