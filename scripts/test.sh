@@ -2,7 +2,7 @@
 # Runs all of Clearway's tests: the one test command of the README; .ci/run calls it.
 #
 #   scripts/test.sh              everything (what CI runs)
-#   scripts/test.sh web rust     only some groups: web, rust, e2e
+#   scripts/test.sh web rust     only some groups: web, rust, e2e, fuzz
 #
 # setup  a database server (DATABASE_URL, else 127.0.0.1:5432, else the private cluster
 #        of scripts/lib/postgres.sh) with database `test`; DATABASE_URL points at it and
@@ -15,6 +15,9 @@
 #        clearway_e2e (migrate, seed, serve on 127.0.0.1:18080 with webapp/dist, staff
 #        single sign-on against tests/oidc's provider on a free loopback port), then
 #        npm ci && npm test in e2e/ with CLEARWAY_URL=http://127.0.0.1:18080.
+# fuzz   scripts/fuzz.sh: schemathesis (PyPI, into .clearway/venv) over /api/openapi.json of
+#        target/debug/clearway on its own database clearway_fuzz, without a token and as each
+#        demo role: no 5xx, no panic, every answer as documented and in the envelope.
 #
 # Every step runs even when an earlier one failed (unless it needs what failed), so one run
 # shows all failures; CLEARWAY_TEST_FAIL_FAST=1 stops at the first. The exit status is 0
@@ -30,20 +33,21 @@ export CLEARWAY_ROOT
 # shellcheck source=scripts/lib/postgres.sh
 . scripts/lib/postgres.sh
 
-DO_WEB=0 DO_RUST=0 DO_E2E=0
+DO_WEB=0 DO_RUST=0 DO_E2E=0 DO_FUZZ=0
 if [ $# -eq 0 ]; then
-	DO_WEB=1 DO_RUST=1 DO_E2E=1
+	DO_WEB=1 DO_RUST=1 DO_E2E=1 DO_FUZZ=1
 fi
 for arg in "$@"; do
 	case "$arg" in
 	web) DO_WEB=1 ;;
 	rust) DO_RUST=1 ;;
 	e2e) DO_E2E=1 ;;
+	fuzz) DO_FUZZ=1 ;;
 	-h | --help)
-		sed -n '2,22p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
-	*) die "unknown group '$arg' (groups: web rust e2e)" ;;
+	*) die "unknown group '$arg' (groups: web rust e2e fuzz)" ;;
 	esac
 done
 
@@ -338,7 +342,7 @@ if [ "$DO_RUST" = 1 ]; then
 	run_step "rust: clippy" 1800 cargo clippy --workspace --all-targets --locked -- -D warnings || true
 	run_step "rust: test" 2400 cargo test --workspace --locked --no-fail-fast || true
 fi
-if [ "$DO_RUST" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E2E" = 1 ]; }; then
+if [ "$DO_RUST" = 1 ] || [ "$DO_FUZZ" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E2E" = 1 ]; }; then
 	if run_step "rust: build" 1800 cargo build --locked --bin clearway; then BIN_BUILT=1; fi
 fi
 
@@ -361,6 +365,16 @@ if [ "$DO_E2E" = 1 ]; then
 			tail -n 40 "$SERVER_LOG" >&2 || true
 		}
 		stop_server
+	fi
+fi
+
+# --- fuzz ----------------------------------------------------------------------------
+
+if [ "$DO_FUZZ" = 1 ]; then
+	if [ "$BIN_BUILT" = 0 ]; then
+		not_run "fuzz" "the server did not build"
+	else
+		run_step "fuzz: schemathesis" 1500 scripts/fuzz.sh || true
 	fi
 fi
 

@@ -54,3 +54,62 @@ impl utoipa::PartialSchema for NoData {
 }
 
 impl utoipa::ToSchema for NoData {}
+
+/// The `If-Match` request header of a command on an existing stream (`params(api::doc::IfMatch)`).
+pub struct IfMatch;
+
+impl utoipa::IntoParams for IfMatch {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![header(
+            "If-Match",
+            "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: \
+             a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any \
+             version; anything else answers 400.",
+            r#"^(\*|(W/)?"?[0-9]{1,18}"?)$"#,
+            None,
+        )]
+    }
+}
+
+/// The `Idempotency-Key` request header of a creating command (`params(api::doc::IdempotencyKey)`).
+pub struct IdempotencyKey;
+
+impl utoipa::IntoParams for IdempotencyKey {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        vec![header(
+            "Idempotency-Key",
+            "1-200 characters; makes the create safe to retry: the same key answers the first \
+             create's answer again.",
+            r"^\S(.*\S)?$",
+            Some(200),
+        )]
+    }
+}
+
+/// An optional string header with a pattern (and a length limit).
+fn header(
+    name: &str,
+    description: &str,
+    pattern: &str,
+    max_length: Option<usize>,
+) -> utoipa::openapi::path::Parameter {
+    use utoipa::openapi::path::{ParameterBuilder, ParameterIn};
+    use utoipa::openapi::{ObjectBuilder, Required, schema::Type};
+    ParameterBuilder::new()
+        .name(name)
+        .parameter_in(ParameterIn::Header)
+        .required(Required::False)
+        .description(Some(description))
+        .schema(Some(
+            ObjectBuilder::new()
+                .schema_type(Type::String)
+                .pattern(Some(pattern))
+                .min_length(Some(1))
+                .max_length(max_length),
+        ))
+        .build()
+}

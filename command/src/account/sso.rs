@@ -292,7 +292,7 @@ fn valid_verifier(v: &str) -> bool {
     description = "Public. `{code, state, codeVerifier}` from the provider's redirect; `state` is single use. The staff member must exist (matched by e-mail at the first sign-in, which links the provider's subject; later sign-ins must come from that subject). The role comes from our grants, never from the provider's groups. A refusal is business code 10000 (HTTP 200) with a message and `data: {reason}` (`UNKNOWN_STAFF`, `CODE_REJECTED`, ...). Single sign-on off: 404; the provider unreachable: 503.",
     request_body(content = CallbackBody, content_type = "application/json"),
     responses(
-        (status = 200, description = "Signed in: `data` is our bearer token (or code 10000 with `data: {reason}`).", body = String),
+        (status = 200, description = "Signed in: `data` is our bearer token (or code 10000 with `data: {reason}`).", body = String, content_type = "application/json"),
         (status = 400, response = api::doc::BadRequest),
         (status = 404, response = api::doc::NotFound),
         (status = 413, response = api::doc::PayloadTooLarge),

@@ -168,7 +168,7 @@ async fn owner(
     operation_id = "createDeclaration",
     security(("bearer" = [])),
     params(
-        ("Idempotency-Key" = Option<String>, Header, description = "1-200 characters; makes the create safe to retry."),
+        api::doc::IdempotencyKey,
     ),
     request_body(content = ref("#/components/schemas/CreateDeclaration"), content_type = "application/json"),
     responses(
@@ -272,7 +272,7 @@ fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = ref("#/components/schemas/DeclarationForm"), content_type = "application/json"),
     responses(

@@ -105,7 +105,7 @@ struct NewPort {
     description = "Needs `ports:management`. A live port with the code: 409.",
     security(("bearer" = [])),
     params(
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((NewPort = "application/x-www-form-urlencoded"), (NewPort = "application/json"))),
     responses(
@@ -167,7 +167,7 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((PortUpdate = "application/x-www-form-urlencoded"), (PortUpdate = "application/json"))),
     responses(
@@ -225,7 +225,7 @@ fn reason_ok(reason: &Option<String>) -> Result<(), ApiError> {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
     responses(
@@ -277,7 +277,7 @@ struct Facility {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((Facility = "application/x-www-form-urlencoded"), (Facility = "application/json"))),
     responses(
@@ -317,7 +317,7 @@ async fn add_slic(
     params(
         ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
         ("slicId" = Uuid, Path, description = "The facility's id (unknown: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((Facility = "application/x-www-form-urlencoded"), (Facility = "application/json"))),
     responses(
@@ -357,7 +357,7 @@ async fn update_slic(
     params(
         ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
         ("slicId" = Uuid, Path, description = "The facility's id (unknown: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
     responses(

@@ -40,7 +40,7 @@ struct PermissionsBody {
     security(("bearer" = [])),
     params(
         ("roleCode" = String, Path, description = "The role: `CUSTOMER`, `OPERATOR`, `ADMIN` or `SUPER_ADMIN` (unknown: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = PermissionsBody, content_type = "application/json"),
     responses(

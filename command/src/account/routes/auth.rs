@@ -518,7 +518,7 @@ struct TestLogin {
         TestLogin,
     ),
     responses(
-        (status = 200, description = "The bearer token.", body = String),
+        (status = 200, description = "The bearer token.", body = String, content_type = "application/json"),
         (status = 400, response = api::doc::BadRequest),
         (status = 404, response = api::doc::NotFound),
     ),

@@ -287,7 +287,7 @@ fn acting<'a>(actor: &Actor, roles: &'a [Role], granted: &'a BTreeSet<String>) -
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = StaffUpdate, content_type = "application/json"),
     responses(
@@ -349,7 +349,7 @@ struct WithReason {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     responses(
         (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
@@ -406,7 +406,7 @@ struct RolesBody {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = RolesBody, content_type = "application/json"),
     responses(
@@ -463,7 +463,7 @@ async fn set_roles(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     responses(
         (status = 200, description = "Done: the target's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
@@ -635,7 +635,7 @@ async fn enable_handler<const STAFF_ONLY: bool>(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
     responses(
@@ -669,7 +669,7 @@ async fn disable_staff(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     responses(
         (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
@@ -701,7 +701,7 @@ async fn enable_staff(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
     responses(
@@ -735,7 +735,7 @@ async fn disable_account(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     responses(
         (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
@@ -768,7 +768,7 @@ async fn enable_account(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     responses(
         (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
@@ -830,7 +830,7 @@ struct TransferBody {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = TransferBody, content_type = "application/json"),
     responses(

@@ -152,7 +152,7 @@ impl AfterAppend for CustomerWrites<'_> {
     description = "Needs `customers:create`. A username taken by a customer or a login: 409. The login must set its own password at its first sign-in (10002). With `Idempotency-Key` a retry with the same body answers the first result again; the same key with another body answers 409.",
     security(("bearer" = [])),
     params(
-        ("Idempotency-Key" = Option<String>, Header, description = "1-200 characters; makes the create safe to retry."),
+        api::doc::IdempotencyKey,
     ),
     request_body(content((NewCustomer = "application/x-www-form-urlencoded"), (NewCustomer = "application/json"))),
     responses(

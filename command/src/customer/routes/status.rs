@@ -58,7 +58,7 @@ pub(super) async fn sign_out_users(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
     responses(
@@ -102,7 +102,7 @@ pub(super) async fn disable(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
     responses(
@@ -145,7 +145,7 @@ pub(super) async fn enable(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
     responses(

@@ -68,7 +68,7 @@ pub(super) struct CustomerUpdate {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content((CustomerUpdate = "application/x-www-form-urlencoded"), (CustomerUpdate = "application/json"))),
     responses(

@@ -25,7 +25,7 @@ pub struct Actions;
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     responses(
         (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
@@ -50,7 +50,7 @@ fn submit() {}
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     responses(
         (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
@@ -75,7 +75,7 @@ fn withdraw() {}
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     responses(
         (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
@@ -100,7 +100,7 @@ fn review() {}
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = ActionBody, content_type = "application/json"),
     responses(
@@ -127,7 +127,7 @@ fn return_() {}
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = Option<ActionBody>, content_type = "application/json"),
     responses(
@@ -154,7 +154,7 @@ fn complete() {}
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = ActionBody, content_type = "application/json"),
     responses(
@@ -180,7 +180,7 @@ fn reject() {}
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     responses(
         (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
@@ -205,7 +205,7 @@ fn redeclare() {}
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = ActionBody, content_type = "application/json"),
     responses(
@@ -233,7 +233,7 @@ fn send_back() {}
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = ActionBody, content_type = "application/json"),
     responses(
@@ -260,7 +260,7 @@ fn amend() {}
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read (`3`, `\"3\"` or `W/\"3\"`); checked when present: a stale one answers 409 with `data.reason: VERSION_CONFLICT`. Absent or `*`: any version."),
+        api::doc::IfMatch,
     ),
     request_body(content = Option<ActionBody>, content_type = "application/json"),
     responses(
