@@ -33,6 +33,9 @@ use crate::http::{CommandState, metadata};
 
 /// Most files in one request.
 pub const MAX_FILES: usize = 20;
+/// Largest request body: files past it are refused by the body limit (413) even when each
+/// is within [`MAX_FILE_BYTES`].
+pub const MAX_REQUEST_BYTES: usize = 64 * 1024 * 1024;
 
 /// Every route of this module: who may create declarations may upload them.
 pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
@@ -163,7 +166,7 @@ impl AfterAppend for Store<'_> {
 
 /// Upload spreadsheets to create declarations
 ///
-/// Multipart: `files` (one or many .xlsx, each at most 20 MB, at most 20), `declarationType`,
+/// Multipart: `files` (one or many .xlsx, each at most 20 MB, at most 20 and 64 MB in all), `declarationType`,
 /// `isRowData`, `isFixed`, optional `mappingSchemeId`, and for staff `customerId`. Each file
 /// is checked for size and type at once, stored, and answered with its id (`data: [fileId,
 /// ...]`); a worker reads it afterwards: poll `GET /api/v1/upload/log/status`.
