@@ -106,6 +106,8 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         development: config.development(),
         sso: config.oidc.sso()?,
     };
+    // Uploaded files are read by a worker of this process, never by the request.
+    command::upload::worker::spawn(command_state.clone());
     // Reads (and their minPosition waits, against the replica's copy of the checkpoints) go
     // to the replica when there is one; everything that writes stays on the primary.
     let read_pool = match config.read_database_url.as_deref().map(str::trim) {

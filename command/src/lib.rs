@@ -12,6 +12,7 @@ pub mod identity;
 pub mod port;
 pub mod reference;
 pub mod role;
+pub mod upload;
 pub use aggregate::{Aggregate, Ctx, DomainError, Violation};
 
 /// Every command endpoint with its documentation: each aggregate adds its own routes, on the
@@ -36,5 +37,6 @@ pub fn routes(
         .merge(identity_routes)
         .merge(declaration::routes::router(&guards))
         .merge(port::routes::router(&guards))
+        .merge(upload::routes::router(&guards))
         .with_state(state)
 }

@@ -218,6 +218,19 @@ pub struct Drafted {
     pub username: String,
     pub company_name: Option<String>,
     pub data: DeclarationData,
+    /// The bulk upload row that made this draft, when an upload made it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub upload: Option<UploadSource>,
+}
+
+/// Where a draft made by a bulk upload came from: the upload and its first row (or file
+/// serial number). The draft's id is derived from both (`crate::upload::declaration_id`), so
+/// one row can never make two drafts.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct UploadSource {
+    pub upload_id: Uuid,
+    pub row: u32,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -15,3 +15,4 @@ pub mod declaration;
 pub mod port;
 pub mod reference;
 pub mod role;
+pub mod upload;

@@ -18,6 +18,7 @@ pub mod port_directory;
 pub mod reference_rows;
 pub mod role_permissions;
 pub mod runtime;
+pub mod upload_log;
 
 /// A read model fed by the event feed.
 ///
@@ -108,6 +109,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         role_permissions::projection(),
         port_directory::projection(),
         admin_audit::projection(),
+        upload_log::projection(),
     ]
 }
 

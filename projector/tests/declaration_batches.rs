@@ -248,6 +248,7 @@ fn generate(seed: u64, declarations: usize, mean_events: usize, window: usize) -
                 username: rng.pick(&["acme", "globex", "initech"]).to_string(),
                 company_name: rng.pick(&[None, Some("Acme Trading")]).map(Into::into),
                 data,
+                upload: None,
             });
             feed.push(Generated {
                 stream_type: declaration::STREAM_TYPE,

@@ -81,6 +81,7 @@ fn drafted(id: Uuid, customer: Uuid, tracking: &str) -> DeclarationEvent {
         username: "acme".into(),
         company_name: Some("Acme Trading".into()),
         data: data(tracking),
+        upload: None,
     })
 }
 

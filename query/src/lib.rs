@@ -18,6 +18,7 @@ pub mod reference;
 pub mod reports;
 pub mod roles;
 pub mod staff_list;
+pub mod upload_log;
 pub mod wait;
 
 /// State shared by the query routes.
@@ -56,6 +57,7 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(declaration_counts::routes(guards))
         .merge(reference::routes())
         .merge(reports::declaration_export::routes(guards))
+        .merge(upload_log::routes(guards))
 }
 
 /// Every query route with its documentation (`OpenApiRouter::split_for_parts` gives the

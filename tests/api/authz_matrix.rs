@@ -165,6 +165,8 @@ pub const ROWS: &[Row] = &[
     Row { method: "GET", route: "/api/v1/upload/query/log/history/detail/{id}", call: "/api/v1/upload/query/log/history/detail/{missing}", needs: DECL, body: empty, expect: ["401", "404", "404", "404", "404", "404", "403"] },
     Row { method: "PUT", route: "/api/v1/upload/confirm/{id}", call: "/api/v1/upload/confirm/{missing}", needs: DECL, body: empty, expect: ["401", "404", "404", "404", "404", "404", "403"] },
     Row { method: "GET", route: "/api/v1/upload/download/desc", call: "/api/v1/upload/download/desc?id={missing}", needs: DECL, body: empty, expect: ["401", "404", "404", "404", "404", "404", "403"] },
+    Row { method: "POST", route: "/api/v1/upload", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/upload/template", call: "/api/v1/upload/template?declarationType=OC&isRowData=true", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
 ];
 
 /// The spec's endpoint table (section 7): each needs a row whether it is mounted or not.

@@ -32,4 +32,6 @@ mod safe_defaults;
 mod sso;
 mod sso_limits;
 mod staff;
+mod upload;
+mod upload_crash;
 mod web_app;

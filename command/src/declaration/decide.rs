@@ -131,6 +131,7 @@ fn create(
         username: customer.username,
         company_name: customer.company_name,
         data,
+        upload: None,
     })])
 }
 

@@ -112,7 +112,7 @@ fn resolve_type(
 /// deleted customer takes no new declarations. Read from the customer's stream (a handful
 /// of events) rather than the customer read model, so a customer disabled a moment ago is
 /// refused at once, not after the projection catches up.
-async fn owner(
+pub(crate) async fn owner(
     state: &CommandState,
     actor: &Actor,
     customer_id: Option<Uuid>,

@@ -240,6 +240,7 @@ pub fn drafted(t: TypeCode, data: DeclarationData) -> DeclarationEvent {
         username: "acme".into(),
         company_name: s("Acme Trading"),
         data,
+        upload: None,
     })
 }
 

@@ -438,6 +438,7 @@ pub fn declaration_events(i: u64, seed: u64, end: DateTime<Utc>, days: i64) -> V
                 username: username.clone(),
                 company_name: Some(company),
                 data,
+                upload: None,
             }),
             &customer_meta,
             0,

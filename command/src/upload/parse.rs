@@ -1,0 +1,407 @@
+//! From a fixed-template workbook to declarations: columns found by the wire name in their
+//! header, cells read by their field's kind, rows grouped by tracking number (table form) or
+//! the whole file as one declaration (draft form), and every group checked with the
+//! declaration API's own rules (the draft rules of `shape` and the full rules of
+//! `validate`), every problem of every row reported, not the first only.
+
+use std::collections::HashMap;
+use std::str::FromStr;
+
+use chrono::{DateTime, Utc};
+use events::declaration::{DeclarationData, TypeCode};
+use rust_decimal::Decimal;
+use serde_json::{Map, Value};
+
+use super::fields::{self, Field, GOODS, HEADER, Kind};
+use super::read::{FileError, Row, Workbook};
+use crate::Violation;
+use crate::declaration::{declaration_date, shape, validate};
+use crate::reference::ReferenceData;
+
+/// One declaration to make, from one or more rows (or one file).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Group {
+    /// The tracking number (may be empty for a row without one).
+    pub tracking_number: String,
+    /// The rows (1-based sheet rows) of its goods lines, in order; for a draft, `[1]`.
+    pub rows: Vec<u32>,
+    pub outcome: Outcome,
+}
+
+impl Group {
+    /// The row that names the group: its first.
+    pub fn first_row(&self) -> u32 {
+        self.rows.first().copied().unwrap_or(0)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Outcome {
+    /// Passes every rule: the declaration to make.
+    Valid(Box<DeclarationData>),
+    /// Breaks rules: the problems of each row, `(row, violations)`, every row of the group
+    /// listed (a row without problems of its own is refused with its group).
+    Invalid(Vec<(u32, Vec<Violation>)>),
+}
+
+/// What a file holds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Parsed {
+    /// Rows (table) or files (draft) to report as the total.
+    pub total: u32,
+    pub groups: Vec<Group>,
+}
+
+/// A cell's value as the create body's JSON takes it; a bad value is a violation on `path`.
+fn cell_value(field: &Field, raw: &str, path: &str) -> Result<Option<Value>, Violation> {
+    let raw = raw.trim();
+    if raw.is_empty() {
+        return Ok(None);
+    }
+    match field.kind {
+        Kind::Text => Ok(Some(Value::String(raw.to_string()))),
+        Kind::Number => {
+            let ok = Decimal::from_str(raw).or_else(|_| Decimal::from_scientific(raw));
+            match ok {
+                Ok(d) => Ok(Some(Value::String(d.normalize().to_string()))),
+                Err(_) => Err(Violation::new(
+                    path,
+                    "number",
+                    format!("{path}：必须是数字（{raw}）"),
+                    format!("{path}: must be a number (got {raw})"),
+                )),
+            }
+        }
+        Kind::Time => match DateTime::parse_from_rfc3339(raw) {
+            Ok(t) => Ok(Some(Value::String(t.to_rfc3339()))),
+            Err(_) => Err(Violation::new(
+                path,
+                "date",
+                format!("{path}：应为带时区的 ISO 8601 时间（如 2026-11-26T09:00:00+08:00）"),
+                format!(
+                    "{path}: must be an ISO 8601 time with offset (e.g. 2026-11-26T09:00:00+08:00)"
+                ),
+            )),
+        },
+    }
+}
+
+/// Where each field's column is: `(column, field, is_goods)`.
+type Columns = Vec<(usize, &'static Field, bool)>;
+
+fn columns_of(header: &Row, goods_only: bool) -> Result<Columns, FileError> {
+    let mut out: Columns = Vec::new();
+    for (i, text) in header.cells.iter().enumerate() {
+        let Some(wire) = fields::wire_name(text) else {
+            continue;
+        };
+        let found = if goods_only {
+            fields::find(GOODS, wire).map(|f| (f, true))
+        } else {
+            fields::find(HEADER, wire)
+                .map(|f| (f, false))
+                .or_else(|| fields::find(GOODS, wire).map(|f| (f, true)))
+        };
+        let Some((field, goods)) = found else {
+            continue;
+        };
+        if out.iter().any(|(_, f, _)| f.wire == field.wire) {
+            return Err(FileError::new(
+                format!("列 ({wire}) 出现了两次"),
+                format!("the column ({wire}) appears twice"),
+            ));
+        }
+        out.push((i, field, goods));
+    }
+    Ok(out)
+}
+
+fn missing_column(wire: &str) -> FileError {
+    FileError::new(
+        format!("找不到列 ({wire})：请使用固定模板，表头须带括号中的字段名"),
+        format!(
+            "no column ({wire}): use the fixed template, whose headers carry the field name in brackets"
+        ),
+    )
+}
+
+/// A header map and goods lines in, the create body out (or its problems).
+fn assemble(
+    header: Map<String, Value>,
+    goods: Vec<Map<String, Value>>,
+) -> Result<DeclarationData, Violation> {
+    let mut body = header;
+    body.insert(
+        "declarationGoodsInfo".into(),
+        Value::Array(goods.into_iter().map(Value::Object).collect()),
+    );
+    serde_json::from_value(Value::Object(body)).map_err(|e| {
+        Violation::new(
+            "",
+            "invalid_value",
+            format!("无法读取：{e}"),
+            format!("cannot be read: {e}"),
+        )
+    })
+}
+
+/// Checks an assembled declaration with the API's rules; `line_rows[i]` is the row of goods
+/// line `i`, `first` the row header problems are reported on.
+fn judge(
+    ty: TypeCode,
+    mut data: DeclarationData,
+    mut problems: Vec<(u32, Violation)>,
+    line_rows: &[u32],
+    first: u32,
+    reference: &ReferenceData,
+    now: DateTime<Utc>,
+) -> Outcome {
+    for (i, line) in data.declaration_goods_info.iter_mut().enumerate() {
+        if line.goods_no.is_none() {
+            line.goods_no = Some(Decimal::from(i + 1));
+        }
+    }
+    let on = declaration_date(&data, now);
+    let mut found = shape::check(&data);
+    found.extend(validate(ty, &data, reference, on));
+    for v in found {
+        problems.push((row_of(&v.field, line_rows, first), v));
+    }
+    if problems.is_empty() {
+        return Outcome::Valid(Box::new(data));
+    }
+    let mut rows: Vec<u32> = line_rows.to_vec();
+    if rows.is_empty() {
+        rows.push(first);
+    }
+    let mut by_row: Vec<(u32, Vec<Violation>)> = rows.iter().map(|r| (*r, Vec::new())).collect();
+    for (row, v) in problems {
+        match by_row.iter_mut().find(|(r, _)| *r == row) {
+            Some((_, list)) => list.push(v),
+            None => by_row.push((row, vec![v])),
+        }
+    }
+    Outcome::Invalid(by_row)
+}
+
+/// The row a violation belongs to: its goods line's row, else the group's first row.
+fn row_of(field: &str, line_rows: &[u32], first: u32) -> u32 {
+    field
+        .strip_prefix("declarationGoodsInfo[")
+        .and_then(|rest| rest.split(']').next())
+        .and_then(|i| i.parse::<usize>().ok())
+        .and_then(|i| line_rows.get(i).copied())
+        .unwrap_or(first)
+}
+
+/// The database-table form: sheet 1, header row first, one goods line per row.
+pub fn table(
+    bytes: &[u8],
+    ty: TypeCode,
+    reference: &ReferenceData,
+    now: DateTime<Utc>,
+) -> Result<Parsed, FileError> {
+    let mut book = Workbook::open(bytes)?;
+    let mut columns: Option<Columns> = None;
+    let mut tracking_column = 0usize;
+    struct Pending {
+        tracking: String,
+        header: Map<String, Value>,
+        goods: Vec<Map<String, Value>>,
+        rows: Vec<u32>,
+        problems: Vec<(u32, Violation)>,
+    }
+    let mut groups: Vec<Pending> = Vec::new();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    let mut total = 0u32;
+    book.rows(0, |row| {
+        let Some(cols) = &columns else {
+            let found = columns_of(&row, false)?;
+            tracking_column = found
+                .iter()
+                .find(|(_, f, goods)| !goods && f.wire == "trackingNumber")
+                .map(|(c, _, _)| *c)
+                .ok_or_else(|| missing_column("trackingNumber"))?;
+            columns = Some(found);
+            return Ok(());
+        };
+        total += 1;
+        let tracking = row.get(tracking_column).to_string();
+        // Rows without a tracking number are each their own (refused) group.
+        let slot = if tracking.is_empty() {
+            None
+        } else {
+            index.get(&tracking).copied()
+        };
+        let g = match slot {
+            Some(g) => g,
+            None => {
+                groups.push(Pending {
+                    tracking: tracking.clone(),
+                    header: Map::new(),
+                    goods: Vec::new(),
+                    rows: Vec::new(),
+                    problems: Vec::new(),
+                });
+                if !tracking.is_empty() {
+                    index.insert(tracking, groups.len() - 1);
+                }
+                groups.len() - 1
+            }
+        };
+        let group = &mut groups[g];
+        let first_row_of_group = group.rows.is_empty();
+        let line = group.goods.len();
+        let mut goods = Map::new();
+        for (column, field, is_goods) in cols {
+            let path = if *is_goods {
+                format!("declarationGoodsInfo[{line}].{}", field.wire)
+            } else {
+                field.wire.to_string()
+            };
+            match cell_value(field, row.get(*column), &path) {
+                Ok(None) => {}
+                Ok(Some(v)) if *is_goods => {
+                    goods.insert(field.wire.into(), v);
+                }
+                // The declaration's own fields are taken from its first row.
+                Ok(Some(v)) => {
+                    if first_row_of_group {
+                        group.header.insert(field.wire.into(), v);
+                    }
+                }
+                Err(v) if *is_goods || first_row_of_group => group.problems.push((row.number, v)),
+                Err(_) => {}
+            }
+        }
+        group.goods.push(goods);
+        group.rows.push(row.number);
+        Ok(())
+    })?;
+    if columns.is_none() {
+        return Err(missing_column("trackingNumber"));
+    }
+    let groups = groups
+        .into_iter()
+        .map(|p| {
+            let first = p.rows.first().copied().unwrap_or(0);
+            let outcome = match assemble(p.header, p.goods) {
+                Ok(data) => judge(ty, data, p.problems, &p.rows, first, reference, now),
+                Err(v) => {
+                    let mut problems = p.problems;
+                    problems.push((first, v));
+                    judge_failed(problems, &p.rows)
+                }
+            };
+            Group {
+                tracking_number: p.tracking,
+                rows: p.rows,
+                outcome,
+            }
+        })
+        .collect();
+    Ok(Parsed { total, groups })
+}
+
+fn judge_failed(problems: Vec<(u32, Violation)>, rows: &[u32]) -> Outcome {
+    let mut by_row: Vec<(u32, Vec<Violation>)> = rows.iter().map(|r| (*r, Vec::new())).collect();
+    for (row, v) in problems {
+        match by_row.iter_mut().find(|(r, _)| *r == row) {
+            Some((_, list)) => list.push(v),
+            None => by_row.push((row, vec![v])),
+        }
+    }
+    Outcome::Invalid(by_row)
+}
+
+/// The declaration-draft form: one declaration per file; sheet 1 holds the form as field /
+/// value pairs, sheet 2 the goods lines as a table. The group's row is the file's serial
+/// number 1.
+pub fn draft(
+    bytes: &[u8],
+    ty: TypeCode,
+    reference: &ReferenceData,
+    now: DateTime<Utc>,
+) -> Result<Parsed, FileError> {
+    let mut book = Workbook::open(bytes)?;
+    if book.sheet_names().len() < 2 {
+        return Err(FileError::new(
+            "申报草稿须有两个工作表（申报信息和商品）",
+            "a declaration draft needs two sheets: the form and its goods lines",
+        ));
+    }
+    let mut header = Map::new();
+    let mut problems: Vec<(u32, Violation)> = Vec::new();
+    let mut seen_tracking = false;
+    book.rows(0, |row| {
+        let Some(field) = fields::wire_name(row.get(0)).and_then(|w| fields::find(HEADER, w))
+        else {
+            return Ok(());
+        };
+        seen_tracking |= field.wire == "trackingNumber";
+        match cell_value(field, row.get(1), field.wire) {
+            Ok(Some(v)) => {
+                header.insert(field.wire.into(), v);
+            }
+            Ok(None) => {}
+            Err(v) => problems.push((1, v)),
+        }
+        Ok(())
+    })?;
+    if !seen_tracking {
+        return Err(missing_column("trackingNumber"));
+    }
+    let mut columns: Option<Columns> = None;
+    let mut goods: Vec<Map<String, Value>> = Vec::new();
+    book.rows(1, |row| {
+        let Some(cols) = &columns else {
+            columns = Some(columns_of(&row, true)?);
+            return Ok(());
+        };
+        let line = goods.len();
+        let mut g = Map::new();
+        for (column, field, _) in cols {
+            let path = format!("declarationGoodsInfo[{line}].{}", field.wire);
+            match cell_value(field, row.get(*column), &path) {
+                Ok(Some(v)) => {
+                    g.insert(field.wire.into(), v);
+                }
+                Ok(None) => {}
+                Err(v) => problems.push((1, v)),
+            }
+        }
+        goods.push(g);
+        Ok(())
+    })?;
+    let tracking = header
+        .get("trackingNumber")
+        .and_then(Value::as_str)
+        .unwrap_or_default()
+        .to_string();
+    let outcome = match assemble(header, goods) {
+        Ok(data) => judge(ty, data, problems, &[], 1, reference, now),
+        Err(v) => {
+            problems.push((1, v));
+            judge_failed(problems, &[1])
+        }
+    };
+    Ok(Parsed {
+        total: 1,
+        groups: vec![Group {
+            tracking_number: tracking,
+            rows: vec![1],
+            outcome,
+        }],
+    })
+}
+
+/// Every problem of a row as one text per language: `field: message; ...`.
+pub fn describe(violations: &[Violation]) -> (String, String) {
+    let zh: Vec<&str> = violations.iter().map(|v| v.zh.as_str()).collect();
+    let en: Vec<&str> = violations.iter().map(|v| v.en.as_str()).collect();
+    (zh.join("；"), en.join("; "))
+}
+
+#[cfg(test)]
+#[path = "parse_tests.rs"]
+mod tests;

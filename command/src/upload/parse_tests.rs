@@ -1,0 +1,188 @@
+//! Reading fixed-template files the tests make: grouping, reordered columns, every problem
+//! of every row, and the draft form.
+
+use super::*;
+use crate::upload::fields::header_text;
+
+const COLUMNS: &[&str] = &[
+    "trackingNumber",
+    "shipperName",
+    "recipientName",
+    "recipientAddress",
+    "goodsCode",
+    "goodsName",
+    "goodsQuantity",
+    "goodsUnit",
+    "unitPrice",
+    "totalPrice",
+];
+
+fn label(wire: &str) -> String {
+    let f = fields::find(HEADER, wire)
+        .or_else(|| fields::find(GOODS, wire))
+        .expect("a field");
+    header_text(f)
+}
+
+fn good(tracking: &str) -> Vec<String> {
+    [
+        tracking,
+        "Zhang San",
+        "John Doe",
+        "1 Main St",
+        "8471300000",
+        "laptop",
+        "2",
+        "011",
+        "10",
+        "20",
+    ]
+    .iter()
+    .map(|s| s.to_string())
+    .collect()
+}
+
+/// A table-form workbook with `columns` (wire names) in this order and `rows`.
+fn table_file(columns: &[&str], rows: &[Vec<String>]) -> Vec<u8> {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let s = book.add_worksheet();
+    for (c, wire) in columns.iter().enumerate() {
+        s.write_string(0, c as u16, label(wire)).expect("header");
+    }
+    for (r, row) in rows.iter().enumerate() {
+        for (c, v) in row.iter().enumerate() {
+            s.write_string(r as u32 + 1, c as u16, v).expect("cell");
+        }
+    }
+    book.save_to_buffer().expect("xlsx")
+}
+
+fn oc() -> TypeCode {
+    "OC".parse().expect("type")
+}
+
+fn parse_table(bytes: &[u8]) -> Parsed {
+    table(bytes, oc(), &ReferenceData::empty(), Utc::now()).expect("parsed")
+}
+
+#[test]
+fn rows_group_by_tracking_number_in_order_of_first_appearance() {
+    let p = parse_table(&table_file(COLUMNS, &[good("T1"), good("T2"), good("T1")]));
+    assert_eq!(p.total, 3);
+    assert_eq!(p.groups.len(), 2);
+    assert_eq!(p.groups[0].rows, vec![2, 4]);
+    assert_eq!(p.groups[1].rows, vec![3]);
+    let Outcome::Valid(data) = &p.groups[0].outcome else {
+        panic!("valid: {:?}", p.groups[0].outcome);
+    };
+    assert_eq!(data.tracking_number.as_deref(), Some("T1"));
+    assert_eq!(data.declaration_goods_info.len(), 2);
+    assert_eq!(
+        data.declaration_goods_info[1].goods_no,
+        Some(Decimal::from(2))
+    );
+    assert_eq!(
+        data.declaration_goods_info[0].goods_code.as_deref(),
+        Some("8471300000")
+    );
+}
+
+#[test]
+fn reordered_columns_still_read() {
+    let mut columns = COLUMNS.to_vec();
+    columns.reverse();
+    let mut row = good("T9");
+    row.reverse();
+    let p = parse_table(&table_file(&columns, &[row]));
+    assert!(
+        matches!(p.groups[0].outcome, Outcome::Valid(_)),
+        "{:?}",
+        p.groups[0].outcome
+    );
+}
+
+#[test]
+fn every_problem_of_every_row_is_reported_on_its_row() {
+    let mut bad = good("T1");
+    bad[5] = String::new(); // goodsName
+    bad[6] = "two".into(); // goodsQuantity
+    bad[4] = "84713".into(); // goodsCode
+    let p = parse_table(&table_file(COLUMNS, &[good("T1"), bad, good("T2")]));
+    let Outcome::Invalid(rows) = &p.groups[0].outcome else {
+        panic!("invalid");
+    };
+    assert_eq!(rows[0].0, 2);
+    assert!(
+        rows[0].1.is_empty(),
+        "the good row has no problem of its own"
+    );
+    assert_eq!(rows[1].0, 3);
+    let fields: Vec<&str> = rows[1].1.iter().map(|v| v.field.as_str()).collect();
+    for f in [
+        "declarationGoodsInfo[1].goodsQuantity",
+        "declarationGoodsInfo[1].goodsName",
+        "declarationGoodsInfo[1].goodsCode",
+    ] {
+        assert!(fields.contains(&f), "{f} in {fields:?}");
+    }
+    assert!(matches!(p.groups[1].outcome, Outcome::Valid(_)));
+}
+
+#[test]
+fn a_row_without_tracking_number_is_refused_on_its_own() {
+    let p = parse_table(&table_file(COLUMNS, &[good(""), good("")]));
+    assert_eq!(p.groups.len(), 2);
+    for g in &p.groups {
+        let Outcome::Invalid(rows) = &g.outcome else {
+            panic!("invalid");
+        };
+        assert!(rows[0].1.iter().any(|v| v.field == "trackingNumber"));
+    }
+}
+
+#[test]
+fn a_file_without_the_tracking_number_column_is_refused_as_a_whole() {
+    let bytes = table_file(&["goodsName"], &[vec!["x".into()]]);
+    let e = table(&bytes, oc(), &ReferenceData::empty(), Utc::now()).expect_err("refused");
+    assert!(e.en.contains("(trackingNumber)"), "{}", e.en);
+    let e =
+        table(b"not a workbook", oc(), &ReferenceData::empty(), Utc::now()).expect_err("refused");
+    assert!(e.en.contains("not an Excel"));
+}
+
+#[test]
+fn a_declaration_draft_file_reads_its_form_and_goods_sheets() {
+    let mut book = rust_xlsxwriter::Workbook::new();
+    let form = book.add_worksheet();
+    for (i, (wire, value)) in [
+        ("trackingNumber", "D1"),
+        ("shipperName", "Zhang San"),
+        ("recipientName", "John Doe"),
+        ("recipientAddress", "1 Main St"),
+    ]
+    .iter()
+    .enumerate()
+    {
+        form.write_string(i as u32 + 1, 0, label(wire))
+            .expect("cell");
+        form.write_string(i as u32 + 1, 1, *value).expect("cell");
+    }
+    let goods = book.add_worksheet();
+    for (c, wire) in COLUMNS[4..].iter().enumerate() {
+        goods
+            .write_string(0, c as u16, label(wire))
+            .expect("header");
+    }
+    for (c, v) in good("D1")[4..].iter().enumerate() {
+        goods.write_string(1, c as u16, v).expect("cell");
+    }
+    let bytes = book.save_to_buffer().expect("xlsx");
+    let p = draft(&bytes, oc(), &ReferenceData::empty(), Utc::now()).expect("parsed");
+    assert_eq!(p.total, 1);
+    assert_eq!(p.groups[0].tracking_number, "D1");
+    assert!(
+        matches!(p.groups[0].outcome, Outcome::Valid(_)),
+        "{:?}",
+        p.groups[0].outcome
+    );
+}

@@ -1,0 +1,354 @@
+//! Reading an uploaded spreadsheet safely, row by row.
+//!
+//! A file is judged before a parser sees it, each check with a clear message:
+//! 1. its size, before anything is read ([`MAX_FILE_BYTES`]);
+//! 2. its type from its content (an xlsx is a zip archive holding `xl/workbook.xml`; the
+//!    name and the declared media type are not trusted);
+//! 3. the zip central directory: the number of entries, each entry's declared uncompressed
+//!    size, their total and the compression ratio;
+//! 4. every entry decompressed once with the bytes actually read capped (a declared size
+//!    may lie), its XML refused when it carries a DTD (`<!DOCTYPE` or `<!ENTITY`);
+//! 5. each sheet's declared dimensions before its cells are read, and the cells' actual
+//!    positions while they stream (no sheet-sized range is ever allocated).
+//!
+//! Rows are streamed with calamine's cell reader and handed over one at a time.
+
+use std::io::{Cursor, Read};
+
+use calamine::{DataRef, Reader, Xlsx};
+
+/// Largest file accepted, in bytes.
+pub const MAX_FILE_BYTES: usize = 20 * 1024 * 1024;
+/// Most entries a workbook archive may hold.
+pub const MAX_ENTRIES: usize = 500;
+/// Largest uncompressed entry, in bytes (declared or actually read).
+pub const MAX_ENTRY_BYTES: u64 = 256 * 1024 * 1024;
+/// Largest uncompressed total, in bytes.
+pub const MAX_TOTAL_BYTES: u64 = 512 * 1024 * 1024;
+/// Highest compression ratio of an entry over 1 MiB (spreadsheet XML stays far below).
+pub const MAX_RATIO: u64 = 200;
+/// Most rows a sheet may have (header included).
+pub const MAX_ROWS: u32 = 200_001;
+/// Most columns a sheet may have.
+pub const MAX_COLUMNS: u32 = 512;
+
+/// Why a file was refused as a whole, in both languages.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{en}")]
+pub struct FileError {
+    pub zh: String,
+    pub en: String,
+}
+
+impl FileError {
+    pub fn new(zh: impl Into<String>, en: impl Into<String>) -> Self {
+        Self {
+            zh: zh.into(),
+            en: en.into(),
+        }
+    }
+}
+
+fn too_large() -> FileError {
+    FileError::new(
+        format!("文件过大（上限 {} MB）", MAX_FILE_BYTES / 1024 / 1024),
+        format!(
+            "the file is too large (at most {} MB)",
+            MAX_FILE_BYTES / 1024 / 1024
+        ),
+    )
+}
+
+/// Step 1: the size, before anything else is looked at.
+pub fn check_size(len: usize) -> Result<(), FileError> {
+    if len > MAX_FILE_BYTES {
+        return Err(too_large());
+    }
+    if len == 0 {
+        return Err(FileError::new("文件为空", "the file is empty"));
+    }
+    Ok(())
+}
+
+/// Step 2: the type, from the first bytes.
+pub fn check_type(bytes: &[u8]) -> Result<(), FileError> {
+    if bytes.starts_with(b"PK\x03\x04") {
+        return Ok(());
+    }
+    if bytes.starts_with(&[0xD0, 0xCF, 0x11, 0xE0]) {
+        return Err(FileError::new(
+            "不支持旧版 .xls 文件，请另存为 .xlsx 后上传",
+            "old .xls files are not supported: save the file as .xlsx and upload it again",
+        ));
+    }
+    Err(FileError::new(
+        "文件不是 Excel（.xlsx）文件",
+        "the file is not an Excel (.xlsx) file",
+    ))
+}
+
+/// Steps 1 to 4: everything judged before a parser sees the file.
+pub fn check_file(bytes: &[u8]) -> Result<(), FileError> {
+    check_size(bytes.len())?;
+    check_type(bytes)?;
+    check_archive(bytes)
+}
+
+fn not_xlsx() -> FileError {
+    FileError::new(
+        "文件不是有效的 Excel（.xlsx）文件",
+        "the file is not a valid Excel (.xlsx) workbook",
+    )
+}
+
+/// Steps 3 and 4: the central directory, then every entry with the bytes read capped.
+pub fn check_archive(bytes: &[u8]) -> Result<(), FileError> {
+    let mut zip = zip::ZipArchive::new(Cursor::new(bytes)).map_err(|_| not_xlsx())?;
+    if zip.len() > MAX_ENTRIES {
+        return Err(FileError::new(
+            format!("压缩包条目过多（上限 {MAX_ENTRIES}）"),
+            format!("the workbook archive has too many entries (at most {MAX_ENTRIES})"),
+        ));
+    }
+    let mut total: u64 = 0;
+    let mut workbook = false;
+    for i in 0..zip.len() {
+        let entry = zip.by_index_raw(i).map_err(|_| not_xlsx())?;
+        let name = entry.name().map(|n| n.to_string()).unwrap_or_default();
+        workbook |= name == "xl/workbook.xml";
+        let size = entry.size();
+        check_entry_size(&name, size, entry.compressed_size())?;
+        total = total.saturating_add(size);
+        if total > MAX_TOTAL_BYTES {
+            return Err(expands_too_much());
+        }
+    }
+    if !workbook {
+        return Err(not_xlsx());
+    }
+    // The declared sizes may lie: decompress each entry with what is read capped.
+    let mut read_total: u64 = 0;
+    for i in 0..zip.len() {
+        let mut entry = zip.by_index(i).map_err(|_| not_xlsx())?;
+        let name = entry.name().map(|n| n.to_string()).unwrap_or_default();
+        let declared = entry.size();
+        let xml = name.ends_with(".xml") || name.ends_with(".rels");
+        let cap = declared.min(MAX_ENTRY_BYTES);
+        let read = scan(&mut (&mut entry).take(cap + 1), xml)?;
+        if read > cap {
+            return Err(FileError::new(
+                format!("文件条目 {name} 解压后大于其声明的大小"),
+                format!("the entry {name} expands beyond the size it declares"),
+            ));
+        }
+        read_total += read;
+        if read_total > MAX_TOTAL_BYTES {
+            return Err(expands_too_much());
+        }
+    }
+    Ok(())
+}
+
+fn expands_too_much() -> FileError {
+    FileError::new(
+        "文件解压后过大",
+        "the file expands to too much data when unpacked",
+    )
+}
+
+fn check_entry_size(name: &str, size: u64, compressed: u64) -> Result<(), FileError> {
+    if size > MAX_ENTRY_BYTES {
+        return Err(expands_too_much());
+    }
+    if size > 1024 * 1024 && size / compressed.max(1) > MAX_RATIO {
+        return Err(FileError::new(
+            format!("文件条目 {name} 的压缩比异常"),
+            format!("the entry {name} has a suspicious compression ratio (over {MAX_RATIO}:1)"),
+        ));
+    }
+    Ok(())
+}
+
+/// Reads `r` to the end, counting the bytes; XML is refused when it carries a DTD.
+fn scan(r: &mut impl Read, xml: bool) -> Result<u64, FileError> {
+    let mut buf = vec![0u8; 64 * 1024];
+    let mut carry: Vec<u8> = Vec::new();
+    let mut n_total = 0u64;
+    loop {
+        let n = r.read(&mut buf).map_err(|_| not_xlsx())?;
+        if n == 0 {
+            return Ok(n_total);
+        }
+        n_total += n as u64;
+        if xml {
+            carry.extend_from_slice(&buf[..n]);
+            if has_dtd(&carry) {
+                return Err(FileError::new(
+                    "文件含有 DTD 声明，已拒绝",
+                    "the file carries a DTD (<!DOCTYPE or <!ENTITY) and is refused",
+                ));
+            }
+            let keep = carry.len().saturating_sub(9);
+            carry.drain(..keep);
+        }
+    }
+}
+
+fn has_dtd(b: &[u8]) -> bool {
+    b.windows(9).any(|w| w.eq_ignore_ascii_case(b"<!DOCTYPE"))
+        || b.windows(8).any(|w| w.eq_ignore_ascii_case(b"<!ENTITY"))
+}
+
+/// One row of a sheet: its 1-based number and its cells as text (index = column).
+pub struct Row {
+    pub number: u32,
+    pub cells: Vec<String>,
+}
+
+impl Row {
+    pub fn get(&self, column: usize) -> &str {
+        self.cells.get(column).map_or("", |s| s.trim())
+    }
+
+    pub fn is_blank(&self) -> bool {
+        self.cells.iter().all(|c| c.trim().is_empty())
+    }
+}
+
+/// An opened workbook (after [`check_file`]).
+pub struct Workbook<'a> {
+    xlsx: Xlsx<Cursor<&'a [u8]>>,
+}
+
+impl<'a> Workbook<'a> {
+    /// Checks the file (steps 1 to 4) and opens it.
+    pub fn open(bytes: &'a [u8]) -> Result<Self, FileError> {
+        check_file(bytes)?;
+        let xlsx = Xlsx::new(Cursor::new(bytes)).map_err(|e| {
+            FileError::new(
+                format!("无法读取文件：{e}"),
+                format!("the workbook cannot be read: {e}"),
+            )
+        })?;
+        Ok(Self { xlsx })
+    }
+
+    pub fn sheet_names(&self) -> Vec<String> {
+        self.xlsx.sheet_names()
+    }
+
+    /// Streams the rows of sheet `index` (0-based) to `on_row`, blank rows left out.
+    pub fn rows(
+        &mut self,
+        index: usize,
+        mut on_row: impl FnMut(Row) -> Result<(), FileError>,
+    ) -> Result<(), FileError> {
+        let names = self.xlsx.sheet_names();
+        let name = names
+            .get(index)
+            .ok_or_else(|| FileError::new("文件缺少工作表", "the workbook lacks a sheet"))?
+            .clone();
+        let unreadable = |e: calamine::XlsxError| {
+            FileError::new(
+                format!("无法读取工作表 {name}：{e}"),
+                format!("the sheet {name} cannot be read: {e}"),
+            )
+        };
+        let mut cells = self
+            .xlsx
+            .worksheet_cells_reader(&name)
+            .map_err(unreadable)?;
+        check_dimensions(cells.dimensions().end)?;
+        let mut current: Option<Row> = None;
+        while let Some(cell) = cells.next_cell().map_err(unreadable)? {
+            let (r, c) = cell.get_position();
+            check_dimensions((r, c))?;
+            let text = text(cell.get_value());
+            if current.as_ref().is_some_and(|row| row.number != r + 1)
+                && let Some(done) = current.take().filter(|row| !row.is_blank())
+            {
+                on_row(done)?;
+            }
+            let row = current.get_or_insert_with(|| Row {
+                number: r + 1,
+                cells: Vec::new(),
+            });
+            if text.is_empty() {
+                continue;
+            }
+            let c = c as usize;
+            if row.cells.len() <= c {
+                row.cells.resize(c + 1, String::new());
+            }
+            row.cells[c] = text;
+        }
+        if let Some(done) = current.filter(|row| !row.is_blank()) {
+            on_row(done)?;
+        }
+        Ok(())
+    }
+}
+
+/// Step 5: a position (0-based row, column) within the caps.
+fn check_dimensions((row, column): (u32, u32)) -> Result<(), FileError> {
+    if row >= MAX_ROWS {
+        return Err(FileError::new(
+            format!("工作表行数过多（上限 {} 行数据）", MAX_ROWS - 1),
+            format!(
+                "the sheet has too many rows (at most {} data rows)",
+                MAX_ROWS - 1
+            ),
+        ));
+    }
+    if column >= MAX_COLUMNS {
+        return Err(FileError::new(
+            format!("工作表列数过多（上限 {MAX_COLUMNS} 列）"),
+            format!("the sheet has too many columns (at most {MAX_COLUMNS})"),
+        ));
+    }
+    Ok(())
+}
+
+/// A cell as text: whole numbers without a decimal point, dates as `YYYY-MM-DD`.
+fn text(v: &DataRef<'_>) -> String {
+    match v {
+        DataRef::Int(i) => i.to_string(),
+        DataRef::Float(f) => number_text(*f),
+        DataRef::String(s) => s.clone(),
+        DataRef::SharedString(s) => s.to_string(),
+        DataRef::Bool(b) => if *b { "1" } else { "0" }.to_string(),
+        DataRef::DateTime(d) => excel_date(d.as_f64()),
+        DataRef::DateTimeIso(s) | DataRef::DurationIso(s) => s.clone(),
+        DataRef::Error(e) => format!("#{e}"),
+        DataRef::Empty => String::new(),
+    }
+}
+
+fn number_text(f: f64) -> String {
+    if f.fract() == 0.0 && f.abs() < 1e15 {
+        format!("{}", f as i64)
+    } else {
+        format!("{f}")
+    }
+}
+
+/// An Excel serial date (days since 1899-12-30) as `YYYY-MM-DD`, with the time when it has one.
+fn excel_date(serial: f64) -> String {
+    let Some(base) = chrono::NaiveDate::from_ymd_opt(1899, 12, 30) else {
+        return number_text(serial);
+    };
+    let days = serial.floor();
+    let secs = ((serial - days) * 86_400.0).round() as i64;
+    let Some(date) = base.checked_add_signed(chrono::Duration::days(days as i64)) else {
+        return number_text(serial);
+    };
+    if secs == 0 {
+        date.format("%Y-%m-%d").to_string()
+    } else {
+        let t = date.and_hms_opt(0, 0, 0).unwrap_or_default() + chrono::Duration::seconds(secs);
+        t.format("%Y-%m-%dT%H:%M:%S").to_string()
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,444 @@
+//! The upload worker: a task of the server process (never the request) that takes received
+//! uploads one at a time, reads them and makes their declarations.
+//!
+//! **Claiming.** `upload_jobs` holds one row per upload until it is finished. A worker picks
+//! candidates with `FOR UPDATE SKIP LOCKED` in a short transaction and claims one with a
+//! session advisory lock on its own connection: the lock lives exactly as long as the
+//! worker's connection, so a process killed with `kill -9` releases its claims at once (the
+//! server closes the dead connection) and another worker (or the restarted server) takes the
+//! upload up again. No transaction stays open while a file is processed (an open one would
+//! hold back the event feed's safe horizon).
+//!
+//! **Crash safety.** Each declaration's id is derived from the upload id and its first row
+//! ([`events::upload::declaration_id`]), and it is made with `Command::create` through the
+//! declaration's command path: a second attempt meets the stream of the first and changes
+//! nothing, so no row ever makes two declarations. The worker records its progress after
+//! each batch (`UploadProgressed`, naming the groups it covers); a resumed upload starts
+//! after the last recorded batch and counts a declaration it finds already made as made.
+
+use std::collections::HashSet;
+use std::sync::Arc;
+use std::time::Duration;
+
+use api::{Actor, Role};
+use chrono::Utc;
+use events::declaration::TypeCode;
+use events::declaration::UploadSource;
+use events::upload::{Item, Progressed, Received, declaration_id};
+use events::{EventStore, Metadata};
+use futures::StreamExt;
+use sqlx::{Connection, PgConnection};
+use uuid::Uuid;
+
+use super::parse::{self, Group, Outcome, Parsed};
+use super::{UploadCommand, UploadState, decide};
+use crate::declaration::{self, CustomerRef, DeclarationCommand, DeclarationState};
+use crate::handler::{Command, CommandError, execute, load};
+use crate::http::CommandState;
+use crate::{Ctx, customer::CustomerState};
+
+/// Declarations per recorded batch.
+pub const BATCH: usize = 200;
+/// Declarations made at once within a batch.
+const CONCURRENCY: usize = 8;
+/// How often an idle worker looks for work.
+const IDLE: Duration = Duration::from_millis(500);
+
+/// Starts the worker on the server's runtime.
+pub fn spawn(state: CommandState) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        loop {
+            match run_once(&state).await {
+                Ok(true) => continue,
+                Ok(false) => tokio::time::sleep(IDLE).await,
+                Err(e) => {
+                    tracing::warn!(error = %e, "upload worker: will retry");
+                    tokio::time::sleep(Duration::from_secs(2)).await;
+                }
+            }
+        }
+    })
+}
+
+/// Claims one unfinished upload and processes it; `false` when there was none to take.
+pub async fn run_once(state: &CommandState) -> Result<bool, CommandError> {
+    let mut conn = state.pool.acquire().await?;
+    let Some(id) = claim(&mut conn).await? else {
+        return Ok(false);
+    };
+    let result = process(state, id).await;
+    let unlocked = sqlx::query("SELECT pg_advisory_unlock(hashtextextended('upload:' || $1, 0))")
+        .bind(id.to_string())
+        .execute(&mut *conn)
+        .await;
+    if unlocked.is_err() {
+        // A connection that may still hold the lock must not go back to the pool.
+        let _ = conn.detach().close().await;
+    }
+    result.map(|()| true)
+}
+
+/// The first unfinished upload no other worker holds, locked for this connection's session.
+async fn claim(conn: &mut PgConnection) -> Result<Option<Uuid>, CommandError> {
+    let mut tx = conn.begin().await?;
+    let candidates: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT upload_id FROM upload_jobs WHERE finished_at IS NULL
+         ORDER BY received_at LIMIT 20 FOR UPDATE SKIP LOCKED",
+    )
+    .fetch_all(&mut *tx)
+    .await?;
+    let mut claimed = None;
+    for id in candidates {
+        let locked: bool =
+            sqlx::query_scalar("SELECT pg_try_advisory_lock(hashtextextended('upload:' || $1, 0))")
+                .bind(id.to_string())
+                .fetch_one(&mut *tx)
+                .await?;
+        if locked {
+            claimed = Some(id);
+            break;
+        }
+    }
+    tx.commit().await?;
+    Ok(claimed)
+}
+
+async fn finish_job(pool: &sqlx::PgPool, id: Uuid) -> Result<(), CommandError> {
+    sqlx::query("UPDATE upload_jobs SET finished_at = now() WHERE upload_id = $1")
+        .bind(id)
+        .execute(pool)
+        .await?;
+    Ok(())
+}
+
+/// The metadata of what the worker does for the upload's uploader.
+fn meta(r: &Received) -> Metadata {
+    Metadata {
+        actor_id: Some(r.uploader_id),
+        actor_role: Some(r.uploader_role.clone()),
+        actor_name: Some(r.uploader_name.clone()),
+        customer_id: Some(r.customer_id),
+        correlation_id: Uuid::now_v7(),
+        causation_id: None,
+        request_id: None,
+        command_id: Uuid::now_v7(),
+    }
+}
+
+fn uploader(r: &Received) -> Actor {
+    let role = Role::parse(&r.uploader_role).unwrap_or(Role::Customer);
+    Actor {
+        id: r.uploader_id,
+        username: r.uploader_name.clone(),
+        display_name: r.uploader_name.clone(),
+        role,
+        customer_id: (role == Role::Customer).then_some(r.customer_id),
+        session_id: Uuid::nil(),
+    }
+}
+
+async fn upload_command(
+    store: &EventStore,
+    id: Uuid,
+    r: &Received,
+    cmd: UploadCommand,
+) -> Result<(), CommandError> {
+    let mut m = meta(r);
+    m.causation_id = Some(id);
+    execute(Command::<UploadState>::on(store, id, m), |s, _| {
+        decide(s, cmd.clone())
+    })
+    .await?;
+    Ok(())
+}
+
+/// Reads one upload and makes its declarations, from where its recorded batches end.
+pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError> {
+    let store = &state.store;
+    let (upload, _) = load::<UploadState>(store, id).await?;
+    let Some(received) = upload.received.clone() else {
+        return finish_job(&state.pool, id).await;
+    };
+    if upload.finished() {
+        return finish_job(&state.pool, id).await;
+    }
+    let fail = |zh: String, en: String| UploadCommand::Fail {
+        reason: zh,
+        reason_en: en,
+    };
+    let (customer, _) = load::<CustomerState>(store, received.customer_id).await?;
+    if !customer.active() {
+        let cmd = fail(
+            "该客户已停用或已删除，不能新建申报".into(),
+            "the customer is disabled or deleted and takes no new declarations".into(),
+        );
+        upload_command(store, id, &received, cmd).await?;
+        return finish_job(&state.pool, id).await;
+    }
+    let bytes: Option<Vec<u8>> =
+        sqlx::query_scalar("SELECT content FROM upload_blobs WHERE sha256 = $1")
+            .bind(&received.sha256)
+            .fetch_optional(&state.pool)
+            .await?;
+    let Some(bytes) = bytes else {
+        let cmd = fail(
+            "找不到上传的文件".into(),
+            "the uploaded file is missing".into(),
+        );
+        upload_command(store, id, &received, cmd).await?;
+        return finish_job(&state.pool, id).await;
+    };
+    let ty: TypeCode = received
+        .declaration_type
+        .parse()
+        .map_err(|_| CommandError::Internal("upload with an unknown declaration type".into()))?;
+    let reference = state.reference.current();
+    let is_row_data = received.is_row_data;
+    let parsed = {
+        let reference = Arc::clone(&reference);
+        tokio::task::spawn_blocking(move || {
+            let now = Utc::now();
+            if is_row_data {
+                parse::table(&bytes, ty, &reference, now)
+            } else {
+                parse::draft(&bytes, ty, &reference, now)
+            }
+        })
+        .await
+        .map_err(|e| CommandError::Internal(e.to_string()))?
+    };
+    let Parsed { total, groups } = match parsed {
+        Ok(p) => p,
+        Err(e) => {
+            upload_command(store, id, &received, fail(e.zh, e.en)).await?;
+            return finish_job(&state.pool, id).await;
+        }
+    };
+    upload_command(store, id, &received, UploadCommand::Start { total }).await?;
+    let customer = CustomerRef {
+        customer_id: received.customer_id,
+        username: customer.username.clone(),
+        company_name: Some(customer.profile.company_name.clone()),
+    };
+    let actor = uploader(&received);
+    let start = upload.through as usize;
+    let mut at = start;
+    for chunk in groups.get(start..).unwrap_or_default().chunks(BATCH) {
+        let through = (at + chunk.len()) as u32;
+        let progress = batch(state, id, &received, &customer, &actor, ty, chunk, through).await?;
+        upload_command(store, id, &received, UploadCommand::Progress(progress)).await?;
+        at += chunk.len();
+    }
+    upload_command(store, id, &received, UploadCommand::Complete).await?;
+    finish_job(&state.pool, id).await
+}
+
+fn item(
+    received: &Received,
+    group: &Group,
+    row: u32,
+    desc: (String, String),
+    repeat: bool,
+) -> Item {
+    let draft = !received.is_row_data;
+    Item {
+        row,
+        tracking_number: (!group.tracking_number.is_empty()).then(|| group.tracking_number.clone()),
+        file_name: draft.then(|| received.file_origin_name.clone()),
+        desc: desc.0,
+        desc_en: desc.1,
+        is_repeat: repeat,
+    }
+}
+
+/// The tracking numbers among `groups` that another declaration of the customer (not
+/// deleted, not made by this upload's own rows) carries already.
+async fn repeats(
+    pool: &sqlx::PgPool,
+    upload_id: Uuid,
+    customer_id: Uuid,
+    groups: &[Group],
+) -> Result<HashSet<String>, CommandError> {
+    let numbers: Vec<String> = groups
+        .iter()
+        .filter(|g| !g.tracking_number.is_empty())
+        .map(|g| g.tracking_number.clone())
+        .collect();
+    let own: Vec<Uuid> = groups
+        .iter()
+        .map(|g| declaration_id(upload_id, g.first_row()))
+        .collect();
+    let found: Vec<String> = sqlx::query_scalar(
+        "SELECT DISTINCT tracking_number FROM rm_declarations
+         WHERE customer_id = $1 AND tracking_number = ANY($2) AND status <> 5
+           AND NOT (id = ANY($3))",
+    )
+    .bind(customer_id)
+    .bind(&numbers)
+    .bind(&own)
+    .fetch_all(pool)
+    .await?;
+    Ok(found.into_iter().collect())
+}
+
+/// One batch: repeats and abnormal rows recorded, the valid groups made into declarations.
+#[allow(clippy::too_many_arguments)]
+async fn batch(
+    state: &CommandState,
+    upload_id: Uuid,
+    received: &Received,
+    customer: &CustomerRef,
+    actor: &Actor,
+    ty: TypeCode,
+    groups: &[Group],
+    through: u32,
+) -> Result<Progressed, CommandError> {
+    let repeated = repeats(&state.pool, upload_id, received.customer_id, groups).await?;
+    let mut p = Progressed {
+        through,
+        done: 0,
+        success: 0,
+        ticket_success: 0,
+        repeat: 0,
+        abnormal: 0,
+        items: Vec::new(),
+    };
+    let mut to_make = Vec::new();
+    for group in groups {
+        let n = group.rows.len() as u32;
+        p.done += n;
+        if repeated.contains(&group.tracking_number) {
+            p.repeat += n;
+            for row in &group.rows {
+                let desc = (
+                    format!("运单号 {} 已存在", group.tracking_number),
+                    format!(
+                        "the tracking number {} exists already",
+                        group.tracking_number
+                    ),
+                );
+                p.items.push(item(received, group, *row, desc, true));
+            }
+            continue;
+        }
+        match &group.outcome {
+            Outcome::Invalid(rows) => {
+                p.abnormal += n;
+                for (row, violations) in rows {
+                    let desc = if violations.is_empty() {
+                        (
+                            format!("同一运单号 {} 的其他行有错误", group.tracking_number),
+                            format!(
+                                "another row of the tracking number {} has problems",
+                                group.tracking_number
+                            ),
+                        )
+                    } else {
+                        parse::describe(violations)
+                    };
+                    p.items.push(item(received, group, *row, desc, false));
+                }
+            }
+            Outcome::Valid(data) => to_make.push((group, data)),
+        }
+    }
+    let reference = state.reference.current();
+    let ctx = Making {
+        state,
+        upload_id,
+        received,
+        customer,
+        actor,
+        ty,
+        reference: &reference,
+    };
+    let futures: Vec<_> = to_make
+        .iter()
+        .map(|(group, data)| make(&ctx, group.first_row(), data))
+        .collect();
+    let results: Vec<Result<(), CommandError>> = futures::stream::iter(futures)
+        .buffered(CONCURRENCY)
+        .collect()
+        .await;
+    let made = to_make.iter().map(|(g, _)| *g).zip(results);
+    for (group, result) in made {
+        let n = group.rows.len() as u32;
+        match result {
+            Ok(()) => {
+                p.success += n;
+                p.ticket_success += 1;
+            }
+            Err(CommandError::Domain(refused)) => {
+                p.abnormal += n;
+                let desc = match refused {
+                    crate::DomainError::Validation(violations) => parse::describe(&violations),
+                    other => (
+                        format!("不能新建申报：{other}"),
+                        format!("cannot be created: {other}"),
+                    ),
+                };
+                for row in &group.rows {
+                    p.items
+                        .push(item(received, group, *row, desc.clone(), false));
+                }
+            }
+            Err(e) => return Err(e),
+        }
+    }
+    p.items.sort_by_key(|i| i.row);
+    Ok(p)
+}
+
+/// What making one declaration of an upload needs.
+struct Making<'a> {
+    state: &'a CommandState,
+    upload_id: Uuid,
+    received: &'a Received,
+    customer: &'a CustomerRef,
+    actor: &'a Actor,
+    ty: TypeCode,
+    reference: &'a crate::reference::ReferenceData,
+}
+
+/// Makes the declaration of the group whose first row is `row`, through the declaration's
+/// command path, with the id derived from (upload, row). One made before an interruption is
+/// found as its stream: counted as made, never made twice.
+async fn make(
+    m: &Making<'_>,
+    row: u32,
+    data: &events::declaration::DeclarationData,
+) -> Result<(), CommandError> {
+    let id = declaration_id(m.upload_id, row);
+    let mut metadata = meta(m.received);
+    metadata.causation_id = Some(m.upload_id);
+    let command = DeclarationCommand::Create {
+        id,
+        declaration_type: m.ty,
+        customer: m.customer.clone(),
+        data: data.clone(),
+    };
+    let source = UploadSource {
+        upload_id: m.upload_id,
+        row,
+    };
+    let run = Command::<DeclarationState>::create(&m.state.store, id, metadata);
+    let result = execute(run, |s, _| {
+        let ctx = Ctx {
+            actor: m.actor,
+            now: Utc::now(),
+            reference: m.reference,
+        };
+        let mut events = declaration::decide(s, command.clone(), &ctx)?;
+        for e in &mut events {
+            if let events::declaration::DeclarationEvent::Drafted(d) = e {
+                d.upload = Some(source);
+            }
+        }
+        Ok(events)
+    })
+    .await;
+    match result {
+        Ok(_) | Err(CommandError::VersionConflict) => Ok(()),
+        Err(e) => Err(e),
+    }
+}
