@@ -236,7 +236,7 @@ async fn status(
     operation_id = "uploadUnconfirmedCount",
     security(("bearer" = [])),
     responses(
-        (status = 200, description = "The count.", body = i64),
+        (status = 200, description = "The count.", body = i64, content_type = "application/json"),
         (status = 401, response = api::doc::Unauthorized),
         (status = 403, response = api::doc::Forbidden),
     ),
