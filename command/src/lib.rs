@@ -4,6 +4,7 @@
 pub mod account;
 pub mod accounts;
 pub mod aggregate;
+pub mod clearance_exception;
 pub mod customer;
 pub mod declaration;
 pub mod handler;
@@ -36,5 +37,6 @@ pub fn routes(
         .merge(identity_routes)
         .merge(declaration::routes::router(&guards))
         .merge(port::routes::router(&guards))
+        .merge(clearance_exception::routes::router(&guards))
         .with_state(state)
 }
