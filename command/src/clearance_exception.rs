@@ -40,6 +40,8 @@ use crate::declaration::validate::uscc;
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Document {
     pub id: Uuid,
+    pub file_name: String,
+    pub content_type: String,
     pub sha256: String,
     pub uploaded_by: Uuid,
 }
@@ -115,6 +117,8 @@ impl Aggregate for ExceptionState {
                 }
                 self.documents.push(Document {
                     id: d.document_id,
+                    file_name: d.file_name.clone(),
+                    content_type: d.content_type.clone(),
                     sha256: d.sha256.clone(),
                     uploaded_by: d.uploaded_by,
                 });

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 pub mod account_directory;
 pub mod admin_audit;
+pub mod clearance_exception_list;
 pub mod customer_directory;
 mod declaration_feed;
 pub mod declaration_history;
@@ -108,6 +109,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         role_permissions::projection(),
         port_directory::projection(),
         admin_audit::projection(),
+        clearance_exception_list::projection(),
     ]
 }
 

@@ -7,6 +7,7 @@ use sqlx::PgPool;
 use utoipa_axum::router::OpenApiRouter;
 
 pub mod admin_audit;
+pub mod clearance_exceptions;
 pub mod customers;
 pub mod declaration_activity;
 pub mod declaration_counts;
@@ -56,6 +57,8 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(declaration_counts::routes(guards))
         .merge(reference::routes())
         .merge(reports::declaration_export::routes(guards))
+        .merge(clearance_exceptions::routes(guards))
+        .merge(reports::clearance_export::routes(guards))
 }
 
 /// Every query route with its documentation (`OpenApiRouter::split_for_parts` gives the

@@ -23,6 +23,8 @@ use uuid::Uuid;
 
 use super::{DeclarationRef, ExceptionCommand, ExceptionState, ProposedValues, decide};
 use crate::Ctx;
+
+pub mod documents;
 use crate::declaration::{self, DeclarationCommand, DeclarationState};
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, Hooked, Idempotency, also_append, execute_then, load,
@@ -42,6 +44,7 @@ pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
         .routes(routes!(approve).map(|r| r.route_layer(guard.clone())))
         .routes(routes!(reject).map(|r| r.route_layer(guard.clone())))
         .routes(routes!(void).map(|r| r.route_layer(guard.clone())))
+        .merge(documents::router(g))
 }
 
 /// One line of the exception details.
