@@ -510,13 +510,14 @@ async fn the_export_answers_xlsx_xml_or_both_named_by_date_and_time(pool: PgPool
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
+    let admin = app.login("admin").await;
     for n in 0..2 {
         let decl = submitted(&app, &acme, &format!("1ZEXCX00{n}")).await;
         assert_eq!(raise(&app, &op, invoice_request(&decl)).await["code"], 200);
     }
     caught_up(&app).await;
     let export = |format: &str, sort: i64| {
-        let (app, op) = (&app, &op);
+        let (app, op) = (&app, &admin);
         let form = json!({"fromDate": today(), "toDate": today(), "exportFormat": format,
                           "sort": sort, "status": -1, "shipmentType": -1});
         async move {
@@ -612,23 +613,26 @@ async fn the_export_answers_xlsx_xml_or_both_named_by_date_and_time(pool: PgPool
         ),
     ] {
         let r = body(
-            app.post(&op, "/api/v1/clearance/batch-export", form.clone())
+            app.post(&admin, "/api/v1/clearance/batch-export", form.clone())
                 .await,
         )
         .await;
         assert_eq!(r["_status"], 400, "{form}: {r}");
         assert!(field_named(&r, field), "{form}: {r}");
     }
-    let customer = body(
-        app.post(
-            &acme,
-            "/api/v1/clearance/batch-export",
-            json!({"fromDate": today(), "toDate": today()}),
+    // The export is an admin's button: customers and operators are refused.
+    for token in [&acme, &op] {
+        let refused = body(
+            app.post(
+                token,
+                "/api/v1/clearance/batch-export",
+                json!({"fromDate": today(), "toDate": today()}),
+            )
+            .await,
         )
-        .await,
-    )
-    .await;
-    assert_eq!(customer["_status"], 403, "{customer}");
+        .await;
+        assert_eq!(refused["_status"], 403, "{refused}");
+    }
 }
 
 /// Uploads `content` as the multipart part `file` named `name`.
@@ -669,8 +673,12 @@ pub const PDF: &[u8] = b"%PDF-1.4\n%\xe2\xe3\xcf\xd3\n1 0 obj\n<< /Type /Catalog
 
 /// An exception on a new submitted declaration of the customer `token`, raised by them,
 /// with one PDF: (exception id, document id, the upload's position).
-pub async fn exception_with_document(app: &TestApp, token: &str) -> (String, String, i64) {
-    let decl = submitted(app, token, "1ZEXCDOC01").await;
+pub async fn exception_with_document(
+    app: &TestApp,
+    token: &str,
+    tracking: &str,
+) -> (String, String, i64) {
+    let decl = submitted(app, token, tracking).await;
     let raised = raise(app, token, invoice_request(&decl)).await;
     assert_eq!(raised["code"], 200, "{raised}");
     let id = raised["data"]["id"].as_str().expect("id").to_string();
@@ -690,7 +698,7 @@ async fn documents_are_typed_by_content_stored_once_and_read_only_by_those_allow
     let acme = app.login("acme").await;
     let globex = app.login("globex").await;
     let op = app.login("operator").await;
-    let (id, document, _) = exception_with_document(&app, &acme).await;
+    let (id, document, _) = exception_with_document(&app, &acme, "1ZEXCDOC01").await;
 
     // The same content again, by staff: a second document, one stored copy.
     let again = body(upload(&app, &op, &id, "copy.pdf", PDF).await).await;

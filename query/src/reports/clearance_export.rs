@@ -5,7 +5,8 @@
 //! `port`, `shipmentType` (-1/0/1), `status` (-1 all, 1 2 3 4 6 7), `fromDate`/`toDate`
 //! (YYYYMMDD, required, at most 365 days apart, on the creation time), `sort` (1 creation
 //! time ascending, 2 descending; default 2), `exportFormat` (`01` xlsx, default; `02` XML;
-//! `03` both in a zip). Staff with `clearance:management`.
+//! `03` both in a zip). ADMIN and SUPER_ADMIN holding `clearance:management` (403
+//! otherwise, as the declaration export).
 //!
 //! The file is named by the date and time (Asia/Shanghai):
 //! `clearance-exceptions-YYYYMMDD-HHMMSS.{xlsx,xml,zip}`. The XML follows
@@ -43,9 +44,10 @@ pub const MAX_RANGE_DAYS: i64 = 365;
 /// The XML document's namespace (the schema's `targetNamespace`).
 pub const XML_NAMESPACE: &str = "urn:clearway:clearance-exceptions:1";
 
-/// Staff holding `clearance:management`.
+/// The export report is an admin-only button (spec section 6) on the clearance menu: ADMIN
+/// or SUPER_ADMIN holding `clearance:management`.
 pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
-    let guard = g.permission("clearance:management");
+    let guard = g.admin_permission("clearance:management");
     OpenApiRouter::new().routes(routes!(export).map(|r| r.route_layer(guard)))
 }
 
@@ -436,7 +438,7 @@ fn download(
 
 /// Export clearance exceptions
 ///
-/// Staff with `clearance:management`. Form-encoded or JSON. `exportFormat` 01 xlsx, 02 XML
+/// Admins holding `clearance:management`. Form-encoded or JSON. `exportFormat` 01 xlsx, 02 XML
 /// (schema `docs/schemas/clearance-exceptions.xsd`), 03 both in a zip; the file is named
 /// `clearance-exceptions-YYYYMMDD-HHMMSS` (Asia/Shanghai). Errors are JSON envelopes.
 #[utoipa::path(

@@ -203,6 +203,13 @@ async fn upload(
     if declared.is_some_and(|n| n > MAX_UPLOAD + 64 * 1024) {
         return Err(too_large());
     }
+    // Only those who may see the exception send it a body we read.
+    let (exception, _) = load::<ExceptionState>(&state.store, id)
+        .await
+        .map_err(ApiError::internal)?;
+    if !exception.exists() || !actor.can_see(exception.customer_id) {
+        return Err(ApiError::not_found());
+    }
     let multipart = multipart.map_err(|_| ApiError::UnsupportedMediaType)?;
     let (file_name, content) = read_file(multipart).await?;
     let content_type = infer::get(&content)
