@@ -56,6 +56,9 @@ pub enum DomainError {
     /// 409 `ILLEGAL_TRANSITION`: the message names both statuses.
     #[error("illegal transition from {from} to {to}")]
     IllegalTransition { from: i16, to: i16 },
+    /// 409 `ILLEGAL_TRANSITION` for a clearance exception's status (its own labels).
+    #[error("illegal exception transition from {from} to {to}")]
+    IllegalExceptionTransition { from: i16, to: i16 },
     /// 403: the role may not perform this command.
     #[error("forbidden")]
     Forbidden,

@@ -325,3 +325,48 @@ where
         position,
     })
 }
+
+/// The folded state of `stream_id` read on `conn` (inside a transaction: it sees what that
+/// transaction appended). A stream of another type reads as none, as in [`load`].
+pub async fn load_in<A: Aggregate>(
+    store: &EventStore,
+    conn: &mut PgConnection,
+    stream_id: Uuid,
+) -> Result<(A, i64), StoreError> {
+    let recorded = store.read_stream_in(conn, stream_id).await?;
+    Ok(fold::<A>(&recorded)?.unwrap_or_default())
+}
+
+/// The second stream of a command that must never change one stream without the other
+/// (a clearance exception and its declaration): called from the first command's
+/// [`AfterAppend`] hook, it loads `stream_id` on the appending transaction, decides, and
+/// appends there with the loaded version. Any failure (a refusal, a lost race, a failed
+/// write) fails the hook, and the whole transaction, the first stream's events included, is
+/// rolled back; a lost race is then decided again by [`execute_then`] on fresh state.
+pub async fn also_append<B, D>(
+    store: &EventStore,
+    conn: &mut PgConnection,
+    stream_id: Uuid,
+    metadata: &Metadata,
+    decide: D,
+) -> Result<Appended, CommandError>
+where
+    B: Aggregate,
+    D: FnOnce(&B, i64) -> Result<Vec<B::Event>, DomainError>,
+{
+    let recorded = store.read_stream_in(&mut *conn, stream_id).await?;
+    let (state, version) = fold::<B>(&recorded)?.ok_or(DomainError::NotFound)?;
+    let new: Vec<NewEvent> = decide(&state, version)?
+        .iter()
+        .map(|e| e.to_new_event())
+        .collect();
+    if new.is_empty() {
+        return Ok(Appended {
+            version,
+            position: 0,
+        });
+    }
+    Ok(store
+        .append_in(conn, B::STREAM_TYPE, stream_id, version, &new, metadata)
+        .await?)
+}

@@ -111,6 +111,17 @@ pub fn status_text(code: i16) -> (String, String) {
     }
 }
 
+/// A clearance exception status with its label in both languages.
+pub fn exception_status_text(code: i16) -> (String, String) {
+    match events::clearance_exception::ExceptionStatus::from_code(code.into()) {
+        Some(s) => (
+            format!("{}（{}）", code, s.label_zh()),
+            format!("{} ({})", code, s.label_en()),
+        ),
+        None => (code.to_string(), code.to_string()),
+    }
+}
+
 impl From<CommandError> for ApiError {
     fn from(error: CommandError) -> ApiError {
         match error {
@@ -131,6 +142,17 @@ impl From<CommandError> for ApiError {
                     message: Text::new(
                         format!("当前状态 {fz} 不能变更为 {tz}"),
                         format!("cannot move from status {fe} to {te}"),
+                    ),
+                }
+            }
+            CommandError::Domain(DomainError::IllegalExceptionTransition { from, to }) => {
+                let (fz, fe) = exception_status_text(from);
+                let (tz, te) = exception_status_text(to);
+                ApiError::Conflict {
+                    reason: "ILLEGAL_TRANSITION",
+                    message: Text::new(
+                        format!("清关异常当前状态 {fz} 不能变更为 {tz}"),
+                        format!("the clearance exception cannot move from status {fe} to {te}"),
                     ),
                 }
             }

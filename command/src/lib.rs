@@ -4,6 +4,7 @@
 pub mod account;
 pub mod accounts;
 pub mod aggregate;
+pub mod clearance_exception;
 pub mod customer;
 pub mod declaration;
 pub mod handler;
@@ -38,5 +39,6 @@ pub fn routes(
         .merge(declaration::routes::router(&guards))
         .merge(port::routes::router(&guards))
         .merge(upload::routes::router(&guards))
+        .merge(clearance_exception::routes::router(&guards))
         .with_state(state)
 }

@@ -252,6 +252,29 @@ pub struct Transition {
     pub receipt_code: Option<String>,
 }
 
+/// A move made by a clearance exception: 1|2 -> 4 (raised) or 4 -> 11 (voided).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExceptionMove {
+    pub from: DeclarationStatus,
+    pub to: DeclarationStatus,
+    pub exception_id: Uuid,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// 4 -> the status before the exception: its review completed. The confirmed proposed
+/// changes are applied (`changes`; `data` is the whole form after them).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ExceptionResolved {
+    pub from: DeclarationStatus,
+    pub to: DeclarationStatus,
+    pub exception_id: Uuid,
+    pub data: DeclarationData,
+    pub changes: Vec<FieldChange>,
+}
+
 /// Amend after release: a transition 3 -> 2 that also changes fields.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
@@ -290,6 +313,12 @@ pub enum DeclarationEvent {
     Amended(Amended),
     #[serde(rename = "DeclarationDeleted")]
     Deleted(Transition),
+    #[serde(rename = "DeclarationExceptionRaised")]
+    ExceptionRaised(ExceptionMove),
+    #[serde(rename = "DeclarationExceptionResolved")]
+    ExceptionResolved(ExceptionResolved),
+    #[serde(rename = "DeclarationExceptionVoided")]
+    ExceptionVoided(ExceptionMove),
 }
 
 impl DeclarationEvent {
@@ -308,6 +337,9 @@ impl DeclarationEvent {
             Self::SentBack(_) => "send-back",
             Self::Amended(_) => "amend",
             Self::Deleted(_) => "delete",
+            Self::ExceptionRaised(_) => "exception-raise",
+            Self::ExceptionResolved(_) => "exception-resolve",
+            Self::ExceptionVoided(_) => "exception-void",
         }
     }
 
@@ -317,6 +349,7 @@ impl DeclarationEvent {
             Self::Drafted(_) => Some((None, DeclarationStatus::Draft)),
             Self::Edited(_) => None,
             Self::Amended(a) => Some((Some(a.from), a.to)),
+            Self::ExceptionResolved(r) => Some((Some(r.from), r.to)),
             Self::Submitted(t)
             | Self::Withdrawn(t)
             | Self::Reviewed(t)
@@ -326,6 +359,7 @@ impl DeclarationEvent {
             | Self::Redeclared(t)
             | Self::SentBack(t)
             | Self::Deleted(t) => Some((Some(t.from), t.to)),
+            Self::ExceptionRaised(m) | Self::ExceptionVoided(m) => Some((Some(m.from), m.to)),
         }
     }
 }
@@ -353,6 +387,9 @@ impl DomainEvent for DeclarationEvent {
             Self::SentBack(_) => "DeclarationSentBack",
             Self::Amended(_) => "DeclarationAmended",
             Self::Deleted(_) => "DeclarationDeleted",
+            Self::ExceptionRaised(_) => "DeclarationExceptionRaised",
+            Self::ExceptionResolved(_) => "DeclarationExceptionResolved",
+            Self::ExceptionVoided(_) => "DeclarationExceptionVoided",
         }
     }
 
@@ -430,6 +467,9 @@ where
         "DeclarationSentBack" => E::SentBack(data(event, de)?),
         "DeclarationAmended" => E::Amended(data(event, de)?),
         "DeclarationDeleted" => E::Deleted(data(event, de)?),
+        "DeclarationExceptionRaised" => E::ExceptionRaised(data(event, de)?),
+        "DeclarationExceptionResolved" => E::ExceptionResolved(data(event, de)?),
+        "DeclarationExceptionVoided" => E::ExceptionVoided(data(event, de)?),
         other => {
             return Err(StoreError::Corrupt {
                 event_id: event.event_id,

@@ -92,6 +92,13 @@ fn row_of(event: &DeclarationEvent) -> Row<'_> {
             row.reason = Some(&a.reason);
             row.tracking_number = Some(a.data.tracking_number.as_deref());
         }
+        DeclarationEvent::ExceptionResolved(r) => {
+            row.changes = &r.changes;
+            row.tracking_number = Some(r.data.tracking_number.as_deref());
+        }
+        DeclarationEvent::ExceptionRaised(m) | DeclarationEvent::ExceptionVoided(m) => {
+            row.reason = m.reason.as_deref();
+        }
         DeclarationEvent::Submitted(t)
         | DeclarationEvent::Withdrawn(t)
         | DeclarationEvent::Reviewed(t)

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 pub mod account_directory;
 pub mod admin_audit;
+pub mod clearance_exception_list;
 pub mod customer_directory;
 mod declaration_feed;
 pub mod declaration_history;
@@ -110,6 +111,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         port_directory::projection(),
         admin_audit::projection(),
         upload_log::projection(),
+        clearance_exception_list::projection(),
     ]
 }
 

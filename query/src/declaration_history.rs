@@ -20,7 +20,7 @@ use crate::declaration_list::shanghai;
 
 /// The projection this module reads.
 /// The actions a history entry (and the activity feed's `action` filter) can name.
-pub const ACTIONS: [&str; 12] = [
+pub const ACTIONS: [&str; 15] = [
     "create",
     "edit",
     "submit",
@@ -33,6 +33,9 @@ pub const ACTIONS: [&str; 12] = [
     "send-back",
     "amend",
     "delete",
+    "exception-raise",
+    "exception-resolve",
+    "exception-void",
 ];
 
 pub const PROJECTION: &str = "declaration_history";

@@ -7,6 +7,7 @@ use sqlx::PgPool;
 use utoipa_axum::router::OpenApiRouter;
 
 pub mod admin_audit;
+pub mod clearance_exceptions;
 pub mod customers;
 pub mod declaration_activity;
 pub mod declaration_counts;
@@ -58,6 +59,8 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(reference::routes())
         .merge(reports::declaration_export::routes(guards))
         .merge(upload_log::routes(guards))
+        .merge(clearance_exceptions::routes(guards))
+        .merge(reports::clearance_export::routes(guards))
 }
 
 /// Every query route with its documentation (`OpenApiRouter::split_for_parts` gives the

@@ -8,6 +8,7 @@ mod auth;
 mod authz;
 mod authz_matrix;
 mod bad_values;
+mod clearance_exception;
 mod contract;
 mod customers;
 mod declaration_permission;

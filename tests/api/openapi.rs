@@ -358,19 +358,28 @@ async fn every_documented_operation_reaches_a_route(pool: PgPool) {
     .await;
     assert_eq!(created["code"], 200, "{created}");
     let id = created["data"]["id"].as_str().expect("id").to_string();
-    let position = created["data"]["position"].as_i64().expect("position");
     // The upload routes' `{id}` is an upload's file id.
     let upload = crate::upload::upload_and_wait(&app, &token).await;
+    // The clearance exception routes take an exception (and a document of it) for `{id}`.
+    let (exception, document, position) =
+        crate::clearance_exception::exception_with_document(&app, &token, "1ZEXCDOC01").await;
     let mut ordered = ops.clone();
     ordered.sort_by_key(|(m, p, _)| (m != "get", p == "/auth/logout"));
     for (method, path, _) in &ordered {
         let m = Method::from_bytes(method.to_uppercase().as_bytes()).expect("method");
         let target = if path.starts_with("/api/v1/upload/") {
             &upload
+        } else if path.starts_with("/api/v1/clearance-exceptions/{id}") {
+            &exception
         } else {
             &id
         };
-        let mut url = app.url(&path.replace("{id}", target).replace("{table}", "countries"));
+        let mut url = app.url(
+            &path
+                .replace("{id}", target)
+                .replace("{documentId}", &document)
+                .replace("{table}", "countries"),
+        );
         if m == Method::GET && path.contains("{id}") {
             url.push_str(&format!("?minPosition={position}"));
         }

@@ -55,6 +55,22 @@ pub enum DeclarationCommand {
     },
     /// 0 -> 5 (C, O, A), 11 -> 5 (C, A). Final.
     Delete { reason: Option<String> },
+    /// 1 -> 4, 2 -> 4: a clearance exception was raised on the declaration. Only the
+    /// clearance exception's commands make it, in the same transaction as the exception's
+    /// own event (O, A, S; and C on their own declaration, who may open an exception).
+    /// A declaration holds at most one open exception.
+    RaiseException { exception_id: Uuid },
+    /// 4 -> the status before the exception: its review completed, with the confirmed
+    /// proposed changes (JSON path -> new value) applied.
+    ResolveException {
+        exception_id: Uuid,
+        changes: Map<String, Value>,
+    },
+    /// 4 -> 11: the exception was voided.
+    VoidException {
+        exception_id: Uuid,
+        reason: Option<String>,
+    },
 }
 
 impl DeclarationCommand {
@@ -73,6 +89,9 @@ impl DeclarationCommand {
             Self::SendBack { .. } => "send-back",
             Self::Amend { .. } => "amend",
             Self::Delete { .. } => "delete",
+            Self::RaiseException { .. } => "exception-raise",
+            Self::ResolveException { .. } => "exception-resolve",
+            Self::VoidException { .. } => "exception-void",
         }
     }
 }

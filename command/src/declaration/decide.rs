@@ -13,9 +13,12 @@
 //! `Create` on an existing stream is a `Conflict`.
 
 use api::{Actor, Role};
+use events::declaration::DeclarationStatus::{
+    DocumentException, ReturnedNotSubmitted, ReviewedNotCompleted, Unprocessed,
+};
 use events::declaration::{
-    Amended, DeclarationData, DeclarationEvent, DeclarationStatus, Drafted, Edited, Transition,
-    TypeCode,
+    Amended, DeclarationData, DeclarationEvent, DeclarationStatus, Drafted, Edited, ExceptionMove,
+    ExceptionResolved, Transition, TypeCode,
 };
 use serde_json::{Map, Value};
 use uuid::Uuid;
@@ -93,6 +96,25 @@ pub fn decide(
             let to = permit(Move::Amend, from, role)?;
             return amend(state, from, to, &reason, &changes, ctx);
         }
+        C::RaiseException { exception_id } => return raise(state, from, exception_id),
+        C::ResolveException {
+            exception_id,
+            changes,
+        } => return resolve(state, from, exception_id, &changes),
+        C::VoidException {
+            exception_id,
+            reason,
+        } => {
+            held_by(state, from, exception_id, ReturnedNotSubmitted)?;
+            DeclarationEvent::ExceptionVoided(ExceptionMove {
+                from,
+                to: ReturnedNotSubmitted,
+                exception_id,
+                reason: reason
+                    .map(|r| r.trim().to_string())
+                    .filter(|r| !r.is_empty()),
+            })
+        }
         C::Delete { reason } => {
             let to = permit(Move::Delete, from, role)?;
             let mut violations = Vec::new();
@@ -104,6 +126,69 @@ pub fn decide(
         }
     };
     Ok(vec![event])
+}
+
+/// 1|2 -> 4 for the exception `exception_id`; a second open exception is a conflict.
+fn raise(
+    state: &DeclarationState,
+    from: DeclarationStatus,
+    exception_id: Uuid,
+) -> Result<Vec<DeclarationEvent>, DomainError> {
+    if let Some(open) = state.open_exception {
+        return Err(DomainError::Conflict(format!(
+            "declaration has an open clearance exception ({open})"
+        )));
+    }
+    if !matches!(from, Unprocessed | ReviewedNotCompleted) {
+        return Err(DomainError::IllegalTransition {
+            from: from.code(),
+            to: DocumentException.code(),
+        });
+    }
+    Ok(vec![DeclarationEvent::ExceptionRaised(ExceptionMove {
+        from,
+        to: DocumentException,
+        exception_id,
+        reason: None,
+    })])
+}
+
+/// The declaration is held (status 4) by `exception_id`; else the move to `to` is illegal.
+fn held_by(
+    state: &DeclarationState,
+    from: DeclarationStatus,
+    exception_id: Uuid,
+    to: DeclarationStatus,
+) -> Result<(), DomainError> {
+    if from != DocumentException || state.open_exception != Some(exception_id) {
+        return Err(DomainError::IllegalTransition {
+            from: from.code(),
+            to: to.code(),
+        });
+    }
+    Ok(())
+}
+
+/// 4 -> the status the declaration had before the exception, with `changes` applied.
+fn resolve(
+    state: &DeclarationState,
+    from: DeclarationStatus,
+    exception_id: Uuid,
+    changes: &Map<String, Value>,
+) -> Result<Vec<DeclarationEvent>, DomainError> {
+    let to = state.previous_status.unwrap_or(Unprocessed);
+    held_by(state, from, exception_id, to)?;
+    let data = patch::apply(&state.data, changes).map_err(DomainError::Validation)?;
+    let changes = diff(&state.data, &data);
+    Ok(vec![DeclarationEvent::ExceptionResolved(
+        ExceptionResolved {
+            from,
+            to,
+            exception_id,
+            data,
+            changes,
+        },
+    )])
 }
 
 fn create(

@@ -56,10 +56,11 @@ fn who(role: Role) -> Who {
 
 use Who::{A, C, O};
 
-/// (command, from, to, who). Moves involving 4 (document exception) arrive with the
-/// clearance-exception aggregate: 1 -> 4 and 2 -> 4 (raise; O, A, S), 4 -> previous status
-/// (the exception's review completes; S), 4 -> 11 (the exception is voided; S). The state
-/// keeps `previous_status` for them.
+/// (command, from, to, who). The moves through 4 (document exception) are not here: the
+/// clearance exception makes them (`DeclarationCommand::{RaiseException, ResolveException,
+/// VoidException}`, decided in `decide.rs`) in the transaction of its own event, after its
+/// own role rules: 1 -> 4 and 2 -> 4 (raised), 4 -> previous status (its review completes),
+/// 4 -> 11 (voided). The state keeps `previous_status` and `open_exception` for them.
 const TABLE: &[(Move, DeclarationStatus, DeclarationStatus, &[Who])] = &[
     (Move::Submit, Draft, Unprocessed, &[C, O]),
     (Move::Submit, ReturnedNotSubmitted, Unprocessed, &[C, O]),

@@ -24,6 +24,8 @@ pub struct DeclarationState {
     pub previous_status: Option<DeclarationStatus>,
     /// The last customs receipt code (`declarationStatus`): P, R, E, Z, Y.
     pub declaration_status: Option<String>,
+    /// The clearance exception holding the declaration in status 4, if any.
+    pub open_exception: Option<Uuid>,
     pub data: DeclarationData,
     /// Number of events applied (the stream version).
     pub version: i64,
@@ -84,6 +86,19 @@ impl Aggregate for DeclarationState {
             | DeclarationEvent::Redeclared(t)
             | DeclarationEvent::SentBack(t)
             | DeclarationEvent::Deleted(t) => self.move_to(t.from, t.to),
+            DeclarationEvent::ExceptionRaised(m) => {
+                self.open_exception = Some(m.exception_id);
+                self.move_to(m.from, m.to);
+            }
+            DeclarationEvent::ExceptionVoided(m) => {
+                self.open_exception = None;
+                self.move_to(m.from, m.to);
+            }
+            DeclarationEvent::ExceptionResolved(r) => {
+                self.open_exception = None;
+                self.data = r.data.clone();
+                self.move_to(r.from, r.to);
+            }
         }
     }
 }

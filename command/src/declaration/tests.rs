@@ -3,6 +3,7 @@
 
 mod amend;
 mod create_edit;
+mod exception;
 mod limits;
 mod transitions;
 mod validation;

@@ -242,6 +242,13 @@ impl<'e> Batch<'e> {
                 d.status = a.to.code();
                 d.set_data(&a.data);
             }
+            DeclarationEvent::ExceptionResolved(r) => {
+                d.status = r.to.code();
+                d.set_data(&r.data);
+            }
+            DeclarationEvent::ExceptionRaised(m) | DeclarationEvent::ExceptionVoided(m) => {
+                d.status = m.to.code();
+            }
             DeclarationEvent::Submitted(t) => {
                 d.status = t.to.code();
                 d.receipt_code = t.receipt_code.as_deref().or(d.receipt_code);

@@ -57,7 +57,7 @@ pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
 }
 
 /// A number that may arrive as a JSON number or a string; `-1` and empty mean absent.
-fn lenient_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
+pub(crate) fn lenient_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Error> {
     let value = Option::<serde_json::Value>::deserialize(d)?;
     let parsed = match value {
         None | Some(serde_json::Value::Null) => None,
@@ -77,7 +77,7 @@ fn lenient_number<'de, D: Deserializer<'de>>(d: D) -> Result<Option<i64>, D::Err
 }
 
 /// A text that may arrive as a JSON number (a date such as 20261122) or a string.
-fn lenient_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
+pub(crate) fn lenient_text<'de, D: Deserializer<'de>>(d: D) -> Result<Option<String>, D::Error> {
     let value = Option::<serde_json::Value>::deserialize(d)?;
     Ok(match value {
         None | Some(serde_json::Value::Null) => None,

@@ -20,6 +20,9 @@ struct Ids {
     foreign_decl: String,
     own_drafts: Vec<String>,
     foreign_drafts: Vec<String>,
+    /// (exception, document) of acme's and of globex's.
+    own_exc: (String, String),
+    foreign_exc: (String, String),
 }
 
 impl Ids {
@@ -38,6 +41,12 @@ impl Ids {
                 &self.own_decl
             },
         );
+        let (exc, doc) = if foreign {
+            &self.foreign_exc
+        } else {
+            &self.own_exc
+        };
+        path = path.replace("{exc}", exc).replace("{doc}", doc);
         if path.contains("{draft}") {
             let drafts = if foreign {
                 &mut self.foreign_drafts
@@ -71,6 +80,13 @@ async fn visible(app: &TestApp, token: &str, path: &str) {
         tokio::time::sleep(std::time::Duration::from_millis(100)).await;
     }
     panic!("{path} never reached its read model")
+}
+
+/// A clearance exception (status 1) of the customer `token` with one document.
+async fn exception(app: &TestApp, token: &str, tracking: &str) -> (String, String) {
+    let (id, doc, _) =
+        crate::clearance_exception::exception_with_document(app, token, tracking).await;
+    (id, doc)
 }
 
 async fn drafts(app: &TestApp, token: &str, prefix: &str, count: usize) -> Vec<String> {
@@ -179,7 +195,11 @@ async fn every_endpoint_answers_every_caller_as_the_matrix_says(pool: PgPool) {
         foreign_decl: first_declaration(&app, &globex).await,
         own_drafts: drafts(&app, &acme, "AZOWN", with_draft * CALLERS.len()).await,
         foreign_drafts: drafts(&app, &globex, "AZFOR", with_draft).await,
+        own_exc: exception(&app, &acme, "1ZAZEXC001").await,
+        foreign_exc: exception(&app, &globex, "1ZAZEXC002").await,
     };
+    let own_exc = format!("/api/v1/clearance-exceptions/{}", ids.own_exc.0);
+    visible(&app, &acme, &own_exc).await;
 
     let umbrella = clearway::seed::customer_id("umbrella").to_string();
     visible(&app, &superadmin, &format!("/api/v1/customers/{umbrella}")).await;

@@ -1,0 +1,406 @@
+//! Events of the `ClearanceException` aggregate: a hold on one declaration because customs
+//! (or the operator) needs documents or a confirmed change from the customer. One stream per
+//! exception; statuses and moves are `DOMAIN.md`'s "Clearance exception state machine":
+//! 1 pending, 2 customer notified, 3 awaiting customer confirmation, 4 awaiting review,
+//! 6 review completed, 7 voided (5 is unused).
+//!
+//! The form carries every field of the spec's "Exception and documents" and "Notification
+//! contact" blank forms, in the spec's spellings.
+
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+use crate::{DomainEvent, NewEvent, RecordedEvent, StoreError, join_tagged, split_tagged};
+
+pub const STREAM_TYPE: &str = "clearance_exception";
+
+/// The exception statuses (codes are the spec's).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum ExceptionStatus {
+    Pending,
+    CustomerNotified,
+    AwaitingConfirmation,
+    AwaitingReview,
+    ReviewCompleted,
+    Voided,
+}
+
+impl ExceptionStatus {
+    pub const ALL: [ExceptionStatus; 6] = [
+        Self::Pending,
+        Self::CustomerNotified,
+        Self::AwaitingConfirmation,
+        Self::AwaitingReview,
+        Self::ReviewCompleted,
+        Self::Voided,
+    ];
+
+    pub fn code(self) -> i16 {
+        match self {
+            Self::Pending => 1,
+            Self::CustomerNotified => 2,
+            Self::AwaitingConfirmation => 3,
+            Self::AwaitingReview => 4,
+            Self::ReviewCompleted => 6,
+            Self::Voided => 7,
+        }
+    }
+
+    pub fn from_code(code: i64) -> Option<Self> {
+        Self::ALL.into_iter().find(|s| i64::from(s.code()) == code)
+    }
+
+    pub fn label_zh(self) -> &'static str {
+        match self {
+            Self::Pending => "待处理",
+            Self::CustomerNotified => "已通知客户",
+            Self::AwaitingConfirmation => "待客户确认",
+            Self::AwaitingReview => "待审核",
+            Self::ReviewCompleted => "审核完成",
+            Self::Voided => "已作废",
+        }
+    }
+
+    pub fn label_en(self) -> &'static str {
+        match self {
+            Self::Pending => "pending",
+            Self::CustomerNotified => "customer notified",
+            Self::AwaitingConfirmation => "awaiting customer confirmation",
+            Self::AwaitingReview => "awaiting review",
+            Self::ReviewCompleted => "review completed",
+            Self::Voided => "voided",
+        }
+    }
+
+    /// 6 and 7 are final; every other status is "open".
+    pub fn is_open(self) -> bool {
+        !matches!(self, Self::ReviewCompleted | Self::Voided)
+    }
+
+    /// Whom the exception waits on in this status: `staff`, `customer`, or nobody.
+    pub fn waiting_on(self) -> Option<&'static str> {
+        match self {
+            Self::Pending | Self::AwaitingReview => Some("staff"),
+            Self::CustomerNotified | Self::AwaitingConfirmation => Some("customer"),
+            Self::ReviewCompleted | Self::Voided => None,
+        }
+    }
+}
+
+/// One line of the exception details.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ExceptionDetail {
+    pub exception_code: String,
+    pub exception_description: String,
+    pub exception_handling: String,
+}
+
+/// The spec's "Notification contact" blank form: the addresses chosen per party and channel.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct NotificationContact {
+    pub shipper_wechat: Option<String>,
+    pub shipper_email: Option<String>,
+    pub shipper_sms: Option<String>,
+    pub recipient_wechat: Option<String>,
+    pub recipient_email: Option<String>,
+    pub recipient_sms: Option<String>,
+    pub ups_account: Option<String>,
+    pub ups_account_wechat: Option<String>,
+    pub ups_account_email: Option<String>,
+    pub ups_account_sms: Option<String>,
+}
+
+/// The spec's "Exception and documents" blank form (everything but the proposed values,
+/// which are stored old -> new in [`ProposedChange`]).
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase", default)]
+pub struct ExceptionForm {
+    pub exception_details: Vec<ExceptionDetail>,
+    // Exchange and update flags
+    pub is_exchange_hts_code_checked: bool,
+    pub is_exchange_credit_code_checked: bool,
+    pub is_update_product_description_checked: bool,
+    pub is_update_product_declare_element_checked: bool,
+    pub is_exchange_customs_code_checked: bool,
+    // Document-request flags
+    pub is_personal_id_checked: bool,
+    pub is_passport_checked: bool,
+    pub is_poa_checked: bool,
+    pub is_electronic_proxy_checked: bool,
+    pub is_waybill_checked: bool,
+    pub is_packing_list_checked: bool,
+    pub is_commercial_invoice_checked: bool,
+    pub is_trade_contract_checked: bool,
+    pub is_proxy_protocol_checked: bool,
+    pub is_price_exemption_checked: bool,
+    pub is_fact_sheet_checked: bool,
+    pub is_legal_inspection_checked: bool,
+    pub is_origin_certificate_checked: bool,
+    pub other_documents: Vec<String>,
+    // Channels
+    pub send_to_wechat: bool,
+    pub send_to_email: bool,
+    pub send_to_sms: bool,
+    pub personal_phone: Option<String>,
+    pub personal_email: Option<String>,
+    pub other_descriptions: Vec<String>,
+    pub exception_summary: Option<String>,
+    pub notification_contact: NotificationContact,
+}
+
+impl ExceptionForm {
+    /// The wire names of the document-request flags that are set, in the spec's order.
+    pub fn requested_documents(&self) -> Vec<&'static str> {
+        [
+            ("personalId", self.is_personal_id_checked),
+            ("passport", self.is_passport_checked),
+            ("poa", self.is_poa_checked),
+            ("electronicProxy", self.is_electronic_proxy_checked),
+            ("waybill", self.is_waybill_checked),
+            ("packingList", self.is_packing_list_checked),
+            ("commercialInvoice", self.is_commercial_invoice_checked),
+            ("tradeContract", self.is_trade_contract_checked),
+            ("proxyProtocol", self.is_proxy_protocol_checked),
+            ("priceExemption", self.is_price_exemption_checked),
+            ("factSheet", self.is_fact_sheet_checked),
+            ("legalInspection", self.is_legal_inspection_checked),
+            ("originCertificate", self.is_origin_certificate_checked),
+        ]
+        .into_iter()
+        .filter_map(|(name, on)| on.then_some(name))
+        .collect()
+    }
+}
+
+/// One proposed change to the declaration: which kind (`htsCode`, `creditCode`,
+/// `customsCode`, `productDescription`, `declareElement`), the declaration field it lands
+/// on (a JSON path such as `declarationGoodsInfo[0].goodsCode`), the value when the
+/// exception was raised and the proposed one.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct ProposedChange {
+    pub kind: String,
+    pub field: String,
+    pub old: Option<String>,
+    pub new: String,
+}
+
+/// A chosen notice recipient: channel (`wechat`, `email`, `sms`), whose address it is
+/// (`shipper`, `recipient`, `upsAccount`, `personal`) and the address.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Contact {
+    pub channel: String,
+    pub party: String,
+    pub address: String,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Raised {
+    pub exception_id: Uuid,
+    pub declaration_id: Uuid,
+    /// The owner of the declaration (tenant).
+    pub customer_id: Uuid,
+    pub username: String,
+    #[serde(default)]
+    pub company_name: Option<String>,
+    /// `OB` ... `ID`.
+    pub declaration_type: String,
+    #[serde(default)]
+    pub tracking_number: Option<String>,
+    #[serde(default)]
+    pub port: Option<String>,
+    /// The declaration's status when the exception was raised (1 or 2).
+    pub declaration_status: i16,
+    pub form: ExceptionForm,
+    #[serde(default)]
+    pub proposed_changes: Vec<ProposedChange>,
+}
+
+/// 1 -> 2: the notice was handed to the chosen channels and contacts (delivery itself is
+/// an outbox's job; this records what was chosen).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Notified {
+    pub from: i16,
+    pub to: i16,
+    pub channels: Vec<String>,
+    pub contacts: Vec<Contact>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A plain move (2 -> 3 acknowledged, 4 -> 3 rejected, -> 7 voided) with its reason.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Moved {
+    pub from: i16,
+    pub to: i16,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// 3 -> 4: the customer (or an operator on their behalf, with a note) answered.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Responded {
+    pub from: i16,
+    pub to: i16,
+    /// The customer confirms the proposed changes.
+    pub confirm_changes: bool,
+    /// Made by staff for the customer.
+    pub on_behalf: bool,
+    /// Who answered (may not approve the answer).
+    pub responded_by: Uuid,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// 4 -> 6: review completed; `appliedChanges` are the confirmed proposed changes written to
+/// the declaration in the same transaction.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Approved {
+    pub from: i16,
+    pub to: i16,
+    pub applied_changes: Vec<ProposedChange>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
+}
+
+/// A file attached to the exception; the content is stored outside the event log,
+/// addressed by its SHA-256.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DocumentAttached {
+    pub document_id: Uuid,
+    pub file_name: String,
+    pub content_type: String,
+    pub size: i64,
+    pub sha256: String,
+    /// Who uploaded it (may not approve the exception).
+    pub uploaded_by: Uuid,
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "type", content = "data")]
+pub enum ClearanceExceptionEvent {
+    #[serde(rename = "ClearanceExceptionRaised")]
+    Raised(Box<Raised>),
+    #[serde(rename = "ClearanceExceptionNotified")]
+    Notified(Notified),
+    #[serde(rename = "ClearanceExceptionAcknowledged")]
+    Acknowledged(Moved),
+    #[serde(rename = "ClearanceExceptionResponded")]
+    Responded(Responded),
+    #[serde(rename = "ClearanceExceptionApproved")]
+    Approved(Approved),
+    #[serde(rename = "ClearanceExceptionRejected")]
+    Rejected(Moved),
+    #[serde(rename = "ClearanceExceptionVoided")]
+    Voided(Moved),
+    #[serde(rename = "ClearanceExceptionDocumentAttached")]
+    DocumentAttached(DocumentAttached),
+}
+
+impl ClearanceExceptionEvent {
+    /// The action word shown in history ("raise", "notify", ...).
+    pub fn action(&self) -> &'static str {
+        match self {
+            Self::Raised(_) => "raise",
+            Self::Notified(_) => "notify",
+            Self::Acknowledged(_) => "acknowledge",
+            Self::Responded(_) => "respond",
+            Self::Approved(_) => "approve",
+            Self::Rejected(_) => "reject",
+            Self::Voided(_) => "void",
+            Self::DocumentAttached(_) => "upload",
+        }
+    }
+
+    /// (from, to) of a status move; raising goes from nothing to 1.
+    pub fn status_change(&self) -> Option<(Option<i16>, i16)> {
+        match self {
+            Self::Raised(_) => Some((None, ExceptionStatus::Pending.code())),
+            Self::Notified(n) => Some((Some(n.from), n.to)),
+            Self::Acknowledged(m) | Self::Rejected(m) | Self::Voided(m) => {
+                Some((Some(m.from), m.to))
+            }
+            Self::Responded(r) => Some((Some(r.from), r.to)),
+            Self::Approved(a) => Some((Some(a.from), a.to)),
+            Self::DocumentAttached(_) => None,
+        }
+    }
+}
+
+impl DomainEvent for ClearanceExceptionEvent {
+    fn event_type(&self) -> &'static str {
+        match self {
+            Self::Raised(_) => "ClearanceExceptionRaised",
+            Self::Notified(_) => "ClearanceExceptionNotified",
+            Self::Acknowledged(_) => "ClearanceExceptionAcknowledged",
+            Self::Responded(_) => "ClearanceExceptionResponded",
+            Self::Approved(_) => "ClearanceExceptionApproved",
+            Self::Rejected(_) => "ClearanceExceptionRejected",
+            Self::Voided(_) => "ClearanceExceptionVoided",
+            Self::DocumentAttached(_) => "ClearanceExceptionDocumentAttached",
+        }
+    }
+
+    fn schema_version(&self) -> i32 {
+        1
+    }
+
+    fn to_new_event(&self) -> NewEvent {
+        split_tagged(self, 1)
+    }
+
+    fn from_recorded(event: &RecordedEvent) -> Result<Self, StoreError> {
+        join_tagged(event, event.payload.clone())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn statuses_round_trip_through_their_codes_and_5_is_unused() {
+        for s in ExceptionStatus::ALL {
+            assert_eq!(ExceptionStatus::from_code(s.code().into()), Some(s));
+        }
+        assert_eq!(ExceptionStatus::from_code(5), None);
+        assert!(ExceptionStatus::AwaitingReview.is_open());
+        assert!(!ExceptionStatus::Voided.is_open());
+    }
+
+    #[test]
+    fn events_keep_their_type_name_and_camel_case_payload() {
+        let e = ClearanceExceptionEvent::Notified(Notified {
+            from: 1,
+            to: 2,
+            channels: vec!["email".into()],
+            contacts: vec![Contact {
+                channel: "email".into(),
+                party: "recipient".into(),
+                address: "a@example.com".into(),
+            }],
+            note: None,
+        });
+        let n = e.to_new_event();
+        assert_eq!(n.event_type, "ClearanceExceptionNotified");
+        assert_eq!(n.payload["contacts"][0]["address"], "a@example.com");
+        let form = ExceptionForm {
+            is_commercial_invoice_checked: true,
+            is_poa_checked: true,
+            ..Default::default()
+        };
+        assert_eq!(form.requested_documents(), vec!["poa", "commercialInvoice"]);
+        let v = serde_json::to_value(&form).expect("json");
+        assert_eq!(v["isCommercialInvoiceChecked"], true);
+        assert!(v["notificationContact"]["shipperWechat"].is_null());
+    }
+}
