@@ -7,6 +7,7 @@ pub mod aggregate;
 pub mod customer;
 pub mod declaration;
 pub mod handler;
+pub mod hs;
 pub mod http;
 pub mod identity;
 pub mod port;
