@@ -10,9 +10,13 @@ pub mod handler;
 pub mod hs;
 pub mod http;
 pub mod identity;
+pub mod mapping_scheme;
+pub mod master_data;
 pub mod port;
+pub mod product;
 pub mod reference;
 pub mod role;
+pub mod trade_company;
 pub use aggregate::{Aggregate, Ctx, DomainError, Violation};
 
 /// Every command endpoint with its documentation: each aggregate adds its own routes, on the
@@ -37,5 +41,8 @@ pub fn routes(
         .merge(identity_routes)
         .merge(declaration::routes::router(&guards))
         .merge(port::routes::router(&guards))
+        .merge(trade_company::routes::router(&guards))
+        .merge(product::routes::router(&guards))
+        .merge(mapping_scheme::routes::router(&guards))
         .with_state(state)
 }
