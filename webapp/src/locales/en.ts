@@ -2,11 +2,13 @@ import type { Messages } from './zh';
 import platformEn from './platform.en';
 import identityEn from './identity.en';
 import customersEn from './customers.en';
+import masterDataEn from './masterData.en';
 
 const en: Messages = {
   platform: platformEn,
   identity: identityEn,
   customers: customersEn,
+  masterData: masterDataEn,
   app: { title: 'Intelligent Customs Clearance Management System' },
   common: {
     confirm: 'OK',
