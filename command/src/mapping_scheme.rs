@@ -150,5 +150,34 @@ pub fn decide(
     }
 }
 
+/// The customer's saved scheme whose headers fit `headers` (a file's header row) best, read
+/// from the read model `rm_mapping_schemes` (most recently changed first on a tie; see
+/// [`model::best_match`]); `None` when none fits. `declaration_type` narrows the candidates
+/// to schemes for that type or for any type. For the upload: a custom file in a known layout
+/// is read with its scheme without asking.
+pub async fn find_for_headers(
+    pool: &sqlx::PgPool,
+    customer_id: Uuid,
+    declaration_type: Option<&str>,
+    headers: &[String],
+) -> Result<Option<(Uuid, SchemeDefinition)>, sqlx::Error> {
+    let rows: Vec<(Uuid, serde_json::Value)> = sqlx::query_as(
+        "SELECT scheme_id, definition FROM rm_mapping_schemes
+          WHERE customer_id = $1 AND NOT deleted
+            AND ($2::text IS NULL OR declaration_type IS NULL OR declaration_type = $2)
+          ORDER BY update_time DESC, scheme_id",
+    )
+    .bind(customer_id)
+    .bind(declaration_type)
+    .fetch_all(pool)
+    .await?;
+    let schemes: Vec<(Uuid, SchemeDefinition)> = rows
+        .into_iter()
+        .filter_map(|(id, d)| serde_json::from_value(d).ok().map(|d| (id, d)))
+        .collect();
+    let best = model::best_match(schemes.iter().map(|(id, d)| (*id, d)), headers);
+    Ok(best.and_then(|id| schemes.into_iter().find(|(s, _)| *s == id)))
+}
+
 #[cfg(test)]
 mod tests;

@@ -29,10 +29,39 @@ pub struct ProductFields {
     pub legal_unit_two: Option<String>,
     /// Default country of origin (countries table, ISO alpha-3).
     pub origin_country: Option<String>,
-    #[serde(with = "rust_decimal::serde::str_option")]
+    /// Written as text (`"199.90"`), so no precision is lost to floating point.
+    #[serde(with = "decimal_text")]
     pub unit_price: Option<Decimal>,
     /// Currency of `unitPrice` (currencies table, e.g. `USD`).
     pub currency: Option<String>,
+}
+
+/// An optional decimal as JSON text: `"199.9"` or `null`; a JSON number reads too.
+mod decimal_text {
+    use std::str::FromStr;
+
+    use rust_decimal::Decimal;
+    use serde::{Deserialize, Deserializer, Serializer};
+
+    pub fn serialize<S: Serializer>(value: &Option<Decimal>, s: S) -> Result<S::Ok, S::Error> {
+        match value {
+            Some(d) => s.serialize_str(&d.to_string()),
+            None => s.serialize_none(),
+        }
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
+        match Option::<serde_json::Value>::deserialize(d)? {
+            None | Some(serde_json::Value::Null) => Ok(None),
+            Some(serde_json::Value::String(t)) => Decimal::from_str(t.trim())
+                .map(Some)
+                .map_err(serde::de::Error::custom),
+            Some(serde_json::Value::Number(n)) => Decimal::from_str(&n.to_string())
+                .map(Some)
+                .map_err(serde::de::Error::custom),
+            Some(_) => Err(serde::de::Error::custom("unitPrice must be a decimal")),
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
@@ -117,5 +146,28 @@ mod tests {
         )
         .expect("decodes");
         assert_eq!(back, e);
+    }
+
+    #[test]
+    fn a_product_without_a_price_round_trips() {
+        let e = ProductEvent::Changed(Changed {
+            fields: ProductFields {
+                description_cn: "路由器".into(),
+                hs_code: "8517620000".into(),
+                declared_unit: "011".into(),
+                ..Default::default()
+            },
+        });
+        let n = e.to_new_event();
+        assert!(n.payload["unitPrice"].is_null());
+        let back: ProductEvent = serde_json::from_value(
+            serde_json::json!({"type": "ProductChanged", "data": n.payload}),
+        )
+        .expect("decodes");
+        assert_eq!(back, e);
+        // Absent reads as no price too.
+        let absent: ProductFields =
+            serde_json::from_value(serde_json::json!({"hsCode": "8517620000"})).expect("decodes");
+        assert_eq!(absent.unit_price, None);
     }
 }

@@ -58,6 +58,8 @@ const masterDataEn: Widen<typeof masterDataZh> = {
     add: 'Add product',
     edit: 'Edit product',
     keywordPlaceholder: 'Chinese or English description',
+    pick: 'Pick from the product library',
+    pickPlaceholder: 'Type an HS code or a description',
     hsPlaceholder: 'HS code prefix',
     confirmDelete: 'Delete the product "{{name}}"?',
     field: {

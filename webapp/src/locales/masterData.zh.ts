@@ -53,6 +53,8 @@ const masterDataZh = {
     add: '新增商品',
     edit: '编辑商品',
     keywordPlaceholder: '中文或英文品名',
+    pick: '从商品库选择',
+    pickPlaceholder: '输入 HS 编码或品名搜索商品库',
     hsPlaceholder: 'HS 编码前缀',
     confirmDelete: '确定删除商品“{{name}}”吗？',
     field: {

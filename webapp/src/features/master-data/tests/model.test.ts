@@ -8,6 +8,7 @@ import {
   toDefinition,
 } from '../model/scheme';
 import { bodyOf, formValues, TRADE_FIELDS } from '../model/fields';
+import { goodsFromProduct } from '../model/product';
 
 describe('usccProblem', () => {
   it('accepts published codes and names the kind of mistake', () => {
@@ -133,6 +134,34 @@ describe('record fields', () => {
     expect(bodyOf({ companyNameCn: ' A ', address: '  ' })).toEqual({
       companyNameCn: 'A',
       address: null,
+    });
+  });
+});
+
+describe('goodsFromProduct', () => {
+  it('fills the goods line with what the product has', () => {
+    expect(
+      goodsFromProduct({
+        id: 'p',
+        customerId: 'c',
+        version: 1,
+        descriptionCn: '智能手机',
+        hsCode: '8517130000',
+        declaredUnit: '011',
+        declarationElements: '1|0|品牌:无',
+        originCountry: 'CHN',
+        legalUnitOne: null,
+        unitPrice: 199.9,
+        currency: 'USD',
+      }),
+    ).toEqual({
+      goodsCode: '8517130000',
+      goodsName: '智能手机',
+      goodsUnit: '011',
+      specification: '1|0|品牌:无',
+      originCountry: 'CHN',
+      currency: 'USD',
+      unitPrice: 199.9,
     });
   });
 });
