@@ -237,7 +237,7 @@ async fn staff_name_the_customer_and_see_every_customers_records(pool: PgPool) {
     )
     .await;
     assert_eq!(one["total"], 1);
-    assert_eq!(one["records"][0]["customerName"].is_string(), true);
+    assert!(one["records"][0]["customerName"].is_string());
     // A customer cannot widen their view with customerId.
     let own = list(
         &app,
