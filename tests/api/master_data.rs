@@ -543,6 +543,20 @@ async fn a_scheme_is_tried_on_a_sample_and_saved(pool: PgPool) {
     )
     .await;
     assert_eq!(fields(&r), ["rows"]);
+    // Above the server's general 4 MiB body limit but within the preview's 10 MiB: read,
+    // and judged by its content.
+    let five = vec![b'x'; 5 * 1024 * 1024];
+    let r = preview(
+        &app,
+        &acme,
+        &[
+            ("file", Some("five.xlsx"), &five),
+            ("scheme", None, scheme_text.as_bytes()),
+        ],
+    )
+    .await;
+    assert_eq!(r["_status"], 400, "{r}");
+    assert_eq!(fields(&r), ["file"]);
     let big = vec![b'x'; 10 * 1024 * 1024 + 10];
     let r = preview(
         &app,
