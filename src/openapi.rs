@@ -137,6 +137,10 @@ fn hand_built() -> OpenApi {
             ),
             tag(api::doc::REFERENCE, "Reference tables (public code lists)."),
             tag(api::doc::OPERATIONS, "Health of the service."),
+            tag(
+                api::doc::MASTER_DATA,
+                "Customer master data: trade companies, products, mapping schemes.",
+            ),
         ]))
         .components(Some(schemas::components()))
         .build()

@@ -13,6 +13,7 @@ pub const AUTH: &str = "auth";
 pub const DECLARATIONS: &str = "declarations";
 pub const REFERENCE: &str = "reference";
 pub const OPERATIONS: &str = "operations";
+pub const MASTER_DATA: &str = "master-data";
 
 /// The name of the bearer security scheme (`security(("bearer" = []))`).
 pub const BEARER: &str = "bearer";

@@ -8,12 +8,17 @@ pub mod clearance_exception;
 pub mod customer;
 pub mod declaration;
 pub mod handler;
+pub mod hs;
 pub mod http;
 pub mod identity;
+pub mod mapping_scheme;
+pub mod master_data;
 pub mod port;
+pub mod product;
 pub mod reference;
 pub mod role;
 pub mod upload;
+pub mod trade_company;
 pub use aggregate::{Aggregate, Ctx, DomainError, Violation};
 
 /// Every command endpoint with its documentation: each aggregate adds its own routes, on the
@@ -40,5 +45,8 @@ pub fn routes(
         .merge(port::routes::router(&guards))
         .merge(upload::routes::router(&guards))
         .merge(clearance_exception::routes::router(&guards))
+        .merge(trade_company::routes::router(&guards))
+        .merge(product::routes::router(&guards))
+        .merge(mapping_scheme::routes::router(&guards))
         .with_state(state)
 }

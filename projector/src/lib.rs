@@ -15,6 +15,7 @@ pub mod customer_directory;
 mod declaration_feed;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod master_data_directory;
 pub mod port_directory;
 pub mod reference_rows;
 pub mod role_permissions;
@@ -107,6 +108,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         reference_rows::projection(),
         account_directory::projection(),
         customer_directory::projection(),
+        master_data_directory::projection(),
         role_permissions::projection(),
         port_directory::projection(),
         admin_audit::projection(),

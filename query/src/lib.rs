@@ -14,6 +14,7 @@ pub mod declaration_counts;
 pub mod declaration_detail;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod master_data;
 pub mod ports;
 pub mod reference;
 pub mod reports;
@@ -49,6 +50,7 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(staff_list::routes(guards))
         .merge(roles::routes(guards))
         .merge(ports::routes(guards))
+        .merge(master_data::routes(guards))
         .merge(customers::routes(guards))
         .merge(admin_audit::routes(guards))
         .merge(declaration_list::routes(guards))

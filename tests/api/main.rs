@@ -22,6 +22,7 @@ mod housekeeping;
 mod identity;
 mod lockout;
 mod login_hardening;
+mod master_data;
 mod openapi;
 mod openapi_coverage;
 mod password;

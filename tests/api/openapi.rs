@@ -358,21 +358,62 @@ async fn every_documented_operation_reaches_a_route(pool: PgPool) {
     .await;
     assert_eq!(created["code"], 200, "{created}");
     let id = created["data"]["id"].as_str().expect("id").to_string();
+    let position = created["data"]["position"].as_i64().expect("position");
     // The upload routes' `{id}` is an upload's file id.
     let upload = crate::upload::upload_and_wait(&app, &token).await;
     // The clearance exception routes take an exception (and a document of it) for `{id}`.
-    let (exception, document, position) =
+    let (exception, document, exception_position) =
         crate::clearance_exception::exception_with_document(&app, &token, "1ZEXCDOC01").await;
+    // The master data routes take an id of their own kind: one record of each, the caller's.
+    let mut own_ids: Vec<(&str, String)> = Vec::new();
+    let mut last = position;
+    for (prefix, record) in [
+        (
+            "/api/v1/trade-companies/",
+            json!({"companyNameCn": "某公司", "uscc": "91440300MA5FHK4H1F"}),
+        ),
+        (
+            "/api/v1/products/",
+            json!({"descriptionCn": "手机", "hsCode": "8517130000", "declaredUnit": "011"}),
+        ),
+        (
+            "/api/v1/mapping-schemes/",
+            json!({"name": "x", "columns": [{"field": "trackingNumber", "header": "A"}]}),
+        ),
+    ] {
+        let r = body(app.post(&token, prefix.trim_end_matches('/'), record).await).await;
+        assert_eq!(r["code"], 200, "{prefix}: {r}");
+        own_ids.push((prefix, r["data"]["id"].as_str().expect("id").to_string()));
+        last = last.max(r["data"]["position"].as_i64().expect("position"));
+    }
+    let position = position.max(last).max(exception_position);
+    // Each record is in its read model before the loop (minPosition waits 2 s at most,
+    // which a loaded machine can exceed).
+    for (prefix, own) in &own_ids {
+        for _ in 0..300 {
+            let path = format!("{prefix}{own}");
+            if app.get(&token, &path).await.status() == 200 {
+                break;
+            }
+            tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+        }
+    }
     let mut ordered = ops.clone();
-    ordered.sort_by_key(|(m, p, _)| (m != "get", p == "/auth/logout"));
+    // Deletes go after the other moves: a deleted master data record is gone (404).
+    ordered.sort_by_key(|(m, p, _)| (m != "get", p == "/auth/logout", m == "delete"));
     for (method, path, _) in &ordered {
         let m = Method::from_bytes(method.to_uppercase().as_bytes()).expect("method");
+        let id = own_ids
+            .iter()
+            .find(|(prefix, _)| path.starts_with(prefix))
+            .map(|(_, own)| own.as_str())
+            .unwrap_or(&id);
         let target = if path.starts_with("/api/v1/upload/") {
             &upload
         } else if path.starts_with("/api/v1/clearance-exceptions/{id}") {
             &exception
         } else {
-            &id
+            id
         };
         let mut url = app.url(
             &path

@@ -376,7 +376,7 @@ fn no_declaration() -> ApiError {
     operation_id = "createClearanceException",
     security(("bearer" = [])),
     params(
-        ("Idempotency-Key" = Option<String>, Header, description = "1-200 characters; makes the create safe to retry."),
+        api::doc::IdempotencyKey,
     ),
     request_body(content = CreateBody, content_type = "application/json"),
     responses(
@@ -481,7 +481,7 @@ async fn run(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read; a stale one answers 409 `VERSION_CONFLICT`."),
+        api::doc::IfMatch,
     ),
     request_body(content = ActionBody, content_type = "application/json"),
     responses(
@@ -527,7 +527,7 @@ async fn notify(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read; a stale one answers 409 `VERSION_CONFLICT`."),
+        api::doc::IfMatch,
     ),
     request_body(content = Option<ActionBody>, content_type = "application/json"),
     responses(
@@ -560,7 +560,7 @@ async fn acknowledge(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read; a stale one answers 409 `VERSION_CONFLICT`."),
+        api::doc::IfMatch,
     ),
     request_body(content = ActionBody, content_type = "application/json"),
     responses(
@@ -598,7 +598,7 @@ async fn respond(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read; a stale one answers 409 `VERSION_CONFLICT`."),
+        api::doc::IfMatch,
     ),
     request_body(content = Option<ActionBody>, content_type = "application/json"),
     responses(
@@ -638,7 +638,7 @@ async fn approve(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read; a stale one answers 409 `VERSION_CONFLICT`."),
+        api::doc::IfMatch,
     ),
     request_body(content = ActionBody, content_type = "application/json"),
     responses(
@@ -675,7 +675,7 @@ async fn reject(
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read; a stale one answers 409 `VERSION_CONFLICT`."),
+        api::doc::IfMatch,
     ),
     request_body(content = ActionBody, content_type = "application/json"),
     responses(

@@ -161,3 +161,13 @@ pub fn unreadable_date(field: &str) -> Violation {
         "a date (YYYYMMDD or YYYY-MM-DD)",
     )
 }
+
+/// A 10-digit HS code whose first six digits are not a subheading of HS 2022.
+pub fn hs_subheading(field: &str, first_six: &str) -> Violation {
+    Violation::new(
+        field,
+        "hs_subheading",
+        format!("{field}：前 6 位 {first_six} 不是 HS 2022 的子目"),
+        format!("{field}: its first six digits {first_six} are not a subheading of HS 2022"),
+    )
+}

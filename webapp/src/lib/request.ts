@@ -31,6 +31,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Form-encoded body (the login contract). */
   form?: Record<string, string>;
+  /** Multipart body (file uploads); the browser sets its boundary. */
+  formData?: FormData;
   headers?: Record<string, string>;
   /** Do not count this request in the loading indicator. */
   hiddenLoading?: boolean;
@@ -176,10 +178,12 @@ export async function requestEnvelope<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<Envelope<T>> {
-  const { method = 'GET', params, body, form, hiddenLoading, hideErrorMessage } = options;
+  const { method = 'GET', params, body, form, formData, hiddenLoading, hideErrorMessage } = options;
   const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
   let payload: BodyInit | undefined;
-  if (form) {
+  if (formData) {
+    payload = formData;
+  } else if (form) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
     payload = new URLSearchParams(form).toString();
   } else if (body !== undefined) {

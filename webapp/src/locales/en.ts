@@ -3,12 +3,14 @@ import platformEn from './platform.en';
 import identityEn from './identity.en';
 import customersEn from './customers.en';
 import uploadEn from './upload.en';
+import masterDataEn from './masterData.en';
 
 const en: Messages = {
   platform: platformEn,
   identity: identityEn,
   customers: customersEn,
   upload: uploadEn,
+  masterData: masterDataEn,
   app: { title: 'Intelligent Customs Clearance Management System' },
   common: {
     confirm: 'OK',

@@ -3,12 +3,14 @@ import platformZh from './platform.zh';
 import identityZh from './identity.zh';
 import customersZh from './customers.zh';
 import uploadZh from './upload.zh';
+import masterDataZh from './masterData.zh';
 
 const zh = {
   platform: platformZh,
   identity: identityZh,
   customers: customersZh,
   upload: uploadZh,
+  masterData: masterDataZh,
   app: { title: '智能清关管理系统' },
   common: {
     confirm: '确定',

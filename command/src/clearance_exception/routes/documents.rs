@@ -174,7 +174,7 @@ impl AfterAppend for StoreBlob {
     security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        ("If-Match" = Option<String>, Header, description = "The version the client last read; a stale one answers 409 `VERSION_CONFLICT`."),
+        api::doc::IfMatch,
     ),
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(

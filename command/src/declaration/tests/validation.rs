@@ -160,6 +160,35 @@ fn hs_codes_are_exactly_ten_digits() {
 }
 
 #[test]
+fn hs_codes_must_extend_a_subheading_of_hs_2022() {
+    // 8517.99 is not a subheading of HS 2022 (8517.13 smartphones is).
+    breaks(
+        "OC",
+        |d| line(d).goods_code = s("8517990000"),
+        "declarationGoodsInfo[0].goodsCode",
+        "hs_subheading",
+    );
+    breaks(
+        "ID",
+        |d| line(d).goods_code = s("9999990000"),
+        "declarationGoodsInfo[0].goodsCode",
+        "hs_subheading",
+    );
+    let mut data = complete_data(ty("OC"));
+    line(&mut data).goods_code = s("8517990000");
+    let found = check("OC", &data);
+    let message = found
+        .iter()
+        .find(|v| v.rule == "hs_subheading")
+        .map(|v| v.en.clone())
+        .unwrap_or_default();
+    assert!(
+        message.contains("goodsCode") && message.contains("851799"),
+        "{message}"
+    );
+}
+
+#[test]
 fn hs_codes_must_be_in_the_tariff_only_when_one_is_loaded() {
     let data = complete_data(ty("IC"));
     let mut with_tariff = reference();

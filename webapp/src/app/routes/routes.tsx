@@ -29,6 +29,19 @@ const AccountTransfer = lazy(() => import('@/features/auth/components/AccountTra
 const Lasso = lazy(() => import('@/features/auth/components/LassoPage'));
 const CenterAccount = lazy(() => import('@/features/account-center/components/AccountPage'));
 const CenterBind = lazy(() => import('@/features/account-center/components/BindPage'));
+const TradeCompanies = lazy(() => import('@/features/master-data/components/TradeCompaniesPage'));
+const Products = lazy(() => import('@/features/master-data/components/ProductsPage'));
+const MappingCenter = lazy(() => import('@/features/master-data/components/MappingSchemesPage'));
+const MappingList = lazy(() =>
+  import('@/features/master-data/components/MappingSchemesPage').then((m) => ({
+    default: m.MappingListPage,
+  })),
+);
+const MappingEditor = lazy(() =>
+  import('@/features/master-data/components/MappingSchemesPage').then((m) => ({
+    default: m.MappingEditorPage,
+  })),
+);
 const Environment = lazy(() => import('@/features/system/components/EnvironmentPage'));
 const Forbidden = lazy(() => import('@/features/system/components/ForbiddenPage'));
 const NotFound = lazy(() => import('@/features/system/components/NotFoundPage'));
@@ -249,19 +262,19 @@ export const customerRoutes: AppRoute[] = [
         path: 'trade',
         name: 'center-trade',
         meta: { title: 'route.centerTrade' },
-        component: Placeholder,
+        component: TradeCompanies,
       },
       {
         path: 'product',
         name: 'center-product',
         meta: { title: 'route.centerProduct' },
-        component: Placeholder,
+        component: Products,
       },
       {
         path: 'mapping',
         name: 'center-mapping',
         meta: { title: 'route.centerMapping' },
-        component: Placeholder,
+        component: MappingCenter,
       },
       {
         path: 'bind',
@@ -362,7 +375,7 @@ export const staffRoutes: AppRoute[] = [
         path: 'mapping-list',
         name: 'mapping-list',
         meta: { title: 'route.mappingList' },
-        component: Placeholder,
+        component: MappingList,
       },
       {
         path: 'mapping-detail',
@@ -372,7 +385,7 @@ export const staffRoutes: AppRoute[] = [
           hidden: true,
           activeMenu: '/customers-profile/mapping-list',
         },
-        component: Placeholder,
+        component: MappingEditor,
       },
       {
         path: 'mapping-create',
@@ -382,7 +395,7 @@ export const staffRoutes: AppRoute[] = [
           hidden: true,
           activeMenu: '/customers-profile/mapping-list',
         },
-        component: Placeholder,
+        component: MappingEditor,
       },
       {
         path: 'customers-detail',

@@ -337,7 +337,12 @@ export function DeclarationForm({
         </Group>
       </Accordion.Control>
       <Accordion.Panel>
-        <GoodsEditor form={form} required={requiredGoods} detailsOpen={cls === 'D'} />
+        <GoodsEditor
+          form={form}
+          required={requiredGoods}
+          detailsOpen={cls === 'D'}
+          customerId={staff ? customerId : undefined}
+        />
       </Accordion.Panel>
     </Accordion.Item>
   );

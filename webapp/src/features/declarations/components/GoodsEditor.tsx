@@ -18,6 +18,8 @@ import { emptyGoodsLine } from '../model/formValues';
 import { expectedTotal, goodsTotals } from '../model/validation';
 import type { GoodsLine } from '../model/types';
 import { FormInput, type DeclarationFormApi } from './FormInput';
+import { ProductPicker } from '@/features/master-data/components/ProductPicker';
+import { goodsFromProduct } from '@/features/master-data/model/product';
 
 const COLUMNS = GOODS_FIELDS.filter((f) => f.column);
 const DETAILS = GOODS_FIELDS.filter((f) => !f.column);
@@ -37,9 +39,11 @@ export interface GoodsEditorProps {
   required: ReadonlySet<string>;
   /** Open the details of every line at first (class D needs them). */
   detailsOpen?: boolean;
+  /** Staff filing for a customer: whose product library the picker searches. */
+  customerId?: string;
 }
 
-export function GoodsEditor({ form, required, detailsOpen = false }: GoodsEditorProps) {
+export function GoodsEditor({ form, required, detailsOpen = false, customerId }: GoodsEditorProps) {
   const { t } = useDeclT();
   const { i18n } = useTranslation();
   const lines = form.values.declarationGoodsInfo;
@@ -187,9 +191,20 @@ export function GoodsEditor({ form, required, detailsOpen = false }: GoodsEditor
                     <Table.Tr>
                       <Table.Td />
                       <Table.Td colSpan={COLUMNS.length + 1}>
-                        <Text size="xs" c="dimmed" mb={4}>
-                          {t('form.lineDetails', { index: i + 1 })}
-                        </Text>
+                        <Group justify="space-between" mb={4}>
+                          <Text size="xs" c="dimmed">
+                            {t('form.lineDetails', { index: i + 1 })}
+                          </Text>
+                          <ProductPicker
+                            size="xs"
+                            w={320}
+                            customerId={customerId}
+                            onPick={(p) => {
+                              for (const [k, v] of Object.entries(goodsFromProduct(p)))
+                                form.setFieldValue(`declarationGoodsInfo.${i}.${k}`, v);
+                            }}
+                          />
+                        </Group>
                         <SimpleGrid cols={{ base: 2, md: 4 }} spacing="xs" verticalSpacing={6}>
                           {DETAILS.map((f) => (
                             <FormInput
