@@ -31,6 +31,8 @@ export interface RequestOptions {
   body?: unknown;
   /** Form-encoded body (the login contract). */
   form?: Record<string, string>;
+  /** Multipart body (uploads); the browser sets the content type with its boundary. */
+  multipart?: FormData;
   headers?: Record<string, string>;
   /** Do not count this request in the loading indicator. */
   hiddenLoading?: boolean;
@@ -176,12 +178,22 @@ export async function requestEnvelope<T>(
   path: string,
   options: RequestOptions = {},
 ): Promise<Envelope<T>> {
-  const { method = 'GET', params, body, form, hiddenLoading, hideErrorMessage } = options;
+  const {
+    method = 'GET',
+    params,
+    body,
+    form,
+    multipart,
+    hiddenLoading,
+    hideErrorMessage,
+  } = options;
   const headers: Record<string, string> = { Accept: 'application/json', ...authHeaders() };
   let payload: BodyInit | undefined;
   if (form) {
     headers['Content-Type'] = 'application/x-www-form-urlencoded;charset=UTF-8';
     payload = new URLSearchParams(form).toString();
+  } else if (multipart) {
+    payload = multipart;
   } else if (body !== undefined) {
     headers['Content-Type'] = 'application/json';
     payload = JSON.stringify(body);

@@ -1,0 +1,38 @@
+import { Badge, Group, Text } from '@mantine/core';
+import { IconClockExclamation } from '@tabler/icons-react';
+import { useExcT } from '../i18n';
+import { ageText } from '../model/age';
+import { isOpen } from '../model/statuses';
+import type { WaitingOn } from '../model/types';
+
+/** How long an open exception has waited and on whom; the overdue flag in red. */
+export function WaitingCell({
+  status,
+  waitingOn,
+  waitingSince,
+  overdue,
+  now,
+}: {
+  status: number;
+  waitingOn: WaitingOn | null;
+  waitingSince: string | null;
+  overdue: boolean;
+  now?: Date;
+}) {
+  const { t } = useExcT();
+  if (!isOpen(status)) return <Text size="sm">{t('common.none')}</Text>;
+  const age = ageText(waitingSince, t, now);
+  return (
+    <Group gap={4} wrap="nowrap">
+      <Text size="sm" style={{ whiteSpace: 'nowrap' }} c={overdue ? 'red' : undefined}>
+        {age || t('common.none')}
+        {waitingOn ? ` · ${t(`list.waitingOn.${waitingOn}`)}` : ''}
+      </Text>
+      {overdue && (
+        <Badge color="red" size="xs" leftSection={<IconClockExclamation size={11} />}>
+          {t('list.overdue')}
+        </Badge>
+      )}
+    </Group>
+  );
+}

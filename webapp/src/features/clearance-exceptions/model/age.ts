@@ -1,0 +1,37 @@
+// How long an exception has waited (issue 12 "SLA"): from `waitingSince` to now, in the
+// largest whole units that read well ("3 d 4 h", "5 h 10 min", "12 min").
+
+export interface AgeParts {
+  days: number;
+  hours: number;
+  minutes: number;
+}
+
+export function ageParts(
+  since: string | null | undefined,
+  now: Date = new Date(),
+): AgeParts | null {
+  if (!since) return null;
+  const start = new Date(since).getTime();
+  if (Number.isNaN(start)) return null;
+  const total = Math.max(0, Math.floor((now.getTime() - start) / 60000));
+  return {
+    days: Math.floor(total / 1440),
+    hours: Math.floor((total % 1440) / 60),
+    minutes: total % 60,
+  };
+}
+
+/** i18n keys and values for the age: the two largest non-zero units. */
+export function ageText(
+  since: string | null | undefined,
+  t: (key: string, values?: Record<string, unknown>) => string,
+  now: Date = new Date(),
+): string {
+  const parts = ageParts(since, now);
+  if (!parts) return '';
+  const { days, hours, minutes } = parts;
+  if (days > 0) return t('age.daysHours', { days, hours });
+  if (hours > 0) return t('age.hoursMinutes', { hours, minutes });
+  return t('age.minutes', { minutes });
+}
