@@ -62,7 +62,7 @@ function exception(over: Partial<ClearanceException>): ClearanceException {
   return {
     ...summary,
     ...toExceptionBody(form),
-    exceptionSummary,
+    exceptionSummary: exceptionSummary ?? '',
     declarationPreviousStatus: 2,
     documents: [
       {
