@@ -55,14 +55,13 @@ export function DocumentsPanel({
         <Table withTableBorder aria-label={t('detail.files')}>
           <Table.Tbody>
             {documents.map((d) => (
-              <Table.Tr key={d.id}>
+              <Table.Tr key={d.documentId}>
                 <Table.Td>
                   <Text size="sm" fw={500} style={{ wordBreak: 'break-all' }}>
                     {d.fileName}
                   </Text>
                   <Text size="xs" c="dimmed">
                     {sizeText(d.size)} · {formatDateTime(d.uploadedAt)}
-                    {d.uploadedBy?.name ? ` · ${d.uploadedBy.name}` : ''}
                   </Text>
                 </Table.Td>
                 <Table.Td w={120}>
@@ -73,7 +72,11 @@ export function DocumentsPanel({
                     aria-label={`${t('detail.download')} ${d.fileName}`}
                     onClick={() =>
                       void download
-                        .mutateAsync({ exceptionId, documentId: d.id, fileName: d.fileName })
+                        .mutateAsync({
+                          exceptionId,
+                          documentId: d.documentId,
+                          fileName: d.fileName,
+                        })
                         .catch(() => undefined)
                     }
                   >

@@ -16,7 +16,11 @@ import { useApproveException } from '../api/approveException';
 import { useRejectException } from '../api/rejectException';
 import { useVoidException } from '../api/voidException';
 import { exceptionKeys } from '../api/keys';
-import { allowedExceptionActions, type ExceptionAction } from '../model/statuses';
+import {
+  EXCEPTION_ACTIONS,
+  allowedExceptionActions,
+  type ExceptionAction,
+} from '../model/statuses';
 
 const COLORS: Partial<Record<ExceptionAction, string>> = {
   approve: 'teal',
@@ -31,9 +35,18 @@ export interface ExceptionActionsProps {
   role: Role | null;
   /** Whether the exception proposes changes the customer confirms by responding. */
   hasChanges: boolean;
+  /** The moves the server says the caller may make now (preferred over the local table). */
+  serverActions?: readonly string[];
 }
 
-export function ExceptionActions({ id, version, status, role, hasChanges }: ExceptionActionsProps) {
+export function ExceptionActions({
+  id,
+  version,
+  status,
+  role,
+  hasChanges,
+  serverActions,
+}: ExceptionActionsProps) {
   const { t } = useExcT();
   const client = useQueryClient();
   const [open, setOpen] = useState<ExceptionAction | null>(null);
@@ -44,7 +57,9 @@ export function ExceptionActions({ id, version, status, role, hasChanges }: Exce
   const reject = useRejectException();
   const voidIt = useVoidException();
 
-  const actions = allowedExceptionActions(role, status);
+  const actions = serverActions
+    ? EXCEPTION_ACTIONS.filter((a) => serverActions.includes(a))
+    : allowedExceptionActions(role, status);
   if (actions.length === 0) return null;
   const customer = isCustomer(role);
   const label = (a: ExceptionAction) =>

@@ -18,12 +18,21 @@ import {
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
 import { useExcT } from '../i18n';
-import { MAX_LINES, MAX_SUMMARY, MAX_TEXT, type ExceptionFormValues } from '../model/form';
+import {
+  MAX_ADDRESS,
+  MAX_CODE,
+  MAX_DETAIL,
+  MAX_LINES,
+  MAX_SUMMARY,
+  MAX_TEXT,
+  type ExceptionFormValues,
+} from '../model/form';
 import {
   CHANGE_FLAGS,
   CHANGE_FLAG_NAMES,
   CHANNEL_FLAGS,
   DOCUMENT_FLAGS,
+  NEW_VALUE_FIELDS,
   type ContactField,
 } from '../model/types';
 
@@ -84,7 +93,7 @@ function StringList({
             aria-label={`${label} ${i + 1}`}
             value={item}
             maxLength={max}
-            error={errors[`${path}.${i}`]}
+            error={errors[`${path}[${i}]`]}
             onChange={(e) => onChange(items.map((v, j) => (j === i ? e.currentTarget.value : v)))}
             style={{ flex: 1 }}
           />
@@ -161,10 +170,6 @@ export function ExceptionForm({ values, onChange, errors }: ExceptionFormProps) 
           {CHANGE_FLAG_NAMES.map((flag) => {
             const field = CHANGE_FLAGS[flag];
             const on = values.changes[flag];
-            const setProposed = (key: 'old' | 'new', v: string) =>
-              patch({
-                proposed: { ...values.proposed, [field]: { ...values.proposed[field], [key]: v } },
-              });
             return (
               <Group key={flag} align="flex-start" gap="sm" wrap="wrap">
                 <Checkbox
@@ -179,22 +184,23 @@ export function ExceptionForm({ values, onChange, errors }: ExceptionFormProps) 
                 <TextInput
                   aria-label={`${t(`change.${field}`)} ${t('form.old')}`}
                   placeholder={t('form.old')}
-                  value={values.proposed[field].old}
-                  disabled={!on}
-                  maxLength={MAX_TEXT}
-                  onChange={(e) => setProposed('old', e.currentTarget.value)}
+                  value={values.current[field]}
+                  readOnly
+                  variant="filled"
                   w={200}
                 />
                 <Text mt={6}>→</Text>
                 <TextInput
                   aria-label={`${t(`change.${field}`)} ${t('form.new')}`}
                   placeholder={t('form.new')}
-                  value={values.proposed[field].new}
+                  value={values.proposed[field]}
                   disabled={!on}
                   withAsterisk={on}
-                  maxLength={MAX_TEXT}
-                  error={errors[`proposedChanges.${field}.new`]}
-                  onChange={(e) => setProposed('new', e.currentTarget.value)}
+                  maxLength={MAX_DETAIL}
+                  error={errors[NEW_VALUE_FIELDS[field]]}
+                  onChange={(e) =>
+                    patch({ proposed: { ...values.proposed, [field]: e.currentTarget.value } })
+                  }
                   w={200}
                 />
               </Group>
@@ -218,8 +224,8 @@ export function ExceptionForm({ values, onChange, errors }: ExceptionFormProps) 
                   label={i === 0 ? t('form.exceptionCode') : undefined}
                   aria-label={`${t('form.exceptionCode')} ${i + 1}`}
                   value={line.exceptionCode}
-                  maxLength={MAX_TEXT}
-                  error={errors[`exceptionDetails.${i}.exceptionCode`]}
+                  maxLength={MAX_CODE}
+                  error={errors[`exceptionDetails[${i}].exceptionCode`]}
                   onChange={(e) => setLine('exceptionCode', e.currentTarget.value)}
                   w={140}
                 />
@@ -227,8 +233,8 @@ export function ExceptionForm({ values, onChange, errors }: ExceptionFormProps) 
                   label={i === 0 ? t('form.exceptionDescription') : undefined}
                   aria-label={`${t('form.exceptionDescription')} ${i + 1}`}
                   value={line.exceptionDescription}
-                  maxLength={MAX_TEXT}
-                  error={errors[`exceptionDetails.${i}.exceptionDescription`]}
+                  maxLength={MAX_DETAIL}
+                  error={errors[`exceptionDetails[${i}].exceptionDescription`]}
                   onChange={(e) => setLine('exceptionDescription', e.currentTarget.value)}
                   style={{ flex: 2 }}
                 />
@@ -236,8 +242,8 @@ export function ExceptionForm({ values, onChange, errors }: ExceptionFormProps) 
                   label={i === 0 ? t('form.exceptionHandling') : undefined}
                   aria-label={`${t('form.exceptionHandling')} ${i + 1}`}
                   value={line.exceptionHandling}
-                  maxLength={MAX_TEXT}
-                  error={errors[`exceptionDetails.${i}.exceptionHandling`]}
+                  maxLength={MAX_DETAIL}
+                  error={errors[`exceptionDetails[${i}].exceptionHandling`]}
                   onChange={(e) => setLine('exceptionHandling', e.currentTarget.value)}
                   style={{ flex: 2 }}
                 />
@@ -319,7 +325,7 @@ export function ExceptionForm({ values, onChange, errors }: ExceptionFormProps) 
                   key={f}
                   label={t(`contact.${f}`)}
                   value={values.contacts[f]}
-                  maxLength={MAX_TEXT}
+                  maxLength={MAX_ADDRESS}
                   error={errors[`notificationContact.${f}`]}
                   onChange={(e) =>
                     patch({ contacts: { ...values.contacts, [f]: e.currentTarget.value } })
@@ -338,7 +344,7 @@ export function ExceptionForm({ values, onChange, errors }: ExceptionFormProps) 
           addLabel={t('form.addOtherDescription')}
           path="otherDescriptions"
           errors={errors}
-          max={MAX_SUMMARY}
+          max={MAX_TEXT}
           onChange={(otherDescriptions) => patch({ otherDescriptions })}
         />
         <Textarea

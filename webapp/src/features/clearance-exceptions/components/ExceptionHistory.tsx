@@ -32,6 +32,22 @@ const ICONS: Record<string, typeof IconPoint> = {
   delivery: IconMail,
 };
 
+const str = (v: unknown): string | null => (typeof v === 'string' && v ? v : null);
+
+/** What an event's `detail` says worth a line: the file, the channels, a delivery. */
+function facts(e: ExceptionHistoryEntry) {
+  const d = e.detail ?? {};
+  const channels = Array.isArray(d.channels) ? d.channels.filter((c) => typeof c === 'string') : [];
+  return {
+    fileName: str(d.fileName),
+    channels: channels as string[],
+    channel: str(d.channel),
+    recipient: str(d.recipient) ?? str(d.address),
+    result: str(d.result),
+    error: str(d.error),
+  };
+}
+
 export function ExceptionHistory({ entries }: { entries: ExceptionHistoryEntry[] }) {
   const { t } = useExcT();
   const { t: tg } = useTranslation();
@@ -45,6 +61,7 @@ export function ExceptionHistory({ entries }: { entries: ExceptionHistoryEntry[]
     <Timeline active={entries.length - 1} bulletSize={24} lineWidth={2}>
       {entries.map((e) => {
         const Icon = ICONS[e.action] ?? IconPoint;
+        const f = facts(e);
         const role = e.actor.role ? tg(`role.${e.actor.role}`, { defaultValue: e.actor.role }) : '';
         const who =
           e.actor.role === 'RECIPIENT'
@@ -70,9 +87,9 @@ export function ExceptionHistory({ entries }: { entries: ExceptionHistoryEntry[]
                 ) : e.fromStatus === null && e.toStatus !== null ? (
                   <ExceptionStatusBadge status={e.toStatus} size="xs" />
                 ) : null}
-                {e.result && (
-                  <Badge size="xs" variant="outline" color={e.result === 'sent' ? 'teal' : 'red'}>
-                    {t(`delivery.status.${e.result}`, { defaultValue: e.result })}
+                {f.result && (
+                  <Badge size="xs" variant="outline" color={f.result === 'sent' ? 'teal' : 'red'}>
+                    {t(`delivery.status.${f.result}`, { defaultValue: f.result })}
                   </Badge>
                 )}
               </Group>
@@ -92,20 +109,26 @@ export function ExceptionHistory({ entries }: { entries: ExceptionHistoryEntry[]
                 {t('history.note', { note: e.note })}
               </Text>
             )}
-            {e.fileName && (
+            {f.fileName && (
               <Text size="sm" mt={4}>
-                {t('history.file', { name: e.fileName })}
+                {t('history.file', { name: f.fileName })}
               </Text>
             )}
-            {e.channel && (
+            {f.channels.length > 0 && !f.channel && (
+              <Text size="sm" mt={4}>
+                {f.channels.map((c) => t(`delivery.channel.${c}`, { defaultValue: c })).join(' · ')}
+              </Text>
+            )}
+            {f.channel && (
               <Text size="sm" mt={4}>
                 {t('history.delivery', {
-                  channel: t(`delivery.channel.${e.channel}`, { defaultValue: e.channel }),
-                  recipient: e.recipient ?? '',
-                  result: t(`delivery.status.${e.result ?? 'pending'}`, {
-                    defaultValue: e.result ?? '',
+                  channel: t(`delivery.channel.${f.channel}`, { defaultValue: f.channel }),
+                  recipient: f.recipient ?? '',
+                  result: t(`delivery.status.${f.result ?? 'pending'}`, {
+                    defaultValue: f.result ?? '',
                   }),
                 })}
+                {f.error ? ` (${f.error})` : ''}
               </Text>
             )}
           </Timeline.Item>

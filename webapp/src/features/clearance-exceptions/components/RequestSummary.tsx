@@ -4,11 +4,17 @@ import { Code, Group, List, Stack, Table, Text, Title } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
 import { useExcT } from '../i18n';
 import { requestedItems } from '../model/form';
-import type { ExceptionFormData } from '../model/types';
+import type { ExceptionFormData, ProposedChange } from '../model/types';
 
-export function RequestSummary({ data }: { data: Partial<ExceptionFormData> }) {
+export function RequestSummary({
+  data,
+  proposedChanges,
+}: {
+  data: Partial<ExceptionFormData>;
+  proposedChanges: readonly ProposedChange[];
+}) {
   const { t } = useExcT();
-  const asked = requestedItems(data);
+  const asked = requestedItems(data, proposedChanges);
   const details = data.exceptionDetails ?? [];
   return (
     <Stack gap="sm">

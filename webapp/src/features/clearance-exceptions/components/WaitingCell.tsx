@@ -9,19 +9,19 @@ import type { WaitingOn } from '../model/types';
 export function WaitingCell({
   status,
   waitingOn,
-  waitingSince,
+  statusSince,
   overdue,
   now,
 }: {
   status: number;
   waitingOn: WaitingOn | null;
-  waitingSince: string | null;
+  statusSince: string | null;
   overdue: boolean;
   now?: Date;
 }) {
   const { t } = useExcT();
   if (!isOpen(status)) return <Text size="sm">{t('common.none')}</Text>;
-  const age = ageText(waitingSince, t, now);
+  const age = ageText(statusSince, t, now);
   return (
     <Group gap={4} wrap="nowrap">
       <Text size="sm" style={{ whiteSpace: 'nowrap' }} c={overdue ? 'red' : undefined}>

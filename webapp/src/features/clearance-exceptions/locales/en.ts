@@ -165,6 +165,9 @@ const en: ExceptionMessages = {
     noEmailContact: 'E-mail needs at least one e-mail address',
     noSmsContact: 'SMS needs at least one mobile number',
     noWechatContact: 'WeChat needs at least one WeChat openId',
+    hsCode: 'The HS code must be 10 digits',
+    creditCode: 'The unified social credit code has 18 digits or capitals',
+    customsCode: 'The customs code is 4 digits and 6 digits or capitals',
     reasonRequired: 'Give a reason',
     noteRequired: 'Say why you confirm for the customer',
   },
@@ -196,6 +199,8 @@ const en: ExceptionMessages = {
     versionConflict: 'Someone else changed this exception; it has been reloaded, please try again',
     notFound: 'This clearance exception does not exist',
     noId: 'No exception id given',
+    lastNotice: 'Last notice',
+    lastReason: 'Reason',
   },
   action: {
     notify: 'Notify customer',

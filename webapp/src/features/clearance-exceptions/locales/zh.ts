@@ -162,6 +162,9 @@ const zh = {
     noEmailContact: '选择邮件通知时请至少填写一个邮箱',
     noSmsContact: '选择短信通知时请至少填写一个手机号码',
     noWechatContact: '选择微信通知时请至少填写一个微信 openId',
+    hsCode: '商品编码应为 10 位数字',
+    creditCode: '统一社会信用代码应为 18 位数字或大写字母',
+    customsCode: '海关编码应为 4 位数字加 6 位数字或大写字母',
     reasonRequired: '请填写原因',
     noteRequired: '代客户确认时请填写说明',
   },
@@ -193,6 +196,8 @@ const zh = {
     versionConflict: '该异常已被他人更新，已重新加载，请再试一次',
     notFound: '找不到该清关异常',
     noId: '缺少异常编号',
+    lastNotice: '最近一次通知',
+    lastReason: '原因',
   },
   action: {
     notify: '通知客户',

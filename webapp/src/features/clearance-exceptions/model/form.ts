@@ -1,6 +1,7 @@
-// The create form's values, its client-side rules and the body it sends. The server checks
-// the same rules and names the field of any problem (400 with `[{field, message}]`); the
-// form shows those on the inputs too.
+// The create form's values, its client-side rules and the body it sends. Problems are keyed
+// by the server's field names (`exceptionDetails[0].exceptionDescription`, `otherDocuments[1]`,
+// `newHtsCode`, `notificationContact.shipperEmail`), so the server's 400 answers land on
+// the same inputs as the client's checks.
 import type { Declaration } from '@/features/declarations/model/types';
 import {
   CHANGE_FLAGS,
@@ -8,30 +9,34 @@ import {
   CHANNEL_FLAGS,
   CONTACT_FIELDS,
   DOCUMENT_FLAGS,
+  NEW_VALUE_FIELDS,
   type ChangeField,
   type ChangeFlag,
   type ChannelFlag,
   type ContactField,
   type DocumentFlag,
+  type ExceptionCreateBody,
   type ExceptionDetail,
   type ExceptionFormData,
+  type ProposedChange,
 } from './types';
 
-export const MAX_SUMMARY = 500;
+export const MAX_SUMMARY = 1000;
 export const MAX_TEXT = 200;
+export const MAX_DETAIL = 500;
+export const MAX_CODE = 50;
 export const MAX_LINES = 20;
-
-export interface ChangeDraft {
-  old: string;
-  new: string;
-}
+export const MAX_ADDRESS = 100;
 
 export interface ExceptionFormValues {
   documents: Record<DocumentFlag, boolean>;
   otherDocuments: string[];
   exceptionDetails: ExceptionDetail[];
   changes: Record<ChangeFlag, boolean>;
-  proposed: Record<ChangeField, ChangeDraft>;
+  /** The declaration's current values (shown; the server records them as "old"). */
+  current: Record<ChangeField, string>;
+  /** The proposed new values. */
+  proposed: Record<ChangeField, string>;
   channels: Record<ChannelFlag, boolean>;
   personalPhone: string;
   personalEmail: string;
@@ -45,24 +50,32 @@ const record = <K extends string, V>(keys: readonly K[], value: V) =>
 
 const CHANGE_FIELDS = Object.values(CHANGE_FLAGS) as ChangeField[];
 
-/** The current values of the declaration the five proposed changes start from. */
+/**
+ * The declaration's values the five changes replace, as the server reads them: the first
+ * goods line's `goodsCode`, `goodsName` and `specification`, `consigneeScc`,
+ * `consigneeCustomMaster`.
+ */
 export function currentValues(
   declaration: Declaration | null | undefined,
 ): Record<ChangeField, string> {
-  const firstProduct = declaration?.products?.[0];
-  const firstGoods = declaration?.declarationGoodsInfo?.[0];
+  const line = declaration?.declarationGoodsInfo?.[0];
   return {
-    htsCode: firstProduct?.htsCode ?? firstGoods?.goodsCode ?? '',
+    htsCode: line?.goodsCode ?? '',
     creditCode: declaration?.consigneeScc ?? '',
-    customsCode: declaration?.customMaster ?? '',
-    productDescription: firstProduct?.productDescription ?? firstGoods?.goodsName ?? '',
-    declareElement: firstGoods?.specification ?? '',
+    customsCode: declaration?.consigneeCustomMaster ?? '',
+    productDescription: line?.goodsName ?? '',
+    declareElement: line?.specification ?? '',
   };
 }
 
+const emptyDetail = (): ExceptionDetail => ({
+  exceptionCode: '',
+  exceptionDescription: '',
+  exceptionHandling: '',
+});
+
 /** A blank form; contacts prefilled from the declaration's shipper and recipient. */
 export function emptyExceptionForm(declaration?: Declaration | null): ExceptionFormValues {
-  const current = currentValues(declaration);
   const contacts = record(CONTACT_FIELDS, '');
   if (declaration) {
     contacts.shipperSms = declaration.shipperPhone ?? '';
@@ -72,11 +85,10 @@ export function emptyExceptionForm(declaration?: Declaration | null): ExceptionF
   return {
     documents: record(DOCUMENT_FLAGS, false),
     otherDocuments: [],
-    exceptionDetails: [{ exceptionCode: '', exceptionDescription: '', exceptionHandling: '' }],
+    exceptionDetails: [emptyDetail()],
     changes: record(CHANGE_FLAG_NAMES, false),
-    proposed: Object.fromEntries(
-      CHANGE_FIELDS.map((f) => [f, { old: current[f], new: '' }]),
-    ) as Record<ChangeField, ChangeDraft>,
+    current: currentValues(declaration),
+    proposed: record(CHANGE_FIELDS, ''),
     channels: { sendToWechat: false, sendToEmail: true, sendToSms: false },
     personalPhone: '',
     personalEmail: '',
@@ -87,13 +99,30 @@ export function emptyExceptionForm(declaration?: Declaration | null): ExceptionF
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^\+?[0-9][0-9 -]{5,19}$/;
+const PHONE = /^[0-9+\-() ]+$/;
+const phoneOk = (s: string) => PHONE.test(s) && (s.match(/[0-9]/g)?.length ?? 0) >= 5;
 
-const EMAIL_FIELDS: readonly string[] = ['shipperEmail', 'recipientEmail', 'upsAccountEmail'];
-const SMS_FIELDS: readonly string[] = ['shipperSms', 'recipientSms', 'upsAccountSms'];
-const WECHAT_FIELDS: readonly string[] = ['shipperWechat', 'recipientWechat', 'upsAccountWechat'];
+/** Each proposed value's shape (the server checks the credit code's check digit too). */
+const NEW_VALUE_RULES: Record<ChangeField, (v: string) => string | null> = {
+  htsCode: (v) => (/^[0-9]{10}$/.test(v) ? null : 'rule.hsCode'),
+  creditCode: (v) => (/^[0-9A-Z]{18}$/.test(v) ? null : 'rule.creditCode'),
+  customsCode: (v) => (/^[0-9]{4}[0-9A-Z]{6}$/.test(v) ? null : 'rule.customsCode'),
+  productDescription: (v) => (v.length > MAX_TEXT ? 'rule.tooLong' : null),
+  declareElement: (v) => (v.length > MAX_DETAIL ? 'rule.tooLong' : null),
+};
 
-/** Field path -> i18n key (namespace "exceptions") of every problem; empty when valid. */
+const EMAIL_FIELDS: readonly ContactField[] = ['shipperEmail', 'recipientEmail', 'upsAccountEmail'];
+const SMS_FIELDS: readonly ContactField[] = ['shipperSms', 'recipientSms', 'upsAccountSms'];
+const WECHAT_FIELDS: readonly ContactField[] = [
+  'shipperWechat',
+  'recipientWechat',
+  'upsAccountWechat',
+];
+
+const blankDetail = (d: ExceptionDetail) =>
+  !d.exceptionCode.trim() && !d.exceptionDescription.trim() && !d.exceptionHandling.trim();
+
+/** Field -> i18n key (namespace "exceptions") of every problem; empty when valid. */
 export function validateExceptionForm(values: ExceptionFormValues): Record<string, string> {
   const errors: Record<string, string> = {};
   const summary = values.exceptionSummary.trim();
@@ -106,54 +135,57 @@ export function validateExceptionForm(values: ExceptionFormValues): Record<strin
   if (!docs && !others && !changes) errors.documents = 'rule.nothingAsked';
 
   values.otherDocuments.forEach((d, i) => {
-    if (!d.trim()) errors[`otherDocuments.${i}`] = 'rule.required';
-    else if (d.trim().length > MAX_TEXT) errors[`otherDocuments.${i}`] = 'rule.tooLong';
+    if (!d.trim()) errors[`otherDocuments[${i}]`] = 'rule.required';
+    else if (d.trim().length > MAX_TEXT) errors[`otherDocuments[${i}]`] = 'rule.tooLong';
   });
   values.otherDescriptions.forEach((d, i) => {
-    if (!d.trim()) errors[`otherDescriptions.${i}`] = 'rule.required';
-    else if (d.trim().length > MAX_SUMMARY) errors[`otherDescriptions.${i}`] = 'rule.tooLong';
+    if (!d.trim()) errors[`otherDescriptions[${i}]`] = 'rule.required';
+    else if (d.trim().length > MAX_TEXT) errors[`otherDescriptions[${i}]`] = 'rule.tooLong';
   });
   values.exceptionDetails.forEach((line, i) => {
-    const any = line.exceptionCode.trim() || line.exceptionDescription.trim();
-    if (!any) errors[`exceptionDetails.${i}.exceptionDescription`] = 'rule.detailRequired';
-    for (const key of ['exceptionCode', 'exceptionDescription', 'exceptionHandling'] as const)
-      if (line[key].trim().length > MAX_TEXT)
-        errors[`exceptionDetails.${i}.${key}`] = 'rule.tooLong';
+    if (blankDetail(line)) return;
+    const p = (name: string) => `exceptionDetails[${i}].${name}`;
+    if (!line.exceptionCode.trim() && !line.exceptionDescription.trim())
+      errors[p('exceptionDescription')] = 'rule.detailRequired';
+    if (line.exceptionCode.trim().length > MAX_CODE) errors[p('exceptionCode')] = 'rule.tooLong';
+    if (line.exceptionDescription.trim().length > MAX_DETAIL)
+      errors[p('exceptionDescription')] = 'rule.tooLong';
+    if (line.exceptionHandling.trim().length > MAX_DETAIL)
+      errors[p('exceptionHandling')] = 'rule.tooLong';
   });
   if (values.exceptionDetails.length > MAX_LINES) errors.exceptionDetails = 'rule.tooManyLines';
 
   for (const flag of CHANGE_FLAG_NAMES) {
     if (!values.changes[flag]) continue;
     const field = CHANGE_FLAGS[flag];
-    const { old, new: next } = values.proposed[field];
-    if (!next.trim()) errors[`proposedChanges.${field}.new`] = 'rule.newValueRequired';
-    else if (next.trim() === old.trim()) errors[`proposedChanges.${field}.new`] = 'rule.sameValue';
-    else if (next.trim().length > MAX_TEXT) errors[`proposedChanges.${field}.new`] = 'rule.tooLong';
+    const next = values.proposed[field].trim();
+    const key = NEW_VALUE_FIELDS[field];
+    if (!next) errors[key] = 'rule.newValueRequired';
+    else if (next === values.current[field].trim()) errors[key] = 'rule.sameValue';
+    else {
+      const bad = NEW_VALUE_RULES[field](next);
+      if (bad) errors[key] = bad;
+    }
   }
 
-  for (const field of EMAIL_FIELDS)
-    if (
-      values.contacts[field as ContactField].trim() &&
-      !EMAIL.test(values.contacts[field as ContactField].trim())
-    )
-      errors[`notificationContact.${field}`] = 'rule.email';
-  for (const field of SMS_FIELDS)
-    if (
-      values.contacts[field as ContactField].trim() &&
-      !PHONE.test(values.contacts[field as ContactField].trim())
-    )
-      errors[`notificationContact.${field}`] = 'rule.phone';
-  if (values.personalEmail.trim() && !EMAIL.test(values.personalEmail.trim()))
-    errors.personalEmail = 'rule.email';
-  if (values.personalPhone.trim() && !PHONE.test(values.personalPhone.trim()))
-    errors.personalPhone = 'rule.phone';
+  const check = (value: string, key: string, ok: (s: string) => boolean, rule: string) => {
+    const v = value.trim();
+    if (!v) return;
+    if (v.length > MAX_ADDRESS) errors[key] = 'rule.tooLong';
+    else if (!ok(v)) errors[key] = rule;
+  };
+  for (const f of EMAIL_FIELDS)
+    check(values.contacts[f], `notificationContact.${f}`, (s) => EMAIL.test(s), 'rule.email');
+  for (const f of SMS_FIELDS)
+    check(values.contacts[f], `notificationContact.${f}`, phoneOk, 'rule.phone');
+  for (const f of WECHAT_FIELDS)
+    check(values.contacts[f], `notificationContact.${f}`, () => true, '');
+  check(values.personalEmail, 'personalEmail', (s) => EMAIL.test(s), 'rule.email');
+  check(values.personalPhone, 'personalPhone', phoneOk, 'rule.phone');
 
-  const has = (fields: readonly string[], extra = '') =>
-    Boolean(extra.trim()) || fields.some((f) => values.contacts[f as ContactField].trim());
-  const anyChannel =
-    CHANNEL_FLAGS.some((c) => values.channels[c]) ||
-    Boolean(values.personalPhone.trim()) ||
-    Boolean(values.personalEmail.trim());
+  const has = (fields: readonly ContactField[], extra = '') =>
+    Boolean(extra.trim()) || fields.some((f) => values.contacts[f].trim());
+  const anyChannel = CHANNEL_FLAGS.some((c) => values.channels[c]);
   if (!anyChannel) errors.channels = 'rule.noChannel';
   if (values.channels.sendToEmail && !has(EMAIL_FIELDS, values.personalEmail))
     errors['channels.sendToEmail'] = 'rule.noEmailContact';
@@ -166,55 +198,51 @@ export function validateExceptionForm(values: ExceptionFormValues): Record<strin
 
 const orNull = (v: string) => (v.trim() ? v.trim() : null);
 
-/** The create body (without `declarationId`): trimmed, blanks dropped, changes old -> new. */
-export function toExceptionBody(values: ExceptionFormValues): ExceptionFormData {
-  const proposedChanges: ExceptionFormData['proposedChanges'] = CHANGE_FLAG_NAMES.filter(
-    (flag) => values.changes[flag],
-  ).map((flag) => {
-    const kind = CHANGE_FLAGS[flag];
-    return {
-      kind,
-      old: orNull(values.proposed[kind].old),
-      new: values.proposed[kind].new.trim(),
-    };
-  });
+/** The create body (without `declarationId`): trimmed, blanks dropped, the new values. */
+export function toExceptionBody(values: ExceptionFormValues): ExceptionCreateBody {
   const contacts = Object.fromEntries(
     CONTACT_FIELDS.map((f) => [f, orNull(values.contacts[f])]).filter(([, v]) => v !== null),
   );
-  return {
+  const body: ExceptionCreateBody = {
     ...values.documents,
     ...values.changes,
     ...values.channels,
     exceptionDetails: values.exceptionDetails
+      .filter((l) => !blankDetail(l))
       .map((l) => ({
         exceptionCode: l.exceptionCode.trim(),
         exceptionDescription: l.exceptionDescription.trim(),
         exceptionHandling: l.exceptionHandling.trim(),
-      }))
-      .filter((l) => l.exceptionCode || l.exceptionDescription || l.exceptionHandling),
-    proposedChanges,
+      })),
     otherDocuments: values.otherDocuments.map((d) => d.trim()).filter(Boolean),
     otherDescriptions: values.otherDescriptions.map((d) => d.trim()).filter(Boolean),
-    exceptionSummary: values.exceptionSummary.trim(),
+    exceptionSummary: orNull(values.exceptionSummary),
     personalPhone: orNull(values.personalPhone),
     personalEmail: orNull(values.personalEmail),
     notificationContact: contacts,
   };
+  for (const flag of CHANGE_FLAG_NAMES) {
+    if (!values.changes[flag]) continue;
+    const field = CHANGE_FLAGS[flag];
+    (body as Record<string, unknown>)[NEW_VALUE_FIELDS[field]] = values.proposed[field].trim();
+  }
+  return body;
 }
 
-/** What an exception asks for, as i18n keys (documents, other documents, changes). */
-export function requestedItems(data: Partial<ExceptionFormData>): {
+export interface RequestedItems {
   documents: DocumentFlag[];
   otherDocuments: string[];
   changes: { field: ChangeField; old: string | null; new: string }[];
-} {
+}
+
+/** What an exception asks for: documents, other documents, changes old -> new. */
+export function requestedItems(
+  form: Partial<ExceptionFormData>,
+  proposedChanges: readonly ProposedChange[] = [],
+): RequestedItems {
   return {
-    documents: DOCUMENT_FLAGS.filter((f) => data[f]),
-    otherDocuments: data.otherDocuments ?? [],
-    changes: CHANGE_FLAG_NAMES.filter((f) => data[f]).map((f) => {
-      const field = CHANGE_FLAGS[f];
-      const change = data.proposedChanges?.find((c) => c.kind === field);
-      return { field, old: change?.old ?? null, new: change?.new ?? '' };
-    }),
+    documents: DOCUMENT_FLAGS.filter((f) => form[f]),
+    otherDocuments: form.otherDocuments ?? [],
+    changes: proposedChanges.map((c) => ({ field: c.kind, old: c.old, new: c.new })),
   };
 }

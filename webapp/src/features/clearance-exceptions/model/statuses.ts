@@ -40,10 +40,11 @@ export type ExceptionAction = (typeof EXCEPTION_ACTIONS)[number];
 export const REASON_ACTIONS: readonly ExceptionAction[] = ['reject', 'void'];
 
 /**
- * What `role` may do to an exception in `status`:
- * 1 -> 2 notify (O, A; re-notify while waiting in 2 or 3); 2 -> 3 acknowledge (C);
- * 3 -> 4 respond (C, or O on the customer's behalf with a note); 4 -> 6 approve and
- * 4 -> 3 reject (O, A); 1, 2, 3 -> 7 void (O, A); 4 -> 7 void (A only).
+ * What `role` may do to an exception in `status` (the command side's table; the detail
+ * answer's `actions` is preferred when present):
+ * 1 -> 2 notify (O, A); 2 -> 3 acknowledge (C); 3 -> 4 respond (C, or an operator on the
+ * customer's behalf with a note); 4 -> 6 approve and 4 -> 3 reject (O, A);
+ * 1, 2, 3 -> 7 void (O, A); 4 -> 7 void (A only).
  */
 export function allowedExceptionActions(
   role: Role | null | undefined,
@@ -56,8 +57,8 @@ export function allowedExceptionActions(
     return actions;
   }
   if (!isStaff(role)) return actions;
-  if (status === 1 || status === 2 || status === 3) actions.push('notify');
-  if (status === 3) actions.push('respond');
+  if (status === 1) actions.push('notify');
+  if (status === 3 && role === 'OPERATOR') actions.push('respond');
   if (status === 4) actions.push('approve', 'reject');
   if (status === 1 || status === 2 || status === 3 || (status === 4 && isAdmin(role)))
     actions.push('void');

@@ -1,31 +1,23 @@
 // Wire shapes of the clearance-exception endpoints (issue 12, "API"), in the spec's
 // spellings ("Exception and documents", "Notification contact", "Exception export form").
 //
-// Taken from the backend's events (events/src/clearance_exception.rs, being written when
-// these screens were): the form's names, `notificationContact` (singular),
-// `proposedChanges: [{kind, field, old, new}]`, the history actions (raise, notify,
-// acknowledge, respond, approve, reject, void, upload), respond's `confirmChanges` and
-// `note`, `waitingOn` 'staff' | 'customer'.
+// Read from the backend as it was being written (command/src/clearance_exception*,
+// events/src/clearance_exception.rs, query/src/clearance_exceptions.rs in the exceptions
+// branch): the create body (the form's flags, `newHtsCode` ... `newDeclareElement`,
+// `goodsIndex`, `notificationContact`), the list row (`statusSince`, `ageMinutes`,
+// `waitingOn`, `overdue`, `requestedDocuments`), the detail (`form` nested, `proposedChanges`
+// `[{kind, field, old, new}]`, `channels`, `contacts`, `documents`, `actions` the caller may
+// take now), the history (`detail` holding the event's data), the action bodies (`reason`,
+// `note`, `confirmChanges`) and the server's field names in 400 answers
+// (`exceptionDetails[0].exceptionDescription`, `otherDocuments[1]`, `newHtsCode`).
 //
-// ASSUMPTIONS to reconcile with the backend when merging (the command/query code was not
-// written yet when these screens were; every name below is the spec's field in camelCase):
-// - List rows (`GET /api/v1/clearance-exceptions`): `ExceptionSummary` below; the age is
-//   computed from `waitingSince` and `waitingOn` ('customer' | 'staff'), `overdue` set by the
-//   server from the configured SLA.
-// - The create body sends the proposed changes as `proposedChanges: [{kind, old, new}]`, one
-//   per checked `isExchange...Checked` / `isUpdate...Checked` flag (the server picks `field`).
-// - Channels: `sendToWechat`, `sendToEmail`, `sendToSms` booleans; `personalPhone` and
-//   `personalEmail` strings (an extra phone / address to notify).
-// - Detail (`GET .../{id}`): the form plus `documents` and `deliveries` (below); history
-//   (`GET .../{id}/history`): `ExceptionHistoryEntry`, the declarations' `HistoryEntry` shape
-//   plus optional `channel`, `recipient`, `result`, `documentId`, `fileName`, `note`.
-// - Actions (`POST .../{id}/{action}`) carry `If-Match: version`; bodies: notify `{}`,
-//   acknowledge `{}`, respond `{confirmChanges, note?}` (staff acting for the customer give
-//   the note),
-//   approve `{}`, reject `{reason}`, void `{reason}`.
-// - Uploads: multipart field `file`; the answer is a `CommandAnswer`.
-// - The list's `sort` is `field,asc|desc` as on the declaration list (createdAt, status,
-//   trackingNumber, waitingSince); the export form's `sort` is the spec's 1 / 2.
+// ASSUMPTIONS to reconcile with the backend when merging (not written there yet):
+// - `deliveries` on the detail (the delivery log: channel, recipient, status, attempts,
+//   lastError); the page shows the log only when the field is present.
+// - Uploads: multipart field `file`; a document's download is
+//   `GET .../{id}/documents/{documentId}` answering the file with a Content-Disposition name.
+// - History entries of deliveries: action `delivery` with `detail.channel`,
+//   `detail.recipient`, `detail.result` (sent, failed, not_configured), `detail.error`.
 import type { DeclarationType } from '@/lib/declarations';
 
 /** Clearance exception statuses of spec 4 (5 is unused). */
@@ -89,24 +81,42 @@ export interface ExceptionDetail {
 /** One proposed change: its kind, the declaration field it lands on, old -> new. */
 export interface ProposedChange {
   kind: ChangeField;
-  /** Set by the server (e.g. `declarationGoodsInfo[0].goodsCode`). */
+  /** The declaration field, e.g. `declarationGoodsInfo[0].goodsCode`. */
   field?: string;
   old: string | null;
   new: string;
 }
 
-/** The exception form as the create call takes it (without `declarationId`). */
+/** The wire name of each proposed change's new value in the create body. */
+export const NEW_VALUE_FIELDS: Record<ChangeField, string> = {
+  htsCode: 'newHtsCode',
+  creditCode: 'newCreditCode',
+  customsCode: 'newCustomsCode',
+  productDescription: 'newProductDescription',
+  declareElement: 'newDeclareElement',
+};
+
+/** The form as the server keeps it (`form` of the detail). */
 export type ExceptionFormData = { [K in DocumentFlag]: boolean } & {
   [K in ChangeFlag]: boolean;
 } & { [K in ChannelFlag]: boolean } & {
   exceptionDetails: ExceptionDetail[];
-  proposedChanges: ProposedChange[];
   otherDocuments: string[];
   otherDescriptions: string[];
-  exceptionSummary: string;
+  exceptionSummary: string | null;
   personalPhone: string | null;
   personalEmail: string | null;
   notificationContact: NotificationContacts;
+};
+
+/** The create body without `declarationId`: the form plus the proposed new values. */
+export type ExceptionCreateBody = ExceptionFormData & {
+  goodsIndex?: number;
+  newHtsCode?: string;
+  newCreditCode?: string;
+  newCustomsCode?: string;
+  newProductDescription?: string;
+  newDeclareElement?: string;
 };
 
 export type WaitingOn = 'customer' | 'staff';
@@ -120,26 +130,34 @@ export interface ExceptionSummary {
   declarationType: DeclarationType;
   /** 0 import, 1 export. */
   shipmentType: number;
-  status: ExceptionStatus;
   port: string | null;
-  customerId: string;
   username: string;
   companyName: string | null;
+  status: ExceptionStatus;
+  statusLabel?: string;
   exceptionSummary: string | null;
-  waitingOn: WaitingOn | null;
-  waitingSince: string | null;
-  overdue: boolean;
+  /** Flag names (`commercialInvoice`, ...) then other documents. */
+  requestedDocuments?: string[];
+  noticeCount?: number;
   createdAt: string;
+  createdBy?: string | null;
   updatedAt: string;
+  /** When the current status began (the SLA's "waiting since"). */
+  statusSince: string | null;
+  waitingOn: WaitingOn | null;
+  ageMinutes?: number;
+  /** Waiting on the customer longer than the configured time. */
+  overdue: boolean;
 }
 
 export interface ExceptionDocument {
-  id: string;
+  documentId: string;
   fileName: string;
   contentType: string;
   size: number;
+  sha256?: string;
+  uploadedBy?: unknown;
   uploadedAt: string;
-  uploadedBy: { name: string | null; role: string | null } | null;
 }
 
 export type DeliveryResult = 'pending' | 'sent' | 'failed' | 'not_configured';
@@ -154,14 +172,29 @@ export interface ExceptionDelivery {
   updatedAt: string;
 }
 
+export interface NoticeContact {
+  channel: string;
+  party: string;
+  address: string;
+}
+
 /** `GET /api/v1/clearance-exceptions/{id}`. */
-export type ClearanceException = ExceptionFormData &
-  Omit<ExceptionSummary, 'exceptionSummary'> & {
-    /** The declaration's status before the exception (it returns there on approval). */
-    declarationPreviousStatus: number | null;
-    documents: ExceptionDocument[];
-    deliveries: ExceptionDelivery[];
-  };
+export interface ClearanceException extends ExceptionSummary {
+  /** The declaration's status when the exception was raised (it returns there on approval). */
+  declarationStatus: number | null;
+  form: Partial<ExceptionFormData>;
+  proposedChanges: ProposedChange[];
+  /** The customer confirmed the proposed changes. */
+  confirmed: boolean;
+  /** The last notice's channels and contacts. */
+  channels: string[];
+  contacts: NoticeContact[];
+  documents: ExceptionDocument[];
+  lastReason: string | null;
+  /** The moves the caller may make now (the server's table). */
+  actions?: string[];
+  deliveries?: ExceptionDelivery[];
+}
 
 export interface ExceptionHistoryEntry {
   version: number;
@@ -174,9 +207,6 @@ export interface ExceptionHistoryEntry {
   toStatus: number | null;
   reason: string | null;
   note?: string | null;
-  channel?: string | null;
-  recipient?: string | null;
-  result?: string | null;
-  documentId?: string | null;
-  fileName?: string | null;
+  /** The event's data: a notice's channels and contacts, a document, the form. */
+  detail?: Record<string, unknown> | null;
 }

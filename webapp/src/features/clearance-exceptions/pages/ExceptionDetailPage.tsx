@@ -52,10 +52,11 @@ function Section({ title, children }: { title: string; children: React.ReactNode
 
 function ChannelsAndContacts({ e }: { e: ClearanceException }) {
   const { t } = useExcT();
-  const channels = CHANNEL_FLAGS.filter((c) => e[c]).map((c) => t(`channel.${c}`));
-  if (e.personalPhone) channels.push(`${t('channel.personalPhone')}: ${e.personalPhone}`);
-  if (e.personalEmail) channels.push(`${t('channel.personalEmail')}: ${e.personalEmail}`);
-  const contacts = CONTACT_FIELDS.filter((f) => e.notificationContact?.[f]);
+  const form = e.form ?? {};
+  const channels = CHANNEL_FLAGS.filter((c) => form[c]).map((c) => t(`channel.${c}`));
+  if (form.personalPhone) channels.push(`${t('channel.personalPhone')}: ${form.personalPhone}`);
+  if (form.personalEmail) channels.push(`${t('channel.personalEmail')}: ${form.personalEmail}`);
+  const contacts = CONTACT_FIELDS.filter((f) => form.notificationContact?.[f]);
   return (
     <Stack gap={4}>
       <Group gap={4}>
@@ -74,9 +75,22 @@ function ChannelsAndContacts({ e }: { e: ClearanceException }) {
           <Text span c="dimmed" size="sm">
             {t(`contact.${f}`)}:
           </Text>{' '}
-          {e.notificationContact?.[f]}
+          {form.notificationContact?.[f]}
         </Text>
       ))}
+      {(e.contacts ?? []).length > 0 && (
+        <>
+          <Text size="sm" fw={500} mt="xs">
+            {t('detail.lastNotice')}
+          </Text>
+          {(e.contacts ?? []).map((c, i) => (
+            <Text size="sm" key={`${c.channel}-${c.address}-${i}`}>
+              {t(`delivery.channel.${c.channel}`, { defaultValue: c.channel })} →{' '}
+              {t(`contact.${c.party}`, { defaultValue: c.party })}: {c.address}
+            </Text>
+          ))}
+        </>
+      )}
     </Stack>
   );
 }
@@ -164,7 +178,7 @@ export default function ExceptionDetailPage() {
           <WaitingCell
             status={e.status}
             waitingOn={e.waitingOn}
-            waitingSince={e.waitingSince}
+            statusSince={e.statusSince}
             overdue={e.overdue}
           />
         </Group>
@@ -176,6 +190,7 @@ export default function ExceptionDetailPage() {
           status={e.status}
           role={role}
           hasChanges={hasChanges}
+          serverActions={e.actions}
         />
       }
     >
@@ -190,20 +205,23 @@ export default function ExceptionDetailPage() {
                 : `${t('customer.intro')} ${t('customer.confirmHint')}`}
         </Alert>
       )}
-      {!customer &&
-        e.declarationPreviousStatus !== null &&
-        e.declarationPreviousStatus !== undefined && (
-          <Text size="sm" c="dimmed">
-            {t('detail.previousStatus', {
-              status: tg(`declarationStatus.${e.declarationPreviousStatus}`),
-            })}
-          </Text>
-        )}
+      {!customer && e.declarationStatus !== null && e.declarationStatus !== undefined && (
+        <Text size="sm" c="dimmed">
+          {t('detail.previousStatus', {
+            status: tg(`declarationStatus.${e.declarationStatus}`),
+          })}
+        </Text>
+      )}
+      {e.lastReason && (e.status === 3 || e.status === 7) && (
+        <Alert color="orange" variant="light" title={t('detail.lastReason')}>
+          {e.lastReason}
+        </Alert>
+      )}
       <Grid>
         <Grid.Col span={{ base: 12, md: 7 }}>
           <Stack>
             <Section title={customer ? t('customer.whatIsAsked') : t('detail.requested')}>
-              <RequestSummary data={e} />
+              <RequestSummary data={e.form ?? {}} proposedChanges={e.proposedChanges ?? []} />
             </Section>
             <Section title={t('detail.files')}>
               <DocumentsPanel
@@ -232,9 +250,9 @@ export default function ExceptionDetailPage() {
                 <Skeleton h={120} />
               )}
             </Section>
-            {!customer && (
+            {!customer && e.deliveries && (
               <Section title={t('detail.deliveries')}>
-                <DeliveryLog deliveries={e.deliveries ?? []} />
+                <DeliveryLog deliveries={e.deliveries} />
               </Section>
             )}
           </Stack>

@@ -101,14 +101,14 @@ export default function ExceptionListPage() {
           </Text>
         ),
       }),
-      col.accessor('waitingSince', {
+      col.accessor('statusSince', {
         header: t('list.col.waiting'),
-        meta: { sortField: 'waitingSince' },
+        meta: { sortField: 'statusSince' },
         cell: ({ row }) => (
           <WaitingCell
             status={row.original.status}
             waitingOn={row.original.waitingOn}
-            waitingSince={row.original.waitingSince}
+            statusSince={row.original.statusSince}
             overdue={row.original.overdue}
           />
         ),

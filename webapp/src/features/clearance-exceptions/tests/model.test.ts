@@ -31,8 +31,10 @@ describe('statuses', () => {
 
   it('offers each role only the moves of DOMAIN.md', () => {
     expect(allowedExceptionActions('OPERATOR', 1)).toEqual(['notify', 'void']);
-    expect(allowedExceptionActions('OPERATOR', 2)).toEqual(['notify', 'void']);
-    expect(allowedExceptionActions('OPERATOR', 3)).toEqual(['notify', 'respond', 'void']);
+    expect(allowedExceptionActions('OPERATOR', 2)).toEqual(['void']);
+    // an operator may confirm for the customer (with a note); an admin only voids
+    expect(allowedExceptionActions('OPERATOR', 3)).toEqual(['respond', 'void']);
+    expect(allowedExceptionActions('ADMIN', 3)).toEqual(['void']);
     // 4 -> 7 is for admins only
     expect(allowedExceptionActions('OPERATOR', 4)).toEqual(['approve', 'reject']);
     expect(allowedExceptionActions('ADMIN', 4)).toEqual(['approve', 'reject', 'void']);
@@ -78,11 +80,15 @@ describe('the exception form', () => {
   it('needs a summary, something asked and a channel with a contact', () => {
     const v = emptyExceptionForm();
     v.channels.sendToEmail = false;
-    expect(validateExceptionForm(v)).toMatchObject({
+    expect(validateExceptionForm(v)).toEqual({
       exceptionSummary: 'rule.summaryRequired',
       documents: 'rule.nothingAsked',
       channels: 'rule.noChannel',
-      'exceptionDetails.0.exceptionDescription': 'rule.detailRequired',
+    });
+    // a line with only its handling names the description, as the server does
+    v.exceptionDetails[0].exceptionHandling = 'send again';
+    expect(validateExceptionForm(v)).toMatchObject({
+      'exceptionDetails[0].exceptionDescription': 'rule.detailRequired',
     });
     const w = valid();
     w.contacts.recipientEmail = '';
@@ -103,15 +109,24 @@ describe('the exception form', () => {
     const v = valid();
     v.documents.isCommercialInvoiceChecked = false;
     v.changes.isExchangeHtsCodeChecked = true;
-    v.proposed.htsCode = { old: '8471300000', new: '' };
+    v.current.htsCode = '8471300000';
+    expect(validateExceptionForm(v)).toEqual({ newHtsCode: 'rule.newValueRequired' });
+    v.proposed.htsCode = '8471300000';
+    expect(validateExceptionForm(v)).toEqual({ newHtsCode: 'rule.sameValue' });
+    v.proposed.htsCode = '847141';
+    expect(validateExceptionForm(v)).toEqual({ newHtsCode: 'rule.hsCode' });
+    v.proposed.htsCode = '8471410000';
+    expect(validateExceptionForm(v)).toEqual({});
+    v.changes.isExchangeCustomsCodeChecked = true;
+    v.proposed.customsCode = '2233abc';
+    v.changes.isExchangeCreditCodeChecked = true;
+    v.proposed.creditCode = '91310000MA1FL0000';
     expect(validateExceptionForm(v)).toEqual({
-      'proposedChanges.htsCode.new': 'rule.newValueRequired',
+      newCustomsCode: 'rule.customsCode',
+      newCreditCode: 'rule.creditCode',
     });
-    v.proposed.htsCode.new = '8471300000';
-    expect(validateExceptionForm(v)).toEqual({
-      'proposedChanges.htsCode.new': 'rule.sameValue',
-    });
-    v.proposed.htsCode.new = '8471410000';
+    v.proposed.customsCode = '2233ABC123';
+    v.proposed.creditCode = '91310000MA1FL00000';
     expect(validateExceptionForm(v)).toEqual({});
   });
 
@@ -123,14 +138,21 @@ describe('the exception form', () => {
     expect(validateExceptionForm(v)).toEqual({
       'notificationContact.shipperEmail': 'rule.email',
       'notificationContact.recipientSms': 'rule.phone',
-      'otherDocuments.1': 'rule.required',
+      'otherDocuments[1]': 'rule.required',
     });
   });
 
-  it('sends a trimmed body: checked changes old -> new, contacts without blanks', () => {
+  it('sends a trimmed body: the new values of checked changes, contacts without blanks', () => {
     const v = valid();
     v.changes.isUpdateProductDescriptionChecked = true;
-    v.proposed.productDescription = { old: 'toy', new: ' plastic toy car ' };
+    v.current.productDescription = 'toy';
+    v.proposed.productDescription = ' plastic toy car ';
+    v.proposed.htsCode = '8471410000';
+    v.exceptionDetails.push({
+      exceptionCode: ' ',
+      exceptionDescription: '',
+      exceptionHandling: '',
+    });
     v.otherDocuments = [' Bill of lading '];
     const body = toExceptionBody(v);
     expect(body).toMatchObject({
@@ -145,31 +167,41 @@ describe('the exception form', () => {
       exceptionDetails: [
         { exceptionCode: 'CI01', exceptionDescription: 'No invoice', exceptionHandling: '' },
       ],
-      proposedChanges: [{ kind: 'productDescription', old: 'toy', new: 'plastic toy car' }],
+      newProductDescription: 'plastic toy car',
       notificationContact: { recipientEmail: 'buyer@example.com' },
     });
-    expect(requestedItems(body)).toEqual({
+    // an unchecked change sends no value; the blank detail line is dropped
+    expect(body).not.toHaveProperty('newHtsCode');
+    expect(body.exceptionDetails).toHaveLength(1);
+    expect(
+      requestedItems(body, [
+        { kind: 'productDescription', field: 'x', old: 'toy', new: 'plastic toy car' },
+      ]),
+    ).toEqual({
       documents: ['isCommercialInvoiceChecked'],
       otherDocuments: ['Bill of lading'],
       changes: [{ field: 'productDescription', old: 'toy', new: 'plastic toy car' }],
     });
   });
 
-  it('starts the proposed changes from the declaration and its contacts', () => {
+  it('shows the values the changes replace as the server reads them, and the contacts', () => {
     const d = {
       consigneeScc: '91310000MA1FL00000',
-      customMaster: '2233',
+      consigneeCustomMaster: '2233ABC123',
       shipperPhone: '13800000000',
       shipperAccount: 'A12345',
-      products: [{ htsCode: '8471300000', productDescription: 'Laptop' }],
-      declarationGoodsInfo: [{ specification: 'brand X' }],
+      declarationGoodsInfo: [
+        { goodsCode: '8471300000', goodsName: 'Laptop', specification: 'brand X' },
+      ],
     } as unknown as Declaration;
     const v = emptyExceptionForm(d);
-    expect(v.proposed.htsCode.old).toBe('8471300000');
-    expect(v.proposed.creditCode.old).toBe('91310000MA1FL00000');
-    expect(v.proposed.customsCode.old).toBe('2233');
-    expect(v.proposed.productDescription.old).toBe('Laptop');
-    expect(v.proposed.declareElement.old).toBe('brand X');
+    expect(v.current).toEqual({
+      htsCode: '8471300000',
+      creditCode: '91310000MA1FL00000',
+      customsCode: '2233ABC123',
+      productDescription: 'Laptop',
+      declareElement: 'brand X',
+    });
     expect(v.contacts.shipperSms).toBe('13800000000');
     expect(v.contacts.upsAccount).toBe('A12345');
   });

@@ -38,12 +38,11 @@ function row(over: Partial<ExceptionSummary>): ExceptionSummary {
     shipmentType: 1,
     status: 1,
     port: 'PVG',
-    customerId: 'c-1',
     username: 'acme',
     companyName: 'ACME Trading',
     exceptionSummary: 'Commercial invoice missing',
     waitingOn: 'staff',
-    waitingSince: new Date(Date.now() - 26 * 3600_000).toISOString(),
+    statusSince: new Date(Date.now() - 26 * 3600_000).toISOString(),
     overdue: false,
     createdAt: '2026-11-22T12:39:19+08:00',
     updatedAt: '2026-11-22T12:40:00+08:00',
@@ -56,22 +55,30 @@ function exception(over: Partial<ClearanceException>): ClearanceException {
   form.documents.isCommercialInvoiceChecked = true;
   form.exceptionSummary = 'Commercial invoice missing';
   form.changes.isExchangeHtsCodeChecked = true;
-  form.proposed.htsCode = { old: '8471300000', new: '8471410000' };
   form.contacts.recipientEmail = 'buyer@example.com';
-  const { exceptionSummary, ...summary } = row({});
   return {
-    ...summary,
-    ...toExceptionBody(form),
-    exceptionSummary: exceptionSummary ?? '',
-    declarationPreviousStatus: 2,
+    ...row({}),
+    declarationStatus: 2,
+    form: toExceptionBody(form),
+    proposedChanges: [
+      {
+        kind: 'htsCode',
+        field: 'declarationGoodsInfo[0].goodsCode',
+        old: '8471300000',
+        new: '8471410000',
+      },
+    ],
+    confirmed: false,
+    channels: ['email'],
+    contacts: [{ channel: 'email', party: 'recipient', address: 'buyer@example.com' }],
+    lastReason: null,
     documents: [
       {
-        id: 'doc-1',
+        documentId: 'doc-1',
         fileName: 'invoice.pdf',
         contentType: 'application/pdf',
         size: 2048,
         uploadedAt: '2026-11-23T10:00:00+08:00',
-        uploadedBy: { name: 'acme', role: 'CUSTOMER' },
       },
     ],
     deliveries: [
@@ -172,7 +179,7 @@ beforeEach(() => {
           trackingNumber: '1ZDECL001',
           username: 'acme',
           customerId: 'c-1',
-          products: [{ htsCode: '8471300000', productDescription: 'Laptop' }],
+          declarationGoodsInfo: [{ goodsCode: '8471300000', goodsName: 'Laptop' }],
           createdAt: '2026-11-22T12:00:00+08:00',
           updatedAt: '2026-11-22T12:00:00+08:00',
         });
@@ -342,6 +349,14 @@ describe('ExceptionDetailPage', () => {
     expect(screen.queryByRole('button', { name: '作废' })).toBeNull();
   });
 
+  it('shows the moves the server lists when it lists them', async () => {
+    detail = exception({ status: 4, actions: ['reject'] });
+    renderPage(<ExceptionDetailPage />, 'ADMIN', '/clearance-exception/detail?id=e-1', detailMeta);
+    expect(await screen.findByRole('button', { name: '退回客户' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: '审核通过' })).toBeNull();
+    expect(screen.queryByRole('button', { name: '作废' })).toBeNull();
+  });
+
   it('needs a reason to send back, and sends it', async () => {
     detail = exception({ status: 4, version: 5 });
     renderPage(<ExceptionDetailPage />, 'ADMIN', '/clearance-exception/detail?id=e-1', detailMeta);
@@ -424,7 +439,7 @@ describe('ExceptionCreatePage', () => {
       declarationId: 'd-1',
       isCommercialInvoiceChecked: true,
       isExchangeHtsCodeChecked: true,
-      proposedChanges: [{ kind: 'htsCode', old: '8471300000', new: '8471410000' }],
+      newHtsCode: '8471410000',
       sendToEmail: true,
       notificationContact: { recipientEmail: 'buyer@example.com' },
       exceptionSummary: 'Please send the commercial invoice',
