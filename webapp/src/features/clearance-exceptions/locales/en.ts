@@ -121,6 +121,7 @@ const en: ExceptionMessages = {
   },
   form: {
     title: 'Create clearance exception',
+    raise: 'Raise clearance exception',
     declaration: 'Declaration',
     lookup: 'Tracking number',
     lookupPlaceholder: 'Type a tracking number to find the declaration',

@@ -119,6 +119,7 @@ const zh = {
   },
   form: {
     title: '创建清关异常',
+    raise: '创建清关异常',
     declaration: '报关单',
     lookup: '运单号',
     lookupPlaceholder: '输入运单号查找报关单',
