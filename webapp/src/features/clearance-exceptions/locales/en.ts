@@ -258,6 +258,12 @@ const en: ExceptionMessages = {
     file: 'File: {{name}}',
     delivery: '{{channel}} → {{recipient}}: {{result}}',
   },
+  welcome: {
+    title: 'Clearance exceptions waiting on customers',
+    overdue: '{{count}} overdue',
+    awaitingReview: 'Awaiting review: {{count}}',
+    none: 'No clearance exception waits on a customer',
+  },
   customer: {
     intro:
       'To clear your shipment we need the items below. Upload the files and confirm; we review them as soon as possible.',

@@ -248,6 +248,12 @@ const zh = {
     file: '文件：{{name}}',
     delivery: '{{channel}} → {{recipient}}：{{result}}',
   },
+  welcome: {
+    title: '等待客户的清关异常',
+    overdue: '{{count}} 个已超时',
+    awaitingReview: '待审核：{{count}}',
+    none: '没有等待客户的清关异常',
+  },
   customer: {
     intro: '我们在办理清关时需要您补充以下内容。请上传文件，确认后我们将尽快审核。',
     whatIsAsked: '需要您提供',

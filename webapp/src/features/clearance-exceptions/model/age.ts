@@ -1,5 +1,6 @@
-// How long an exception has waited (issue 12 "SLA"): from `waitingSince` to now, in the
+// How long an exception has waited (issue 12 "SLA"): from `statusSince` to now, in the
 // largest whole units that read well ("3 d 4 h", "5 h 10 min", "12 min").
+import type { ExceptionSummary } from './types';
 
 export interface AgeParts {
   days: number;
@@ -34,4 +35,14 @@ export function ageText(
   if (days > 0) return t('age.daysHours', { days, hours });
   if (hours > 0) return t('age.hoursMinutes', { hours, minutes });
   return t('age.minutes', { minutes });
+}
+
+/** Rows of several pages, the longest waiting first (no `statusSince` last), at most `limit`. */
+export function longestWaiting(
+  a: readonly ExceptionSummary[],
+  b: readonly ExceptionSummary[],
+  limit: number,
+): ExceptionSummary[] {
+  const time = (e: ExceptionSummary) => (e.statusSince ? Date.parse(e.statusSince) : Infinity);
+  return [...a, ...b].sort((x, y) => time(x) - time(y)).slice(0, limit);
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageText } from '../model/age';
+import { ageText, longestWaiting } from '../model/age';
 import { initialExceptionExport, toExceptionExportForm } from '../model/exportForm';
 import {
   emptyExceptionForm,
@@ -16,7 +16,7 @@ import {
   canUpload,
   STATUS_FILTER_VALUES,
 } from '../model/statuses';
-import { DOCUMENT_FLAGS, EXCEPTION_STATUSES } from '../model/types';
+import { DOCUMENT_FLAGS, EXCEPTION_STATUSES, type ExceptionSummary } from '../model/types';
 import type { Declaration } from '@/features/declarations/model/types';
 
 describe('statuses', () => {
@@ -286,5 +286,16 @@ describe('list, export and paths', () => {
     );
     expect(ageText('2026-11-24T11:55:00+08:00', t, now)).toBe('age.minutes:{"minutes":5}');
     expect(ageText(null, t, now)).toBe('');
+  });
+
+  it('puts the longest waiting first across pages and keeps the limit', () => {
+    const at = (id: string, statusSince: string | null) =>
+      ({ id, statusSince }) as unknown as ExceptionSummary;
+    const rows = longestWaiting(
+      [at('a', '2026-11-20T10:00:00+08:00'), at('b', null)],
+      [at('c', '2026-11-19T10:00:00+08:00'), at('d', '2026-11-21T10:00:00+08:00')],
+      3,
+    );
+    expect(rows.map((r) => r.id)).toEqual(['c', 'a', 'd']);
   });
 });

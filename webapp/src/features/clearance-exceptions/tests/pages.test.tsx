@@ -13,6 +13,7 @@ import ExceptionListPage from '../pages/ExceptionListPage';
 import ExceptionDetailPage from '../pages/ExceptionDetailPage';
 import ExceptionCreatePage from '../pages/ExceptionCreatePage';
 import { ExceptionStatusBadge } from '../components/StatusBadge';
+import { WaitingOnCustomersCard } from '../components/WaitingOnCustomersCard';
 
 vi.setConfig({ testTimeout: 30_000 });
 
@@ -448,6 +449,39 @@ describe('ExceptionCreatePage', () => {
       expect(screen.getByTestId('location').textContent).toBe(
         '/clearance-exception/detail?id=e-new',
       ),
+    );
+  });
+});
+
+describe('WaitingOnCustomersCard', () => {
+  it('asks for the oldest notified and confirming exceptions and flags the overdue', async () => {
+    const byStatus: Record<string, ExceptionSummary[]> = {
+      '2': [
+        row({ id: 'n1', trackingNumber: '1ZOLD', status: 2, waitingOn: 'customer', overdue: true }),
+      ],
+      '3': [row({ id: 'c1', trackingNumber: '1ZNEW', status: 3, waitingOn: 'customer' })],
+      '4': [],
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn(async (input: RequestInfo | URL) => {
+        const url = new URL(String(input), 'http://localhost');
+        calls.push({ url, method: 'GET', headers: {}, body: null });
+        const status = url.searchParams.get('status') ?? '';
+        return ok({ records: byStatus[status] ?? [], total: status === '4' ? 7 : 1 });
+      }),
+    );
+    renderPage(<WaitingOnCustomersCard />, 'OPERATOR', '/admin-welcome', {});
+    expect(await screen.findByText('1ZOLD')).toBeInTheDocument();
+    expect(screen.getByText('1ZNEW')).toBeInTheDocument();
+    expect(screen.getByText('1 个已超时')).toBeInTheDocument();
+    expect(await screen.findByText('待审核：7')).toBeInTheDocument();
+    const asked = calls.map((c) => Object.fromEntries(c.url.searchParams));
+    expect(asked).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ status: '2', sort: 'statusSince,asc' }),
+        expect.objectContaining({ status: '3', sort: 'statusSince,asc' }),
+      ]),
     );
   });
 });
