@@ -76,7 +76,7 @@ describe('route table', () => {
       });
       expect(matchFlatRoute(flat, `${base}/createException`)?.meta).toMatchObject({
         area,
-        hidden: true,
+        hidden: area === 'staff',
       });
       expect(matchFlatRoute(flat, `${base}/detail`)?.meta).toMatchObject({ area, hidden: true });
     }

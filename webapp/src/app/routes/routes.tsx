@@ -97,7 +97,8 @@ function exceptionPages(prefix: string, base: string, area: Area): AppRoute[] {
     {
       path: 'createException',
       name: `${prefix}-create`,
-      meta: { title: 'route.exceptionCreate', hidden: true, noCache: true, area },
+      // Staff raise one from a declaration (hidden, spec 2.4); the customer menu offers it.
+      meta: { title: 'route.exceptionCreate', hidden: area === 'staff', noCache: true, area },
       component: ExceptionCreate,
     },
     {

@@ -98,6 +98,7 @@ describe('buildMenu', () => {
     expect(exceptions.children!.map((c) => c.path)).toEqual([
       '/customer-exception/export',
       '/customer-exception/import',
+      '/customer-exception/createException',
     ]);
     const center = menu.find((i) => i.path === '/customers-center')!;
     expect(center.children!.map((c) => c.path)).not.toContain('/customers-center/bind');
