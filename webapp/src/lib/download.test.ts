@@ -73,6 +73,36 @@ describe('downloadFile', () => {
     expect(shown).toHaveBeenCalledWith('success', '导出成功');
   });
 
+  it('keeps the name the server gives when asked to, and can stay quiet on success', async () => {
+    const headers = {
+      'Content-Type': 'application/zip',
+      'Content-Disposition': 'attachment; filename="clearance-exceptions-20261124-233000.zip"',
+    };
+    vi.stubGlobal(
+      'fetch',
+      vi.fn().mockResolvedValue(new Response('zip', { status: 200, headers })),
+    );
+    const named = await downloadFile('/api/v1/clearance/batch-export', {
+      body: { exportFormat: '03' },
+      serverName: true,
+      type: 'exceptions',
+      extension: '.zip',
+    });
+    expect(named).toBe('clearance-exceptions-20261124-233000.zip');
+    vi.stubGlobal('fetch', vi.fn().mockResolvedValue(new Response('pdf', { status: 200 })));
+    shown.mockClear();
+    const fallback = await downloadFile('/api/v1/clearance-exceptions/e/documents/d', {
+      method: 'GET',
+      serverName: true,
+      type: 'invoice',
+      extension: '.pdf',
+      successMessage: false,
+      now: new Date(2026, 10, 22, 9, 5),
+    });
+    expect(fallback).toBe('invoice-1122-0905.pdf');
+    expect(shown).not.toHaveBeenCalled();
+  });
+
   it('shows the message of a JSON error answer and rejects', async () => {
     vi.stubGlobal(
       'fetch',

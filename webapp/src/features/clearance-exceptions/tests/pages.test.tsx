@@ -393,6 +393,18 @@ describe('ExceptionDetailPage', () => {
       area: 'customer',
     });
     expect(await screen.findByRole('button', { name: '上传文件' })).toBeInTheDocument();
+    const input = document.querySelector('input[type=file]') as HTMLInputElement;
+    const file = new File(['%PDF-1.4'], 'invoice.pdf', { type: 'application/pdf' });
+    fireEvent.change(input, { target: { files: [file] } });
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    const upload = posts()[0];
+    expect(upload.url.pathname).toBe('/api/v1/clearance-exceptions/e-1/documents');
+    expect(upload.body).toBeInstanceOf(FormData);
+    expect((upload.body as FormData).get('file')).toBeInstanceOf(File);
+    // the browser sets the multipart boundary itself
+    expect(upload.headers['Content-Type']).toBeUndefined();
+    calls = [];
+
     fireEvent.click(screen.getByRole('button', { name: '已全部提供，提交审核' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: '已全部提供，提交审核' }));
