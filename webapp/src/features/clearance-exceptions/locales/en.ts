@@ -46,6 +46,7 @@ const en: ExceptionMessages = {
       customer: 'Customer',
       port: 'Port',
       summary: 'Summary',
+      requested: 'Requested',
       waiting: 'Waiting',
       createdAt: 'Created',
       actions: 'Actions',

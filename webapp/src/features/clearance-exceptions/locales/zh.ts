@@ -44,6 +44,7 @@ const zh = {
       customer: '客户',
       port: '口岸',
       summary: '异常摘要',
+      requested: '所需单证',
       waiting: '已等待',
       createdAt: '创建时间',
       actions: '操作',

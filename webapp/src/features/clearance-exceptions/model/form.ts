@@ -246,3 +246,12 @@ export function requestedItems(
     changes: proposedChanges.map((c) => ({ field: c.kind, old: c.old, new: c.new })),
   };
 }
+
+/**
+ * The list's `requestedDocuments` (flag names such as `commercialInvoice`, then other
+ * documents as typed) -> the form's flag (`isCommercialInvoiceChecked`) or the text itself.
+ */
+export function requestedDocumentFlag(name: string): DocumentFlag | null {
+  const flag = `is${name.charAt(0).toUpperCase()}${name.slice(1)}Checked`;
+  return (DOCUMENT_FLAGS as readonly string[]).includes(flag) ? (flag as DocumentFlag) : null;
+}

@@ -21,6 +21,7 @@ import {
 } from '../model/listFilters';
 import { exceptionCreatePath, exceptionDetailPath, type Area } from '../model/paths';
 import type { ExceptionSummary } from '../model/types';
+import { requestedDocumentFlag } from '../model/form';
 import { ExceptionFilters } from '../components/ExceptionFilters';
 import { ExportExceptionsDialog } from '../components/ExportExceptionsDialog';
 import { ExceptionStatusBadge } from '../components/StatusBadge';
@@ -93,6 +94,21 @@ export default function ExceptionListPage() {
             }),
           ]
         : []),
+      col.accessor('requestedDocuments', {
+        header: t('list.col.requested'),
+        cell: ({ getValue }) => {
+          const names = (getValue() ?? []).map((n) => {
+            const flag = requestedDocumentFlag(n);
+            return flag ? t(`document.${flag}`) : n;
+          });
+          const text = names.join('、');
+          return (
+            <Text size="sm" truncate maw={200} title={text || undefined}>
+              {text || t('common.none')}
+            </Text>
+          );
+        },
+      }),
       col.accessor('exceptionSummary', {
         header: t('list.col.summary'),
         cell: ({ getValue }) => (

@@ -3,6 +3,7 @@ import { ageText, longestWaiting } from '../model/age';
 import { initialExceptionExport, toExceptionExportForm } from '../model/exportForm';
 import {
   emptyExceptionForm,
+  requestedDocumentFlag,
   requestedItems,
   toExceptionBody,
   validateExceptionForm,
@@ -68,6 +69,12 @@ function valid(): ExceptionFormValues {
 }
 
 describe('the exception form', () => {
+  it('reads the requested documents of a list row back to the flags of the form', () => {
+    expect(requestedDocumentFlag('commercialInvoice')).toBe('isCommercialInvoiceChecked');
+    expect(requestedDocumentFlag('poa')).toBe('isPoaChecked');
+    expect(requestedDocumentFlag('Bill of lading')).toBeNull();
+  });
+
   it('has the thirteen document flags of the spec', () => {
     expect(DOCUMENT_FLAGS).toHaveLength(13);
     expect(Object.keys(emptyExceptionForm().documents)).toEqual([...DOCUMENT_FLAGS]);

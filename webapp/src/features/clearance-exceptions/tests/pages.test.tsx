@@ -42,6 +42,7 @@ function row(over: Partial<ExceptionSummary>): ExceptionSummary {
     username: 'acme',
     companyName: 'ACME Trading',
     exceptionSummary: 'Commercial invoice missing',
+    requestedDocuments: ['commercialInvoice', 'Bill of lading'],
     waitingOn: 'staff',
     statusSince: new Date(Date.now() - 26 * 3600_000).toISOString(),
     overdue: false,
@@ -259,6 +260,7 @@ describe('ExceptionListPage', () => {
     expect(within(table).getByText('待客户确认')).toBeInTheDocument();
     expect(within(table).getByText('审核完成')).toBeInTheDocument();
     expect(within(table).getByText('已超时')).toBeInTheDocument();
+    expect(within(table).getAllByText('商业发票、Bill of lading')).toHaveLength(3);
     expect(within(table).getByText(/1 天 2 小时 · 等待我方/)).toBeInTheDocument();
     expect(screen.getByText('共 13 条')).toBeInTheDocument();
   });
