@@ -14,6 +14,9 @@ import type { ExceptionDocument } from '../model/types';
 export const ACCEPTED_TYPES =
   'application/pdf,image/png,image/jpeg,image/gif,image/webp,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,.pdf,.png,.jpg,.jpeg,.xlsx';
 
+/** The server's upload limit (3 MiB); a larger file is refused before it is sent. */
+export const MAX_UPLOAD_BYTES = 3 * 1024 * 1024;
+
 function sizeText(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
   if (bytes >= 1024) return `${Math.round(bytes / 1024)} KB`;
@@ -37,6 +40,10 @@ export function DocumentsPanel({
   const onFile = async (file: File | null) => {
     if (!file) return;
     setError(null);
+    if (file.size > MAX_UPLOAD_BYTES) {
+      setError(t('detail.tooLarge', { name: file.name, max: sizeText(MAX_UPLOAD_BYTES) }));
+      return;
+    }
     try {
       await upload.mutateAsync({ id: exceptionId, file });
       showMessage('success', t('detail.uploaded', { name: file.name }));

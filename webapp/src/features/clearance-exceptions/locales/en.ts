@@ -194,6 +194,7 @@ const en: ExceptionMessages = {
     upload: 'Upload a file',
     uploadHint: 'PDF, image or xlsx',
     uploaded: '{{name}} uploaded',
+    tooLarge: '{{name}} is larger than {{max}} and cannot be uploaded',
     download: 'Download',
     waiting: 'Waiting {{age}} ({{who}})',
     noHistory: 'Nothing recorded yet',

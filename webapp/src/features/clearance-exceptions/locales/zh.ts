@@ -191,6 +191,7 @@ const zh = {
     upload: '上传文件',
     uploadHint: 'PDF、图片或 xlsx',
     uploaded: '已上传 {{name}}',
+    tooLarge: '{{name}} 超过 {{max}}，无法上传',
     download: '下载',
     waiting: '已等待 {{age}}（{{who}}）',
     noHistory: '暂无记录',

@@ -9,13 +9,13 @@
 // `[{kind, field, old, new}]`, `channels`, `contacts`, `documents`, `actions` the caller may
 // take now), the history (`detail` holding the event's data), the action bodies (`reason`,
 // `note`, `confirmChanges`) and the server's field names in 400 answers
-// (`exceptionDetails[0].exceptionDescription`, `otherDocuments[1]`, `newHtsCode`).
+// (`exceptionDetails[0].exceptionDescription`, `otherDocuments[1]`, `newHtsCode`), uploads
+// (multipart part `file`, at most 3 MiB), downloads and the export named by the server
+// (Content-Disposition).
 //
 // ASSUMPTIONS to reconcile with the backend when merging (not written there yet):
 // - `deliveries` on the detail (the delivery log: channel, recipient, status, attempts,
 //   lastError); the page shows the log only when the field is present.
-// - Uploads: multipart field `file`; a document's download is
-//   `GET .../{id}/documents/{documentId}` answering the file with a Content-Disposition name.
 // - History entries of deliveries: action `delivery` with `detail.channel`,
 //   `detail.recipient`, `detail.result` (sent, failed, not_configured), `detail.error`.
 import type { DeclarationType } from '@/lib/declarations';

@@ -396,6 +396,12 @@ describe('ExceptionDetailPage', () => {
     });
     expect(await screen.findByRole('button', { name: '上传文件' })).toBeInTheDocument();
     const input = document.querySelector('input[type=file]') as HTMLInputElement;
+    const big = new File([new Uint8Array(3 * 1024 * 1024 + 1)], 'scan.pdf', {
+      type: 'application/pdf',
+    });
+    fireEvent.change(input, { target: { files: [big] } });
+    expect(await screen.findByText('scan.pdf 超过 3.0 MB，无法上传')).toBeInTheDocument();
+    expect(posts()).toHaveLength(0);
     const file = new File(['%PDF-1.4'], 'invoice.pdf', { type: 'application/pdf' });
     fireEvent.change(input, { target: { files: [file] } });
     await waitFor(() => expect(posts()).toHaveLength(1));
