@@ -15,6 +15,9 @@ import {
 } from '../model/listFilters';
 import { STATUS_FILTER_VALUES } from '../model/statuses';
 
+/** The "all" choice of a select (Mantine keeps an empty string for "nothing chosen"). */
+const ALL = '-1';
+
 export interface ExceptionFiltersProps {
   direction: Direction;
   filters: Filters;
@@ -76,11 +79,11 @@ export function ExceptionFilters({
         />
         <Select
           label={t('list.declarationType')}
-          value={draft.declarationType || ''}
-          onChange={(v) => set('declarationType')(v ?? '')}
+          value={draft.declarationType || ALL}
+          onChange={(v) => set('declarationType')(!v || v === ALL ? '' : v)}
           allowDeselect={false}
           data={[
-            { value: '', label: t('common.all') },
+            { value: ALL, label: t('common.all') },
             ...declarationTypesOf(direction).map((d) => ({
               value: d,
               label: tg(`declarationType.${d}`),

@@ -35,6 +35,8 @@ import {
 import { STATUS_FILTER_VALUES } from '../model/statuses';
 
 const TYPES = ['OB', 'OC', 'OD', 'IB', 'IC', 'ID'];
+/** The "all" choice of a select (Mantine keeps an empty string for "nothing chosen"). */
+const ALL = '-1';
 
 export interface ExportExceptionsDialogProps {
   onClose: () => void;
@@ -73,7 +75,7 @@ function ExportForm({ onClose, initial }: ExportExceptionsDialogProps) {
       ports.isError
         ? null
         : [
-            { value: '', label: t('exportDialog.portPlaceholder') },
+            { value: ALL, label: t('exportDialog.portPlaceholder') },
             ...toPortOptions(ports.data ?? []),
           ],
     [ports.data, ports.isError, t],
@@ -121,11 +123,11 @@ function ExportForm({ onClose, initial }: ExportExceptionsDialogProps) {
         <Select
           label={t('exportDialog.declarationType')}
           data={[
-            { value: '', label: t('exportDialog.allTypes') },
+            { value: ALL, label: t('exportDialog.allTypes') },
             ...TYPES.map((c) => ({ value: c, label: tg(`declarationType.${c}`) })),
           ]}
-          value={draft.declarationType}
-          onChange={(v) => set('declarationType', v ?? '')}
+          value={draft.declarationType || ALL}
+          onChange={(v) => set('declarationType', !v || v === ALL ? '' : v)}
           allowDeselect={false}
         />
         <div>
@@ -144,8 +146,8 @@ function ExportForm({ onClose, initial }: ExportExceptionsDialogProps) {
           <Select
             label={t('exportDialog.port')}
             data={portOptions}
-            value={draft.port}
-            onChange={(v) => set('port', v ?? '')}
+            value={draft.port || ALL}
+            onChange={(v) => set('port', !v || v === ALL ? '' : v)}
             searchable
             allowDeselect={false}
           />

@@ -152,6 +152,14 @@ beforeEach(() => {
       const body = typeof init?.body === 'string' ? JSON.parse(init.body) : (init?.body ?? null);
       calls.push({ url, method, headers: (init?.headers ?? {}) as Record<string, string>, body });
       const p = url.pathname;
+      if (p === '/api/v1/clearance/batch-export')
+        return new Response('xlsx', {
+          status: 200,
+          headers: {
+            'Content-Type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+            'Content-Disposition': 'attachment; filename="clearance-exceptions-20261124-2330.xlsx"',
+          },
+        });
       if (method === 'POST') return ok({ id: 'e-new', version: 2, position: 99 });
       if (p === '/api/v1/clearance-exceptions')
         return ok({
@@ -296,6 +304,42 @@ describe('ExceptionListPage', () => {
     expect(screen.queryByRole('button', { name: '导出' })).toBeNull();
     expect(screen.queryByLabelText('口岸')).toBeNull();
     expect(screen.getByRole('button', { name: '创建异常' })).toBeInTheDocument();
+  });
+
+  it('exports the filtered list as the exception export form and saves the file under the name the server gives', async () => {
+    URL.createObjectURL = vi.fn(() => 'blob:x');
+    URL.revokeObjectURL = vi.fn();
+    const saved: string[] = [];
+    const click = vi.spyOn(HTMLAnchorElement.prototype, 'click').mockImplementation(function (
+      this: HTMLAnchorElement,
+    ) {
+      saved.push(this.download);
+    });
+    renderPage(
+      <ExceptionListPage />,
+      'ADMIN',
+      '/clearance-exception/import?status=3&fromDate=20261101&toDate=20261124',
+      { area: 'staff', exceptionDirection: 'import' },
+    );
+    await screen.findByText('1ZEXC001');
+    fireEvent.click(screen.getByRole('button', { name: '导出' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('radio', { name: 'XML' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: '导出' }));
+    await waitFor(() => expect(saved).toEqual(['clearance-exceptions-20261124-2330.xlsx']));
+    const call = calls.find((c) => c.url.pathname === '/api/v1/clearance/batch-export')!;
+    expect(call.body).toEqual({
+      declarationType: '',
+      port: '',
+      shipmentType: '0',
+      status: '3',
+      fromDate: '20261101',
+      toDate: '20261124',
+      sort: '2',
+      exportFormat: '02',
+    });
+    await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
+    click.mockRestore();
   });
 
   it('refuses an export without a date range and names the rule', async () => {
