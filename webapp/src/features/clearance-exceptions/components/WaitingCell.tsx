@@ -11,17 +11,20 @@ export function WaitingCell({
   waitingOn,
   statusSince,
   overdue,
+  ageMinutes,
   now,
 }: {
   status: number;
   waitingOn: WaitingOn | null;
   statusSince: string | null;
   overdue: boolean;
+  /** The server's minutes in this status (preferred over the client's clock). */
+  ageMinutes?: number | null;
   now?: Date;
 }) {
   const { t } = useExcT();
   if (!isOpen(status)) return <Text size="sm">{t('common.none')}</Text>;
-  const age = ageText(statusSince, t, now);
+  const age = ageText(statusSince, t, now, ageMinutes);
   return (
     <Group gap={4} wrap="nowrap">
       <Text size="sm" style={{ whiteSpace: 'nowrap' }} c={overdue ? 'red' : undefined}>

@@ -70,6 +70,7 @@ export function WaitingOnCustomersCard() {
                 waitingOn={r.waitingOn}
                 statusSince={r.statusSince}
                 overdue={r.overdue}
+                ageMinutes={r.ageMinutes}
               />
             </Group>
           ))}

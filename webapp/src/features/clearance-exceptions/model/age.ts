@@ -15,7 +15,12 @@ export function ageParts(
   if (!since) return null;
   const start = new Date(since).getTime();
   if (Number.isNaN(start)) return null;
-  const total = Math.max(0, Math.floor((now.getTime() - start) / 60000));
+  return minutesToParts((now.getTime() - start) / 60000);
+}
+
+/** Whole minutes as days, hours and minutes. */
+export function minutesToParts(minutes: number): AgeParts {
+  const total = Math.max(0, Math.floor(minutes));
   return {
     days: Math.floor(total / 1440),
     hours: Math.floor((total % 1440) / 60),
@@ -23,13 +28,17 @@ export function ageParts(
   };
 }
 
-/** i18n keys and values for the age: the two largest non-zero units. */
+/**
+ * The age in the two largest units: the server's `ageMinutes` when given (no client clock
+ * involved), else from `since` to now.
+ */
 export function ageText(
   since: string | null | undefined,
   t: (key: string, values?: Record<string, unknown>) => string,
   now: Date = new Date(),
+  ageMinutes?: number | null,
 ): string {
-  const parts = ageParts(since, now);
+  const parts = typeof ageMinutes === 'number' ? minutesToParts(ageMinutes) : ageParts(since, now);
   if (!parts) return '';
   const { days, hours, minutes } = parts;
   if (days > 0) return t('age.daysHours', { days, hours });

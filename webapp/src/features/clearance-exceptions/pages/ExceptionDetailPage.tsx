@@ -180,6 +180,7 @@ export default function ExceptionDetailPage() {
             waitingOn={e.waitingOn}
             statusSince={e.statusSince}
             overdue={e.overdue}
+            ageMinutes={e.ageMinutes}
           />
         </Group>
       }

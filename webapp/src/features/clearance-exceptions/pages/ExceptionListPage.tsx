@@ -126,6 +126,7 @@ export default function ExceptionListPage() {
             waitingOn={row.original.waitingOn}
             statusSince={row.original.statusSince}
             overdue={row.original.overdue}
+            ageMinutes={row.original.ageMinutes}
           />
         ),
       }),

@@ -293,6 +293,10 @@ describe('list, export and paths', () => {
     );
     expect(ageText('2026-11-24T11:55:00+08:00', t, now)).toBe('age.minutes:{"minutes":5}');
     expect(ageText(null, t, now)).toBe('');
+    // the server's minutes win over the client's clock
+    expect(ageText('2026-11-24T11:55:00+08:00', t, now, 61)).toBe(
+      'age.hoursMinutes:{"hours":1,"minutes":1}',
+    );
   });
 
   it('puts the longest waiting first across pages and keeps the limit', () => {
