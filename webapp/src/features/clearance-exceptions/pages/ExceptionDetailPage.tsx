@@ -24,6 +24,7 @@ import { useRouteMeta } from '@/app/routes/useRouteMeta';
 import { declarationDetailPath } from '@/lib/declarations';
 import { useSessionStore } from '@/lib/session';
 import { isCustomer } from '@/lib/roles';
+import { ApiError } from '@/lib/request';
 import { useExcT } from '../i18n';
 import { useException } from '../api/getException';
 import { useExceptionHistory } from '../api/getExceptionHistory';
@@ -137,7 +138,9 @@ export default function ExceptionDetailPage() {
         <Alert color="orange" icon={<IconAlertTriangle size={18} />} role="alert">
           {!id
             ? t('detail.noId')
-            : t('common.loadFailed', { message: (query.error as Error).message })}
+            : query.error instanceof ApiError && query.error.status === 404
+              ? t('detail.notFound')
+              : t('common.loadFailed', { message: (query.error as Error).message })}
         </Alert>
       </Stack>
     );

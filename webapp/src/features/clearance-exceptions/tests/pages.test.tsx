@@ -177,6 +177,11 @@ beforeEach(() => {
           total: 13,
         });
       if (p === '/api/v1/clearance-exceptions/e-1') return ok(detail);
+      if (p === '/api/v1/clearance-exceptions/other')
+        return new Response(JSON.stringify({ code: 404, message: 'not found', data: null }), {
+          status: 404,
+          headers: { 'Content-Type': 'application/json' },
+        });
       if (p === '/api/v1/clearance-exceptions/e-1/history') return ok(history);
       if (p === '/api/v1/declarations/d-1')
         return ok({
@@ -431,6 +436,14 @@ describe('ExceptionDetailPage', () => {
     expect(posts()[0].headers['If-Match']).toBe('3');
     // customers see no delivery log and no contacts
     expect(screen.queryByText('通知发送记录')).toBeNull();
+  });
+
+  it("says so when the exception is not the customer's (404)", async () => {
+    renderPage(<ExceptionDetailPage />, 'CUSTOMER', '/customer-exception/detail?id=other', {
+      area: 'customer',
+    });
+    expect(await screen.findByRole('alert')).toHaveTextContent('找不到该清关异常');
+    expect(posts()).toHaveLength(0);
   });
 
   it('lets the customer upload and confirm while awaiting confirmation', async () => {
