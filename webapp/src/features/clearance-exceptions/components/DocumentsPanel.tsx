@@ -69,6 +69,7 @@ export function DocumentsPanel({
                   </Text>
                   <Text size="xs" c="dimmed">
                     {sizeText(d.size)} · {formatDateTime(d.uploadedAt)}
+                    {d.uploadedBy ? ` · ${d.uploadedBy}` : ''}
                   </Text>
                 </Table.Td>
                 <Table.Td w={120}>

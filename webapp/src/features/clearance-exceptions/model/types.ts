@@ -156,7 +156,8 @@ export interface ExceptionDocument {
   contentType: string;
   size: number;
   sha256?: string;
-  uploadedBy?: unknown;
+  /** The uploader's name. */
+  uploadedBy?: string | null;
   uploadedAt: string;
 }
 

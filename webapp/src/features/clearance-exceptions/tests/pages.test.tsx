@@ -81,6 +81,7 @@ function exception(over: Partial<ClearanceException>): ClearanceException {
         contentType: 'application/pdf',
         size: 2048,
         uploadedAt: '2026-11-23T10:00:00+08:00',
+        uploadedBy: 'acme',
       },
     ],
     deliveries: [
@@ -374,6 +375,7 @@ describe('ExceptionDetailPage', () => {
     expect(await screen.findByText('商业发票')).toBeInTheDocument();
     expect(screen.getByText('8471410000')).toBeInTheDocument();
     expect(screen.getByText('invoice.pdf')).toBeInTheDocument();
+    expect(screen.getByText(/2 KB · 2026-11-2\d \d\d:\d\d · acme/)).toBeInTheDocument();
     expect(screen.getByText('渠道未配置')).toBeInTheDocument();
     expect(await screen.findByText('创建异常')).toBeInTheDocument();
     expect(screen.getByText('通知客户', { selector: 'p' })).toBeInTheDocument();
