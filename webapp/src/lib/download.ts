@@ -16,6 +16,10 @@ export interface DownloadOptions {
   extension?: string;
   /** Show errors as toasts (default true); the export dialog shows them itself. */
   showError?: boolean;
+  /** Save under the name the server gives (Content-Disposition) when it gives one. */
+  serverName?: boolean;
+  /** The success toast (default "export succeeded"); false for none. */
+  successMessage?: string | false;
   now?: Date;
 }
 
@@ -27,6 +31,29 @@ export function downloadFileName(
 ): string {
   const ext = extension ? (extension.startsWith('.') ? extension : `.${extension}`) : '.zip';
   return `${type || 'export'}-${dayjs(now).format('MMDD-HHmm')}${ext}`;
+}
+
+/**
+ * The file name of a Content-Disposition header (`filename*=UTF-8''...` preferred over
+ * `filename="..."`), without any directory part; null when there is none.
+ */
+export function fileNameFromDisposition(header: string | null | undefined): string | null {
+  if (!header) return null;
+  const star = /filename\*\s*=\s*(?:UTF-8|utf-8)''([^;]+)/.exec(header);
+  let name: string | null = null;
+  if (star) {
+    try {
+      name = decodeURIComponent(star[1].trim().replace(/^"|"$/g, ''));
+    } catch {
+      name = null;
+    }
+  }
+  if (!name) {
+    const plain = /filename\s*=\s*("([^"]*)"|[^;]+)/.exec(header);
+    name = plain ? (plain[2] ?? plain[1]).trim() : null;
+  }
+  const base = name?.split(/[\\/]/).pop()?.trim();
+  return base ? base : null;
 }
 
 export function saveBlob(blob: Blob, fileName: string): void {
@@ -85,9 +112,13 @@ export async function downloadFile(path: string, options: DownloadOptions = {}):
       throw new ApiError(code, text, response.status, data);
     }
     const blob = await response.blob();
-    const name = downloadFileName(options.type, options.extension, options.now);
+    const name =
+      (options.serverName &&
+        fileNameFromDisposition(response.headers.get('content-disposition'))) ||
+      downloadFileName(options.type, options.extension, options.now);
     saveBlob(blob, name);
-    showMessage('success', i18n.t('download.success'));
+    if (options.successMessage !== false)
+      showMessage('success', options.successMessage ?? i18n.t('download.success'));
     return name;
   } finally {
     loading.unblock();

@@ -71,6 +71,7 @@ const en: Messages = {
     exceptionExport: 'Export exceptions',
     exceptionImport: 'Import exceptions',
     exceptionCreate: 'Create exception',
+    exceptionDetail: 'Clearance exception detail',
     customerManagement: 'Customer management',
     customerArchive: 'Customer archive',
     aiCreate: 'AI create declaration',

@@ -71,6 +71,7 @@ const zh = {
     exceptionExport: '出口异常',
     exceptionImport: '进口异常',
     exceptionCreate: '创建异常',
+    exceptionDetail: '清关异常详情',
     customerManagement: '客户管理',
     customerArchive: '客户档案',
     aiCreate: 'AI 创建报关单',

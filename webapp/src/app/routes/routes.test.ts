@@ -61,6 +61,30 @@ describe('route table', () => {
     expect(match?.meta).toMatchObject({ hidden: true, declarationClass: 'C', area: 'customer' });
   });
 
+  it('gives both areas the exception lists, the hidden create form and detail', () => {
+    for (const [base, area] of [
+      ['/clearance-exception', 'staff'],
+      ['/customer-exception', 'customer'],
+    ] as const) {
+      expect(matchFlatRoute(flat, `${base}/export`)?.meta).toMatchObject({
+        area,
+        exceptionDirection: 'export',
+      });
+      expect(matchFlatRoute(flat, `${base}/import`)?.meta).toMatchObject({
+        area,
+        exceptionDirection: 'import',
+      });
+      expect(matchFlatRoute(flat, `${base}/createException`)?.meta).toMatchObject({
+        area,
+        hidden: area === 'staff',
+      });
+      expect(matchFlatRoute(flat, `${base}/detail`)?.meta).toMatchObject({ area, hidden: true });
+    }
+    const roles = (p: string) => flat.find((r) => r.fullPath === p)?.chain[0].roles;
+    expect(roles('/customer-exception/export')).toEqual(['CUSTOMER']);
+    expect(roles('/clearance-exception/export')).toEqual(['OPERATOR', 'ADMIN']);
+  });
+
   it('has unique names', () => {
     const names = flat.map((r) => r.name);
     expect(new Set(names).size).toBe(names.length);

@@ -55,6 +55,13 @@ const Ports = lazy(() => import('@/features/platform/ports/PortsPage'));
 const Audit = lazy(() => import('@/features/platform/audit/AuditPage'));
 const CustomerList = lazy(() => import('@/features/customers/components/CustomerListPage'));
 const CustomerDetail = lazy(() => import('@/features/customers/components/CustomerDetailPage'));
+const ExceptionList = lazy(() => import('@/features/clearance-exceptions/pages/ExceptionListPage'));
+const ExceptionCreate = lazy(
+  () => import('@/features/clearance-exceptions/pages/ExceptionCreatePage'),
+);
+const ExceptionDetail = lazy(
+  () => import('@/features/clearance-exceptions/pages/ExceptionDetailPage'),
+);
 
 const CUSTOMER: readonly Role[] = ['CUSTOMER'];
 const STAFF: readonly Role[] = ['OPERATOR', 'ADMIN'];
@@ -83,6 +90,43 @@ function shipmentGroups(prefix: string, area: Area): AppRoute[] {
       component: list,
     })),
   }));
+}
+
+/** Export and import exception lists, the hidden create form and detail (`?id=`). */
+function exceptionPages(prefix: string, base: string, area: Area): AppRoute[] {
+  return [
+    {
+      path: 'export',
+      name: `${prefix}-export`,
+      meta: { title: 'route.exceptionExport', area, exceptionDirection: 'export' },
+      component: ExceptionList,
+    },
+    {
+      path: 'import',
+      name: `${prefix}-import`,
+      meta: { title: 'route.exceptionImport', area, exceptionDirection: 'import' },
+      component: ExceptionList,
+    },
+    {
+      path: 'createException',
+      name: `${prefix}-create`,
+      // Staff raise one from a declaration (hidden, spec 2.4); the customer menu offers it.
+      meta: { title: 'route.exceptionCreate', hidden: area === 'staff', noCache: true, area },
+      component: ExceptionCreate,
+    },
+    {
+      path: 'detail',
+      name: `${prefix}-detail`,
+      meta: {
+        title: 'route.exceptionDetail',
+        hidden: true,
+        noCache: true,
+        area,
+        activeMenu: `${base}/export`,
+      },
+      component: ExceptionDetail,
+    },
+  ];
 }
 
 /** Hidden detail pages: detail, detail-c, detail-b, each with :shipmentType. */
@@ -242,6 +286,18 @@ export const customerRoutes: AppRoute[] = [
     component: declarationPage('StatusQueryPage'),
   },
   {
+    path: '/customer-exception',
+    name: 'customer-exception',
+    meta: {
+      title: 'route.clearanceException',
+      icon: IconAlertTriangle,
+      roles: CUSTOMER,
+      alwaysShow: true,
+    },
+    redirect: 'export',
+    children: exceptionPages('customer-exception', '/customer-exception', 'customer'),
+  },
+  {
     path: '/customers-center',
     name: 'customers-center',
     meta: {
@@ -321,26 +377,7 @@ export const staffRoutes: AppRoute[] = [
       alwaysShow: true,
     },
     redirect: 'export',
-    children: [
-      {
-        path: 'export',
-        name: 'exception-export',
-        meta: { title: 'route.exceptionExport' },
-        component: Placeholder,
-      },
-      {
-        path: 'import',
-        name: 'exception-import',
-        meta: { title: 'route.exceptionImport' },
-        component: Placeholder,
-      },
-      {
-        path: 'createException',
-        name: 'exception-create',
-        meta: { title: 'route.exceptionCreate', hidden: true },
-        component: Placeholder,
-      },
-    ],
+    children: exceptionPages('exception', '/clearance-exception', 'staff'),
   },
   {
     path: '/customers-profile',

@@ -31,8 +31,10 @@ export interface RouteMeta {
   declarationType?: string;
   /** Declaration pages: the class of a detail page ("B" | "C" | "D"). */
   declarationClass?: 'B' | 'C' | 'D';
-  /** Declaration pages: whose screens these are. */
+  /** Declaration and exception pages: whose screens these are. */
   area?: 'customer' | 'staff';
+  /** Exception lists: export or import exceptions. */
+  exceptionDirection?: 'export' | 'import';
 }
 
 export type PageComponent = LazyExoticComponent<ComponentType> | ComponentType;

@@ -91,7 +91,14 @@ describe('buildMenu', () => {
       '/customer-welcome',
       '/customs-clearance-supply',
       '/customers-status-query',
+      '/customer-exception',
       '/customers-center',
+    ]);
+    const exceptions = menu.find((i) => i.path === '/customer-exception')!;
+    expect(exceptions.children!.map((c) => c.path)).toEqual([
+      '/customer-exception/export',
+      '/customer-exception/import',
+      '/customer-exception/createException',
     ]);
     const center = menu.find((i) => i.path === '/customers-center')!;
     expect(center.children!.map((c) => c.path)).not.toContain('/customers-center/bind');

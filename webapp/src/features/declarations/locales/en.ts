@@ -172,6 +172,9 @@ const en: DeclarationMessages = {
       'send-back': 'Sent back',
       amend: 'Amended',
       delete: 'Deleted',
+      'exception-raise': 'Clearance exception raised',
+      'exception-resolve': 'Clearance exception review completed',
+      'exception-void': 'Clearance exception voided',
     },
   },
   group: {

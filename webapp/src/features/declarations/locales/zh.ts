@@ -169,6 +169,9 @@ const zh = {
       'send-back': '退回客户',
       amend: '修改',
       delete: '删除',
+      'exception-raise': '创建清关异常',
+      'exception-resolve': '清关异常审核完成',
+      'exception-void': '清关异常作废',
     },
   },
   group: {

@@ -36,6 +36,7 @@ import { declarationFormPath, declarationPdfPath } from '@/lib/declarations';
 import { typeCode } from '../model/types';
 import { PageLayout } from '@/components/PageLayout';
 import { ActionButtons } from '../components/ActionButtons';
+import { RaiseExceptionButton } from '@/features/clearance-exceptions/components/RaiseExceptionButton';
 import { DeclarationView } from '../components/DeclarationView';
 import { FormScreen } from '../components/FormScreen';
 import { HistoryTimeline } from '../components/HistoryTimeline';
@@ -168,6 +169,7 @@ function DeclarationDetail({
           >
             {t('detail.print')}
           </Button>
+          <RaiseExceptionButton area={area} declarationId={d.id} status={d.status} />
         </>
       }
     >

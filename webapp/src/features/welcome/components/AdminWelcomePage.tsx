@@ -1,6 +1,16 @@
+import { Stack } from '@mantine/core';
+import { Permission } from '@/components/Permission';
+import { WaitingOnCustomersCard } from '@/features/clearance-exceptions/components/WaitingOnCustomersCard';
 import { WelcomeDashboard } from './WelcomeDashboard';
 
-/** /admin-welcome. */
+/** /admin-welcome: the declaration counts, and the exceptions waiting on customers. */
 export default function AdminWelcomePage() {
-  return <WelcomeDashboard area="staff" />;
+  return (
+    <Stack gap="md">
+      <WelcomeDashboard area="staff" />
+      <Permission code="clearance:management">
+        <WaitingOnCustomersCard />
+      </Permission>
+    </Stack>
+  );
 }

@@ -1,0 +1,12 @@
+import { useCommandMutation } from '@/lib/commandMutation';
+import { declarationKeys } from '@/features/declarations/api/keys';
+import { postExceptionAction, type ActionInput } from './exceptionAction';
+import { exceptionKeys } from './keys';
+
+/** POST .../{id}/acknowledge: 2 -> 3: the customer has seen the notice. */
+export const acknowledgeException = (input: ActionInput) =>
+  postExceptionAction('acknowledge', input);
+
+export function useAcknowledgeException() {
+  return useCommandMutation(acknowledgeException, [exceptionKeys.all, declarationKeys.all]);
+}

@@ -1,0 +1,24 @@
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { request } from '@/lib/request';
+import { minPositionParam } from '@/lib/readYourWrites';
+import type { ClearanceException } from '../model/types';
+import { exceptionKeys, exceptionPath } from './keys';
+
+/** GET /api/v1/clearance-exceptions/{id}: the form, version, documents and deliveries. */
+export function getException(id: string): Promise<ClearanceException> {
+  return request<ClearanceException>(exceptionPath(id), {
+    params: minPositionParam(),
+    hideErrorMessage: true,
+  });
+}
+
+export const exceptionQueryOptions = (id: string) =>
+  queryOptions({
+    queryKey: exceptionKeys.detail(id),
+    queryFn: () => getException(id),
+    staleTime: 0,
+  });
+
+export function useException(id: string | null | undefined) {
+  return useQuery({ ...exceptionQueryOptions(id ?? ''), enabled: Boolean(id) });
+}

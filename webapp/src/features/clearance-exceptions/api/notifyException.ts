@@ -1,0 +1,11 @@
+import { useCommandMutation } from '@/lib/commandMutation';
+import { declarationKeys } from '@/features/declarations/api/keys';
+import { postExceptionAction, type ActionInput } from './exceptionAction';
+import { exceptionKeys } from './keys';
+
+/** POST .../{id}/notify: 1 -> 2 (or a re-notice in 2 and 3): the notice goes on the chosen channels. */
+export const notifyException = (input: ActionInput) => postExceptionAction('notify', input);
+
+export function useNotifyException() {
+  return useCommandMutation(notifyException, [exceptionKeys.all, declarationKeys.all]);
+}

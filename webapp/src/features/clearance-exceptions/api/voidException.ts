@@ -1,0 +1,15 @@
+import { useCommandMutation } from '@/lib/commandMutation';
+import { declarationKeys } from '@/features/declarations/api/keys';
+import { postExceptionAction, type ActionInput } from './exceptionAction';
+import { exceptionKeys } from './keys';
+
+export interface VoidBody {
+  reason: string;
+}
+
+/** POST .../{id}/void: 1, 2, 3 -> 7 (4 -> 7 admins only): the declaration goes to 11. */
+export const voidException = (input: ActionInput<VoidBody>) => postExceptionAction('void', input);
+
+export function useVoidException() {
+  return useCommandMutation(voidException, [exceptionKeys.all, declarationKeys.all]);
+}

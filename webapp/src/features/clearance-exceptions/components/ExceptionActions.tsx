@@ -1,0 +1,145 @@
+// The buttons of the actions the user's role may take in the exception's status, each
+// behind a confirmation (reject and void ask for a reason; staff confirming for the
+// customer give a note). A refusal shows in the dialog; a version conflict reloads.
+import { useState } from 'react';
+import { Button, Group } from '@mantine/core';
+import { useQueryClient } from '@tanstack/react-query';
+import { ConfirmDialog, MAX_REASON, type ConfirmValues } from '@/components/ConfirmDialog';
+import { ApiError } from '@/lib/request';
+import { showMessage } from '@/lib/message';
+import { isCustomer, type Role } from '@/lib/roles';
+import { useExcT } from '../i18n';
+import { useNotifyException } from '../api/notifyException';
+import { useAcknowledgeException } from '../api/acknowledgeException';
+import { useRespondException } from '../api/respondException';
+import { useApproveException } from '../api/approveException';
+import { useRejectException } from '../api/rejectException';
+import { useVoidException } from '../api/voidException';
+import { exceptionKeys } from '../api/keys';
+import {
+  EXCEPTION_ACTIONS,
+  allowedExceptionActions,
+  type ExceptionAction,
+} from '../model/statuses';
+
+const COLORS: Partial<Record<ExceptionAction, string>> = {
+  approve: 'teal',
+  reject: 'orange',
+  void: 'red',
+};
+
+export interface ExceptionActionsProps {
+  id: string;
+  version: number;
+  status: number;
+  role: Role | null;
+  /** Whether the exception proposes changes the customer confirms by responding. */
+  hasChanges: boolean;
+  /** The moves the server says the caller may make now (preferred over the local table). */
+  serverActions?: readonly string[];
+}
+
+export function ExceptionActions({
+  id,
+  version,
+  status,
+  role,
+  hasChanges,
+  serverActions,
+}: ExceptionActionsProps) {
+  const { t } = useExcT();
+  const client = useQueryClient();
+  const [open, setOpen] = useState<ExceptionAction | null>(null);
+  const notify = useNotifyException();
+  const acknowledge = useAcknowledgeException();
+  const respond = useRespondException();
+  const approve = useApproveException();
+  const reject = useRejectException();
+  const voidIt = useVoidException();
+
+  const actions = serverActions
+    ? EXCEPTION_ACTIONS.filter((a) => serverActions.includes(a))
+    : allowedExceptionActions(role, status);
+  if (actions.length === 0) return null;
+  const customer = isCustomer(role);
+  const label = (a: ExceptionAction) =>
+    a === 'notify' && status !== 1
+      ? t('action.renotify')
+      : a === 'respond' && customer
+        ? t('customer.confirm')
+        : t(`action.${a}`);
+
+  const run = async (action: ExceptionAction, values: ConfirmValues) => {
+    const base = { id, version };
+    try {
+      switch (action) {
+        case 'notify':
+          await notify.mutateAsync(base);
+          break;
+        case 'acknowledge':
+          await acknowledge.mutateAsync(base);
+          break;
+        case 'respond':
+          await respond.mutateAsync({
+            ...base,
+            body: { confirmChanges: hasChanges, ...(values.input ? { note: values.input } : {}) },
+          });
+          break;
+        case 'approve':
+          await approve.mutateAsync(base);
+          break;
+        case 'reject':
+          await reject.mutateAsync({ ...base, body: { reason: values.input ?? '' } });
+          break;
+        case 'void':
+          await voidIt.mutateAsync({ ...base, body: { reason: values.input ?? '' } });
+          break;
+      }
+      showMessage('success', t('action.done'));
+    } catch (e) {
+      if (e instanceof ApiError && e.reason === 'VERSION_CONFLICT') {
+        await client.invalidateQueries({ queryKey: exceptionKeys.all });
+        throw new Error(t('detail.versionConflict'), { cause: e });
+      }
+      throw e;
+    }
+  };
+
+  const needsReason = open === 'reject' || open === 'void';
+  const needsNote = open === 'respond' && !customer;
+  const lengthRule = (v: string) => (v.length > MAX_REASON ? t('rule.tooLong') : null);
+
+  return (
+    <>
+      <Group gap="xs">
+        {actions.map((a) => (
+          <Button
+            key={a}
+            color={COLORS[a]}
+            variant={a === 'void' ? 'outline' : 'filled'}
+            onClick={() => setOpen(a)}
+          >
+            {label(a)}
+          </Button>
+        ))}
+      </Group>
+      {open && (
+        <ConfirmDialog
+          title={label(open)}
+          message={t(`action.message.${open}`)}
+          confirmLabel={label(open)}
+          danger={open === 'void'}
+          input={
+            needsReason
+              ? { label: t('action.reason'), validate: lengthRule }
+              : needsNote
+                ? { label: t('action.note'), validate: lengthRule }
+                : undefined
+          }
+          onClose={() => setOpen(null)}
+          onConfirm={(values) => run(open, values)}
+        />
+      )}
+    </>
+  );
+}

@@ -1,0 +1,224 @@
+// Staff `/clearance-exception/{export,import}` and the customer's `/customer-exception/...`
+// twins: filters in the URL (type, status, port, tracking numbers, dates), server-side
+// paging and sorting, status badges, how long each exception has waited and on whom
+// (overdue in red), "create exception", and for staff the export dialog.
+import { useMemo, useState } from 'react';
+import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { IconFileExport, IconPlus } from '@tabler/icons-react';
+import { useTranslation } from 'react-i18next';
+import { Link, useNavigate } from 'react-router';
+import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/DataTable';
+import { PageLayout } from '@/components/PageLayout';
+import { useRouteMeta } from '@/app/routes/useRouteMeta';
+import { formatDateTime } from '@/lib/dates';
+import { useExcT } from '../i18n';
+import { useExceptions } from '../api/getExceptions';
+import {
+  EXCEPTION_FILTER_KEYS,
+  exceptionListParams,
+  shipmentTypeOf,
+  type Direction,
+} from '../model/listFilters';
+import { exceptionCreatePath, exceptionDetailPath, type Area } from '../model/paths';
+import type { ExceptionSummary } from '../model/types';
+import { requestedDocumentFlag } from '../model/form';
+import { ExceptionFilters } from '../components/ExceptionFilters';
+import { ExportExceptionsDialog } from '../components/ExportExceptionsDialog';
+import { ExceptionStatusBadge } from '../components/StatusBadge';
+import { WaitingCell } from '../components/WaitingCell';
+
+const col = dataTableColumns<ExceptionSummary>();
+
+export default function ExceptionListPage() {
+  const meta = useRouteMeta();
+  const direction: Direction = meta.exceptionDirection ?? 'export';
+  const area: Area = meta.area ?? 'staff';
+  const staff = area === 'staff';
+  const { t } = useExcT();
+  const { t: tg } = useTranslation();
+  const navigate = useNavigate();
+  const [exportOpen, setExportOpen] = useState(false);
+
+  const url = useTableSearchParams({
+    filterKeys: EXCEPTION_FILTER_KEYS,
+    defaultSort: { field: 'createdAt', dir: 'desc' },
+  });
+  const params = useMemo(
+    () => exceptionListParams(direction, url.apiParams, url.filters, area),
+    [direction, url.apiParams, url.filters, area],
+  );
+  const query = useExceptions(params);
+
+  const columns = useMemo(
+    () => [
+      col.accessor('trackingNumber', {
+        header: t('list.col.trackingNumber'),
+        meta: { sortField: 'trackingNumber' },
+        cell: ({ row }) => (
+          <Anchor component={Link} to={exceptionDetailPath(area, row.original.id)} fw={500}>
+            {row.original.trackingNumber || t('common.none')}
+          </Anchor>
+        ),
+      }),
+      col.accessor('declarationType', {
+        header: t('list.col.declarationType'),
+        cell: ({ getValue }) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {tg(`declarationType.${getValue()}`, { defaultValue: getValue() })}
+          </Text>
+        ),
+      }),
+      col.accessor('status', {
+        header: t('list.col.status'),
+        meta: { sortField: 'status' },
+        cell: ({ getValue }) => <ExceptionStatusBadge status={getValue()} />,
+      }),
+      ...(staff
+        ? [
+            col.accessor('username', {
+              header: t('list.col.customer'),
+              cell: ({ row }) => (
+                <Stack gap={0} maw={160}>
+                  <Text size="sm">{row.original.username}</Text>
+                  {row.original.companyName && (
+                    <Text size="xs" c="dimmed" truncate title={row.original.companyName}>
+                      {row.original.companyName}
+                    </Text>
+                  )}
+                </Stack>
+              ),
+            }),
+            col.accessor('port', {
+              header: t('list.col.port'),
+              cell: ({ getValue }) => <Text size="sm">{getValue() || t('common.none')}</Text>,
+            }),
+          ]
+        : []),
+      col.accessor('requestedDocuments', {
+        header: t('list.col.requested'),
+        cell: ({ getValue }) => {
+          const names = (getValue() ?? []).map((n) => {
+            const flag = requestedDocumentFlag(n);
+            return flag ? t(`document.${flag}`) : n;
+          });
+          const text = names.join('、');
+          return (
+            <Text size="sm" truncate maw={200} title={text || undefined}>
+              {text || t('common.none')}
+            </Text>
+          );
+        },
+      }),
+      col.accessor('exceptionSummary', {
+        header: t('list.col.summary'),
+        cell: ({ getValue }) => (
+          <Text size="sm" truncate maw={220} title={getValue() ?? undefined}>
+            {getValue() || t('common.none')}
+          </Text>
+        ),
+      }),
+      col.accessor('statusSince', {
+        header: t('list.col.waiting'),
+        meta: { sortField: 'statusSince' },
+        cell: ({ row }) => (
+          <WaitingCell
+            status={row.original.status}
+            waitingOn={row.original.waitingOn}
+            statusSince={row.original.statusSince}
+            overdue={row.original.overdue}
+            ageMinutes={row.original.ageMinutes}
+          />
+        ),
+      }),
+      col.accessor('createdAt', {
+        header: t('list.col.createdAt'),
+        meta: { sortField: 'createdAt' },
+        cell: ({ getValue }) => (
+          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
+            {formatDateTime(getValue())}
+          </Text>
+        ),
+      }),
+      col.display({
+        id: 'actions',
+        header: t('list.col.actions'),
+        cell: ({ row }) => (
+          <Button
+            size="compact-sm"
+            variant="subtle"
+            aria-label={`${t('list.view')} ${row.original.trackingNumber ?? row.original.id}`}
+            onClick={() => navigate(exceptionDetailPath(area, row.original.id))}
+          >
+            {t('list.view')}
+          </Button>
+        ),
+      }),
+    ],
+    [t, tg, staff, area, navigate],
+  );
+
+  const title = tg(direction === 'export' ? 'route.exceptionExport' : 'route.exceptionImport');
+
+  return (
+    <PageLayout
+      title={title}
+      actions={
+        <>
+          {staff && (
+            <Button
+              variant="default"
+              leftSection={<IconFileExport size={16} />}
+              onClick={() => setExportOpen(true)}
+            >
+              {t('list.export')}
+            </Button>
+          )}
+          <Button
+            leftSection={<IconPlus size={16} />}
+            onClick={() => navigate(exceptionCreatePath(area))}
+          >
+            {t('list.new')}
+          </Button>
+        </>
+      }
+      filters={
+        <ExceptionFilters
+          key={JSON.stringify(url.filters)}
+          direction={direction}
+          filters={url.filters}
+          staff={staff}
+          onSearch={(next) => url.setFilters(next)}
+          onReset={() => url.resetFilters()}
+        />
+      }
+    >
+      <DataTable
+        caption={`${title} ${t('list.caption')}`}
+        columns={columns}
+        data={query.data?.records}
+        total={query.data?.total ?? 0}
+        getRowId={(r) => r.id}
+        urlState={url}
+        loading={query.isFetching}
+      />
+      {query.isError && (
+        <Text c="red" size="sm" role="alert">
+          {t('common.loadFailed', { message: (query.error as Error).message })}
+        </Text>
+      )}
+      {staff && exportOpen && (
+        <ExportExceptionsDialog
+          onClose={() => setExportOpen(false)}
+          initial={{
+            shipmentType: String(shipmentTypeOf(direction)),
+            declarationType: url.filters.declarationType,
+            status: url.filters.status || '-1',
+            port: url.filters.port,
+            fromDate: url.filters.fromDate,
+            toDate: url.filters.toDate,
+          }}
+        />
+      )}
+    </PageLayout>
+  );
+}
