@@ -7,7 +7,8 @@
 # setup  a database server (DATABASE_URL, else 127.0.0.1:5432, else the private cluster
 #        of scripts/lib/postgres.sh) with database `test`; DATABASE_URL points at it and
 #        #[sqlx::test] makes a fresh database per test from it. Debian's chromium when
-#        /usr/bin/chromium is missing (for e2e).
+#        /usr/bin/chromium is missing (for e2e), Debian's libxml2-utils when xmllint
+#        is missing (for rust).
 # web    in webapp/: npm ci, typecheck, lint, test (vitest), build (-> webapp/dist).
 # rust   cargo fmt --check, clippy -D warnings, cargo test --workspace --no-fail-fast
 #        (every test binary runs even when one fails), cargo build.
@@ -44,7 +45,7 @@ for arg in "$@"; do
 	e2e) DO_E2E=1 ;;
 	fuzz) DO_FUZZ=1 ;;
 	-h | --help)
-		sed -n '2,25p' "$0" | sed 's/^# \{0,1\}//'
+		sed -n '2,26p' "$0" | sed 's/^# \{0,1\}//'
 		exit 0
 		;;
 	*) die "unknown group '$arg' (groups: web rust e2e fuzz)" ;;
@@ -338,6 +339,7 @@ if [ "$DO_RUST" = 1 ]; then
 			run_step "rust: npm ci $tool" 900 npm_install "$tool" || true
 		fi
 	done
+	run_step "setup: test tools (xmllint)" 900 ensure_test_tools || true
 	run_step "rust: fmt" 300 cargo fmt --all --check || true
 	run_step "rust: clippy" 1800 cargo clippy --workspace --all-targets --locked -- -D warnings || true
 	run_step "rust: test" 2400 cargo test --workspace --locked --no-fail-fast || true

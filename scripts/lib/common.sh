@@ -41,28 +41,41 @@ npm_install() {
 	printf '%s\n' "$lockhash" >"$stamp"
 }
 
-# Debian's Chromium for the browser tests (playwright-core launches /usr/bin/chromium).
-ensure_chromium() {
-	if [ -x /usr/bin/chromium ]; then
-		say "chromium: $(/usr/bin/chromium --version 2>/dev/null || echo present)"
+# ensure_debian PATH PACKAGE...: when PATH (a file, e.g. /usr/bin/xmllint) is missing,
+# apt-get installs Debian's PACKAGEs (as root; two tries).
+ensure_debian() {
+	local path="$1" try
+	shift
+	if [ -x "$path" ]; then
 		return 0
 	fi
 	if [ "$(id -u)" != 0 ] || ! command -v apt-get >/dev/null 2>&1; then
-		warn "chromium: /usr/bin/chromium is missing and we cannot apt-get install it (not root or no apt-get)"
+		warn "$path is missing and we cannot apt-get install $* (not root or no apt-get)"
 		return 1
 	fi
-	local try
 	for try in 1 2; do
-		say "chromium: installing Debian's chromium (try $try)"
+		say "installing Debian's $* for $path (try $try)"
 		if DEBIAN_FRONTEND=noninteractive timeout 600 apt-get update -qq </dev/null &&
-			DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq chromium </dev/null; then
-			say "chromium: $(/usr/bin/chromium --version 2>/dev/null || echo installed)"
+			DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq "$@" </dev/null &&
+			[ -x "$path" ]; then
 			return 0
 		fi
 		[ "$try" = 1 ] && sleep 10
 	done
-	warn "chromium: apt-get install chromium failed twice"
+	warn "apt-get install $* failed twice"
 	return 1
+}
+
+# Debian's Chromium for the browser tests (playwright-core launches /usr/bin/chromium).
+ensure_chromium() {
+	ensure_debian /usr/bin/chromium chromium || return 1
+	say "chromium: $(/usr/bin/chromium --version 2>/dev/null || echo present)"
+}
+
+# The Debian tools the Rust tests run: xmllint (libxml2-utils) validates the exception
+# export's XML against its schema.
+ensure_test_tools() {
+	ensure_debian /usr/bin/xmllint libxml2-utils
 }
 
 # 0 when URL answers 2xx.
