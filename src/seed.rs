@@ -237,6 +237,134 @@ pub async fn seed_demo(state: &CommandState) -> anyhow::Result<()> {
     seed_archive_customers(state).await?;
     for (i, c) in COMPANIES.iter().enumerate() {
         demo_declarations(state, c, i).await?;
+        demo_master_data(state, c).await?;
+    }
+    Ok(())
+}
+
+/// Each demo company's trade companies and product library, so that the master data pages,
+/// the goods lines' product picker and the uploads have something to offer.
+async fn demo_master_data(state: &CommandState, c: &DemoCompany) -> anyhow::Result<()> {
+    use command::product::{ProductCommand, ProductState};
+    use command::trade_company::{TradeCompanyCommand, TradeCompanyState};
+    use events::product::ProductFields;
+    use events::trade_company::TradeCompanyFields;
+
+    let customer = customer_id(c.username);
+    let owner = Actor {
+        id: events::account::account_id(c.username),
+        username: c.username.into(),
+        display_name: c.company.into(),
+        role: Role::Customer,
+        customer_id: Some(customer),
+        session_id: Uuid::nil(),
+    };
+    let metadata = command_metadata(&owner, Some(customer));
+    let companies = [
+        (
+            "上海示范进出口有限公司",
+            "Shanghai Demo Import & Export Co., Ltd.",
+            "91440300MA5FHK4H1F",
+            "3122260001",
+            "3100600001",
+            "上海市浦东新区张杨路 500 号",
+        ),
+        (
+            "郑州示范国际贸易有限公司",
+            "Zhengzhou Demo International Trading Co., Ltd.",
+            "91440300MA5FAQKF5W",
+            "4101960002",
+            "4100600002",
+            "郑州市航空港区新港大道 1 号",
+        ),
+    ];
+    for (name_cn, name_en, uscc, customs, inspection, address) in companies {
+        let id = demo_id(&format!("{}/trade-company/{uscc}", c.username));
+        let cmd = TradeCompanyCommand::Register {
+            customer_id: customer,
+            fields: TradeCompanyFields {
+                company_name_cn: name_cn.into(),
+                company_name_en: Some(name_en.into()),
+                uscc: uscc.into(),
+                customs_code: Some(customs.into()),
+                inspection_code: Some(inspection.into()),
+                address: Some(address.into()),
+            },
+        };
+        ignore_existing(
+            execute(
+                Command::<TradeCompanyState>::create(&state.store, id, metadata.clone()),
+                |s, _| command::trade_company::decide(s, cmd.clone()),
+            )
+            .await,
+        )
+        .with_context(|| format!("demo trade company {uscc} of {}", c.username))?;
+    }
+    let reference = state.reference.current();
+    let today = Utc::now().date_naive();
+    let products = [
+        (
+            "智能手机",
+            "Smartphone",
+            "8517130000",
+            "4|3|品牌:无|型号:X1",
+            "011",
+            "CHN",
+            "199.00",
+        ),
+        (
+            "棉制针织T恤",
+            "Cotton knitted T-shirt",
+            "6109100000",
+            "1|0|针织|100%棉|男式",
+            "011",
+            "CHN",
+            "6.50",
+        ),
+        (
+            "纺织面手提包",
+            "Handbag, textile outer surface",
+            "4202220000",
+            "0|0|手提包|棉布|无品牌",
+            "011",
+            "CHN",
+            "12.00",
+        ),
+        (
+            "塑料玩具车",
+            "Plastic toy car",
+            "9503000000",
+            "0|0|玩具车|塑料|无品牌",
+            "011",
+            "CHN",
+            "3.20",
+        ),
+    ];
+    for (desc_cn, desc_en, hs, elements, unit, origin, price) in products {
+        let id = demo_id(&format!("{}/product/{hs}", c.username));
+        let cmd = ProductCommand::Register {
+            customer_id: customer,
+            fields: ProductFields {
+                description_cn: desc_cn.into(),
+                description_en: Some(desc_en.into()),
+                hs_code: hs.into(),
+                declaration_elements: Some(elements.into()),
+                declared_unit: unit.into(),
+                legal_unit_one: None,
+                legal_unit_two: None,
+                origin_country: Some(origin.into()),
+                unit_price: Some(price.parse::<Decimal>()?),
+                currency: Some("USD".into()),
+            },
+        };
+        ignore_existing(
+            execute(
+                Command::<ProductState>::create(&state.store, id, metadata.clone()),
+                |s, _| command::product::decide(s, cmd.clone(), &reference, today),
+            )
+            .await,
+        )
+        .with_context(|| format!("demo product {hs} of {}", c.username))?;
     }
     Ok(())
 }
