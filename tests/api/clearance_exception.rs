@@ -769,3 +769,32 @@ async fn documents_are_typed_by_content_stored_once_and_read_only_by_those_allow
     );
     assert_eq!(detail["data"]["documents"][0]["fileName"], "invoice.pdf");
 }
+
+/// The web form sends every detail column, a blank one as `""` (which arrives as null): a
+/// line with a description and no code is fine, a line with neither names its field.
+#[sqlx::test(migrations = "./migrations")]
+async fn a_blank_exception_code_is_empty_text_not_a_type_error(pool: PgPool) {
+    let app = spawn(pool.clone()).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let decl = submitted(&app, &acme, "1ZEXCBLANK1").await;
+    let mut request = invoice_request(&decl);
+    request["exceptionDetails"] = json!([
+        {"exceptionCode": "", "exceptionDescription": "商业发票缺失", "exceptionHandling": ""}
+    ]);
+    let ok = raise(&app, &op, request).await;
+    assert_eq!(ok["code"], 200, "{ok}");
+
+    let other = submitted(&app, &acme, "1ZEXCBLANK2").await;
+    let mut request = invoice_request(&other);
+    request["exceptionDetails"] = json!([
+        {"exceptionCode": "", "exceptionDescription": " ", "exceptionHandling": "call"}
+    ]);
+    let refused = raise(&app, &op, request).await;
+    assert_eq!(refused["_status"], 400, "{refused}");
+    assert!(
+        !refused.to_string().contains("invalid type"),
+        "a rule's message, not serde's: {refused}"
+    );
+    assert_eq!(event_count(&pool, "clearance_exception").await, 1);
+}

@@ -47,6 +47,12 @@ pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
         .merge(documents::router(g))
 }
 
+/// A blank text arrives as `null` (the body's strings are trimmed and blanks dropped before
+/// it is read): here it is the empty text, which the rules then judge.
+fn null_as_empty<'de, D: serde::Deserializer<'de>>(d: D) -> Result<String, D::Error> {
+    Ok(Option::<String>::deserialize(d)?.unwrap_or_default())
+}
+
 /// One line of the exception details.
 #[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase", default)]
@@ -54,15 +60,18 @@ pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
 pub struct DetailBody {
     /// At most 50 characters.
     #[schema(max_length = 50, example = "E01")]
+    #[serde(deserialize_with = "null_as_empty")]
     pub exception_code: String,
     /// At most 500 characters; a line needs a code or a description.
     #[schema(
         max_length = 500,
         example = "商业发票缺失 / commercial invoice missing"
     )]
+    #[serde(deserialize_with = "null_as_empty")]
     pub exception_description: String,
     /// At most 500 characters.
     #[schema(max_length = 500)]
+    #[serde(deserialize_with = "null_as_empty")]
     pub exception_handling: String,
 }
 
