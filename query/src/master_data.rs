@@ -289,6 +289,7 @@ async fn list_trade_companies(
     ),
     responses(
         (status = 200, description = "The company.", body = TradeCompanyRecord),
+        (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
         (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
@@ -554,6 +555,7 @@ async fn suggest_products(
     ),
     responses(
         (status = 200, description = "The product.", body = ProductRecord),
+        (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
         (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
@@ -710,6 +712,7 @@ async fn list_mapping_schemes(
     ),
     responses(
         (status = 200, description = "The scheme.", body = MappingSchemeRecord),
+        (status = 400, response = api::doc::BadRequest),
         (status = 401, response = api::doc::Unauthorized),
         (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),

@@ -500,6 +500,7 @@ async fn run(
         (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
         (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
     ),
 )]
 async fn notify(
@@ -546,6 +547,7 @@ async fn notify(
         (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
         (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
     ),
 )]
 async fn acknowledge(
@@ -579,6 +581,7 @@ async fn acknowledge(
         (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
         (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
     ),
 )]
 async fn respond(
@@ -617,6 +620,7 @@ async fn respond(
         (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
         (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
     ),
 )]
 async fn approve(
@@ -657,6 +661,7 @@ async fn approve(
         (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
         (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
     ),
 )]
 async fn reject(
@@ -694,6 +699,7 @@ async fn reject(
         (status = 403, response = api::doc::Forbidden),
         (status = 404, response = api::doc::NotFound),
         (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
     ),
 )]
 async fn void(
