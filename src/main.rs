@@ -181,6 +181,7 @@ async fn main() -> anyhow::Result<()> {
             seed::seed_reference(&router_state, &reference_dir).await?;
             if config.development() {
                 seed::seed_demo(&router_state).await?;
+                seed::seed_demo_master_data(&router_state).await?;
                 println!(
                     "demo data loaded: acme, globex, operator, admin, superadmin / {}",
                     seed::DEMO_PASSWORD

@@ -237,6 +237,14 @@ pub async fn seed_demo(state: &CommandState) -> anyhow::Result<()> {
     seed_archive_customers(state).await?;
     for (i, c) in COMPANIES.iter().enumerate() {
         demo_declarations(state, c, i).await?;
+    }
+    Ok(())
+}
+
+/// The demo companies' trade companies and product library (`clearway seed` in development
+/// mode loads them after [`seed_demo`]; the API tests start without them).
+pub async fn seed_demo_master_data(state: &CommandState) -> anyhow::Result<()> {
+    for c in COMPANIES.iter() {
         demo_master_data(state, c).await?;
     }
     Ok(())
