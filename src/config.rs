@@ -51,6 +51,51 @@ pub struct Config {
     /// Staff single sign-on (OpenID Connect, docs/sso.md).
     #[command(flatten)]
     pub oidc: OidcConfig,
+    /// Clearance exception notices: the delivery worker and its retries.
+    #[command(flatten)]
+    pub notify: NotifyConfig,
+}
+
+/// The notice worker (docs/notifications.md). E-mail goes through the identity settings'
+/// `CLEARWAY_SMTP_URL` and `CLEARWAY_MAIL_FROM`.
+#[derive(Debug, Clone, Args)]
+pub struct NotifyConfig {
+    /// Run the worker that delivers clearance exception notices in this process.
+    #[arg(long = "notify-worker", env = "CLEARWAY_NOTIFY_WORKER", default_value_t = true, action = clap::ArgAction::Set)]
+    pub worker: bool,
+    /// Seconds before the second attempt of a failed delivery (doubled after each further
+    /// failure, at most 6 hours).
+    #[arg(long, env = "CLEARWAY_NOTIFY_RETRY_SECS", default_value_t = 60)]
+    pub notify_retry_secs: u64,
+    /// Attempts per delivery before it is recorded as failed for good.
+    #[arg(long, env = "CLEARWAY_NOTIFY_MAX_ATTEMPTS", default_value_t = 5, value_parser = clap::value_parser!(i32).range(1..=20))]
+    pub notify_max_attempts: i32,
+}
+
+impl Default for NotifyConfig {
+    fn default() -> Self {
+        Self {
+            worker: true,
+            notify_retry_secs: 60,
+            notify_max_attempts: 5,
+        }
+    }
+}
+
+impl NotifyConfig {
+    /// The worker's settings; `identity` gives the mailer and the web app's address.
+    pub fn outbox(
+        &self,
+        identity: &command::accounts::Identity,
+    ) -> command::clearance_exception::outbox::Outbox {
+        command::clearance_exception::outbox::Outbox {
+            mailer: identity.mailer.clone(),
+            public_url: identity.public_url.clone(),
+            retry_base: std::time::Duration::from_secs(self.notify_retry_secs.max(1)),
+            max_attempts: self.notify_max_attempts.max(1),
+            overdue_hours: query::clearance_exceptions::overdue_hours(),
+        }
+    }
 }
 
 /// Settings of the identity features (docs/identity.md).

@@ -22,12 +22,13 @@
 //! the confirmed proposed changes, voiding sends it to 11: [`routes`] appends the
 //! declaration's event in the same transaction (see [`crate::handler::also_append`]).
 
+pub mod outbox;
 pub mod routes;
 
 use api::{Actor, Role};
 use events::clearance_exception::{
-    Approved, ClearanceExceptionEvent as Event, Contact, DocumentAttached, ExceptionForm,
-    ExceptionStatus, Moved, Notified, ProposedChange, Raised, Responded,
+    Approved, ClearanceExceptionEvent as Event, Contact, DeliveryAttempted, DocumentAttached,
+    ExceptionForm, ExceptionStatus, Moved, Notified, ProposedChange, Raised, Responded,
 };
 use events::declaration::{DeclarationData, DeclarationStatus};
 use serde_json::{Map, Value};
@@ -123,8 +124,11 @@ impl Aggregate for ExceptionState {
                     uploaded_by: d.uploaded_by,
                 });
             }
-            Event::Notified(_) | Event::Acknowledged(_) | Event::Approved(_) | Event::Voided(_) => {
-            }
+            Event::Notified(_)
+            | Event::Acknowledged(_)
+            | Event::Approved(_)
+            | Event::Voided(_)
+            | Event::DeliveryAttempted(_) => {}
         }
         if let Some(to) = to {
             self.status = ExceptionStatus::from_code(to.into());
@@ -193,6 +197,9 @@ pub enum ExceptionCommand {
         size: i64,
         sha256: String,
     },
+    /// The outbox worker's record of one delivery attempt (the system actor only; in any
+    /// status: a notice may still be in flight when the exception closes).
+    RecordDelivery(Box<DeliveryAttempted>),
 }
 
 /// A move of the state machine.
@@ -350,6 +357,12 @@ pub fn decide(
     };
     let event = match cmd {
         X::Raise { .. } => unreachable!("handled above"),
+        X::RecordDelivery(d) => {
+            if actor.id != Uuid::nil() {
+                return Err(DomainError::Forbidden);
+            }
+            Event::DeliveryAttempted(*d)
+        }
         X::Notify {
             channels,
             contacts,

@@ -17,8 +17,8 @@ pub mod port;
 pub mod product;
 pub mod reference;
 pub mod role;
-pub mod upload;
 pub mod trade_company;
+pub mod upload;
 pub use aggregate::{Aggregate, Ctx, DomainError, Violation};
 
 /// Every command endpoint with its documentation: each aggregate adds its own routes, on the

@@ -18,5 +18,5 @@ pub mod port;
 pub mod product;
 pub mod reference;
 pub mod role;
-pub mod upload;
 pub mod trade_company;
+pub mod upload;

@@ -1,0 +1,323 @@
+//! Clearance exception notices: the outbox worker mails a bilingual notice through a real
+//! SMTP server on loopback (maildev, as tests/api/password.rs), records every attempt in the
+//! exception's history and the detail's delivery log, retries a failing server with backoff,
+//! and a worker killed between sending and recording sends nothing twice and loses nothing.
+
+use std::time::Duration;
+
+use clearway::config::Mode;
+use serde_json::{Value, json};
+use sqlx::PgPool;
+
+use crate::clearance_exception::{act, caught_up, invoice_request, raise, submitted};
+use crate::helpers::*;
+use crate::password::maildev;
+
+fn free_port() -> u16 {
+    std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .map(|a| a.port())
+        .expect("a free port")
+}
+
+/// A development config mailing through `smtp`, with or without the notice worker.
+fn mailing(pool: &PgPool, smtp: u16, worker: bool) -> clearway::config::Config {
+    let mut cfg = config(pool, Mode::Development);
+    cfg.identity.smtp_url = Some(format!("smtp://127.0.0.1:{smtp}"));
+    cfg.identity.public_url = "https://clearway.example.com".into();
+    cfg.notify.worker = worker;
+    cfg
+}
+
+/// Raises the invoice request (e-mail to buyer@example.com, with `sms` also an SMS to a
+/// personal phone) on a fresh declaration of acme and notifies it; answers the exception id.
+async fn notified(app: &TestApp, acme: &str, op: &str, tracking: &str, sms: bool) -> String {
+    let decl = submitted(app, acme, tracking).await;
+    let mut request = invoice_request(&decl);
+    if sms {
+        request["sendToSms"] = json!(true);
+        request["personalPhone"] = json!("13812345678");
+    }
+    let raised = raise(app, op, request).await;
+    let id = raised["data"]["id"].as_str().expect("id").to_string();
+    let n = act(app, op, &id, "notify", json!({})).await;
+    assert_eq!(n["code"], 200, "{n}");
+    id
+}
+
+async fn detail(app: &TestApp, token: &str, id: &str) -> Value {
+    let r = body(
+        app.get(token, &format!("/api/v1/clearance-exceptions/{id}"))
+            .await,
+    )
+    .await;
+    assert_eq!(r["code"], 200, "{r}");
+    r["data"].clone()
+}
+
+/// The detail once `done` holds for its deliveries (30 s at most).
+async fn deliveries_until(
+    app: &TestApp,
+    token: &str,
+    id: &str,
+    done: impl Fn(&[Value]) -> bool,
+) -> Vec<Value> {
+    let mut last = Vec::new();
+    for _ in 0..300 {
+        caught_up(app).await;
+        last = detail(app, token, id).await["deliveries"]
+            .as_array()
+            .cloned()
+            .unwrap_or_default();
+        if done(&last) {
+            return last;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    panic!("deliveries did not settle: {last:?}");
+}
+
+fn on<'a>(list: &'a [Value], kind: &str, channel: &str) -> Option<&'a Value> {
+    list.iter()
+        .find(|d| d["kind"] == kind && d["channel"] == channel)
+}
+
+async fn history_deliveries(app: &TestApp, token: &str, id: &str) -> Vec<Value> {
+    caught_up(app).await;
+    let h = body(
+        app.get(token, &format!("/api/v1/clearance-exceptions/{id}/history"))
+            .await,
+    )
+    .await;
+    h["data"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter(|e| e["action"] == "delivery")
+        .cloned()
+        .collect()
+}
+
+async fn mails_to(mail: &crate::password::MailDev, to: &str) -> Vec<Value> {
+    mail.messages()
+        .await
+        .into_iter()
+        .filter(|m| m["to"][0]["address"] == to)
+        .collect()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_notice_is_mailed_in_both_languages_and_every_attempt_is_logged(pool: PgPool) {
+    let Some(mail) = maildev().await else { return };
+    let app = spawn_with(pool.clone(), mailing(&pool, mail.smtp, true)).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let id = notified(&app, &acme, &op, "1ZNOTE0001", true).await;
+
+    let list = deliveries_until(&app, &op, &id, |d| {
+        on(d, "notify", "email").is_some_and(|e| e["status"] != "pending")
+            && on(d, "notify", "sms").is_some_and(|s| s["status"] != "pending")
+    })
+    .await;
+    let email = on(&list, "notify", "email").expect("email delivery");
+    assert_eq!(email["status"], "sent", "{email}");
+    assert_eq!(email["recipient"], "b***@example.com", "{email}");
+    assert_eq!(email["attempts"], 1);
+    assert!(email["lastError"].is_null());
+    // No SMS provider is configured: recorded as such, never as sent.
+    let sms = on(&list, "notify", "sms").expect("sms delivery");
+    assert_eq!(sms["status"], "not_configured", "{sms}");
+    assert_eq!(sms["recipient"], "138****5678");
+
+    let mails = mails_to(&mail, "buyer@example.com").await;
+    assert_eq!(mails.len(), 1, "one notice, sent once");
+    let subject = mails[0]["subject"].as_str().expect("subject");
+    assert!(subject.contains("1ZNOTE0001"), "{subject}");
+    let text = mails[0]["text"].as_str().expect("text");
+    for needle in [
+        "运单号：1ZNOTE0001",
+        "Tracking number: 1ZNOTE0001",
+        "提供商业发票",
+        "provide the commercial invoice",
+        "-> 8471410000",
+        "截止时间：",
+        "Deadline: ",
+        &format!("https://clearway.example.com/customer-exception/detail?id={id}"),
+    ] {
+        assert!(text.contains(needle), "{needle} in {text}");
+    }
+
+    // The history shows each attempt with its result; the customer sees them too.
+    let logged = history_deliveries(&app, &acme, &id).await;
+    let results: Vec<(&str, &str)> = logged
+        .iter()
+        .map(|e| {
+            (
+                e["detail"]["channel"].as_str().unwrap_or(""),
+                e["detail"]["result"].as_str().unwrap_or(""),
+            )
+        })
+        .collect();
+    assert!(results.contains(&("email", "sent")), "{logged:?}");
+    assert!(results.contains(&("sms", "not_configured")), "{logged:?}");
+    assert!(
+        logged
+            .iter()
+            .all(|e| !e.to_string().contains("buyer@example.com")),
+        "the log masks the recipient: {logged:?}"
+    );
+
+    // Rejected back to the customer: a second notice goes out.
+    for (token, action, request) in [
+        (&acme, "acknowledge", json!({})),
+        (&acme, "respond", json!({"confirmChanges": true})),
+        (
+            &op,
+            "reject",
+            json!({"reason": "the invoice is unreadable"}),
+        ),
+    ] {
+        assert_eq!(act(&app, token, &id, action, request).await["code"], 200);
+    }
+    let list = deliveries_until(&app, &op, &id, |d| {
+        on(d, "reject", "email").is_some_and(|e| e["status"] == "sent")
+    })
+    .await;
+    assert_eq!(list.len(), 4, "{list:?}");
+    let mails = mails_to(&mail, "buyer@example.com").await;
+    assert_eq!(mails.len(), 2);
+    assert!(
+        mails
+            .iter()
+            .any(|m| m["subject"].as_str().unwrap_or("").contains("needs more")),
+        "{mails:?}"
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_refusing_smtp_server_is_retried_with_backoff_and_then_given_up(pool: PgPool) {
+    // Nothing listens on this port.
+    let mut cfg = mailing(&pool, free_port(), true);
+    cfg.notify.notify_retry_secs = 1;
+    cfg.notify.notify_max_attempts = 2;
+    let app = spawn_with(pool.clone(), cfg).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let id = notified(&app, &acme, &op, "1ZNOTE0002", false).await;
+
+    let list = deliveries_until(&app, &op, &id, |d| {
+        on(d, "notify", "email").is_some_and(|e| e["status"] == "failed")
+    })
+    .await;
+    let email = on(&list, "notify", "email").expect("email");
+    assert_eq!(email["attempts"], 2, "{email}");
+    let error = email["lastError"].as_str().expect("the provider's reason");
+    assert!(!error.is_empty() && !error.contains("buyer"), "{error}");
+
+    let attempts: Vec<Value> = history_deliveries(&app, &op, &id)
+        .await
+        .into_iter()
+        .filter(|e| e["detail"]["channel"] == "email")
+        .collect();
+    assert_eq!(attempts.len(), 2, "{attempts:?}");
+    assert_eq!(attempts[0]["detail"]["result"], "failed");
+    assert_eq!(attempts[0]["detail"]["final"], false);
+    assert!(attempts[0]["detail"]["nextAttemptAt"].is_string());
+    assert_eq!(attempts[1]["detail"]["final"], true);
+    // The second attempt waited for the backoff.
+    let at = |e: &Value| {
+        chrono::DateTime::parse_from_rfc3339(e["at"].as_str().expect("at")).expect("time")
+    };
+    assert!(at(&attempts[1]) - at(&attempts[0]) >= chrono::Duration::milliseconds(900));
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_worker_killed_between_sending_and_recording_sends_nothing_twice(pool: PgPool) {
+    let Some(mail) = maildev().await else { return };
+    // The server runs no worker: this test is the worker.
+    let cfg = mailing(&pool, mail.smtp, false);
+    let app = spawn_with(pool.clone(), cfg.clone()).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let id = notified(&app, &acme, &op, "1ZNOTE0003", false).await;
+    caught_up(&app).await;
+
+    let state = command_state(&pool, &cfg).await;
+    let outbox = cfg.notify.outbox(&cfg.identity.build().expect("identity"));
+    use command::clearance_exception::outbox::{INTERRUPTED, claim, run_once, send};
+
+    // A worker claims the e-mail, sends it, and dies before recording: its connection goes
+    // away with its claim.
+    let mut dying = pool.acquire().await.expect("connection");
+    let row = claim(&mut dying)
+        .await
+        .expect("claim")
+        .expect("a due delivery");
+    assert_eq!(row.channel, "email");
+    assert_eq!(send(&state, &outbox, &row).await, ("sent", None));
+    // While the dying worker still holds its claim, no other worker touches the row.
+    assert!(
+        !run_once(&state, &outbox).await.expect("run"),
+        "nothing else is due"
+    );
+    {
+        use sqlx::Connection;
+        dying.detach().close().await.expect("killed");
+    }
+
+    // The restarted worker finds the orphaned claim: recorded, not sent again.
+    assert!(run_once(&state, &outbox).await.expect("run"));
+    assert!(
+        !run_once(&state, &outbox).await.expect("run"),
+        "nothing left"
+    );
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(mails_to(&mail, "buyer@example.com").await.len(), 1);
+    let list = deliveries_until(&app, &op, &id, |d| {
+        on(d, "notify", "email").is_some_and(|e| e["status"] == "failed")
+    })
+    .await;
+    let email = on(&list, "notify", "email").expect("email");
+    assert_eq!(email["lastError"], INTERRUPTED);
+    assert_eq!(email["attempts"], 1);
+    let logged = history_deliveries(&app, &op, &id).await;
+    assert!(
+        logged
+            .iter()
+            .any(|e| e["detail"]["channel"] == "email" && e["detail"]["error"] == INTERRUPTED),
+        "{logged:?}"
+    );
+
+    // A worker killed before its claim committed loses nothing: the row stays due and the
+    // next worker sends it (a reject notice here).
+    for (token, action, request) in [
+        (&acme, "acknowledge", json!({})),
+        (&acme, "respond", json!({"confirmChanges": true})),
+        (&op, "reject", json!({"reason": "unreadable"})),
+    ] {
+        assert_eq!(act(&app, token, &id, action, request).await["code"], 200);
+    }
+    caught_up(&app).await;
+    {
+        use sqlx::Connection;
+        let mut conn = pool.acquire().await.expect("connection");
+        let mut tx = conn.begin().await.expect("begin");
+        sqlx::query(
+            "UPDATE exception_deliveries SET status = 'sending'
+              WHERE kind = 'reject' AND channel = 'email'",
+        )
+        .execute(&mut *tx)
+        .await
+        .expect("half a claim");
+        // Dropped without commit: the process died mid-claim.
+        drop(tx);
+        conn.detach().close().await.expect("killed");
+    }
+    while run_once(&state, &outbox).await.expect("run") {}
+    let list = deliveries_until(&app, &op, &id, |d| {
+        on(d, "reject", "email").is_some_and(|e| e["status"] == "sent")
+    })
+    .await;
+    assert_eq!(on(&list, "reject", "email").expect("reject")["attempts"], 1);
+    assert_eq!(mails_to(&mail, "buyer@example.com").await.len(), 2);
+}
