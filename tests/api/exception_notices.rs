@@ -321,3 +321,124 @@ async fn a_worker_killed_between_sending_and_recording_sends_nothing_twice(pool:
     assert_eq!(on(&list, "reject", "email").expect("reject")["attempts"], 1);
     assert_eq!(mails_to(&mail, "buyer@example.com").await.len(), 2);
 }
+
+type Seen = std::sync::Arc<std::sync::Mutex<Vec<Value>>>;
+
+/// Stand-ins for Aliyun SMS and the WeChat Official Account API on one loopback server.
+async fn providers(seen: Seen) -> String {
+    use axum::extract::{Query, State};
+    use axum::routing::post;
+    use axum::{Json, Router};
+    use std::collections::HashMap;
+    let app = Router::new()
+        .route(
+            "/",
+            post(
+                |State(seen): State<Seen>, Query(q): Query<HashMap<String, String>>| async move {
+                    seen.lock().expect("lock").push(json!({"sms": q}));
+                    Json(json!({"Code": "OK", "Message": "OK"}))
+                },
+            ),
+        )
+        .route(
+            "/cgi-bin/stable_token",
+            post(|| async { Json(json!({"access_token": "TOKEN", "expires_in": 7200})) }),
+        )
+        .route(
+            "/cgi-bin/message/template/send",
+            post(
+                |State(seen): State<Seen>, Json(b): Json<Value>| async move {
+                    let refused = b["touser"] == "oBLOCKED";
+                    seen.lock().expect("lock").push(json!({"wechat": b}));
+                    if refused {
+                        Json(json!({"errcode": 43004, "errmsg": "require subscribe"}))
+                    } else {
+                        Json(json!({"errcode": 0, "errmsg": "ok"}))
+                    }
+                },
+            ),
+        )
+        .with_state(seen);
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    format!("http://{addr}")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn sms_and_wechat_notices_go_through_their_providers(pool: PgPool) {
+    let seen: Seen = Default::default();
+    let base = providers(seen.clone()).await;
+    let mut cfg = config(&pool, Mode::Development);
+    cfg.identity.public_url = "https://clearway.example.com".into();
+    cfg.notify.worker = true;
+    cfg.notify.notify_max_attempts = 1;
+    cfg.notify.sms_base_url = base.clone();
+    cfg.notify.sms_access_key_id = Some("AK".into());
+    cfg.notify.sms_access_key_secret = Some("SECRET".into());
+    cfg.notify.sms_sign_name = Some("Clearway".into());
+    cfg.notify.sms_template_code = Some("SMS_100".into());
+    cfg.notify.wechat_base_url = base;
+    cfg.notify.wechat_app_id = Some("wxAPP".into());
+    cfg.notify.wechat_app_secret = Some("S".into());
+    cfg.notify.wechat_template_id = Some("TPL_1".into());
+    let app = spawn_with(pool.clone(), cfg).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let decl = submitted(&app, &acme, "1ZNOTE0004").await;
+    let mut request = invoice_request(&decl);
+    request["sendToEmail"] = json!(false);
+    request["sendToSms"] = json!(true);
+    request["sendToWechat"] = json!(true);
+    request["personalPhone"] = json!("13812345678");
+    request["notificationContact"] = json!({
+        "recipientWechat": "oOPEN1",
+        "shipperWechat": "oBLOCKED",
+    });
+    let id = raise(&app, &op, request).await["data"]["id"]
+        .as_str()
+        .expect("id")
+        .to_string();
+    assert_eq!(act(&app, &op, &id, "notify", json!({})).await["code"], 200);
+
+    let list = deliveries_until(&app, &op, &id, |d| {
+        d.len() == 3 && d.iter().all(|e| e["status"] != "pending")
+    })
+    .await;
+    let status = |channel: &str, recipient: &str| {
+        list.iter()
+            .find(|d| d["channel"] == channel && d["recipient"] == recipient)
+            .unwrap_or_else(|| panic!("{channel} {recipient} in {list:?}"))
+            .clone()
+    };
+    assert_eq!(status("sms", "138****5678")["status"], "sent");
+    assert_eq!(status("wechat", "oOP***")["status"], "sent");
+    let refused = status("wechat", "oBL***");
+    assert_eq!(refused["status"], "failed");
+    assert_eq!(refused["lastError"], "errcode 43004: require subscribe");
+
+    let seen = seen.lock().expect("lock").clone();
+    let sms = seen
+        .iter()
+        .find_map(|s| s.get("sms"))
+        .expect("an SMS request");
+    assert_eq!(sms["PhoneNumbers"], "13812345678");
+    assert_eq!(sms["TemplateCode"], "SMS_100");
+    let params: Value =
+        serde_json::from_str(sms["TemplateParam"].as_str().expect("params")).expect("json");
+    assert_eq!(params["trackingNumber"], "1ZNOTE0004");
+    assert_eq!(params["needed"], "商业发票、确认HS 编码变更");
+    let wechat = seen
+        .iter()
+        .filter_map(|s| s.get("wechat"))
+        .find(|w| w["touser"] == "oOPEN1")
+        .expect("a template message");
+    assert_eq!(wechat["template_id"], "TPL_1");
+    assert_eq!(
+        wechat["url"],
+        format!("https://clearway.example.com/customer-exception/detail?id={id}")
+    );
+    assert_eq!(wechat["data"]["trackingNumber"]["value"], "1ZNOTE0004");
+}

@@ -22,6 +22,9 @@
 //! `Message-ID` derived from the delivery, so that a copy re-sent by hand is recognisably
 //! the same message.
 
+pub mod providers;
+
+use std::collections::BTreeMap;
 use std::time::Duration;
 
 use api::Actor;
@@ -57,6 +60,10 @@ pub struct Outbox {
     pub max_attempts: i32,
     /// Hours an exception may wait on the customer (the notice's deadline).
     pub overdue_hours: i64,
+    /// Without one, SMS deliveries are recorded as "channel not configured".
+    pub sms: Option<providers::Sms>,
+    /// Without one, WeChat deliveries are recorded as "channel not configured".
+    pub wechat: Option<providers::Wechat>,
 }
 
 /// Starts the worker on the server's runtime.
@@ -203,8 +210,33 @@ pub async fn send(
                 Err(e) => ("failed", Some(e)),
             }
         }
-        // No SMS or WeChat provider is configured in this version.
-        _ => ("not_configured", None),
+        channel => {
+            let (template_id, sms, wechat) = match channel {
+                "sms" => match &outbox.sms {
+                    Some(p) => (p.template_id(), Some(p), None),
+                    None => return ("not_configured", None),
+                },
+                "wechat" => match &outbox.wechat {
+                    Some(p) => (p.template_id(), None, Some(p)),
+                    None => return ("not_configured", None),
+                },
+                _ => return ("not_configured", None),
+            };
+            let notice = match Notice::load(&state.pool, row, outbox).await {
+                Ok(n) => n,
+                Err(e) => return ("failed", Some(e)),
+            };
+            let message = notice.template(template_id, row.id);
+            let sent = match (sms, wechat) {
+                (Some(p), _) => p.send(&row.recipient, &message).await,
+                (_, Some(p)) => p.send(&row.recipient, &message).await,
+                _ => return ("not_configured", None),
+            };
+            match sent {
+                Ok(()) => ("sent", None),
+                Err(e) => ("failed", Some(e)),
+            }
+        }
     }
 }
 
@@ -352,6 +384,46 @@ impl Notice {
         })
     }
 
+    /// The notice as a template message: `trackingNumber`, `needed` (the requested
+    /// documents and changes, in Chinese), `deadline` (China Standard Time) and `link`.
+    pub fn template(&self, template_id: &str, delivery: Uuid) -> providers::TemplateMessage {
+        let mut needed: Vec<String> = self
+            .requested
+            .iter()
+            .map(|f| document_name(f).0.to_string())
+            .collect();
+        needed.extend(self.other_documents.iter().cloned());
+        needed.extend(
+            self.proposed_changes
+                .iter()
+                .map(|c| format!("确认{}", change_name(&c.kind).0)),
+        );
+        let needed: String = needed.join("、").chars().take(60).collect();
+        let params = BTreeMap::from([
+            (
+                "trackingNumber".to_string(),
+                self.tracking_number.clone().unwrap_or_else(|| "-".into()),
+            ),
+            ("needed".to_string(), needed),
+            ("deadline".to_string(), self.deadline_text()),
+            ("link".to_string(), self.link.clone()),
+        ]);
+        providers::TemplateMessage {
+            template_id: template_id.to_string(),
+            params,
+            url: self.link.clone(),
+            out_id: delivery.to_string(),
+        }
+    }
+
+    fn deadline_text(&self) -> String {
+        let shanghai = chrono::FixedOffset::east_opt(8 * 3600).expect("UTC+8");
+        self.deadline
+            .with_timezone(&shanghai)
+            .format("%Y-%m-%d %H:%M")
+            .to_string()
+    }
+
     pub fn subject(&self) -> String {
         let shipment = self.tracking_number.as_deref().unwrap_or("-");
         match self.kind.as_str() {
@@ -365,11 +437,7 @@ impl Notice {
     /// A plain-text message in Chinese, then English.
     pub fn body(&self) -> String {
         let shipment = self.tracking_number.as_deref().unwrap_or("-");
-        let shanghai = chrono::FixedOffset::east_opt(8 * 3600).expect("UTC+8");
-        let deadline = self
-            .deadline
-            .with_timezone(&shanghai)
-            .format("%Y-%m-%d %H:%M");
+        let deadline = self.deadline_text();
         let mut zh_needed = Vec::new();
         let mut en_needed = Vec::new();
         for flag in &self.requested {
@@ -492,5 +560,13 @@ mod tests {
             assert!(body.contains(needle), "{needle} in {body}");
         }
         assert!(notice.subject().contains("1Z999"));
+        let m = notice.template("T1", Uuid::nil());
+        assert_eq!(m.params["trackingNumber"], "1Z999");
+        assert_eq!(
+            m.params["needed"],
+            "商业发票、photo of the label、确认HS 编码变更"
+        );
+        assert_eq!(m.params["deadline"], "2026-11-27 10:00");
+        assert_eq!(m.url, "https://x.test/customer-exception/detail?id=1");
     }
 }
