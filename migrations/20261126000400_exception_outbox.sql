@@ -11,7 +11,9 @@ CREATE TABLE rm_exception_notices (
     requested        jsonb       NOT NULL DEFAULT '[]',
     other_documents  jsonb       NOT NULL DEFAULT '[]',
     proposed_changes jsonb       NOT NULL DEFAULT '[]',
-    contacts         jsonb       NOT NULL DEFAULT '[]'
+    contacts         jsonb       NOT NULL DEFAULT '[]',
+    -- the automatic overdue reminder went out
+    reminded         boolean     NOT NULL DEFAULT false
 );
 
 -- exception_deliveries: one row per (notice event, channel, recipient). It is a ledger, not

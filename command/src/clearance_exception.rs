@@ -28,7 +28,7 @@ pub mod routes;
 use api::{Actor, Role};
 use events::clearance_exception::{
     Approved, ClearanceExceptionEvent as Event, Contact, DeliveryAttempted, DocumentAttached,
-    ExceptionForm, ExceptionStatus, Moved, Notified, ProposedChange, Raised, Responded,
+    ExceptionForm, ExceptionStatus, Moved, Notified, ProposedChange, Raised, Reminded, Responded,
 };
 use events::declaration::{DeclarationData, DeclarationStatus};
 use serde_json::{Map, Value};
@@ -62,6 +62,8 @@ pub struct ExceptionState {
     /// Everyone who answered or uploaded: none of them may approve.
     pub contributors: Vec<Uuid>,
     pub documents: Vec<Document>,
+    /// The automatic overdue reminder went out (it goes once).
+    pub reminded: bool,
 }
 
 impl ExceptionState {
@@ -129,6 +131,7 @@ impl Aggregate for ExceptionState {
             | Event::Approved(_)
             | Event::Voided(_)
             | Event::DeliveryAttempted(_) => {}
+            Event::Reminded(_) => self.reminded = true,
         }
         if let Some(to) = to {
             self.status = ExceptionStatus::from_code(to.into());
@@ -200,6 +203,11 @@ pub enum ExceptionCommand {
     /// The outbox worker's record of one delivery attempt (the system actor only; in any
     /// status: a notice may still be in flight when the exception closes).
     RecordDelivery(Box<DeliveryAttempted>),
+    /// The automatic reminder of an overdue exception (the system actor only; the sweep
+    /// judges the time, this the status and "once").
+    Remind {
+        overdue_hours: i64,
+    },
 }
 
 /// A move of the state machine.
@@ -362,6 +370,22 @@ pub fn decide(
                 return Err(DomainError::Forbidden);
             }
             Event::DeliveryAttempted(*d)
+        }
+        X::Remind { overdue_hours } => {
+            if actor.id != Uuid::nil() {
+                return Err(DomainError::Forbidden);
+            }
+            if from.waiting_on() != Some("customer") || state.reminded {
+                return Err(DomainError::Conflict(format!(
+                    "no reminder is due (status {}, reminded: {})",
+                    from.code(),
+                    state.reminded
+                )));
+            }
+            Event::Reminded(Reminded {
+                status: from.code(),
+                overdue_hours,
+            })
         }
         X::Notify {
             channels,

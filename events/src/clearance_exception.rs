@@ -312,6 +312,17 @@ pub struct DeliveryAttempted {
     pub next_attempt_at: Option<chrono::DateTime<chrono::Utc>>,
 }
 
+/// The exception waited on the customer longer than the overdue time: the last notice's
+/// contacts are notified again, automatically and once. The status does not move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reminded {
+    /// The status it was waiting in (2 or 3).
+    pub status: i16,
+    /// The overdue time in force, in hours.
+    pub overdue_hours: i64,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data")]
 pub enum ClearanceExceptionEvent {
@@ -333,6 +344,8 @@ pub enum ClearanceExceptionEvent {
     DocumentAttached(DocumentAttached),
     #[serde(rename = "ClearanceExceptionDeliveryAttempted")]
     DeliveryAttempted(DeliveryAttempted),
+    #[serde(rename = "ClearanceExceptionReminded")]
+    Reminded(Reminded),
 }
 
 impl ClearanceExceptionEvent {
@@ -348,6 +361,7 @@ impl ClearanceExceptionEvent {
             Self::Voided(_) => "void",
             Self::DocumentAttached(_) => "upload",
             Self::DeliveryAttempted(_) => "delivery",
+            Self::Reminded(_) => "overdue",
         }
     }
 
@@ -361,7 +375,7 @@ impl ClearanceExceptionEvent {
             }
             Self::Responded(r) => Some((Some(r.from), r.to)),
             Self::Approved(a) => Some((Some(a.from), a.to)),
-            Self::DocumentAttached(_) | Self::DeliveryAttempted(_) => None,
+            Self::DocumentAttached(_) | Self::DeliveryAttempted(_) | Self::Reminded(_) => None,
         }
     }
 }
@@ -378,6 +392,7 @@ impl DomainEvent for ClearanceExceptionEvent {
             Self::Voided(_) => "ClearanceExceptionVoided",
             Self::DocumentAttached(_) => "ClearanceExceptionDocumentAttached",
             Self::DeliveryAttempted(_) => "ClearanceExceptionDeliveryAttempted",
+            Self::Reminded(_) => "ClearanceExceptionReminded",
         }
     }
 

@@ -73,7 +73,8 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
     }
     let id = event.stream_id;
     let v = event.stream_version;
-    match Event::from_recorded(event)? {
+    let e = Event::from_recorded(event)?;
+    match &e {
         Event::Raised(r) => {
             sqlx::query(
                 "INSERT INTO rm_exception_notices (exception_id, customer_id, tracking_number,
@@ -98,7 +99,18 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
                 .await?;
             enqueue(tx, event, "notify", &n.contacts).await?;
         }
-        Event::Rejected(_) => {
+        Event::Rejected(_) | Event::Reminded(_) => {
+            let kind = if matches!(e, Event::Rejected(_)) {
+                "reject"
+            } else {
+                sqlx::query(
+                    "UPDATE rm_exception_notices SET reminded = true WHERE exception_id = $1",
+                )
+                .bind(id)
+                .execute(&mut *tx)
+                .await?;
+                "remind"
+            };
             let contacts: Option<Value> = sqlx::query_scalar(
                 "SELECT contacts FROM rm_exception_notices WHERE exception_id = $1",
             )
@@ -110,7 +122,7 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
                     .map_err(|e| ProjectionError::Invalid(e.to_string()))?,
                 None => Vec::new(),
             };
-            enqueue(tx, event, "reject", &contacts).await?;
+            enqueue(tx, event, kind, &contacts).await?;
         }
         Event::DeliveryAttempted(d) => {
             let status = match (d.result.as_str(), d.last) {

@@ -469,7 +469,8 @@ pub struct ExceptionView {
 #[schema(as = ClearanceExceptionDelivery)]
 pub struct ExceptionDelivery {
     pub id: Uuid,
-    /// `notify` (the exception was notified) or `reject` (rejected back to the customer).
+    /// `notify` (the exception was notified), `reject` (rejected back to the customer) or
+    /// `remind` (the automatic reminder of an overdue exception).
     pub kind: String,
     /// `wechat`, `email` or `sms`.
     pub channel: String,

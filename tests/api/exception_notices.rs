@@ -442,3 +442,78 @@ async fn sms_and_wechat_notices_go_through_their_providers(pool: PgPool) {
     );
     assert_eq!(wechat["data"]["trackingNumber"]["value"], "1ZNOTE0004");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_overdue_exception_is_reminded_automatically_once(pool: PgPool) {
+    let Some(mail) = maildev().await else { return };
+    let cfg = mailing(&pool, mail.smtp, false);
+    let app = spawn_with(pool.clone(), cfg.clone()).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let id = notified(&app, &acme, &op, "1ZNOTE0005", false).await;
+    let fresh = notified(&app, &acme, &op, "1ZNOTE0006", false).await;
+    caught_up(&app).await;
+    let state = command_state(&pool, &cfg).await;
+    let outbox = cfg.notify.outbox(&cfg.identity.build().expect("identity"));
+    use command::clearance_exception::outbox::{run_once, sweep};
+
+    // Nothing is overdue yet.
+    assert_eq!(sweep(&state, &outbox).await.expect("sweep"), 0);
+    // The first has waited on the customer longer than the overdue time.
+    sqlx::query(
+        "UPDATE rm_clearance_exceptions SET status_since = now() - interval '1 hour' * $2
+          WHERE id = $1::uuid",
+    )
+    .bind(&id)
+    .bind((outbox.overdue_hours + 1) as f64)
+    .execute(&pool)
+    .await
+    .expect("backdate");
+    assert_eq!(sweep(&state, &outbox).await.expect("sweep"), 1);
+    caught_up(&app).await;
+    // Once: a second sweep finds it reminded.
+    assert_eq!(sweep(&state, &outbox).await.expect("sweep"), 0);
+    while run_once(&state, &outbox).await.expect("run") {}
+
+    let list = deliveries_until(&app, &op, &id, |d| {
+        on(d, "remind", "email").is_some_and(|e| e["status"] == "sent")
+    })
+    .await;
+    assert_eq!(list.len(), 2, "{list:?}");
+    let mails = mails_to(&mail, "buyer@example.com").await;
+    let reminders: Vec<&Value> = mails
+        .iter()
+        .filter(|m| m["subject"].as_str().unwrap_or("").contains("overdue"))
+        .collect();
+    assert_eq!(reminders.len(), 1, "{mails:?}");
+    assert!(
+        reminders[0]["subject"]
+            .as_str()
+            .unwrap_or("")
+            .contains("1ZNOTE0005")
+    );
+    let h = history_deliveries(&app, &op, &id).await;
+    assert!(!h.is_empty());
+    let detail_fresh = detail(&app, &op, &fresh).await;
+    assert!(
+        detail_fresh["deliveries"]
+            .as_array()
+            .expect("deliveries")
+            .iter()
+            .all(|d| d["kind"] != "remind"),
+        "{detail_fresh}"
+    );
+    let history = body(
+        app.get(&op, &format!("/api/v1/clearance-exceptions/{id}/history"))
+            .await,
+    )
+    .await;
+    let reminded: Vec<&Value> = history["data"]
+        .as_array()
+        .expect("entries")
+        .iter()
+        .filter(|e| e["action"] == "overdue")
+        .collect();
+    assert_eq!(reminded.len(), 1, "{history}");
+    assert_eq!(reminded[0]["actor"]["name"], "system");
+}

@@ -25,7 +25,7 @@
 pub mod providers;
 
 use std::collections::BTreeMap;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use api::Actor;
 use chrono::{DateTime, Utc};
@@ -66,10 +66,20 @@ pub struct Outbox {
     pub wechat: Option<providers::Wechat>,
 }
 
+/// How often the worker looks for overdue exceptions.
+const SWEEP_EVERY: Duration = Duration::from_secs(60);
+
 /// Starts the worker on the server's runtime.
 pub fn spawn(state: CommandState, outbox: Outbox) -> tokio::task::JoinHandle<()> {
     tokio::spawn(async move {
+        let mut swept = Instant::now() - SWEEP_EVERY;
         loop {
+            if swept.elapsed() >= SWEEP_EVERY {
+                swept = Instant::now();
+                if let Err(e) = sweep(&state, &outbox).await {
+                    tracing::warn!(error = %e, "notice worker: overdue sweep failed");
+                }
+            }
             match run_once(&state, &outbox).await {
                 Ok(true) => continue,
                 Ok(false) => tokio::time::sleep(IDLE).await,
@@ -80,6 +90,63 @@ pub fn spawn(state: CommandState, outbox: Outbox) -> tokio::task::JoinHandle<()>
             }
         }
     })
+}
+
+/// Reminds every exception that has waited on the customer (status 2 or 3) longer than the
+/// overdue time and was not reminded yet; answers how many. The candidates come from the
+/// read models; the decision (still waiting on the customer, not reminded) from the stream,
+/// so a lagging read model never reminds twice.
+pub async fn sweep(state: &CommandState, outbox: &Outbox) -> Result<usize, CommandError> {
+    let due: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT e.id FROM rm_clearance_exceptions e
+           JOIN rm_exception_notices n ON n.exception_id = e.id
+          WHERE e.status IN (2, 3) AND NOT n.reminded
+            AND e.status_since <= now() - make_interval(hours => $1::int)
+          ORDER BY e.status_since LIMIT 100",
+    )
+    .bind(outbox.overdue_hours as i32)
+    .fetch_all(&state.pool)
+    .await?;
+    let mut reminded = 0;
+    for id in due {
+        let actor = Actor::system();
+        let cmd = Command::<ExceptionState>::on(&state.store, id, system_meta(&actor));
+        let hours = outbox.overdue_hours;
+        match execute_then(
+            cmd,
+            |s, _| {
+                decide(
+                    s,
+                    ExceptionCommand::Remind {
+                        overdue_hours: hours,
+                    },
+                    &actor,
+                )
+            },
+            None,
+        )
+        .await
+        {
+            Ok(_) => reminded += 1,
+            // Moved on or already reminded since the read model was written.
+            Err(CommandError::Domain(_)) => {}
+            Err(e) => return Err(e),
+        }
+    }
+    Ok(reminded)
+}
+
+fn system_meta(actor: &Actor) -> Metadata {
+    Metadata {
+        actor_id: Some(actor.id),
+        actor_role: Some(actor.role.as_str().to_string()),
+        actor_name: Some(actor.username.clone()),
+        customer_id: None,
+        correlation_id: Uuid::now_v7(),
+        causation_id: None,
+        request_id: None,
+        command_id: Uuid::now_v7(),
+    }
 }
 
 /// A claimed delivery row.
@@ -275,17 +342,7 @@ async fn record(
         next_attempt_at,
     };
     let actor = Actor::system();
-    let meta = Metadata {
-        actor_id: Some(actor.id),
-        actor_role: Some(actor.role.as_str().to_string()),
-        actor_name: Some(actor.username.clone()),
-        customer_id: None,
-        correlation_id: Uuid::now_v7(),
-        causation_id: None,
-        request_id: None,
-        command_id: Uuid::now_v7(),
-    };
-    let cmd = Command::<ExceptionState>::on(&state.store, row.exception_id, meta);
+    let cmd = Command::<ExceptionState>::on(&state.store, row.exception_id, system_meta(&actor));
     execute_then(
         cmd,
         |s, _| {
@@ -346,7 +403,8 @@ pub struct Notice {
     pub requested: Vec<String>,
     pub other_documents: Vec<String>,
     pub proposed_changes: Vec<ProposedChange>,
-    pub deadline: DateTime<Utc>,
+    /// `None` for the overdue reminder (the deadline has passed).
+    pub deadline: Option<DateTime<Utc>>,
     pub link: String,
 }
 
@@ -375,7 +433,8 @@ impl Notice {
             requested: serde_json::from_value(requested).map_err(json)?,
             other_documents: serde_json::from_value(other).map_err(json)?,
             proposed_changes: serde_json::from_value(changes).map_err(json)?,
-            deadline: row.created_at + chrono::Duration::hours(outbox.overdue_hours),
+            deadline: (row.kind != "remind")
+                .then(|| row.created_at + chrono::Duration::hours(outbox.overdue_hours)),
             link: format!(
                 "{}/customer-exception/detail?id={}",
                 outbox.public_url.trim_end_matches('/'),
@@ -416,12 +475,16 @@ impl Notice {
         }
     }
 
+    /// The deadline in China Standard Time, or "尽快 / as soon as possible" once passed.
     fn deadline_text(&self) -> String {
         let shanghai = chrono::FixedOffset::east_opt(8 * 3600).expect("UTC+8");
-        self.deadline
-            .with_timezone(&shanghai)
-            .format("%Y-%m-%d %H:%M")
-            .to_string()
+        match self.deadline {
+            Some(d) => d
+                .with_timezone(&shanghai)
+                .format("%Y-%m-%d %H:%M")
+                .to_string(),
+            None => "尽快 / as soon as possible".to_string(),
+        }
     }
 
     pub fn subject(&self) -> String {
@@ -430,6 +493,7 @@ impl Notice {
             "reject" => {
                 format!("清关异常需补充处理 / Clearance exception needs more from you: {shipment}")
             }
+            "remind" => format!("清关异常已逾期 / Clearance exception overdue: {shipment}"),
             _ => format!("清关异常通知 / Clearance exception notice: {shipment}"),
         }
     }
@@ -456,6 +520,10 @@ impl Notice {
             en_needed.push(format!("  - confirm the {en}: {old} -> {}", c.new));
         }
         let (zh_lead, en_lead) = match self.kind.as_str() {
+            "remind" => (
+                "您的货件清关异常已超过处理期限，请尽快处理。",
+                "The clearance exception of your shipment is overdue; please act on it as soon as possible.",
+            ),
             "reject" => (
                 "您对清关异常的答复尚不完整，请再次处理。",
                 "Your answer to the clearance exception is not complete yet; please act on it again.",
@@ -542,7 +610,7 @@ mod tests {
                 old: Some("8471300000".into()),
                 new: "8471410000".into(),
             }],
-            deadline: "2026-11-27T02:00:00Z".parse().expect("time"),
+            deadline: Some("2026-11-27T02:00:00Z".parse().expect("time")),
             link: "https://x.test/customer-exception/detail?id=1".into(),
         };
         let body = notice.body();
@@ -568,5 +636,16 @@ mod tests {
         );
         assert_eq!(m.params["deadline"], "2026-11-27 10:00");
         assert_eq!(m.url, "https://x.test/customer-exception/detail?id=1");
+        let reminder = Notice {
+            kind: "remind".into(),
+            deadline: None,
+            ..notice
+        };
+        assert!(reminder.subject().contains("overdue"));
+        assert!(
+            reminder
+                .body()
+                .contains("Deadline: 尽快 / as soon as possible")
+        );
     }
 }

@@ -783,3 +783,32 @@ fn only_the_system_records_a_delivery_and_it_moves_nothing() {
         Err(DomainError::NotFound)
     );
 }
+
+#[test]
+fn an_overdue_exception_waiting_on_the_customer_is_reminded_once_by_the_system() {
+    let remind = || ExceptionCommand::Remind { overdue_hours: 48 };
+    for status in ExceptionStatus::ALL {
+        let state = at(status);
+        let decided = decide(&state, remind(), &system());
+        if status.waiting_on() == Some("customer") {
+            let events = decided.expect("reminded");
+            assert!(matches!(&events[..], [Event::Reminded(r)] if r.status == status.code()));
+            let mut after = state.clone();
+            after.evolve(&events[0]);
+            assert_eq!(after.status, Some(status), "the status does not move");
+            assert!(matches!(
+                decide(&after, remind(), &system()),
+                Err(DomainError::Conflict(_))
+            ));
+            assert_eq!(
+                decide(&state, remind(), &operator()),
+                Err(DomainError::Forbidden)
+            );
+        } else {
+            assert!(
+                matches!(decided, Err(DomainError::Conflict(_))),
+                "{status:?}: {decided:?}"
+            );
+        }
+    }
+}

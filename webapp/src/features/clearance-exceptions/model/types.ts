@@ -164,8 +164,8 @@ export type DeliveryResult = 'pending' | 'sent' | 'failed' | 'not_configured';
 /** One entry of the delivery log (docs/notifications.md). */
 export interface ExceptionDelivery {
   id: string;
-  /** `notify` (the exception was notified) or `reject` (rejected back to the customer). */
-  kind?: 'notify' | 'reject';
+  /** `notify`, `reject` (rejected back to the customer) or `remind` (overdue reminder). */
+  kind?: 'notify' | 'reject' | 'remind';
   channel: 'wechat' | 'email' | 'sms';
   recipient: string;
   status: DeliveryResult;
