@@ -51,6 +51,127 @@ pub struct Config {
     /// Staff single sign-on (OpenID Connect, docs/sso.md).
     #[command(flatten)]
     pub oidc: OidcConfig,
+    /// Clearance exception notices: the delivery worker and its retries.
+    #[command(flatten)]
+    pub notify: NotifyConfig,
+}
+
+/// The notice worker (docs/notifications.md). E-mail goes through the identity settings'
+/// `CLEARWAY_SMTP_URL` and `CLEARWAY_MAIL_FROM`.
+#[derive(Debug, Clone, Args)]
+pub struct NotifyConfig {
+    /// Run the worker that delivers clearance exception notices in this process.
+    #[arg(long = "notify-worker", env = "CLEARWAY_NOTIFY_WORKER", default_value_t = true, action = clap::ArgAction::Set)]
+    pub worker: bool,
+    /// Seconds before the second attempt of a failed delivery (doubled after each further
+    /// failure, at most 6 hours).
+    #[arg(long, env = "CLEARWAY_NOTIFY_RETRY_SECS", default_value_t = 60)]
+    pub notify_retry_secs: u64,
+    /// Attempts per delivery before it is recorded as failed for good.
+    #[arg(long, env = "CLEARWAY_NOTIFY_MAX_ATTEMPTS", default_value_t = 5, value_parser = clap::value_parser!(i32).range(1..=20))]
+    pub notify_max_attempts: i32,
+    /// Aliyun SMS (SendSms) endpoint.
+    #[arg(
+        long,
+        env = "CLEARWAY_SMS_BASE_URL",
+        default_value = "https://dysmsapi.aliyuncs.com"
+    )]
+    pub sms_base_url: String,
+    /// Aliyun AccessKey id; SMS is sent only when the key, secret, sign name and template
+    /// code are all set.
+    #[arg(long, env = "CLEARWAY_SMS_ACCESS_KEY_ID")]
+    pub sms_access_key_id: Option<String>,
+    #[arg(long, env = "CLEARWAY_SMS_ACCESS_KEY_SECRET", hide_env_values = true)]
+    pub sms_access_key_secret: Option<String>,
+    /// The approved SMS signature (SignName).
+    #[arg(long, env = "CLEARWAY_SMS_SIGN_NAME")]
+    pub sms_sign_name: Option<String>,
+    /// The approved SMS template (TemplateCode) with the variables trackingNumber, needed,
+    /// deadline and link.
+    #[arg(long, env = "CLEARWAY_SMS_TEMPLATE_CODE")]
+    pub sms_template_code: Option<String>,
+    /// WeChat Official Account API endpoint.
+    #[arg(
+        long,
+        env = "CLEARWAY_WECHAT_BASE_URL",
+        default_value = "https://api.weixin.qq.com"
+    )]
+    pub wechat_base_url: String,
+    /// Official Account AppID; WeChat is sent only when the id, secret and template id are
+    /// all set.
+    #[arg(long, env = "CLEARWAY_WECHAT_APP_ID")]
+    pub wechat_app_id: Option<String>,
+    #[arg(long, env = "CLEARWAY_WECHAT_APP_SECRET", hide_env_values = true)]
+    pub wechat_app_secret: Option<String>,
+    /// The template message id, with the keywords trackingNumber, needed, deadline and link.
+    #[arg(long, env = "CLEARWAY_WECHAT_TEMPLATE_ID")]
+    pub wechat_template_id: Option<String>,
+}
+
+fn set(value: &Option<String>) -> Option<String> {
+    value
+        .as_deref()
+        .map(str::trim)
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+}
+
+impl Default for NotifyConfig {
+    fn default() -> Self {
+        Self {
+            worker: true,
+            notify_retry_secs: 60,
+            notify_max_attempts: 5,
+            sms_base_url: "https://dysmsapi.aliyuncs.com".into(),
+            sms_access_key_id: None,
+            sms_access_key_secret: None,
+            sms_sign_name: None,
+            sms_template_code: None,
+            wechat_base_url: "https://api.weixin.qq.com".into(),
+            wechat_app_id: None,
+            wechat_app_secret: None,
+            wechat_template_id: None,
+        }
+    }
+}
+
+impl NotifyConfig {
+    /// The worker's settings; `identity` gives the mailer and the web app's address.
+    pub fn outbox(
+        &self,
+        identity: &command::accounts::Identity,
+    ) -> command::clearance_exception::outbox::Outbox {
+        command::clearance_exception::outbox::Outbox {
+            mailer: identity.mailer.clone(),
+            public_url: identity.public_url.clone(),
+            retry_base: std::time::Duration::from_secs(self.notify_retry_secs.max(1)),
+            max_attempts: self.notify_max_attempts.max(1),
+            overdue_hours: query::clearance_exceptions::overdue_hours(),
+            sms: self.sms(),
+            wechat: self.wechat(),
+        }
+    }
+
+    fn sms(&self) -> Option<command::clearance_exception::outbox::providers::Sms> {
+        use command::clearance_exception::outbox::providers::{Sms, SmsConfig};
+        Some(Sms::new(SmsConfig {
+            base_url: self.sms_base_url.trim().to_string(),
+            access_key_id: set(&self.sms_access_key_id)?,
+            access_key_secret: set(&self.sms_access_key_secret)?,
+            sign_name: set(&self.sms_sign_name)?,
+            template_code: set(&self.sms_template_code)?,
+        }))
+    }
+
+    fn wechat(&self) -> Option<command::clearance_exception::outbox::providers::Wechat> {
+        use command::clearance_exception::outbox::providers::{Wechat, WechatConfig};
+        Some(Wechat::new(WechatConfig {
+            base_url: self.wechat_base_url.trim().to_string(),
+            app_id: set(&self.wechat_app_id)?,
+            app_secret: set(&self.wechat_app_secret)?,
+            template_id: set(&self.wechat_template_id)?,
+        }))
+    }
 }
 
 /// Settings of the identity features (docs/identity.md).

@@ -108,6 +108,14 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     };
     // Uploaded files are read by a worker of this process, never by the request.
     command::upload::worker::spawn(command_state.clone());
+    let identity = config.identity.build()?;
+    // Clearance exception notices are delivered by a worker of this process too.
+    if config.notify.worker {
+        command::clearance_exception::outbox::spawn(
+            command_state.clone(),
+            config.notify.outbox(&identity),
+        );
+    }
     // Reads (and their minPosition waits, against the replica's copy of the checkpoints) go
     // to the replica when there is one; everything that writes stays on the primary.
     let read_pool = match config.read_database_url.as_deref().map(str::trim) {
@@ -130,7 +138,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     // The annotated routes, mounted with their documentation.
     let (documented, generated) = query::documented(query_state)
         .merge(operations)
-        .merge(command::routes(command_state, config.identity.build()?))
+        .merge(command::routes(command_state, identity))
         .split_for_parts();
     let app = Router::new()
         .merge(documented)

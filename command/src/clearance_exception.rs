@@ -22,12 +22,13 @@
 //! the confirmed proposed changes, voiding sends it to 11: [`routes`] appends the
 //! declaration's event in the same transaction (see [`crate::handler::also_append`]).
 
+pub mod outbox;
 pub mod routes;
 
 use api::{Actor, Role};
 use events::clearance_exception::{
-    Approved, ClearanceExceptionEvent as Event, Contact, DocumentAttached, ExceptionForm,
-    ExceptionStatus, Moved, Notified, ProposedChange, Raised, Responded,
+    Approved, ClearanceExceptionEvent as Event, Contact, DeliveryAttempted, DocumentAttached,
+    ExceptionForm, ExceptionStatus, Moved, Notified, ProposedChange, Raised, Reminded, Responded,
 };
 use events::declaration::{DeclarationData, DeclarationStatus};
 use serde_json::{Map, Value};
@@ -61,6 +62,8 @@ pub struct ExceptionState {
     /// Everyone who answered or uploaded: none of them may approve.
     pub contributors: Vec<Uuid>,
     pub documents: Vec<Document>,
+    /// The automatic overdue reminder went out (it goes once).
+    pub reminded: bool,
 }
 
 impl ExceptionState {
@@ -123,8 +126,12 @@ impl Aggregate for ExceptionState {
                     uploaded_by: d.uploaded_by,
                 });
             }
-            Event::Notified(_) | Event::Acknowledged(_) | Event::Approved(_) | Event::Voided(_) => {
-            }
+            Event::Notified(_)
+            | Event::Acknowledged(_)
+            | Event::Approved(_)
+            | Event::Voided(_)
+            | Event::DeliveryAttempted(_) => {}
+            Event::Reminded(_) => self.reminded = true,
         }
         if let Some(to) = to {
             self.status = ExceptionStatus::from_code(to.into());
@@ -192,6 +199,14 @@ pub enum ExceptionCommand {
         content_type: String,
         size: i64,
         sha256: String,
+    },
+    /// The outbox worker's record of one delivery attempt (the system actor only; in any
+    /// status: a notice may still be in flight when the exception closes).
+    RecordDelivery(Box<DeliveryAttempted>),
+    /// The automatic reminder of an overdue exception (the system actor only; the sweep
+    /// judges the time, this the status and "once").
+    Remind {
+        overdue_hours: i64,
     },
 }
 
@@ -350,6 +365,28 @@ pub fn decide(
     };
     let event = match cmd {
         X::Raise { .. } => unreachable!("handled above"),
+        X::RecordDelivery(d) => {
+            if actor.id != Uuid::nil() {
+                return Err(DomainError::Forbidden);
+            }
+            Event::DeliveryAttempted(*d)
+        }
+        X::Remind { overdue_hours } => {
+            if actor.id != Uuid::nil() {
+                return Err(DomainError::Forbidden);
+            }
+            if from.waiting_on() != Some("customer") || state.reminded {
+                return Err(DomainError::Conflict(format!(
+                    "no reminder is due (status {}, reminded: {})",
+                    from.code(),
+                    state.reminded
+                )));
+            }
+            Event::Reminded(Reminded {
+                status: from.code(),
+                overdue_hours,
+            })
+        }
         X::Notify {
             channels,
             contacts,

@@ -285,6 +285,44 @@ pub struct DocumentAttached {
     pub uploaded_by: Uuid,
 }
 
+/// One attempt to deliver a notice on one channel to one recipient (the outbox worker's
+/// record). `result`: `sent`, `failed` (with the provider's reason in `error`) or
+/// `not_configured` (the channel has no provider configured; nothing was sent).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryAttempted {
+    /// The outbox row's unique key: exception, notice event version, channel, recipient.
+    pub delivery_key: String,
+    pub channel: String,
+    pub party: String,
+    /// The recipient, masked (`a***@example.com`, `138****5678`).
+    pub recipient: String,
+    /// 1-based attempt number.
+    pub attempt: i32,
+    /// The key the attempt was claimed under (recorded on the row before sending).
+    pub attempt_key: Uuid,
+    pub result: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// No further attempt follows (sent, not configured, or failed for the last time).
+    #[serde(rename = "final")]
+    pub last: bool,
+    /// When the next attempt is due (a failure with attempts left).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub next_attempt_at: Option<chrono::DateTime<chrono::Utc>>,
+}
+
+/// The exception waited on the customer longer than the overdue time: the last notice's
+/// contacts are notified again, automatically and once. The status does not move.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Reminded {
+    /// The status it was waiting in (2 or 3).
+    pub status: i16,
+    /// The overdue time in force, in hours.
+    pub overdue_hours: i64,
+}
+
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(tag = "type", content = "data")]
 pub enum ClearanceExceptionEvent {
@@ -304,6 +342,10 @@ pub enum ClearanceExceptionEvent {
     Voided(Moved),
     #[serde(rename = "ClearanceExceptionDocumentAttached")]
     DocumentAttached(DocumentAttached),
+    #[serde(rename = "ClearanceExceptionDeliveryAttempted")]
+    DeliveryAttempted(DeliveryAttempted),
+    #[serde(rename = "ClearanceExceptionReminded")]
+    Reminded(Reminded),
 }
 
 impl ClearanceExceptionEvent {
@@ -318,6 +360,8 @@ impl ClearanceExceptionEvent {
             Self::Rejected(_) => "reject",
             Self::Voided(_) => "void",
             Self::DocumentAttached(_) => "upload",
+            Self::DeliveryAttempted(_) => "delivery",
+            Self::Reminded(_) => "overdue",
         }
     }
 
@@ -331,7 +375,7 @@ impl ClearanceExceptionEvent {
             }
             Self::Responded(r) => Some((Some(r.from), r.to)),
             Self::Approved(a) => Some((Some(a.from), a.to)),
-            Self::DocumentAttached(_) => None,
+            Self::DocumentAttached(_) | Self::DeliveryAttempted(_) | Self::Reminded(_) => None,
         }
     }
 }
@@ -347,6 +391,8 @@ impl DomainEvent for ClearanceExceptionEvent {
             Self::Rejected(_) => "ClearanceExceptionRejected",
             Self::Voided(_) => "ClearanceExceptionVoided",
             Self::DocumentAttached(_) => "ClearanceExceptionDocumentAttached",
+            Self::DeliveryAttempted(_) => "ClearanceExceptionDeliveryAttempted",
+            Self::Reminded(_) => "ClearanceExceptionReminded",
         }
     }
 
@@ -361,6 +407,23 @@ impl DomainEvent for ClearanceExceptionEvent {
     fn from_recorded(event: &RecordedEvent) -> Result<Self, StoreError> {
         join_tagged(event, event.payload.clone())
     }
+}
+
+/// An address as the log shows it: `a***@example.com`, `138****5678`, `oAb***`.
+pub fn mask_address(address: &str) -> String {
+    let a = address.trim();
+    if let Some((local, domain)) = a.split_once('@') {
+        let first: String = local.chars().take(1).collect();
+        return format!("{first}***@{domain}");
+    }
+    let chars: Vec<char> = a.chars().collect();
+    if chars.len() >= 7 && chars.iter().all(|c| c.is_ascii_digit() || *c == '+') {
+        let head: String = chars[..3].iter().collect();
+        let tail: String = chars[chars.len() - 4..].iter().collect();
+        return format!("{head}****{tail}");
+    }
+    let head: String = chars.iter().take(3).collect();
+    format!("{head}***")
 }
 
 #[cfg(test)]

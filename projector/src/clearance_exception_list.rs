@@ -122,6 +122,7 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
                     note = r.note.as_deref();
                 }
                 Event::Approved(a) => note = a.note.as_deref(),
+                Event::DeliveryAttempted(_) | Event::Reminded(_) => {}
                 Event::DocumentAttached(d) => {
                     document = Some(json!([{
                         "documentId": d.document_id,

@@ -15,6 +15,7 @@ pub mod customer_directory;
 mod declaration_feed;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod exception_outbox;
 pub mod master_data_directory;
 pub mod port_directory;
 pub mod reference_rows;
@@ -114,6 +115,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         admin_audit::projection(),
         upload_log::projection(),
         clearance_exception_list::projection(),
+        exception_outbox::projection(),
     ]
 }
 

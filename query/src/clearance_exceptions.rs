@@ -459,6 +459,49 @@ pub struct ExceptionView {
     pub last_reason: Option<String>,
     /// The moves the caller may make now.
     pub actions: Vec<String>,
+    /// The delivery log of the notices: one entry per channel and recipient of each notice.
+    pub deliveries: Vec<ExceptionDelivery>,
+}
+
+/// One delivery of a notice (on one channel to one recipient) and where it stands.
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = ClearanceExceptionDelivery)]
+pub struct ExceptionDelivery {
+    pub id: Uuid,
+    /// `notify` (the exception was notified), `reject` (rejected back to the customer) or
+    /// `remind` (the automatic reminder of an overdue exception).
+    pub kind: String,
+    /// `wechat`, `email` or `sms`.
+    pub channel: String,
+    /// The recipient, masked (`a***@example.com`, `138****5678`).
+    pub recipient: String,
+    /// `pending` (waiting, or being sent), `sent`, `failed` (no attempt left) or
+    /// `not_configured` (no provider for the channel; nothing was sent).
+    pub status: String,
+    pub attempts: i32,
+    /// The provider's reason of the last failed attempt.
+    pub last_error: Option<String>,
+    /// When the next attempt is due (pending only).
+    pub next_attempt_at: Option<chrono::DateTime<Utc>>,
+    pub updated_at: chrono::DateTime<Utc>,
+}
+
+/// The deliveries of exception `id`, oldest notice first.
+pub async fn deliveries(pool: &sqlx::PgPool, id: Uuid) -> Result<Vec<ExceptionDelivery>, ApiError> {
+    Ok(sqlx::query_as(
+        "SELECT id, kind, channel, recipient_masked AS recipient,
+                CASE WHEN status = 'sending' THEN 'pending' ELSE status END AS status,
+                attempts, last_error,
+                CASE WHEN status IN ('pending', 'sending') THEN next_attempt_at END
+                    AS next_attempt_at,
+                updated_at
+           FROM exception_deliveries WHERE exception_id = $1
+          ORDER BY notice_version, channel, recipient",
+    )
+    .bind(id)
+    .fetch_all(pool)
+    .await?)
 }
 
 /// A page of exceptions for `filter`.
@@ -582,7 +625,12 @@ async fn detail(
 ) -> ApiResult<ExceptionView> {
     let lang = api::lang::current();
     let id = Uuid::parse_str(id.trim()).map_err(|_| ApiError::not_found())?;
-    crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
+    crate::wait::wait_for(
+        &state.pool,
+        &[PROJECTION, "exception_outbox"],
+        params.min_position,
+    )
+    .await?;
     let row = fetch_one(&state.pool, &actor, id)
         .await?
         .ok_or_else(ApiError::not_found)?;
@@ -600,6 +648,7 @@ async fn detail(
             .into_iter()
             .map(str::to_string)
             .collect(),
+        deliveries: deliveries(&state.pool, id).await?,
     };
     Ok(api::ok(view).no_store())
 }

@@ -10,7 +10,7 @@ use sqlx::PgPool;
 use crate::helpers::*;
 
 /// A submitted (status 1) complete class C export of `owner`; answers its id.
-async fn submitted(app: &TestApp, owner: &str, tracking: &str) -> String {
+pub(crate) async fn submitted(app: &TestApp, owner: &str, tracking: &str) -> String {
     let id = app.full_draft(owner, tracking).await;
     let r = body(
         app.post(
@@ -25,7 +25,7 @@ async fn submitted(app: &TestApp, owner: &str, tracking: &str) -> String {
     id
 }
 
-fn invoice_request(declaration: &str) -> Value {
+pub(crate) fn invoice_request(declaration: &str) -> Value {
     json!({
         "declarationId": declaration,
         "exceptionDetails": [{"exceptionCode": "E01", "exceptionDescription": "商业发票缺失"}],
@@ -38,7 +38,7 @@ fn invoice_request(declaration: &str) -> Value {
     })
 }
 
-async fn raise(app: &TestApp, token: &str, request: Value) -> Value {
+pub(crate) async fn raise(app: &TestApp, token: &str, request: Value) -> Value {
     body(
         app.post(token, "/api/v1/clearance-exceptions", request)
             .await,
@@ -46,7 +46,13 @@ async fn raise(app: &TestApp, token: &str, request: Value) -> Value {
     .await
 }
 
-async fn act(app: &TestApp, token: &str, id: &str, action: &str, request: Value) -> Value {
+pub(crate) async fn act(
+    app: &TestApp,
+    token: &str,
+    id: &str,
+    action: &str,
+    request: Value,
+) -> Value {
     body(
         app.post(
             token,
@@ -60,7 +66,7 @@ async fn act(app: &TestApp, token: &str, id: &str, action: &str, request: Value)
 
 /// Waits (60 s at most, the machine may be busy) until every projection has applied every
 /// event so far.
-async fn caught_up(app: &TestApp) {
+pub(crate) async fn caught_up(app: &TestApp) {
     let store = events::EventStore::new(app.pool.clone());
     let head = store.head_position().await.expect("head");
     let projections = projector::all();

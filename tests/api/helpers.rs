@@ -28,6 +28,12 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
         log_json: false,
         identity: Default::default(),
         oidc: Default::default(),
+        // Without the notice worker: a test's exception streams hold only its own events
+        // (the notice tests turn it on).
+        notify: clearway::config::NotifyConfig {
+            worker: false,
+            ..Default::default()
+        },
     }
 }
 

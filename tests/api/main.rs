@@ -15,6 +15,7 @@ mod declaration_permission;
 mod declarations;
 mod easy_clear_login;
 mod envelope;
+mod exception_notices;
 mod field_paths;
 mod foreign_ids;
 mod helpers;

@@ -13,9 +13,9 @@ use crate::helpers::*;
 use crate::identity::{PASSWORD, try_login};
 
 /// A maildev process on two free loopback ports; killed on drop.
-struct MailDev {
-    web: u16,
-    smtp: u16,
+pub(crate) struct MailDev {
+    pub(crate) web: u16,
+    pub(crate) smtp: u16,
     _child: tokio::process::Child,
 }
 
@@ -26,7 +26,7 @@ fn free_port() -> u16 {
         .expect("a free port")
 }
 
-async fn maildev() -> Option<MailDev> {
+pub(crate) async fn maildev() -> Option<MailDev> {
     let bin =
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/mail/node_modules/.bin/maildev");
     if !bin.exists() {
@@ -69,7 +69,7 @@ async fn maildev() -> Option<MailDev> {
 }
 
 impl MailDev {
-    async fn messages(&self) -> Vec<Value> {
+    pub(crate) async fn messages(&self) -> Vec<Value> {
         reqwest::get(format!("http://127.0.0.1:{}/email", self.web))
             .await
             .expect("maildev")

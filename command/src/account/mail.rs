@@ -36,9 +36,34 @@ impl Mailer {
             .map_err(|e| redact_addresses(&e))
     }
 
+    /// [`Mailer::send`] with a fixed `Message-ID` (`<id@domain>`), so that a message sent
+    /// twice under one id is recognisably the same message.
+    pub async fn send_with_id(
+        &self,
+        to: &str,
+        subject: &str,
+        body: String,
+        message_id: String,
+    ) -> Result<(), String> {
+        self.send_message(to, subject, body, Some(message_id))
+            .await
+            .map_err(|e| redact_addresses(&e))
+    }
+
     async fn send_raw(&self, to: &str, subject: &str, body: String) -> Result<(), String> {
+        self.send_message(to, subject, body, None).await
+    }
+
+    async fn send_message(
+        &self,
+        to: &str,
+        subject: &str,
+        body: String,
+        message_id: Option<String>,
+    ) -> Result<(), String> {
         let to = to.parse::<Mailbox>().map_err(|e| e.to_string())?;
         let message = Message::builder()
+            .message_id(message_id)
             .from(self.from.clone())
             .to(to)
             .subject(subject)

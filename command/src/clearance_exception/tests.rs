@@ -740,3 +740,75 @@ fn documents_attach_while_open_and_their_uploader_may_not_approve() {
         DomainError::NotFound
     );
 }
+
+fn delivery(result: &str) -> ExceptionCommand {
+    ExceptionCommand::RecordDelivery(Box::new(DeliveryAttempted {
+        delivery_key: format!("{EXCEPTION}:2:email:0f1e"),
+        channel: "email".into(),
+        party: "recipient".into(),
+        recipient: "a***@example.com".into(),
+        attempt: 1,
+        attempt_key: Uuid::from_u128(7),
+        result: result.into(),
+        error: None,
+        last: true,
+        next_attempt_at: None,
+    }))
+}
+
+#[test]
+fn only_the_system_records_a_delivery_and_it_moves_nothing() {
+    for status in ExceptionStatus::ALL {
+        let state = at(status);
+        let events = decide(&state, delivery("sent"), &system()).expect("recorded");
+        assert!(matches!(&events[..], [Event::DeliveryAttempted(d)] if d.result == "sent"));
+        let mut after = state.clone();
+        after.evolve(&events[0]);
+        assert_eq!(
+            after.status,
+            Some(status),
+            "a delivery never moves the status"
+        );
+        for who in [operator(), admin(), acme()] {
+            assert_eq!(
+                decide(&state, delivery("sent"), &who),
+                Err(DomainError::Forbidden),
+                "{}",
+                who.username
+            );
+        }
+    }
+    assert_eq!(
+        decide(&ExceptionState::default(), delivery("sent"), &system()),
+        Err(DomainError::NotFound)
+    );
+}
+
+#[test]
+fn an_overdue_exception_waiting_on_the_customer_is_reminded_once_by_the_system() {
+    let remind = || ExceptionCommand::Remind { overdue_hours: 48 };
+    for status in ExceptionStatus::ALL {
+        let state = at(status);
+        let decided = decide(&state, remind(), &system());
+        if status.waiting_on() == Some("customer") {
+            let events = decided.expect("reminded");
+            assert!(matches!(&events[..], [Event::Reminded(r)] if r.status == status.code()));
+            let mut after = state.clone();
+            after.evolve(&events[0]);
+            assert_eq!(after.status, Some(status), "the status does not move");
+            assert!(matches!(
+                decide(&after, remind(), &system()),
+                Err(DomainError::Conflict(_))
+            ));
+            assert_eq!(
+                decide(&state, remind(), &operator()),
+                Err(DomainError::Forbidden)
+            );
+        } else {
+            assert!(
+                matches!(decided, Err(DomainError::Conflict(_))),
+                "{status:?}: {decided:?}"
+            );
+        }
+    }
+}

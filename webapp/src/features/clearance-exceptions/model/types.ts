@@ -13,11 +13,9 @@
 // (multipart part `file`, at most 3 MiB), downloads and the export named by the server
 // (Content-Disposition).
 //
-// ASSUMPTIONS to reconcile with the backend when merging (not written there yet):
-// - `deliveries` on the detail (the delivery log: channel, recipient, status, attempts,
-//   lastError); the page shows the log only when the field is present.
-// - History entries of deliveries: action `delivery` with `detail.channel`,
-//   `detail.recipient`, `detail.result` (sent, failed, not_configured), `detail.error`.
+// Notices (docs/notifications.md): `deliveries` on the detail is the delivery log, and each
+// attempt is a history entry of action `delivery` with `detail.channel`, `detail.recipient`
+// (masked), `detail.result` (sent, failed, not_configured) and `detail.error`.
 import type { DeclarationType } from '@/lib/declarations';
 
 /** Clearance exception statuses of spec 4 (5 is unused). */
@@ -163,13 +161,18 @@ export interface ExceptionDocument {
 
 export type DeliveryResult = 'pending' | 'sent' | 'failed' | 'not_configured';
 
+/** One entry of the delivery log (docs/notifications.md). */
 export interface ExceptionDelivery {
   id: string;
+  /** `notify`, `reject` (rejected back to the customer) or `remind` (overdue reminder). */
+  kind?: 'notify' | 'reject' | 'remind';
   channel: 'wechat' | 'email' | 'sms';
   recipient: string;
   status: DeliveryResult;
   attempts: number;
   lastError: string | null;
+  /** When the next attempt is due (pending only). */
+  nextAttemptAt?: string | null;
   updatedAt: string;
 }
 
