@@ -66,9 +66,9 @@ start_server() {
 		die "something already listens on 127.0.0.1:$PORT (set CLEARWAY_FUZZ_PORT)"
 	fi
 	ensure_database test >/dev/null
-	pg_recreate_database clearway_fuzz
+	pg_recreate_database "${CLEARWAY_FUZZ_DB:-clearway_fuzz}"
 	export DATABASE_URL
-	DATABASE_URL="$(pg_database_url clearway_fuzz)"
+	DATABASE_URL="$(pg_database_url "${CLEARWAY_FUZZ_DB:-clearway_fuzz}")"
 	export CLEARWAY_MODE=development CLEARWAY_ADDR="127.0.0.1:$PORT" RUST_LOG="${RUST_LOG:-warn}"
 	unset CLEARWAY_JWT_SECRET CLEARWAY_WEB_DIR CLEARWAY_OIDC_ISSUER CLEARWAY_SMTP_URL
 	timeout 300 "$BIN" migrate >/dev/null

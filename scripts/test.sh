@@ -13,11 +13,11 @@
 # rust   cargo fmt --check, clippy -D warnings, cargo test --workspace --no-fail-fast
 #        (every test binary runs even when one fails), cargo build.
 # e2e    when e2e/package.json exists: target/debug/clearway against a fresh database
-#        clearway_e2e (migrate, seed, serve on 127.0.0.1:18080 with webapp/dist, staff
+#        clearway_e2e (CLEARWAY_E2E_DB; migrate, seed, serve on 127.0.0.1:18080 with webapp/dist, staff
 #        single sign-on against tests/oidc's provider on a free loopback port), then
 #        npm ci && npm test in e2e/ with CLEARWAY_URL=http://127.0.0.1:18080.
 # fuzz   scripts/fuzz.sh: schemathesis (PyPI, into .clearway/venv) over /api/openapi.json of
-#        target/debug/clearway on its own database clearway_fuzz, without a token and as each
+#        target/debug/clearway on its own database clearway_fuzz (CLEARWAY_FUZZ_DB), without a token and as each
 #        demo role: no 5xx, no panic, every answer as documented and in the envelope.
 #
 # Every step runs even when an earlier one failed (unless it needs what failed), so one run
@@ -53,6 +53,7 @@ for arg in "$@"; do
 done
 
 E2E_PORT="${CLEARWAY_E2E_PORT:-18080}"
+E2E_DB="${CLEARWAY_E2E_DB:-clearway_e2e}"
 E2E_URL="http://127.0.0.1:$E2E_PORT"
 LOGDIR="$CLEARWAY_ROOT/.clearway/test-logs"
 mkdir -p "$LOGDIR"
@@ -254,8 +255,8 @@ start_e2e_server() {
 		echo "something already listens on 127.0.0.1:$E2E_PORT (set CLEARWAY_E2E_PORT to use another port)"
 		return 1
 	fi
-	pg_recreate_database clearway_e2e
-	db="$(pg_database_url clearway_e2e)"
+	pg_recreate_database "$E2E_DB"
+	db="$(pg_database_url "$E2E_DB")"
 	echo "database: $(_pg_url_display "$db") (recreated)"
 	export DATABASE_URL="$db" CLEARWAY_MODE=development CLEARWAY_ADDR="127.0.0.1:$E2E_PORT" \
 		CLEARWAY_WEB_DIR="$CLEARWAY_ROOT/webapp/dist" RUST_LOG="${RUST_LOG:-info}"
