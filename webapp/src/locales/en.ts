@@ -66,6 +66,7 @@ const en: Messages = {
     centerTrade: 'Trade company',
     centerProduct: 'Products',
     centerMapping: 'Mapping schemes',
+    centerContacts: 'Saved contacts',
     centerBind: 'Bind Easy-clear ID',
     clearanceException: 'Clearance exceptions',
     exceptionExport: 'Export exceptions',

@@ -66,6 +66,7 @@ const zh = {
     centerTrade: '贸易公司信息',
     centerProduct: '商品信息',
     centerMapping: '映射方案',
+    centerContacts: '常用联系人',
     centerBind: '绑定 Easy-clear ID',
     clearanceException: '清关异常',
     exceptionExport: '出口异常',

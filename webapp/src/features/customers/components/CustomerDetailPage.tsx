@@ -35,6 +35,7 @@ import {
   filedTypes,
 } from '../model/links';
 import type { CustomerDetail } from '../model/types';
+import { ContactBookEditor } from '@/features/contact-book/components/ContactBookEditor';
 import { AccountsTable } from './AccountsTable';
 import { FileDeclarationMenu } from './FileDeclarationMenu';
 import { BindingBadge, CustomerStatusBadge } from './StatusBadges';
@@ -198,6 +199,8 @@ export default function CustomerDetailPage() {
         accounts={c.accounts ?? []}
         onNewLogin={actions.showPassword}
       />
+
+      <ContactBookEditor customerId={c.customerId} />
 
       <Stack gap="xs">
         <Title order={2} size="h4">

@@ -1,0 +1,14 @@
+// The contact book's strings, in their own i18next namespace.
+import { useTranslation } from 'react-i18next';
+import i18n from '@/lib/i18n';
+import en from './locales/en';
+import zh from './locales/zh';
+
+export const NS = 'contactBook';
+
+if (!i18n.hasResourceBundle('zh', NS)) i18n.addResourceBundle('zh', NS, zh, true, true);
+if (!i18n.hasResourceBundle('en', NS)) i18n.addResourceBundle('en', NS, en, true, true);
+
+export function useContactT() {
+  return useTranslation(NS);
+}
