@@ -14,8 +14,9 @@
 #        (every test binary runs even when one fails), cargo build.
 # e2e    when e2e/package.json exists: target/debug/clearway against a fresh database
 #        clearway_e2e (CLEARWAY_E2E_DB; migrate, seed, serve on 127.0.0.1:18080 with webapp/dist, staff
-#        single sign-on against tests/oidc's provider on a free loopback port), then
-#        npm ci && npm test in e2e/ with CLEARWAY_URL=http://127.0.0.1:18080.
+#        single sign-on against tests/oidc's provider on a free loopback port, notices
+#        mailed to maildev of tests/mail on free loopback ports), then npm ci && npm test in
+#        e2e/ with CLEARWAY_URL=http://127.0.0.1:18080 and MAILDEV_URL (maildev's web API).
 # fuzz   scripts/fuzz.sh: schemathesis (PyPI, into .clearway/venv) over /api/openapi.json of
 #        target/debug/clearway on its own database clearway_fuzz (CLEARWAY_FUZZ_DB), without a token and as each
 #        demo role: no 5xx, no panic, every answer as documented and in the envelope.
@@ -186,6 +187,11 @@ SERVER_LOG="$LOGDIR/e2e-server.out"
 # The OpenID Connect provider of tests/oidc that the e2e server's staff single sign-on uses.
 OIDC_PIDFILE="$LOGDIR/e2e-oidc.pid"
 OIDC_LOG="$LOGDIR/e2e-oidc.out"
+# The SMTP server (maildev, tests/mail) the e2e server mails notices to; its web API's URL
+# is written to MAILDEV_URL_FILE for the browser tests (MAILDEV_URL).
+MAILDEV_PIDFILE="$LOGDIR/e2e-maildev.pid"
+MAILDEV_LOG="$LOGDIR/e2e-maildev.out"
+MAILDEV_URL_FILE="$LOGDIR/e2e-maildev.url"
 
 # stop_pidfile FILE: TERM the process it names, KILL it after 10 s.
 stop_pidfile() {
@@ -205,6 +211,7 @@ stop_pidfile() {
 stop_server() {
 	stop_pidfile "$SERVER_PIDFILE"
 	stop_pidfile "$OIDC_PIDFILE"
+	stop_pidfile "$MAILDEV_PIDFILE"
 }
 trap stop_server EXIT
 trap 'exit 130' INT
@@ -240,6 +247,43 @@ start_e2e_oidc() {
 	return 1
 }
 
+# A free TCP port on 127.0.0.1 (the kernel's choice).
+free_port() {
+	node -e 'const s=require("net").createServer().listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+}
+
+# Starts maildev (tests/mail) on two free loopback ports; sets MAIL_SMTP_PORT and writes its
+# web API's URL to MAILDEV_URL_FILE.
+start_e2e_maildev() {
+	local bin=tests/mail/node_modules/.bin/maildev web pid i
+	[ -x "$bin" ] || {
+		echo "$bin is missing (npm ci in tests/mail)"
+		return 1
+	}
+	MAIL_SMTP_PORT="$(free_port)"
+	web="$(free_port)"
+	"$bin" --ip 127.0.0.1 --web-ip 127.0.0.1 --smtp "$MAIL_SMTP_PORT" --web "$web" \
+		</dev/null >"$MAILDEV_LOG" 2>&1 &
+	pid=$!
+	echo "$pid" >"$MAILDEV_PIDFILE"
+	for i in $(seq 1 60); do
+		if http_ok "http://127.0.0.1:$web/email"; then
+			echo "http://127.0.0.1:$web" >"$MAILDEV_URL_FILE"
+			echo "maildev: pid $pid, smtp 127.0.0.1:$MAIL_SMTP_PORT, web http://127.0.0.1:$web"
+			return 0
+		fi
+		if ! kill -0 "$pid" 2>/dev/null; then
+			echo "maildev exited early; its log:"
+			tail -n 30 "$MAILDEV_LOG"
+			return 1
+		fi
+		sleep 0.5
+	done
+	echo "maildev did not answer within 30s; its log:"
+	tail -n 30 "$MAILDEV_LOG"
+	return 1
+}
+
 # shellcheck disable=SC2317 # called through run_step
 start_e2e_server() {
 	local bin="${CARGO_TARGET_DIR:-$CLEARWAY_ROOT/target}/debug/clearway" db pid i
@@ -262,6 +306,9 @@ start_e2e_server() {
 		CLEARWAY_WEB_DIR="$CLEARWAY_ROOT/webapp/dist" RUST_LOG="${RUST_LOG:-info}"
 	unset CLEARWAY_JWT_SECRET
 	start_e2e_oidc || return 1
+	# Notices go to maildev, and their links to this server.
+	start_e2e_maildev || return 1
+	export CLEARWAY_SMTP_URL="smtp://127.0.0.1:$MAIL_SMTP_PORT" CLEARWAY_PUBLIC_URL="$E2E_URL"
 	# Staff single sign-on against that provider (docs/sso.md); `clearway` is its client.
 	export CLEARWAY_OIDC_ISSUER="$OIDC_ISSUER" CLEARWAY_OIDC_CLIENT_ID=clearway \
 		CLEARWAY_OIDC_CLIENT_SECRET=clearway-test-secret \
@@ -360,9 +407,11 @@ if [ "$DO_E2E" = 1 ]; then
 		not_run "e2e" "the server did not build"
 	elif run_step "e2e: npm ci" 900 npm_install e2e &&
 		run_step "e2e: npm ci tests/oidc" 900 npm_install tests/oidc &&
+		run_step "e2e: npm ci tests/mail" 900 npm_install tests/mail &&
 		run_step "e2e: start server" 0 start_e2e_server; then
 		run_step "e2e: test" 1200 env CLEARWAY_URL="$E2E_URL" CHROMIUM_PATH=/usr/bin/chromium \
 			CLEARWAY_OIDC_ISSUER="$(sed -n 's/^listening \(http[^ ]*\)$/\1/p' "$OIDC_LOG" | head -n 1)" \
+			MAILDEV_URL="$(cat "$MAILDEV_URL_FILE" 2>/dev/null)" \
 			npm --prefix e2e test || {
 			echo "--- last lines of the server log ($SERVER_LOG):" >&2
 			tail -n 40 "$SERVER_LOG" >&2 || true

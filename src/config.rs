@@ -67,6 +67,9 @@ pub struct NotifyConfig {
     /// failure, at most 6 hours).
     #[arg(long, env = "CLEARWAY_NOTIFY_RETRY_SECS", default_value_t = 60)]
     pub notify_retry_secs: u64,
+    /// Days a recipient's link in a notice opens (`/temporarily?token=...`).
+    #[arg(long, env = "CLEARWAY_EXCEPTION_LINK_DAYS", default_value_t = 14, value_parser = clap::value_parser!(i64).range(1..=90))]
+    pub exception_link_days: i64,
     /// Attempts per delivery before it is recorded as failed for good.
     #[arg(long, env = "CLEARWAY_NOTIFY_MAX_ATTEMPTS", default_value_t = 5, value_parser = clap::value_parser!(i32).range(1..=20))]
     pub notify_max_attempts: i32,
@@ -122,6 +125,7 @@ impl Default for NotifyConfig {
             worker: true,
             notify_retry_secs: 60,
             notify_max_attempts: 5,
+            exception_link_days: 14,
             sms_base_url: "https://dysmsapi.aliyuncs.com".into(),
             sms_access_key_id: None,
             sms_access_key_secret: None,
@@ -147,6 +151,7 @@ impl NotifyConfig {
             retry_base: std::time::Duration::from_secs(self.notify_retry_secs.max(1)),
             max_attempts: self.notify_max_attempts.max(1),
             overdue_hours: query::clearance_exceptions::overdue_hours(),
+            link_days: self.exception_link_days,
             sms: self.sms(),
             wechat: self.wechat(),
         }

@@ -67,6 +67,10 @@ struct Inner {
     pool: PgPool,
     permissions: RolePermissions,
     sessions: Mutex<SessionCache>,
+    /// Keys of the recipients' single-purpose links ([`crate::link`]), derived from the
+    /// secret so that a link can never pass as a session token or the other way round.
+    link_encoding: EncodingKey,
+    link_decoding: DecodingKey,
 }
 
 /// Live session rows recently read, by session id (see [`SESSION_CACHE_TTL`]).
@@ -184,9 +188,12 @@ impl Auth {
         validation.set_audience(std::slice::from_ref(&config.audience));
         validation.set_required_spec_claims(&["exp", "iss", "aud", "sub"]);
         validation.leeway = 0;
+        let link_key = crate::link::derive_key(&config.secret);
         Self(Arc::new(Inner {
             encoding: EncodingKey::from_secret(&config.secret),
             decoding: DecodingKey::from_secret(&config.secret),
+            link_encoding: EncodingKey::from_secret(&link_key),
+            link_decoding: DecodingKey::from_secret(&link_key),
             validation,
             config,
             permissions: RolePermissions::new(pool.clone()),
@@ -197,6 +204,29 @@ impl Auth {
 
     pub fn pool(&self) -> &PgPool {
         &self.0.pool
+    }
+
+    /// The `iss` of every token and link.
+    pub fn issuer(&self) -> &str {
+        &self.0.config.issuer
+    }
+
+    /// Signs a recipient link ([`crate::link::LinkClaims`]).
+    pub fn sign_link(&self, claims: &crate::link::LinkClaims) -> Result<String, ApiError> {
+        jsonwebtoken::encode(
+            &Header::new(Algorithm::HS256),
+            claims,
+            &self.0.link_encoding,
+        )
+        .map_err(ApiError::internal)
+    }
+
+    /// Checks a recipient link's signature, audience and expiry.
+    pub fn verify_link(
+        &self,
+        token: &str,
+    ) -> Result<crate::link::LinkClaims, crate::link::LinkRefusal> {
+        crate::link::verify(token, &self.0.link_decoding, &self.0.config.issuer)
     }
 
     /// The roles' permission sets (cached).

@@ -74,6 +74,26 @@ impl utoipa::IntoParams for IfMatch {
     }
 }
 
+/// The `X-Link-Token` request header of a recipient link's routes (`params(api::doc::LinkToken)`).
+pub struct LinkToken;
+
+impl utoipa::IntoParams for LinkToken {
+    fn into_params(
+        _: impl Fn() -> Option<utoipa::openapi::path::ParameterIn>,
+    ) -> Vec<utoipa::openapi::path::Parameter> {
+        let mut p = header(
+            "X-Link-Token",
+            "The token of the notice's link (`/temporarily?token=...`). Not a link of ours: \
+             403; expired, used, or the exception no longer waits on the customer: 409 with \
+             `data.reason` `LINK_EXPIRED`, `LINK_USED` or `EXCEPTION_CLOSED`.",
+            r"^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+$",
+            Some(2048),
+        );
+        p.required = utoipa::openapi::Required::True;
+        vec![p]
+    }
+}
+
 /// The `Idempotency-Key` request header of a creating command (`params(api::doc::IdempotencyKey)`).
 pub struct IdempotencyKey;
 

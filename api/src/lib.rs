@@ -12,6 +12,7 @@ mod error;
 pub mod extract;
 pub mod guard;
 pub mod lang;
+pub mod link;
 mod paging;
 pub mod permissions;
 

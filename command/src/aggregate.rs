@@ -11,6 +11,15 @@ pub trait Aggregate: Default + Send {
     type Event: DomainEvent;
     const STREAM_TYPE: &'static str;
     fn evolve(&mut self, event: &Self::Event);
+
+    /// An event that a client's `If-Match` need not have seen: a record the system adds
+    /// beside the state the client acts on (a delivery attempt, a reminder). A command whose
+    /// expected version is behind only by such events is decided on the current state
+    /// instead of answering 409, so the user's next move does not fail because a notice went
+    /// out meanwhile. Nothing else is waived: the decision still runs on the fresh state.
+    fn is_side_record(_event: &Self::Event) -> bool {
+        false
+    }
 }
 
 /// What a decision may look at besides the aggregate's state.

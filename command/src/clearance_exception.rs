@@ -64,6 +64,8 @@ pub struct ExceptionState {
     pub documents: Vec<Document>,
     /// The automatic overdue reminder went out (it goes once).
     pub reminded: bool,
+    /// Recipient links (their delivery ids) that answered the exception: used up.
+    pub used_links: Vec<Uuid>,
 }
 
 impl ExceptionState {
@@ -109,6 +111,9 @@ impl Aggregate for ExceptionState {
             }
             Event::Responded(r) => {
                 self.confirmed = r.confirm_changes;
+                if let Some(link) = r.via_link {
+                    self.used_links.push(link);
+                }
                 if !self.contributors.contains(&r.responded_by) {
                     self.contributors.push(r.responded_by);
                 }
@@ -136,6 +141,13 @@ impl Aggregate for ExceptionState {
         if let Some(to) = to {
             self.status = ExceptionStatus::from_code(to.into());
         }
+    }
+
+    /// Delivery attempts and the overdue reminder are the system's notes beside the
+    /// exception: a user who acts on the version they saw before a notice went out is not
+    /// refused for it.
+    fn is_side_record(event: &Event) -> bool {
+        matches!(event, Event::DeliveryAttempted(_) | Event::Reminded(_))
     }
 }
 
@@ -183,6 +195,8 @@ pub enum ExceptionCommand {
     Respond {
         confirm_changes: bool,
         note: Option<String>,
+        /// Answered through a recipient link (its delivery id).
+        via_link: Option<Uuid>,
     },
     Approve {
         note: Option<String>,
@@ -412,8 +426,14 @@ pub fn decide(
         X::Respond {
             confirm_changes,
             note,
+            via_link,
         } => {
             let to = check(Move::Respond, from, actor)?;
+            if via_link.is_some_and(|l| state.used_links.contains(&l)) {
+                return Err(DomainError::Conflict(
+                    "this link has already been used".into(),
+                ));
+            }
             let on_behalf = actor.role.is_staff();
             let mut v = Vec::new();
             let note = text(note.as_deref(), "note", on_behalf, &mut v);
@@ -425,6 +445,7 @@ pub fn decide(
                 on_behalf,
                 responded_by: actor.id,
                 note,
+                via_link,
             })
         }
         X::Approve { note } => {
@@ -610,14 +631,14 @@ fn opt(value: Option<String>, field: &str, max: usize, v: &mut Vec<Violation>) -
     Some(t)
 }
 
-fn email_ok(s: &str) -> bool {
+pub(crate) fn email_ok(s: &str) -> bool {
     let mut parts = s.split('@');
     matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None)
         if !a.is_empty() && b.contains('.') && !b.starts_with('.') && !b.ends_with('.'))
         && !s.contains(char::is_whitespace)
 }
 
-fn phone_ok(s: &str) -> bool {
+pub(crate) fn phone_ok(s: &str) -> bool {
     let digits = s.chars().filter(char::is_ascii_digit).count();
     (5..=20).contains(&digits)
         && s.chars()

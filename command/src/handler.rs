@@ -273,14 +273,15 @@ where
 {
     let store = command.store;
     let id = command.stream_id;
-    let (state, version) = if command.creating {
-        (A::default(), 0)
+    let (recorded, (state, version)) = if command.creating {
+        (Vec::new(), (A::default(), 0))
     } else {
         let recorded = match conn.as_deref_mut() {
             Some(c) => store.read_stream_in(c, id).await?,
             None => store.read_stream(id).await?,
         };
-        fold::<A>(&recorded)?.ok_or(DomainError::NotFound)?
+        let folded = fold::<A>(&recorded)?.ok_or(DomainError::NotFound)?;
+        (recorded, folded)
     };
     if let Some(visible) = command.visible
         && !visible(&state)
@@ -289,6 +290,7 @@ where
     }
     if let Some(expected) = command.expected
         && expected != version
+        && !only_side_records_since::<A>(&recorded, expected)?
     {
         return Err(CommandError::VersionConflict);
     }
@@ -324,6 +326,24 @@ where
         version: appended.version,
         position,
     })
+}
+
+/// Whether every event after version `expected` is one the client need not have seen
+/// ([`Aggregate::is_side_record`]). An expected version ahead of the stream, or at 0 for an
+/// existing stream, is never waived.
+fn only_side_records_since<A: Aggregate>(
+    recorded: &[RecordedEvent],
+    expected: i64,
+) -> Result<bool, StoreError> {
+    if expected < 1 || expected as usize >= recorded.len() {
+        return Ok(false);
+    }
+    for event in &recorded[expected as usize..] {
+        if !A::is_side_record(&A::Event::from_recorded(event)?) {
+            return Ok(false);
+        }
+    }
+    Ok(true)
 }
 
 /// The folded state of `stream_id` read on `conn` (inside a transaction: it sees what that

@@ -5,6 +5,7 @@ pub mod account;
 pub mod accounts;
 pub mod aggregate;
 pub mod clearance_exception;
+pub mod contact_book;
 pub mod customer;
 pub mod declaration;
 pub mod handler;
@@ -45,6 +46,7 @@ pub fn routes(
         .merge(port::routes::router(&guards))
         .merge(upload::routes::router(&guards))
         .merge(clearance_exception::routes::router(&guards))
+        .merge(contact_book::routes::router(&guards))
         .merge(trade_company::routes::router(&guards))
         .merge(product::routes::router(&guards))
         .merge(mapping_scheme::routes::router(&guards))

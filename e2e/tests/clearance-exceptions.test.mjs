@@ -6,8 +6,11 @@
 //   (b) the customer opens it (acknowledged), uploads the invoice and confirms;
 //   (c) the operator approves it: the exception is "review completed", the declaration is
 //       back in status 2, and both histories show every step.
-// NOT YET RUN against the backend: written with the web screens while the exception API was
-// being built; the labels are the web app's English ones.
+//   (d) a recipient without an account answers another exception through the link in the
+//       notice e-mail (/temporarily?token=...): sees what is asked, uploads, sends; the link
+//       is then used, and the history names "recipient via link" (needs MAILDEV_URL, which
+//       scripts/test.sh sets).
+// The labels are the web app's English ones.
 import assert from 'node:assert/strict';
 import { mkdir, writeFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -77,7 +80,7 @@ describe('clearance exceptions', () => {
 
       if (MAILDEV_URL) {
         const mails = await eventually(
-          async () => (await fetch(`${MAILDEV_URL}/api/email`)).json(),
+          async () => (await fetch(`${MAILDEV_URL}/email`)).json(),
           (list) => list.some((m) => (m.to ?? []).some((to) => to.address === RECIPIENT) && String(m.text ?? m.html).includes(run.tracking)),
           { timeout: 60_000, what: 'the notice in maildev' },
         );
@@ -140,6 +143,67 @@ describe('clearance exceptions', () => {
       assert.ok(declarationSteps.some(([from, to]) => from === 2 && to === 4), `declaration went 2 -> 4: ${JSON.stringify(declarationSteps)}`);
       assert.ok(declarationSteps.some(([from, to]) => from === 4 && to === 2), `declaration came back 4 -> 2: ${JSON.stringify(declarationSteps)}`);
       await screenshot(page, 'exception-approved');
+    }),
+  );
+
+  test('(d) a recipient answers through the link in the notice, without an account', testOptions(), (t) =>
+    withPage(t, async (page) => {
+      if (!MAILDEV_URL) {
+        t.skip('MAILDEV_URL not set: no notice e-mail to take the link from');
+        return;
+      }
+      const tracking = uniqueTrackingNumber('E2EL');
+      const recipient = `link-${tracking.toLowerCase()}@example.com`;
+      const { id: declarationId } = await createSubmittedCExport('acme', tracking);
+      const operator = await tokenFor('operator');
+      const raised = await api('POST', '/api/v1/clearance-exceptions', {
+        token: operator,
+        body: {
+          declarationId,
+          exceptionDetails: [{ exceptionCode: 'E01', exceptionDescription: 'Commercial invoice missing' }],
+          isCommercialInvoiceChecked: true,
+          sendToEmail: true,
+          notificationContact: { recipientEmail: recipient },
+          exceptionSummary: 'Please send the commercial invoice',
+        },
+      });
+      const exceptionId = raised.data.id;
+      await api('POST', `/api/v1/clearance-exceptions/${exceptionId}/notify`, { token: operator, body: {} });
+
+      const mails = await eventually(
+        async () => (await fetch(`${MAILDEV_URL}/email`)).json(),
+        (list) => list.some((m) => (m.to ?? []).some((to) => to.address === recipient)),
+        { timeout: 60_000, what: 'the notice to the recipient in maildev' },
+      );
+      const text = String(mails.find((m) => (m.to ?? []).some((to) => to.address === recipient)).text);
+      const link = text.match(/https?:\/\/\S+\/temporarily\?token=[A-Za-z0-9_.-]+/)?.[0];
+      assert.ok(link, `a recipient link in the notice: ${text}`);
+
+      // No sign-in: the link alone opens the request.
+      await page.goto(new URL(link).pathname + new URL(link).search);
+      await visible(page.getByText(tracking, { exact: false })).first().waitFor();
+      await visible(page.getByText('Commercial invoice', { exact: true })).first().waitFor();
+      await mkdir(RESULTS_DIR, { recursive: true });
+      const file = path.join(RESULTS_DIR, 'invoice-by-link.pdf');
+      await writeFile(file, tinyPdf());
+      const chooser = page.waitForEvent('filechooser');
+      await visible(page.getByRole('button', { name: 'Upload a file' })).click();
+      await (await chooser).setFiles(file);
+      await visible(page.getByText('invoice-by-link.pdf', { exact: true })).first().waitFor();
+      await screenshot(page, 'exception-recipient-link');
+      await visible(page.getByRole('button', { name: 'Send my answer' })).click();
+      await visible(page.getByText(/Your answer was received/)).waitFor();
+
+      const e = await eventually(() => getException('operator', exceptionId), (x) => x.status === 4, { what: 'awaiting review' });
+      assert.equal(e.documents.length, 1);
+      const byLink = (await exceptionHistory('operator', exceptionId)).filter((h) => h.actor?.name === 'recipient via link').map((h) => h.action);
+      for (const action of ['upload', 'acknowledge', 'respond']) {
+        assert.ok(byLink.includes(action), `${action} by the link: ${byLink}`);
+      }
+
+      // The link is used: opening it again says so.
+      await page.goto(new URL(link).pathname + new URL(link).search);
+      await visible(page.getByText(/already been used/)).waitFor();
     }),
   );
 });

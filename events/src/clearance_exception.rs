@@ -257,6 +257,10 @@ pub struct Responded {
     pub responded_by: Uuid,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// Answered by a recipient through the notice's link (the link's delivery id, `jti`):
+    /// that link is used and opens no more.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via_link: Option<Uuid>,
 }
 
 /// 4 -> 6: review completed; `appliedChanges` are the confirmed proposed changes written to

@@ -11,6 +11,7 @@ pub use store::EventStore;
 
 pub mod account;
 pub mod clearance_exception;
+pub mod contact_book;
 pub mod customer;
 pub mod declaration;
 pub mod mapping_scheme;

@@ -11,6 +11,7 @@ use std::sync::Arc;
 pub mod account_directory;
 pub mod admin_audit;
 pub mod clearance_exception_list;
+pub mod contact_books;
 pub mod customer_directory;
 mod declaration_feed;
 pub mod declaration_history;
@@ -116,6 +117,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         upload_log::projection(),
         clearance_exception_list::projection(),
         exception_outbox::projection(),
+        contact_books::projection(),
     ]
 }
 

@@ -75,6 +75,7 @@ fn events(id: Uuid) -> Vec<E> {
             on_behalf: false,
             responded_by: Uuid::from_u128(12),
             note: None,
+            via_link: None,
         }),
         E::Rejected(Moved {
             from: 4,

@@ -8,6 +8,7 @@ use utoipa_axum::router::OpenApiRouter;
 
 pub mod admin_audit;
 pub mod clearance_exceptions;
+pub mod contact_books;
 pub mod customers;
 pub mod declaration_activity;
 pub mod declaration_counts;
@@ -62,6 +63,7 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(reports::declaration_export::routes(guards))
         .merge(upload_log::routes(guards))
         .merge(clearance_exceptions::routes(guards))
+        .merge(contact_books::routes(guards))
         .merge(reports::clearance_export::routes(guards))
 }
 

@@ -19,7 +19,7 @@
 //! calls that change or delete it), `{staff}` a throwaway staff member, `{globex}` globex's
 //! login, `{umbrella}` a demo customer without logins, `{pvg}` a demo port, `{missing}` an id
 //! that does not exist, `{exc}` a clearance exception of the caller's side (acme's; globex's
-//! in the foreign column) and `{doc}` its document.
+//! in the foreign column) and `{doc}` its document, `{cust}` the caller's side's customer id.
 
 use std::collections::BTreeSet;
 
@@ -75,6 +75,10 @@ fn no_channels() -> Value {
 #[rustfmt::skip]
 pub const ROWS: &[Row] = &[
     // --- public: sign-in, password flows (the body carries the credential), SSO, reference data, health
+    // The recipient link: public, the X-Link-Token header is the credential (none here: 403).
+    Row { method: "GET", route: "/api/v1/exception-link", call: "", needs: NONE, body: empty, expect: ["403", "403", "403", "403", "403", "403", "403"] },
+    Row { method: "POST", route: "/api/v1/exception-link/documents", call: "", needs: NONE, body: empty, expect: ["403", "403", "403", "403", "403", "403", "403"] },
+    Row { method: "POST", route: "/api/v1/exception-link/confirm", call: "", needs: NONE, body: empty, expect: ["403", "403", "403", "403", "403", "403", "403"] },
     Row { method: "POST", route: "/auth/login", call: "", needs: NONE, body: empty, expect: ["ok", "ok", "ok", "ok", "ok", "ok", "ok"] },
     Row { method: "GET", route: "/api/v1/oauth/token/test", call: "", needs: NONE, body: empty, expect: ["ok", "ok", "ok", "ok", "ok", "ok", "ok"] },
     Row { method: "POST", route: "/api/v1/account/password/setup", call: "", needs: NONE, body: empty, expect: ["ok", "ok", "ok", "ok", "ok", "ok", "ok"] },
@@ -134,6 +138,9 @@ pub const ROWS: &[Row] = &[
     Row { method: "DELETE", route: "/api/v1/customers/{id}", call: "/api/v1/customers/{missing}", needs: &["customers:delete"], body: empty, expect: ["401", "403", "403", "403", "404", "404", "403"] },
     Row { method: "POST", route: "/api/v1/customers/{id}/disable", call: "/api/v1/customers/{umbrella}/disable", needs: &["customers:maintain"], body: empty, expect: ["401", "403", "403", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/customers/{id}/enable", call: "/api/v1/customers/{umbrella}/enable", needs: &["customers:maintain"], body: empty, expect: ["401", "403", "403", "ok", "ok", "ok", "403"] },
+    // --- the contact book: the customer their own, staff with customers:management or clearance:management
+    Row { method: "GET", route: "/api/v1/customers/{id}/contacts", call: "/api/v1/customers/{cust}/contacts", needs: &["customers:management", "clearance:management"], body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
+    Row { method: "PUT", route: "/api/v1/customers/{id}/contacts", call: "/api/v1/customers/{cust}/contacts", needs: &["customers:management", "clearance:management"], body: || json!({"contacts": []}), expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/customers/{id}/accounts", call: "/api/v1/customers/{umbrella}/accounts", needs: &["customers:maintain"], body: empty, expect: ["401", "403", "403", "ok", "ok", "ok", "403"] },
     // --- staff: staff:management / create / maintain / delete / grant / transfer
     Row { method: "GET", route: "/api/v1/staff", call: "", needs: STAFF, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },

@@ -649,6 +649,21 @@ pub async fn upload(
     name: &str,
     content: &[u8],
 ) -> reqwest::Response {
+    let (content_type, body) = file_part(name, content);
+    app.client
+        .post(app.url(&format!(
+            "/api/v1/clearance-exceptions/{exception}/documents"
+        )))
+        .bearer_auth(token)
+        .header("Content-Type", content_type)
+        .body(body)
+        .send()
+        .await
+        .expect("upload")
+}
+
+/// A multipart body with the one part `file` named `name`: (content type, body).
+pub fn file_part(name: &str, content: &[u8]) -> (String, Vec<u8>) {
     let boundary = "clearway-test-boundary-7d1f";
     let mut body = Vec::new();
     body.extend_from_slice(
@@ -659,19 +674,7 @@ pub async fn upload(
     );
     body.extend_from_slice(content);
     body.extend_from_slice(format!("\r\n--{boundary}--\r\n").as_bytes());
-    app.client
-        .post(app.url(&format!(
-            "/api/v1/clearance-exceptions/{exception}/documents"
-        )))
-        .bearer_auth(token)
-        .header(
-            "Content-Type",
-            format!("multipart/form-data; boundary={boundary}"),
-        )
-        .body(body)
-        .send()
-        .await
-        .expect("upload")
+    (format!("multipart/form-data; boundary={boundary}"), body)
 }
 
 /// A small PDF.

@@ -21,7 +21,7 @@ fn free_port() -> u16 {
 }
 
 /// A development config mailing through `smtp`, with or without the notice worker.
-fn mailing(pool: &PgPool, smtp: u16, worker: bool) -> clearway::config::Config {
+pub(crate) fn mailing(pool: &PgPool, smtp: u16, worker: bool) -> clearway::config::Config {
     let mut cfg = config(pool, Mode::Development);
     cfg.identity.smtp_url = Some(format!("smtp://127.0.0.1:{smtp}"));
     cfg.identity.public_url = "https://clearway.example.com".into();
@@ -31,7 +31,13 @@ fn mailing(pool: &PgPool, smtp: u16, worker: bool) -> clearway::config::Config {
 
 /// Raises the invoice request (e-mail to buyer@example.com, with `sms` also an SMS to a
 /// personal phone) on a fresh declaration of acme and notifies it; answers the exception id.
-async fn notified(app: &TestApp, acme: &str, op: &str, tracking: &str, sms: bool) -> String {
+pub(crate) async fn notified(
+    app: &TestApp,
+    acme: &str,
+    op: &str,
+    tracking: &str,
+    sms: bool,
+) -> String {
     let decl = submitted(app, acme, tracking).await;
     let mut request = invoice_request(&decl);
     if sms {
@@ -45,7 +51,7 @@ async fn notified(app: &TestApp, acme: &str, op: &str, tracking: &str, sms: bool
     id
 }
 
-async fn detail(app: &TestApp, token: &str, id: &str) -> Value {
+pub(crate) async fn detail(app: &TestApp, token: &str, id: &str) -> Value {
     let r = body(
         app.get(token, &format!("/api/v1/clearance-exceptions/{id}"))
             .await,
@@ -98,7 +104,7 @@ async fn history_deliveries(app: &TestApp, token: &str, id: &str) -> Vec<Value> 
         .collect()
 }
 
-async fn mails_to(mail: &crate::password::MailDev, to: &str) -> Vec<Value> {
+pub(crate) async fn mails_to(mail: &crate::password::MailDev, to: &str) -> Vec<Value> {
     mail.messages()
         .await
         .into_iter()
@@ -436,9 +442,11 @@ async fn sms_and_wechat_notices_go_through_their_providers(pool: PgPool) {
         .find(|w| w["touser"] == "oOPEN1")
         .expect("a template message");
     assert_eq!(wechat["template_id"], "TPL_1");
-    assert_eq!(
-        wechat["url"],
-        format!("https://clearway.example.com/customer-exception/detail?id={id}")
+    // WeChat opens the recipient's link (no sign-in in its browser).
+    let url = wechat["url"].as_str().expect("url");
+    assert!(
+        url.starts_with("https://clearway.example.com/temporarily?token="),
+        "{url} for {id}"
     );
     assert_eq!(wechat["data"]["trackingNumber"]["value"], "1ZNOTE0004");
 }
@@ -516,4 +524,60 @@ async fn an_overdue_exception_is_reminded_automatically_once(pool: PgPool) {
         .collect();
     assert_eq!(reminded.len(), 1, "{history}");
     assert_eq!(reminded[0]["actor"]["name"], "system");
+}
+
+/// `POST .../{id}/{action}` with an `If-Match` version.
+async fn act_at(app: &TestApp, token: &str, id: &str, action: &str, version: i64) -> Value {
+    body(
+        app.client
+            .post(app.url(&format!("/api/v1/clearance-exceptions/{id}/{action}")))
+            .bearer_auth(token)
+            .header("if-match", version.to_string())
+            .json(&json!({}))
+            .send()
+            .await
+            .expect("send"),
+    )
+    .await
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_delivery_recorded_meanwhile_does_not_refuse_the_users_next_move(pool: PgPool) {
+    // No SMTP server: the e-mail attempt fails and the SMS one is "not configured"; both
+    // are recorded on the exception's stream after the customer read it.
+    let mut cfg = mailing(&pool, free_port(), true);
+    cfg.notify.notify_retry_secs = 3600;
+    let app = spawn_with(pool.clone(), cfg).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let id = notified(&app, &acme, &op, "1ZSIDE0001", true).await;
+    caught_up(&app).await;
+    let seen = detail(&app, &acme, &id).await["version"]
+        .as_i64()
+        .expect("version");
+
+    deliveries_until(&app, &op, &id, |d| {
+        on(d, "notify", "sms").is_some_and(|s| s["status"] != "pending")
+    })
+    .await;
+    let now = detail(&app, &acme, &id).await["version"]
+        .as_i64()
+        .expect("version");
+    assert!(
+        now > seen,
+        "delivery attempts were recorded ({seen} -> {now})"
+    );
+
+    // Only delivery records since the version the customer saw: the move goes through.
+    let ack = act_at(&app, &acme, &id, "acknowledge", seen).await;
+    assert_eq!(ack["code"], 200, "{ack}");
+    // A real move since that version is still a conflict.
+    let stale = act_at(&app, &acme, &id, "respond", seen).await;
+    assert_eq!(stale["code"], 409, "{stale}");
+    caught_up(&app).await;
+    let state = detail(&app, &acme, &id).await;
+    assert_eq!(
+        state["status"], 3,
+        "the stale respond changed nothing: {state}"
+    );
 }

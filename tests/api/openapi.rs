@@ -398,6 +398,7 @@ async fn every_documented_operation_reaches_a_route(pool: PgPool) {
             tokio::time::sleep(std::time::Duration::from_millis(100)).await;
         }
     }
+    let acme_customer = clearway::seed::customer_id("acme").to_string();
     let mut ordered = ops.clone();
     // Deletes go after the other moves: a deleted master data record is gone (404).
     ordered.sort_by_key(|(m, p, _)| (m != "get", p == "/auth/logout", m == "delete"));
@@ -412,6 +413,8 @@ async fn every_documented_operation_reaches_a_route(pool: PgPool) {
             &upload
         } else if path.starts_with("/api/v1/clearance-exceptions/{id}") {
             &exception
+        } else if path.starts_with("/api/v1/customers/{id}/contacts") {
+            &acme_customer
         } else {
             id
         };

@@ -52,7 +52,8 @@ pub const INTERRUPTED: &str =
 pub struct Outbox {
     /// Without a mailer, e-mail deliveries are recorded as "channel not configured".
     pub mailer: Option<Mailer>,
-    /// The web app's address: the notice links to `<public_url>/customer-exception/detail?id=`.
+    /// The web app's address: the notice links to `<public_url>/temporarily?token=` (the
+    /// recipient's link) and `<public_url>/customer-exception/detail?id=` (signed in).
     pub public_url: String,
     /// The wait after the first failed attempt (doubled after each further one).
     pub retry_base: Duration,
@@ -60,6 +61,8 @@ pub struct Outbox {
     pub max_attempts: i32,
     /// Hours an exception may wait on the customer (the notice's deadline).
     pub overdue_hours: i64,
+    /// Days a recipient link opens (`CLEARWAY_EXCEPTION_LINK_DAYS`).
+    pub link_days: i64,
     /// Without one, SMS deliveries are recorded as "channel not configured".
     pub sms: Option<providers::Sms>,
     /// Without one, WeChat deliveries are recorded as "channel not configured".
@@ -264,7 +267,7 @@ pub async fn send(
             let Some(mailer) = &outbox.mailer else {
                 return ("not_configured", None);
             };
-            let notice = match Notice::load(&state.pool, row, outbox).await {
+            let notice = match Notice::load(state, row, outbox).await {
                 Ok(n) => n,
                 Err(e) => return ("failed", Some(e.to_string())),
             };
@@ -289,7 +292,7 @@ pub async fn send(
                 },
                 _ => return ("not_configured", None),
             };
-            let notice = match Notice::load(&state.pool, row, outbox).await {
+            let notice = match Notice::load(state, row, outbox).await {
                 Ok(n) => n,
                 Err(e) => return ("failed", Some(e)),
             };
@@ -405,26 +408,41 @@ pub struct Notice {
     pub proposed_changes: Vec<ProposedChange>,
     /// `None` for the overdue reminder (the deadline has passed).
     pub deadline: Option<DateTime<Utc>>,
+    /// The recipient's single-purpose link (`/temporarily?token=...`): no account needed.
     pub link: String,
+    /// The page a customer with an account answers on after signing in.
+    pub account_link: String,
 }
 
 impl Notice {
-    async fn load(pool: &sqlx::PgPool, row: &Claimed, outbox: &Outbox) -> Result<Self, String> {
+    async fn load(state: &CommandState, row: &Claimed, outbox: &Outbox) -> Result<Self, String> {
         let found: Option<(
+            Uuid,
             Option<String>,
             serde_json::Value,
             serde_json::Value,
             serde_json::Value,
         )> = sqlx::query_as(
-            "SELECT tracking_number, requested, other_documents, proposed_changes
+            "SELECT customer_id, tracking_number, requested, other_documents, proposed_changes
                    FROM rm_exception_notices WHERE exception_id = $1",
         )
         .bind(row.exception_id)
-        .fetch_optional(pool)
+        .fetch_optional(&state.pool)
         .await
         .map_err(|e| e.to_string())?;
-        let (tracking_number, requested, other, changes) =
+        let (customer_id, tracking_number, requested, other, changes) =
             found.ok_or_else(|| "the exception's notice is not projected yet".to_string())?;
+        let now = Utc::now();
+        let claims = api::link::LinkClaims::new(
+            state.auth.issuer(),
+            row.exception_id,
+            customer_id,
+            row.id,
+            now,
+            now + chrono::Duration::days(outbox.link_days),
+        );
+        let token = state.auth.sign_link(&claims).map_err(|e| e.to_string())?;
+        let base = outbox.public_url.trim_end_matches('/');
         let json = |e: serde_json::Error| e.to_string();
         Ok(Self {
             exception_id: row.exception_id,
@@ -435,11 +453,8 @@ impl Notice {
             proposed_changes: serde_json::from_value(changes).map_err(json)?,
             deadline: (row.kind != "remind")
                 .then(|| row.created_at + chrono::Duration::hours(outbox.overdue_hours)),
-            link: format!(
-                "{}/customer-exception/detail?id={}",
-                outbox.public_url.trim_end_matches('/'),
-                row.exception_id
-            ),
+            link: format!("{base}/temporarily?token={token}"),
+            account_link: format!("{base}/customer-exception/detail?id={}", row.exception_id),
         })
     }
 
@@ -535,13 +550,17 @@ impl Notice {
         };
         format!(
             "您好，\n\n{zh_lead}\n\n运单号：{shipment}\n需要您：\n{}\n截止时间：{deadline}（北京时间）\n\
-             请打开以下页面上传文件并确认：\n{link}\n\n\
+             请打开以下页面上传文件并确认（无需登录，链接仅用于此次异常）：\n{link}\n\
+             已有账户的客户也可登录后处理：\n{account}\n\n\
              Hello,\n\n{en_lead}\n\nTracking number: {shipment}\nWhat is needed:\n{}\n\
              Deadline: {deadline} (China Standard Time, UTC+8)\n\
-             Open this page to upload the files and confirm:\n{link}\n\n-- Clearway\n",
+             Open this page to upload the files and confirm (no sign-in needed; the link is for \
+             this exception only):\n{link}\n\
+             Customers with an account can also sign in and answer here:\n{account}\n\n-- Clearway\n",
             zh_needed.join("\n"),
             en_needed.join("\n"),
             link = self.link,
+            account = self.account_link,
         )
     }
 }
@@ -611,7 +630,8 @@ mod tests {
                 new: "8471410000".into(),
             }],
             deadline: Some("2026-11-27T02:00:00Z".parse().expect("time")),
-            link: "https://x.test/customer-exception/detail?id=1".into(),
+            link: "https://x.test/temporarily?token=a.b.c".into(),
+            account_link: "https://x.test/customer-exception/detail?id=1".into(),
         };
         let body = notice.body();
         for needle in [
@@ -623,6 +643,7 @@ mod tests {
             "8471300000 -> 8471410000",
             "截止时间：2026-11-27 10:00",
             "Deadline: 2026-11-27 10:00",
+            "https://x.test/temporarily?token=a.b.c",
             "https://x.test/customer-exception/detail?id=1",
         ] {
             assert!(body.contains(needle), "{needle} in {body}");
@@ -635,7 +656,8 @@ mod tests {
             "商业发票、photo of the label、确认HS 编码变更"
         );
         assert_eq!(m.params["deadline"], "2026-11-27 10:00");
-        assert_eq!(m.url, "https://x.test/customer-exception/detail?id=1");
+        assert_eq!(m.url, "https://x.test/temporarily?token=a.b.c");
+        assert_eq!(m.params["link"], "https://x.test/temporarily?token=a.b.c");
         let reminder = Notice {
             kind: "remind".into(),
             deadline: None,

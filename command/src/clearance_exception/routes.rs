@@ -25,6 +25,7 @@ use super::{DeclarationRef, ExceptionCommand, ExceptionState, ProposedValues, de
 use crate::Ctx;
 
 pub mod documents;
+pub mod link;
 use crate::declaration::{self, DeclarationCommand, DeclarationState};
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, Hooked, Idempotency, also_append, execute_then, load,
@@ -45,6 +46,7 @@ pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
         .routes(routes!(reject).map(|r| r.route_layer(guard.clone())))
         .routes(routes!(void).map(|r| r.route_layer(guard.clone())))
         .merge(documents::router(g))
+        .merge(link::router())
 }
 
 /// A blank text arrives as `null` (the body's strings are trimmed and blanks dropped before
@@ -594,6 +596,7 @@ async fn respond(
     let command = ExceptionCommand::Respond {
         confirm_changes: body.confirm_changes.unwrap_or(false),
         note: body.note,
+        via_link: None,
     };
     run(&state, &actor, &headers, &id, command).await
 }

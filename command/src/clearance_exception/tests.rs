@@ -133,6 +133,7 @@ fn respond(note: Option<&str>) -> ExceptionCommand {
     ExceptionCommand::Respond {
         confirm_changes: true,
         note: note.map(String::from),
+        via_link: None,
     }
 }
 
@@ -572,6 +573,7 @@ fn approval_applies_the_changes_only_when_the_customer_confirmed_them() {
         ExceptionCommand::Respond {
             confirm_changes: false,
             note: None,
+            via_link: None,
         },
         &acme(),
     );

@@ -47,6 +47,11 @@ impl Ids {
             &self.own_exc
         };
         path = path.replace("{exc}", exc).replace("{doc}", doc);
+        // The customer whose resource it is: acme, or globex in the foreign column.
+        path = path.replace(
+            "{cust}",
+            &clearway::seed::customer_id(if foreign { "globex" } else { "acme" }).to_string(),
+        );
         if path.contains("{draft}") {
             let drafts = if foreign {
                 &mut self.foreign_drafts

@@ -79,7 +79,7 @@ pub struct DocumentAnswer {
     pub sha256: String,
 }
 
-fn too_large() -> ApiError {
+pub(super) fn too_large() -> ApiError {
     ApiError::PayloadTooLarge
 }
 
@@ -103,7 +103,7 @@ fn clean_name(raw: Option<&str>) -> String {
 }
 
 /// Reads the part `file` (at most [`MAX_UPLOAD`] bytes): its name and content.
-async fn read_file(mut multipart: Multipart) -> Result<(String, Vec<u8>), ApiError> {
+pub(super) async fn read_file(mut multipart: Multipart) -> Result<(String, Vec<u8>), ApiError> {
     let bad = |en: &'static str, zh: &'static str| ApiError::bad_field("file", zh, en);
     while let Some(mut field) = multipart.next_field().await.map_err(|_| {
         bad(
@@ -136,11 +136,25 @@ async fn read_file(mut multipart: Multipart) -> Result<(String, Vec<u8>), ApiErr
     Err(bad("file is required", "file：请选择文件"))
 }
 
+/// The content's type, judged from its bytes: one of [`ALLOWED`], else 400 naming `file`.
+pub(super) fn sniff(content: &[u8]) -> Result<&'static str, ApiError> {
+    infer::get(content)
+        .map(|t| t.mime_type())
+        .and_then(|m| ALLOWED.iter().find(|a| **a == m).copied())
+        .ok_or_else(|| {
+            ApiError::bad_field(
+                "file",
+                "file：只接受 PDF、图片或 xlsx 文件",
+                "file: only PDF, images or xlsx are accepted",
+            )
+        })
+}
+
 /// Writes the content (once per hash) in the transaction of the event that names it.
-struct StoreBlob {
-    sha256: String,
-    content: Vec<u8>,
-    content_type: &'static str,
+pub(super) struct StoreBlob {
+    pub(super) sha256: String,
+    pub(super) content: Vec<u8>,
+    pub(super) content_type: &'static str,
 }
 
 impl AfterAppend for StoreBlob {
@@ -212,16 +226,7 @@ async fn upload(
     }
     let multipart = multipart.map_err(|_| ApiError::UnsupportedMediaType)?;
     let (file_name, content) = read_file(multipart).await?;
-    let content_type = infer::get(&content)
-        .map(|t| t.mime_type())
-        .and_then(|m| ALLOWED.iter().find(|a| **a == m).copied())
-        .ok_or_else(|| {
-            ApiError::bad_field(
-                "file",
-                "file：只接受 PDF、图片或 xlsx 文件",
-                "file: only PDF, images or xlsx are accepted",
-            )
-        })?;
+    let content_type = sniff(&content)?;
     let sha256 = hex::encode(Sha256::digest(&content));
     let document_id = Uuid::now_v7();
     let command = ExceptionCommand::AttachDocument {

@@ -18,6 +18,8 @@ import type { Role } from '@/lib/roles';
 import { declarationPage } from './declarationPages';
 import type { AppRoute } from './types';
 
+const ContactBook = lazy(() => import('@/features/contact-book/components/ContactBookPage'));
+const RecipientLink = lazy(() => import('@/features/clearance-exceptions/pages/RecipientLinkPage'));
 const Placeholder = lazy(() => import('@/features/placeholder/components/PlaceholderPage'));
 const CustomerLogin = lazy(() => import('@/features/auth/components/CustomerLoginPage'));
 const StaffLogin = lazy(() => import('@/features/auth/components/StaffLoginPage'));
@@ -239,13 +241,13 @@ export const publicRoutes: AppRoute[] = [
         path: '',
         name: 'temporarily-index',
         meta: { title: 'route.temporarily', public: true },
-        component: Placeholder,
+        component: RecipientLink,
       },
       {
         path: 'detail',
         name: 'temporarily-detail',
         meta: { title: 'route.temporarilyDetail', public: true },
-        component: Placeholder,
+        component: RecipientLink,
       },
     ],
   },
@@ -331,6 +333,12 @@ export const customerRoutes: AppRoute[] = [
         name: 'center-mapping',
         meta: { title: 'route.centerMapping' },
         component: MappingCenter,
+      },
+      {
+        path: 'contacts',
+        name: 'center-contacts',
+        meta: { title: 'route.centerContacts' },
+        component: ContactBook,
       },
       {
         path: 'bind',

@@ -17,6 +17,9 @@ import {
   Title,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
+import { useContactBook } from '@/features/contact-book/api/contactBook';
+import { ContactInput } from '@/features/contact-book/components/ContactInput';
+import { offeredFor } from '@/features/contact-book/model/contacts';
 import { useExcT } from '../i18n';
 import {
   MAX_ADDRESS,
@@ -40,6 +43,8 @@ export interface ExceptionFormProps {
   values: ExceptionFormValues;
   onChange: (next: ExceptionFormValues) => void;
   errors: Record<string, string>;
+  /** The declaration's customer: their saved contacts are offered in the contact fields. */
+  customerId?: string;
 }
 
 function Section({
@@ -132,8 +137,10 @@ const CONTACT_GROUPS: { key: string; fields: ContactField[] }[] = [
   },
 ];
 
-export function ExceptionForm({ values, onChange, errors }: ExceptionFormProps) {
+export function ExceptionForm({ values, onChange, errors, customerId }: ExceptionFormProps) {
   const { t } = useExcT();
+  const book = useContactBook(customerId);
+  const saved = book.data?.contacts ?? [];
   const patch = (p: Partial<ExceptionFormValues>) => onChange({ ...values, ...p });
 
   return (
@@ -321,15 +328,14 @@ export function ExceptionForm({ values, onChange, errors }: ExceptionFormProps) 
                 {t(`contact.${g.key}`)}
               </Text>
               {g.fields.map((f) => (
-                <TextInput
+                <ContactInput
                   key={f}
                   label={t(`contact.${f}`)}
+                  offered={offeredFor(saved, f)}
                   value={values.contacts[f]}
                   maxLength={MAX_ADDRESS}
                   error={errors[`notificationContact.${f}`]}
-                  onChange={(e) =>
-                    patch({ contacts: { ...values.contacts, [f]: e.currentTarget.value } })
-                  }
+                  onChange={(value) => patch({ contacts: { ...values.contacts, [f]: value } })}
                 />
               ))}
             </Stack>

@@ -266,6 +266,25 @@ const en: ExceptionMessages = {
     awaitingReview: 'Awaiting review: {{count}}',
     none: 'No clearance exception waits on a customer',
   },
+  link: {
+    title: 'Clearance exception: documents needed',
+    intro:
+      'To clear your shipment {{trackingNumber}} we need the items below. Upload the files and confirm; no sign-in is needed and this link is for this exception only.',
+    expires: 'This link opens until {{at}}',
+    sent: 'Files sent',
+    confirmChanges: 'I agree to the changes above',
+    note: 'Note (optional)',
+    submit: 'Send my answer',
+    submitted: 'Your answer was received and will be reviewed shortly. This link is now used.',
+    loading: 'Opening the link…',
+    invalid:
+      'This link is not valid. Use the whole link from the notice, or contact your account manager.',
+    expired: 'This link has expired. Please contact your account manager for a new notice.',
+    used: 'This link has already been used to answer; nothing more is needed.',
+    closed: 'This exception no longer waits for your answer.',
+    noToken: 'The link is incomplete. Use the whole link from the notice.',
+    failed: 'The link could not be opened: {{message}}',
+  },
   customer: {
     intro:
       'To clear your shipment we need the items below. Upload the files and confirm; we review them as soon as possible.',

@@ -186,7 +186,12 @@ function CreateForm({ declaration, area }: { declaration: Declaration; area: Are
 
   return (
     <Stack>
-      <ExceptionForm values={values} onChange={setValues} errors={errors} />
+      <ExceptionForm
+        values={values}
+        onChange={setValues}
+        errors={errors}
+        customerId={declaration.customerId}
+      />
       {problem && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
           {problem}

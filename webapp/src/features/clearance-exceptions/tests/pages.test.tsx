@@ -504,7 +504,7 @@ describe('ExceptionCreatePage', () => {
     fireEvent.change(screen.getByLabelText('异常描述 1'), {
       target: { value: 'Invoice missing' },
     });
-    fireEvent.change(screen.getByLabelText('收件人邮箱'), {
+    fireEvent.change(screen.getByRole('combobox', { name: '收件人邮箱' }), {
       target: { value: 'buyer@example.com' },
     });
     fireEvent.change(screen.getByLabelText(/异常摘要/), {

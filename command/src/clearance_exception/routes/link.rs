@@ -1,0 +1,401 @@
+//! The recipient's link: a person without an account opens `/temporarily?token=...` from the
+//! notice, sees that one exception's request, uploads its documents and confirms. The token
+//! ([`api::link`]) travels in the `X-Link-Token` header of three routes and nothing else:
+//!
+//! - `GET  /api/v1/exception-link`: what is asked (tracking number, requested documents,
+//!   proposed changes, deadline, the documents sent so far);
+//! - `POST /api/v1/exception-link/documents` (multipart `file`, as the staff upload);
+//! - `POST /api/v1/exception-link/confirm` (`{confirmChanges, note}`): acknowledges the
+//!   notice if not yet done and answers it (2|3 -> 4), recording the link as used.
+//!
+//! Every write is made by the actor "recipient via link" (a customer-role actor of the
+//! exception's customer whose id is derived from the link, so the approver rule "nobody
+//! approves their own answer" still holds and the history names the link, not a person).
+//! A link that is not ours is 403; expired, used, or for an exception that no longer waits
+//! on the customer: 409 with `data.reason` `LINK_EXPIRED`, `LINK_USED`, `EXCEPTION_CLOSED`.
+
+use api::link::{LinkClaims, LinkRefusal};
+use api::{Actor, ApiError, ApiResult, Role, Text, ok};
+use axum::extract::multipart::MultipartRejection;
+use axum::extract::{Multipart, State};
+use axum::http::{HeaderMap, header};
+use chrono::{DateTime, Utc};
+use events::clearance_exception::{ExceptionStatus, ProposedChange};
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use utoipa::ToSchema;
+use utoipa_axum::router::OpenApiRouter;
+use utoipa_axum::routes;
+use uuid::Uuid;
+
+use super::documents::{DocumentAnswer, MAX_UPLOAD, StoreBlob, read_file, sniff, too_large};
+use crate::aggregate::{Aggregate, DomainError};
+use crate::clearance_exception::{ExceptionCommand, ExceptionState, decide};
+use crate::handler::{Command, CommandAnswer, execute, execute_answering, load};
+use crate::http::{CommandState, metadata};
+
+/// The name every use of a link is recorded under.
+pub const RECIPIENT: &str = "recipient via link";
+
+/// Public: the link is the only credential.
+pub fn router() -> OpenApiRouter<CommandState> {
+    OpenApiRouter::new()
+        .routes(routes!(view))
+        .routes(routes!(upload))
+        .routes(routes!(confirm))
+}
+
+fn refused(reason: &'static str, zh: &'static str, en: &'static str) -> ApiError {
+    ApiError::Conflict {
+        reason,
+        message: Text::new(zh, en),
+    }
+}
+
+/// The link's claims, or why it does not open.
+fn claims(state: &CommandState, headers: &HeaderMap) -> Result<LinkClaims, ApiError> {
+    let token = headers
+        .get("x-link-token")
+        .and_then(|v| v.to_str().ok())
+        .map(str::trim)
+        .unwrap_or("");
+    match state.auth.verify_link(token) {
+        Ok(c) => Ok(c),
+        Err(LinkRefusal::Expired) => Err(refused(
+            "LINK_EXPIRED",
+            "链接已过期，请联系您的客户经理",
+            "this link has expired; please contact your account manager",
+        )),
+        Err(LinkRefusal::Invalid) => Err(ApiError::Forbidden(Text::new(
+            "链接无效",
+            "this link is not valid",
+        ))),
+    }
+}
+
+/// The actor a link acts as: the exception's customer, under a name of its own.
+pub fn recipient(claims: &LinkClaims) -> Actor {
+    Actor {
+        id: Uuid::new_v5(
+            &Uuid::NAMESPACE_URL,
+            format!("clearway:link:{}", claims.jti).as_bytes(),
+        ),
+        username: RECIPIENT.into(),
+        display_name: RECIPIENT.into(),
+        role: Role::Customer,
+        customer_id: Some(claims.cid),
+        session_id: Uuid::nil(),
+    }
+}
+
+/// The exception the link names, if the link may still act on it.
+async fn open(state: &CommandState, claims: &LinkClaims) -> Result<ExceptionState, ApiError> {
+    let (exception, _) = load::<ExceptionState>(&state.store, claims.sub)
+        .await
+        .map_err(ApiError::internal)?;
+    if !exception.exists() || exception.customer_id != claims.cid {
+        return Err(ApiError::Forbidden(Text::new(
+            "链接无效",
+            "this link is not valid",
+        )));
+    }
+    if exception.used_links.contains(&claims.jti) {
+        return Err(refused(
+            "LINK_USED",
+            "此链接已提交过答复，无需再次操作",
+            "this link has already been used to answer",
+        ));
+    }
+    Ok(exception)
+}
+
+fn waits_on_customer(exception: &ExceptionState) -> Result<ExceptionStatus, ApiError> {
+    match exception.status {
+        Some(s @ (ExceptionStatus::CustomerNotified | ExceptionStatus::AwaitingConfirmation)) => {
+            Ok(s)
+        }
+        _ => Err(refused(
+            "EXCEPTION_CLOSED",
+            "此异常已不再等待您的答复",
+            "this exception no longer waits for your answer",
+        )),
+    }
+}
+
+/// A document already sent.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = ExceptionLinkDocument)]
+struct LinkDocument {
+    id: Uuid,
+    file_name: String,
+    content_type: String,
+}
+
+/// A change the exception proposes (JSON path, value now, value proposed).
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = ExceptionLinkChange)]
+struct LinkChange {
+    kind: String,
+    field: String,
+    old: Option<String>,
+    new: String,
+}
+
+impl From<&ProposedChange> for LinkChange {
+    fn from(c: &ProposedChange) -> Self {
+        Self {
+            kind: c.kind.clone(),
+            field: c.field.clone(),
+            old: c.old.clone(),
+            new: c.new.clone(),
+        }
+    }
+}
+
+/// What the link shows.
+#[derive(Debug, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = ExceptionLinkView)]
+struct LinkView {
+    exception_id: Uuid,
+    /// 2 notified, 3 awaiting the answer (the recipient can act in both).
+    status: i16,
+    tracking_number: Option<String>,
+    /// Codes of the requested documents (e.g. `commercialInvoice`).
+    requested: Vec<String>,
+    other_documents: Vec<String>,
+    proposed_changes: Vec<LinkChange>,
+    documents: Vec<LinkDocument>,
+    /// When the link stops opening.
+    expires_at: Option<DateTime<Utc>>,
+}
+
+/// Open a recipient link
+///
+/// What the exception asks of its customer. Public: the `X-Link-Token` is the credential.
+#[utoipa::path(
+    get,
+    path = "/api/v1/exception-link",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "openExceptionLink",
+    params(api::doc::LinkToken),
+    responses(
+        (status = 200, description = "The request.", body = LinkView),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
+async fn view(State(state): State<CommandState>, headers: HeaderMap) -> ApiResult<LinkView> {
+    let claims = claims(&state, &headers)?;
+    let exception = open(&state, &claims).await?;
+    let status = waits_on_customer(&exception)?;
+    let notice: Option<(
+        Option<String>,
+        serde_json::Value,
+        serde_json::Value,
+        serde_json::Value,
+    )> = sqlx::query_as(
+        "SELECT tracking_number, requested, other_documents, proposed_changes
+               FROM rm_exception_notices WHERE exception_id = $1",
+    )
+    .bind(claims.sub)
+    .fetch_optional(&state.pool)
+    .await
+    .map_err(ApiError::internal)?;
+    let (tracking_number, requested, other, _) = notice.unwrap_or((
+        None,
+        serde_json::Value::Null,
+        serde_json::Value::Null,
+        serde_json::Value::Null,
+    ));
+    let strings =
+        |v: serde_json::Value| serde_json::from_value::<Vec<String>>(v).unwrap_or_default();
+    Ok(ok(LinkView {
+        exception_id: exception.id,
+        status: status.code(),
+        tracking_number,
+        requested: strings(requested),
+        other_documents: strings(other),
+        proposed_changes: exception
+            .proposed_changes
+            .iter()
+            .map(LinkChange::from)
+            .collect(),
+        documents: exception
+            .documents
+            .iter()
+            .map(|d| LinkDocument {
+                id: d.id,
+                file_name: d.file_name.clone(),
+                content_type: d.content_type.clone(),
+            })
+            .collect(),
+        expires_at: claims.expires_at(),
+    }))
+}
+
+/// The upload form: one file.
+#[derive(Deserialize, ToSchema)]
+#[schema(as = ExceptionLinkUpload)]
+#[allow(dead_code)]
+struct UploadForm {
+    /// PDF, an image (JPEG, PNG, GIF, WebP, BMP, TIFF) or xlsx; at most 3 MB.
+    #[schema(value_type = String, format = Binary)]
+    file: String,
+}
+
+/// Send a document through a recipient link
+///
+/// Multipart with one part `file` (as `POST /api/v1/clearance-exceptions/{id}/documents`),
+/// while the exception waits on the customer.
+#[utoipa::path(
+    post,
+    path = "/api/v1/exception-link/documents",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "uploadExceptionLinkDocument",
+    params(api::doc::LinkToken),
+    request_body(content = UploadForm, content_type = "multipart/form-data"),
+    responses(
+        (status = 200, description = "Stored.", body = DocumentAnswer),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 409, response = api::doc::Conflict),
+        (status = 413, response = api::doc::PayloadTooLarge),
+        (status = 415, response = api::doc::UnsupportedMediaType),
+    ),
+)]
+async fn upload(
+    State(state): State<CommandState>,
+    headers: HeaderMap,
+    multipart: Result<Multipart, MultipartRejection>,
+) -> ApiResult<DocumentAnswer> {
+    let claims = claims(&state, &headers)?;
+    let declared = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok());
+    if declared.is_some_and(|n| n > MAX_UPLOAD + 64 * 1024) {
+        return Err(too_large());
+    }
+    let exception = open(&state, &claims).await?;
+    waits_on_customer(&exception)?;
+    let multipart = multipart.map_err(|_| ApiError::UnsupportedMediaType)?;
+    let (file_name, content) = read_file(multipart).await?;
+    let content_type = sniff(&content)?;
+    let sha256 = hex::encode(Sha256::digest(&content));
+    let document_id = Uuid::now_v7();
+    let actor = recipient(&claims);
+    let command = ExceptionCommand::AttachDocument {
+        document_id,
+        file_name,
+        content_type: content_type.to_string(),
+        size: content.len() as i64,
+        sha256: sha256.clone(),
+    };
+    let blob = StoreBlob {
+        sha256: sha256.clone(),
+        content,
+        content_type,
+    };
+    let link = claims.jti;
+    let usable = |s: &ExceptionState| {
+        s.exists() && s.customer_id == claims.cid && !s.used_links.contains(&link)
+    };
+    let run = Command::on(&state.store, claims.sub, metadata(&actor, &headers, None))
+        .visible_if(&usable)
+        .customer_of(|s: &ExceptionState| Some(s.customer_id));
+    let answer = execute_answering(
+        run,
+        |s, _| {
+            waits_on_customer(s).map_err(|_| {
+                DomainError::Conflict("the exception no longer waits for documents".into())
+            })?;
+            decide(s, command.clone(), &actor)
+        },
+        Some(&blob),
+        |a: CommandAnswer| DocumentAnswer {
+            id: a.id,
+            version: a.version,
+            position: a.position,
+            document_id,
+            sha256: sha256.clone(),
+        },
+    )
+    .await?;
+    Ok(ok(answer))
+}
+
+/// The recipient's answer.
+#[derive(Debug, Default, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase", default)]
+#[schema(as = ExceptionLinkConfirm)]
+struct ConfirmBody {
+    /// The recipient agrees to the proposed changes.
+    confirm_changes: Option<bool>,
+    /// At most 500 characters.
+    #[schema(max_length = 500)]
+    note: Option<String>,
+}
+
+/// Answer through a recipient link
+///
+/// Acknowledges the notice if that was not done yet and answers it (-> 4, awaiting review);
+/// the link is used up.
+#[utoipa::path(
+    post,
+    path = "/api/v1/exception-link/confirm",
+    tag = api::doc::DECLARATIONS,
+    operation_id = "confirmExceptionLink",
+    params(api::doc::LinkToken),
+    request_body = ConfirmBody,
+    responses(
+        (status = 200, description = "Answered.", body = ref("#/components/schemas/CommandAnswer")),
+        (status = 400, response = api::doc::BadRequest),
+        (status = 403, response = api::doc::Forbidden),
+        (status = 409, response = api::doc::Conflict),
+    ),
+)]
+async fn confirm(
+    State(state): State<CommandState>,
+    headers: HeaderMap,
+    api::Json(body): api::Json<ConfirmBody>,
+) -> ApiResult<CommandAnswer> {
+    let claims = claims(&state, &headers)?;
+    let exception = open(&state, &claims).await?;
+    let actor = recipient(&claims);
+    let link = claims.jti;
+    let usable = |s: &ExceptionState| {
+        s.exists() && s.customer_id == claims.cid && !s.used_links.contains(&link)
+    };
+    waits_on_customer(&exception)?;
+    let respond = ExceptionCommand::Respond {
+        confirm_changes: body.confirm_changes.unwrap_or(false),
+        note: body.note,
+        via_link: Some(link),
+    };
+    let run = Command::on(&state.store, claims.sub, metadata(&actor, &headers, None))
+        .visible_if(&usable)
+        .customer_of(|s: &ExceptionState| Some(s.customer_id));
+    // One append: the acknowledgement (when still due) and the answer.
+    let answer = execute(run, |s, _| {
+        let mut events = Vec::new();
+        let mut now = s.clone();
+        if s.status == Some(ExceptionStatus::CustomerNotified) {
+            for e in decide(s, ExceptionCommand::Acknowledge, &actor)? {
+                now.evolve(&e);
+                events.push(e);
+            }
+        }
+        if now.status != Some(ExceptionStatus::AwaitingConfirmation) {
+            return Err(DomainError::Conflict(
+                "the exception no longer waits for an answer".into(),
+            ));
+        }
+        events.extend(decide(&now, respond.clone(), &actor)?);
+        Ok(events)
+    })
+    .await?;
+    Ok(ok(answer))
+}
