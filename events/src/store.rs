@@ -193,6 +193,18 @@ async fn append_with<'c, E: PgExecutor<'c>>(
         };
     }
 
+    if let [event] = events {
+        return append_one(
+            executor,
+            stream_type,
+            stream_id,
+            expected_version,
+            event,
+            metadata,
+        )
+        .await;
+    }
+
     let ids: Vec<Uuid> = events.iter().map(|_| Uuid::now_v7()).collect();
     let types: Vec<&str> = events.iter().map(|e| e.event_type.as_str()).collect();
     let schemas: Vec<i32> = events.iter().map(|e| e.schema_version).collect();
@@ -234,6 +246,57 @@ async fn append_with<'c, E: PgExecutor<'c>>(
                 _ => Err(conflict),
             }
         }
+        Err(sqlx::Error::Database(db))
+            if db.is_unique_violation() && db.constraint() == Some(STREAM_VERSION_KEY) =>
+        {
+            Err(conflict)
+        }
+        Err(e) => Err(e.into()),
+    }
+}
+
+/// One event (most commands append one): a plain `INSERT ... SELECT` of scalars, which
+/// PostgreSQL plans and runs in about half the time of the array form above (the profile
+/// in docs/benchmarks.md: 0.073 against 0.156 ms per statement). Same guard, same answers.
+async fn append_one<'e, E>(
+    executor: E,
+    stream_type: &str,
+    stream_id: Uuid,
+    expected_version: i64,
+    event: &NewEvent,
+    metadata: &Metadata,
+) -> Result<Appended, StoreError>
+where
+    E: PgExecutor<'e>,
+{
+    let conflict = StoreError::Conflict {
+        stream_id,
+        expected: expected_version,
+    };
+    let result = sqlx::query(
+        "INSERT INTO events (stream_type, stream_id, stream_version, event_id, event_type,
+                             schema_version, payload, metadata)
+         SELECT $1, $2, $3 + 1, $4, $5, $6, $7, $8
+         WHERE $3 = 0
+            OR EXISTS (SELECT 1 FROM events e WHERE e.stream_id = $2 AND e.stream_version = $3)
+         RETURNING stream_version, global_position",
+    )
+    .bind(stream_type)
+    .bind(stream_id)
+    .bind(expected_version)
+    .bind(Uuid::now_v7())
+    .bind(event.event_type.as_str())
+    .bind(event.schema_version)
+    .bind(&event.payload)
+    .bind(Json(metadata))
+    .fetch_optional(executor)
+    .await;
+    match result {
+        Ok(Some(row)) => Ok(Appended {
+            version: row.try_get(0)?,
+            position: row.try_get(1)?,
+        }),
+        Ok(None) => Err(conflict),
         Err(sqlx::Error::Database(db))
             if db.is_unique_violation() && db.constraint() == Some(STREAM_VERSION_KEY) =>
         {
