@@ -146,6 +146,59 @@ run_step() {
 	return 1
 }
 
+# run_step_bg NAME TIMEOUT COMMAND...: run_step in the background (its output only in its
+# log); collect_bg waits for every such step and records it as run_step would have. For the
+# suites that mostly wait on a server (e2e, fuzz), so they overlap.
+BG_STEPS=()
+run_step_bg() {
+	local result
+	result="$LOGDIR/bg-$(printf '%s' "$1" | tr -c 'A-Za-z0-9_-' '_').result"
+	printf '\n==> [%s] started in the background (log: %s)\n' "$1" \
+		"$LOGDIR/$(printf '%s' "$1" | tr -c 'A-Za-z0-9_-' '_').log" >&2
+	(
+		SUMMARY=() FAILED=() N_PASSED=0 N_FAILED=0 N_SKIPPED=0 CLEARWAY_TEST_FAIL_FAST=0
+		trap - EXIT
+		run_step "$@" >/dev/null 2>&1 || true
+		{
+			printf 'COUNTS %s %s %s\n' "$N_PASSED" "$N_FAILED" "$N_SKIPPED"
+			for line in "${SUMMARY[@]}"; do printf 'SUMMARY %s\n' "$line"; done
+			for line in "${FAILED[@]}"; do printf 'FAILED %s\n' "$line"; done
+		} >"$result"
+	) &
+	BG_STEPS+=("$!|$result|$1")
+}
+
+collect_bg() {
+	local entry pid result name kind rest p f s log
+	for entry in "${BG_STEPS[@]}"; do
+		IFS='|' read -r pid result name <<<"$entry"
+		wait "$pid" || true
+		log="$LOGDIR/$(printf '%s' "$name" | tr -c 'A-Za-z0-9_-' '_').log"
+		if [ ! -f "$result" ]; then
+			printf '==> [%s] FAILED: the background step left no result (log: %s)\n' "$name" "$log" >&2
+			record FAILED "?" "$name"
+			FAILED+=("$name")
+			continue
+		fi
+		while read -r kind rest; do
+			case "$kind" in
+			COUNTS)
+				read -r p f s <<<"$rest"
+				N_PASSED=$((N_PASSED + p)) N_FAILED=$((N_FAILED + f)) N_SKIPPED=$((N_SKIPPED + s))
+				;;
+			SUMMARY) SUMMARY+=("$rest") ;;
+			FAILED)
+				FAILED+=("$rest")
+				printf '==> [%s] FAILED; the end of its log (%s):\n' "$rest" "$log" >&2
+				tail -n 60 "$log" >&2 || true
+				;;
+			esac
+		done <"$result"
+		grep -q "^FAILED " "$result" || printf '==> [%s] ok (log: %s)\n' "$name" "$log" >&2
+	done
+	BG_STEPS=()
+}
+
 # A step that could not run because a step it needs failed: counts as a failure.
 not_run() {
 	printf '\n==> [%s] NOT RUN: %s\n' "$1" "$2" >&2
@@ -396,6 +449,16 @@ if [ "$DO_RUST" = 1 ] || [ "$DO_FUZZ" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E
 	if run_step "rust: build" 1800 cargo build --locked --bin clearway; then BIN_BUILT=1; fi
 fi
 
+# --- fuzz (in the background, beside e2e) ----------------------------------------------
+
+if [ "$DO_FUZZ" = 1 ]; then
+	if [ "$BIN_BUILT" = 0 ]; then
+		not_run "fuzz" "the server did not build"
+	else
+		run_step_bg "fuzz: schemathesis" 1500 scripts/fuzz.sh
+	fi
+fi
+
 # --- e2e -----------------------------------------------------------------------------
 
 if [ "$DO_E2E" = 1 ]; then
@@ -420,14 +483,5 @@ if [ "$DO_E2E" = 1 ]; then
 	fi
 fi
 
-# --- fuzz ----------------------------------------------------------------------------
-
-if [ "$DO_FUZZ" = 1 ]; then
-	if [ "$BIN_BUILT" = 0 ]; then
-		not_run "fuzz" "the server did not build"
-	else
-		run_step "fuzz: schemathesis" 1500 scripts/fuzz.sh || true
-	fi
-fi
-
+collect_bg
 finish
