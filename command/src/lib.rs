@@ -4,6 +4,7 @@
 pub mod account;
 pub mod accounts;
 pub mod aggregate;
+pub mod ai_draft;
 pub mod clearance_exception;
 pub mod customer;
 pub mod declaration;
@@ -48,5 +49,6 @@ pub fn routes(
         .merge(trade_company::routes::router(&guards))
         .merge(product::routes::router(&guards))
         .merge(mapping_scheme::routes::router(&guards))
+        .merge(ai_draft::routes::router(&guards))
         .with_state(state)
 }

@@ -1,0 +1,1 @@
+//! Given/when/then tests of the proposal's decisions and the review.
