@@ -10,6 +10,7 @@
 pub mod extract;
 pub mod read;
 pub mod routes;
+pub mod sample;
 #[cfg(test)]
 mod tests;
 

@@ -1,1 +1,272 @@
-//! Given/when/then tests of the proposal's decisions and the review.
+//! Given/when/then tests of the extractor on the sample documents (text, PDF through
+//! poppler, xlsx through calamine), of the review and of the proposal's decisions.
+
+use std::collections::BTreeMap;
+
+use chrono::NaiveDate;
+use events::ai_draft::{AiDraftEvent, Proposal};
+use events::declaration::{ReviewDecision, TypeCode};
+use events::reference::ReferenceTableVersionImported;
+use serde_json::{Value, json};
+use uuid::Uuid;
+
+use super::extract::{Company, Context, Extraction, LibraryProduct, extract};
+use super::read::{self, Document, Kind};
+use super::sample::{self, Invoice};
+use super::*;
+use crate::reference::{ReferenceData, parse_table};
+
+fn table(name: &str, csv: &str) -> ReferenceTableVersionImported {
+    let parsed = parse_table(name, csv).expect("seed table");
+    ReferenceTableVersionImported {
+        table: name.into(),
+        effective_from: NaiveDate::from_ymd_opt(2020, 1, 1).expect("date"),
+        columns: parsed.columns.clone(),
+        row_count: parsed.rows.len() as i64,
+        rows: parsed.rows,
+        source: "seed".into(),
+        content_hash: String::new(),
+    }
+}
+
+/// The seeded tables the extractor consults.
+pub fn reference() -> ReferenceData {
+    ReferenceData::from_events([
+        table("units", include_str!("../../../seeds/reference/units.csv")),
+        table("countries", include_str!("../../../seeds/reference/countries.csv")),
+        table("currencies", include_str!("../../../seeds/reference/currencies.csv")),
+        table("exchange-rates", include_str!("../../../seeds/reference/exchange-rates.csv")),
+    ])
+}
+
+fn today() -> NaiveDate {
+    NaiveDate::from_ymd_opt(2026, 8, 15).expect("date")
+}
+
+fn companies() -> Vec<Company> {
+    vec![Company {
+        name_cn: "深圳某某科技有限公司".into(),
+        name_en: Some("Shenzhen Example Tech".into()),
+        uscc: "91440300MA5FHK4H1F".into(),
+        customs_code: Some("4403960ABC".into()),
+        inspection_code: Some("4700000001".into()),
+    }]
+}
+
+fn run(docs: &[Document], ty: &str, products: &[LibraryProduct]) -> Extraction {
+    let reference = reference();
+    let companies = companies();
+    let ctx = Context {
+        reference: &reference,
+        on: today(),
+        declaration_type: ty.parse::<TypeCode>().expect("type"),
+        companies: &companies,
+        products,
+    };
+    extract(docs, &ctx)
+}
+
+fn text_doc(text: &str) -> Document {
+    Document {
+        name: "mail.txt".into(),
+        kind: Kind::Text,
+        pages: 1,
+        lines: read::text_lines(text),
+    }
+}
+
+fn value_at(x: &Extraction, path: &str) -> Option<Value> {
+    if let Some(rest) = path.strip_prefix("declarationGoodsInfo[") {
+        let (i, field) = rest.split_once("].")?;
+        let i: usize = i.parse().ok()?;
+        return x.goods.get(i)?.get(field).map(|p| p.value.clone());
+    }
+    x.fields.get(path).map(|p| p.value.clone())
+}
+
+/// The expected values the extraction missed or got wrong.
+fn misses(x: &Extraction, invoice: &Invoice) -> Vec<String> {
+    invoice
+        .expected()
+        .into_iter()
+        .filter(|(path, want)| {
+            let got = value_at(x, path);
+            !got.as_ref().is_some_and(|g| same(g, want))
+        })
+        .map(|(path, want)| format!("{path}: want {want}, got {:?}", value_at(x, &path)))
+        .collect()
+}
+
+#[test]
+fn an_english_invoice_as_text_gives_every_stated_value() {
+    let invoice = sample::english();
+    let x = run(&[text_doc(&invoice.text())], "IC", &[]);
+    assert_eq!(misses(&x, &invoice), Vec::<String>::new(), "{x:#?}");
+    // The consignee is the customer's trade company: its codes come from the record.
+    assert_eq!(x.fields["consigneeCompanyCn"].value, json!("深圳某某科技有限公司"));
+    assert_eq!(x.fields["consigneeCompanyCn"].source, "tradeCompany");
+    assert_eq!(x.fields["consigneeCustomMaster"].value, json!("4403960ABC"));
+    assert_eq!(x.fields["trackingNumber"].source, "document");
+    assert_eq!(x.fields["trackingNumber"].location, "mail.txt p.1 line 3");
+    assert!(x.fields["trackingNumber"].confidence >= 0.8);
+}
+
+#[test]
+fn a_chinese_invoice_as_text_gives_every_stated_value() {
+    let invoice = sample::chinese();
+    let x = run(&[text_doc(&invoice.text())], "IC", &[]);
+    assert_eq!(misses(&x, &invoice), Vec::<String>::new(), "{x:#?}");
+}
+
+#[test]
+fn an_xlsx_invoice_gives_every_stated_value() {
+    for invoice in [sample::english(), sample::chinese()] {
+        let bytes = invoice.xlsx();
+        let doc = tokio::runtime::Runtime::new()
+            .expect("runtime")
+            .block_on(read::read("invoice.xlsx", &bytes))
+            .expect("read");
+        assert_eq!(doc.kind, Kind::Xlsx);
+        let x = run(&[doc], "IC", &[]);
+        assert_eq!(misses(&x, &invoice), Vec::<String>::new(), "{x:#?}");
+    }
+}
+
+#[tokio::test]
+async fn a_text_pdf_is_read_with_positions_and_gives_every_stated_value() {
+    for invoice in [sample::english(), sample::chinese()] {
+        let doc = read::read("invoice.pdf", &invoice.pdf()).await.expect("pdftotext reads the PDF");
+        assert_eq!(doc.kind, Kind::Pdf);
+        let x = run(&[doc], "IC", &[]);
+        assert_eq!(misses(&x, &invoice), Vec::<String>::new(), "{x:#?}");
+        assert!(x.fields["grossWeight"].location.starts_with("invoice.pdf p.1 line "));
+    }
+}
+
+#[tokio::test]
+async fn unreadable_documents_are_refused_with_a_message() {
+    let empty = read::read("a.pdf", b"").await.expect_err("empty");
+    assert_eq!(empty.en, "the file is empty");
+    let damaged = read::read("a.pdf", b"%PDF-1.4 not really").await.expect_err("damaged");
+    assert!(damaged.en.contains("damaged") || damaged.en.contains("no text layer"), "{damaged:?}");
+    let binary = read::read("a.bin", &[0, 1, 2, 3, 0xFF]).await.expect_err("binary");
+    assert!(binary.en.starts_with("unsupported file type"));
+    let blank = read::read("blank.pdf", &sample::pdf_document("")).await.expect_err("blank");
+    assert!(blank.en.contains("no text layer"), "{blank:?}");
+    let big = vec![b'a'; read::MAX_DOCUMENT_BYTES + 1];
+    assert!(read::read("big.txt", &big).await.expect_err("big").en.contains("too large"));
+}
+
+#[test]
+fn the_product_library_fills_the_hs_code_and_elements_the_documents_lack() {
+    let text = "AWB No.: 123456\n\nDescription      Qty   Unit   Amount\nSmart phone      2     PCS    USD 400.00\n";
+    let products = [LibraryProduct {
+        description_cn: "智能手机".into(),
+        description_en: Some("Smart Phone".into()),
+        hs_code: "8517130000".into(),
+        declaration_elements: Some("1|0|品牌:无".into()),
+        legal_unit_one: Some("007".into()),
+        origin_country: Some("CHN".into()),
+    }];
+    let x = run(&[text_doc(text)], "IC", &products);
+    let g = &x.goods[0];
+    assert_eq!(g["goodsCode"].value, json!("8517130000"));
+    assert_eq!(g["goodsCode"].source, "productLibrary");
+    assert_eq!(g["specification"].value, json!("1|0|品牌:无"));
+    assert_eq!(g["totalPrice"].value, json!(400));
+    assert_eq!(g["currency"].value, json!("USD"));
+    assert_eq!(g["unitPrice"].source, "derived");
+}
+
+#[test]
+fn the_class_follows_the_value_at_the_days_rate_and_the_consignee() {
+    // 440 USD at 7.1 is about CNY 3,124: C for a company.
+    let x = run(&[text_doc(&sample::english().text())], "IC", &[]);
+    let class = x.class.expect("class");
+    assert_eq!(class.class, "C", "{class:?}");
+    assert!(class.reason_en.contains("CNY"));
+    // 45,600 JPY is about CNY 2,200: C as well; at 10x the value it is D.
+    let big = sample::chinese().text().replace("45600", "456000").replace("36000", "360000");
+    let x = run(&[text_doc(&big)], "IC", &[]);
+    assert_eq!(x.class.expect("class").class, "D");
+    assert!(x.warnings.iter().any(|w| w.starts_with("declarationType")));
+    // A person receiving a small parcel: B.
+    let person = "AWB No.: 77\nConsignee: Li Lei\nCurrency: USD\n\nDescription   Qty  Amount\nBook          1    20.00\n";
+    let x = run(&[text_doc(person)], "IB", &[]);
+    assert_eq!(x.class.expect("class").class, "B");
+}
+
+#[test]
+fn a_uscc_that_fails_its_check_character_is_a_warning_not_a_value() {
+    let text = "AWB No.: 1\nConsignee: Unknown Trading Co., Ltd.\nUSCC: 91440300MA5FHK4H1X\n";
+    let x = run(&[text_doc(text)], "IC", &[]);
+    assert!(x.fields.get("consigneeScc").is_none());
+    assert!(x.warnings.iter().any(|w| w.contains("fails its check character")), "{:?}", x.warnings);
+}
+
+fn proposal(value: Value) -> Proposal {
+    Proposal {
+        value,
+        source: "document".into(),
+        location: "a.pdf p.1 line 1".into(),
+        confidence: 0.9,
+    }
+}
+
+fn proposed_draft() -> events::ai_draft::Proposed {
+    let mut fields = BTreeMap::new();
+    fields.insert("trackingNumber".to_string(), proposal(json!("1Z1")));
+    fields.insert("grossWeight".to_string(), proposal(json!(12.5)));
+    fields.insert("contractNo".to_string(), proposal(json!("INV-1")));
+    let mut line = BTreeMap::new();
+    line.insert("goodsName".to_string(), proposal(json!("Cup")));
+    events::ai_draft::Proposed {
+        customer_id: Uuid::nil(),
+        declaration_type: "IC".parse().expect("type"),
+        documents: vec![],
+        fields,
+        goods: vec![line],
+        warnings: vec![],
+        class: None,
+    }
+}
+
+#[test]
+fn the_review_tells_accepted_changed_and_rejected_fields_apart() {
+    let p = proposed_draft();
+    let mut form = proposed_form(&p);
+    assert_eq!(form.tracking_number.as_deref(), Some("1Z1"));
+    form.gross_weight = Some("13".parse().expect("decimal"));
+    form.contract_no = None;
+    let review = review(&p, &form);
+    let decision = |f: &str| review.iter().find(|r| r.field == f).map(|r| r.decision);
+    assert_eq!(decision("trackingNumber"), Some(ReviewDecision::Accepted));
+    assert_eq!(decision("grossWeight"), Some(ReviewDecision::Changed));
+    assert_eq!(decision("contractNo"), Some(ReviewDecision::Rejected));
+    assert_eq!(decision("declarationGoodsInfo[0].goodsName"), Some(ReviewDecision::Accepted));
+    let changed = review.iter().find(|r| r.field == "grossWeight").expect("gross");
+    assert_eq!(changed.old, json!(12.5));
+    assert_eq!(changed.new, json!(13));
+    assert_eq!(changed.source, "document");
+}
+
+#[test]
+fn a_proposal_is_accepted_once() {
+    let mut state = AiDraftState::default();
+    let accept = AiDraftCommand::Accept {
+        declaration_id: Uuid::nil(),
+        fields: vec![],
+    };
+    assert_eq!(decide(&state, accept.clone()), Err(crate::DomainError::NotFound));
+    for e in decide(&state, AiDraftCommand::Propose(Box::new(proposed_draft()))).expect("propose") {
+        state.evolve(&e);
+    }
+    let events = decide(&state, accept.clone()).expect("accept");
+    assert!(matches!(events[0], AiDraftEvent::Accepted(_)));
+    state.evolve(&events[0]);
+    assert!(matches!(decide(&state, accept), Err(crate::DomainError::Conflict(_))));
+    assert!(matches!(
+        decide(&state, AiDraftCommand::Propose(Box::new(proposed_draft()))),
+        Err(crate::DomainError::Conflict(_))
+    ));
+}
