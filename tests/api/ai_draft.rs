@@ -48,6 +48,14 @@ async fn trade_company(app: &TestApp, token: &str) {
     caught_up(app, "master_data_directory", r["data"]["position"].as_i64().expect("position")).await;
 }
 
+/// A stored proposal of `token`'s customer (from pasted text): its id.
+pub async fn proposed(app: &TestApp, token: &str) -> String {
+    let text = sample::english().text();
+    let (status, r) = propose(app, token, &[("declarationType", "IC"), ("text", &text)], &[]).await;
+    assert_eq!(status, 200, "{r}");
+    r["data"]["id"].as_str().expect("id").to_string()
+}
+
 fn field_names(r: &Value) -> Vec<String> {
     r["data"]
         .as_array()
