@@ -270,3 +270,37 @@ fn a_proposal_is_accepted_once() {
         Err(crate::DomainError::Conflict(_))
     ));
 }
+
+/// The page of `pdf` rendered as a PNG by poppler's `pdftoppm` at `dpi` (a "scan").
+pub fn render_png(pdf: &[u8], dpi: u32) -> Vec<u8> {
+    let dir = std::env::temp_dir().join(format!("clearway-render-{}", Uuid::new_v4()));
+    std::fs::create_dir_all(&dir).expect("dir");
+    let input = dir.join("page.pdf");
+    std::fs::write(&input, pdf).expect("pdf");
+    let status = std::process::Command::new("pdftoppm")
+        .args(["-png", "-r", &dpi.to_string(), "-singlefile"])
+        .arg(&input)
+        .arg(dir.join("page"))
+        .status()
+        .expect("pdftoppm (poppler-utils)");
+    assert!(status.success());
+    let png = std::fs::read(dir.join("page.png")).expect("png");
+    let _ = std::fs::remove_dir_all(&dir);
+    png
+}
+
+#[tokio::test]
+async fn a_scanned_english_invoice_is_read_by_ocr_with_most_values_right() {
+    let invoice = sample::english();
+    let png = render_png(&invoice.pdf(), 200);
+    let doc = read::read("scan.png", &png).await.expect("tesseract reads the scan");
+    assert_eq!(doc.kind, Kind::Image);
+    let x = run(&[doc], "IC", &[]);
+    let total = invoice.expected().len();
+    let wrong = misses(&x, &invoice);
+    let right = total - wrong.len();
+    // The target for images: at least 85% of the fields right.
+    assert!(right * 100 >= total * 85, "{right}/{total} right; missed: {wrong:#?}");
+    // OCR confidence is carried into the proposal.
+    assert!(x.fields["trackingNumber"].confidence < 1.0);
+}

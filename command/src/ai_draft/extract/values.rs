@@ -8,16 +8,11 @@ use rust_decimal::Decimal;
 
 use crate::reference::{ReferenceData, cell};
 
-/// Lower case, without spaces, dots, colons, slashes, brackets, hyphens.
+/// Lower case letters and digits only (Chinese characters kept): no spaces, punctuation or
+/// the stray marks OCR adds (`=Amount`).
 pub fn norm(s: &str) -> String {
     s.chars()
-        .filter(|c| {
-            !c.is_whitespace()
-                && !matches!(
-                    c,
-                    '.' | ':' | '：' | '/' | '(' | ')' | '（' | '）' | '-' | '_' | '#' | ',' | '，' | '\'' | '&' | '*'
-                )
-        })
+        .filter(|c| c.is_alphanumeric())
         .flat_map(char::to_lowercase)
         .collect()
 }
