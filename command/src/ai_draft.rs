@@ -83,7 +83,8 @@ pub fn decide(state: &AiDraftState, cmd: AiDraftCommand) -> Result<Vec<AiDraftEv
                     "the draft was already accepted as declaration {made}"
                 )));
             }
-            let count = |d: ReviewDecision| fields.iter().filter(|f| f.decision == d).count() as u32;
+            let count =
+                |d: ReviewDecision| fields.iter().filter(|f| f.decision == d).count() as u32;
             Ok(vec![AiDraftEvent::Accepted(Accepted {
                 declaration_id,
                 accepted: count(ReviewDecision::Accepted),
@@ -176,8 +177,10 @@ pub fn proposed_form(proposed: &Proposed) -> DeclarationData {
         .iter()
         .enumerate()
         .map(|(i, line)| {
-            let mut g: serde_json::Map<String, Value> =
-                line.iter().map(|(k, p)| (k.clone(), p.value.clone())).collect();
+            let mut g: serde_json::Map<String, Value> = line
+                .iter()
+                .map(|(k, p)| (k.clone(), p.value.clone()))
+                .collect();
             g.insert("goodsNo".into(), Value::from(i as u64 + 1));
             Value::Object(g)
         })

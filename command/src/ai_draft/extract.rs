@@ -91,27 +91,222 @@ enum Key {
 }
 
 const LABELS: &[(Key, &[&str])] = &[
-    (Key::Tracking, &["awbno", "awb", "airwaybillno", "airwaybill", "waybillno", "waybill", "trackingno", "trackingnumber", "运单号", "快递单号", "运单编号", "hawbno", "hawb", "mawbno", "mawb"]),
-    (Key::Bill, &["提运单号", "提单号", "blno", "billofladingno", "billoflading"]),
-    (Key::Contract, &["合同号", "合同协议号", "contractno", "contractnumber"]),
-    (Key::Invoice, &["发票号", "发票号码", "发票编号", "invoiceno", "invoicenumber", "invno"]),
-    (Key::Consignee, &["收货人", "收件人", "consignee", "shipto", "deliverto", "importer"]),
+    (
+        Key::Tracking,
+        &[
+            "awbno",
+            "awb",
+            "airwaybillno",
+            "airwaybill",
+            "waybillno",
+            "waybill",
+            "trackingno",
+            "trackingnumber",
+            "运单号",
+            "快递单号",
+            "运单编号",
+            "hawbno",
+            "hawb",
+            "mawbno",
+            "mawb",
+        ],
+    ),
+    (
+        Key::Bill,
+        &[
+            "提运单号",
+            "提单号",
+            "blno",
+            "billofladingno",
+            "billoflading",
+        ],
+    ),
+    (
+        Key::Contract,
+        &["合同号", "合同协议号", "contractno", "contractnumber"],
+    ),
+    (
+        Key::Invoice,
+        &[
+            "发票号",
+            "发票号码",
+            "发票编号",
+            "invoiceno",
+            "invoicenumber",
+            "invno",
+        ],
+    ),
+    (
+        Key::Consignee,
+        &[
+            "收货人",
+            "收件人",
+            "consignee",
+            "shipto",
+            "deliverto",
+            "importer",
+        ],
+    ),
     (Key::Buyer, &["buyer", "买方", "soldto", "billto"]),
-    (Key::Shipper, &["发货人", "寄件人", "shipper", "consignor", "exporter"]),
+    (
+        Key::Shipper,
+        &["发货人", "寄件人", "shipper", "consignor", "exporter"],
+    ),
     (Key::Seller, &["seller", "卖方", "vendor"]),
-    (Key::Gross, &["毛重", "总毛重", "grossweight", "gw", "totalgrossweight", "grosswt", "gwkg", "grossweightkg", "毛重kg"]),
-    (Key::Net, &["净重", "总净重", "netweight", "nw", "totalnetweight", "netwt", "nwkg", "netweightkg", "净重kg"]),
-    (Key::Packages, &["件数", "包装件数", "总件数", "总箱数", "noofpackages", "numberofpackages", "totalpackages", "totalcartons", "packages"]),
+    (
+        Key::Gross,
+        &[
+            "毛重",
+            "总毛重",
+            "grossweight",
+            "gw",
+            "totalgrossweight",
+            "grosswt",
+            "gwkg",
+            "grossweightkg",
+            "毛重kg",
+        ],
+    ),
+    (
+        Key::Net,
+        &[
+            "净重",
+            "总净重",
+            "netweight",
+            "nw",
+            "totalnetweight",
+            "netwt",
+            "nwkg",
+            "netweightkg",
+            "净重kg",
+        ],
+    ),
+    (
+        Key::Packages,
+        &[
+            "件数",
+            "包装件数",
+            "总件数",
+            "总箱数",
+            "noofpackages",
+            "numberofpackages",
+            "totalpackages",
+            "totalcartons",
+            "packages",
+        ],
+    ),
     (Key::Currency, &["币制", "币种", "币别", "currency", "curr"]),
-    (Key::TradeCountry, &["贸易国", "贸易国别", "贸易国地区", "tradecountry", "countryoftrade"]),
-    (Key::Origin, &["原产国", "原产地", "countryoforigin", "origin", "madein"]),
-    (Key::Freight, &["运费", "freight", "freightcharge", "freightcharges", "shippingcost"]),
-    (Key::Insurance, &["保费", "保险费", "insurance", "insurancepremium"]),
-    (Key::Voyage, &["航班号", "航次号", "flightno", "flight", "voyageno", "vesselvoyage", "航次"]),
-    (Key::Marks, &["唛头", "marks", "shippingmarks", "marksnos", "marksandnumbers", "标记唛码"]),
-    (Key::Total, &["总金额", "合计金额", "发票总额", "totalamount", "totalvalue", "invoicetotal", "totalinvoicevalue", "grandtotal", "amountdue"]),
-    (Key::Licence, &["许可证号", "licenceno", "licenseno", "importlicence", "exportlicence"]),
-    (Key::Other, &["date", "日期", "invoicedate", "发票日期", "tel", "phone", "电话", "fax", "传真", "address", "地址", "email", "attn", "contact", "联系人", "paymentterms", "付款方式", "terms", "incoterms", "成交方式", "tradeterms", "page", "uscc", "统一社会信用代码", "信用代码", "portofloading", "portofdischarge", "destination", "目的港", "启运港", "装货港"]),
+    (
+        Key::TradeCountry,
+        &[
+            "贸易国",
+            "贸易国别",
+            "贸易国地区",
+            "tradecountry",
+            "countryoftrade",
+        ],
+    ),
+    (
+        Key::Origin,
+        &["原产国", "原产地", "countryoforigin", "origin", "madein"],
+    ),
+    (
+        Key::Freight,
+        &[
+            "运费",
+            "freight",
+            "freightcharge",
+            "freightcharges",
+            "shippingcost",
+        ],
+    ),
+    (
+        Key::Insurance,
+        &["保费", "保险费", "insurance", "insurancepremium"],
+    ),
+    (
+        Key::Voyage,
+        &[
+            "航班号",
+            "航次号",
+            "flightno",
+            "flight",
+            "voyageno",
+            "vesselvoyage",
+            "航次",
+        ],
+    ),
+    (
+        Key::Marks,
+        &[
+            "唛头",
+            "marks",
+            "shippingmarks",
+            "marksnos",
+            "marksandnumbers",
+            "标记唛码",
+        ],
+    ),
+    (
+        Key::Total,
+        &[
+            "总金额",
+            "合计金额",
+            "发票总额",
+            "totalamount",
+            "totalvalue",
+            "invoicetotal",
+            "totalinvoicevalue",
+            "grandtotal",
+            "amountdue",
+        ],
+    ),
+    (
+        Key::Licence,
+        &[
+            "许可证号",
+            "licenceno",
+            "licenseno",
+            "importlicence",
+            "exportlicence",
+        ],
+    ),
+    (
+        Key::Other,
+        &[
+            "date",
+            "日期",
+            "invoicedate",
+            "发票日期",
+            "tel",
+            "phone",
+            "电话",
+            "fax",
+            "传真",
+            "address",
+            "地址",
+            "email",
+            "attn",
+            "contact",
+            "联系人",
+            "paymentterms",
+            "付款方式",
+            "terms",
+            "incoterms",
+            "成交方式",
+            "tradeterms",
+            "page",
+            "uscc",
+            "统一社会信用代码",
+            "信用代码",
+            "portofloading",
+            "portofdischarge",
+            "destination",
+            "目的港",
+            "启运港",
+            "装货港",
+        ],
+    ),
 ];
 
 fn key_of(joined: &str) -> Option<Key> {
@@ -328,8 +523,29 @@ fn kilograms(text: &str) -> Option<Decimal> {
 }
 
 const COMPANY_MARKS: &[&str] = &[
-    "公司", "厂", "集团", "商行", "co", "ltd", "inc", "llc", "gmbh", "corp", "corporation", "company",
-    "limited", "sa", "sarl", "bv", "ag", "plc", "pte", "kk", "srl", "industries", "trading",
+    "公司",
+    "厂",
+    "集团",
+    "商行",
+    "co",
+    "ltd",
+    "inc",
+    "llc",
+    "gmbh",
+    "corp",
+    "corporation",
+    "company",
+    "limited",
+    "sa",
+    "sarl",
+    "bv",
+    "ag",
+    "plc",
+    "pte",
+    "kk",
+    "srl",
+    "industries",
+    "trading",
 ];
 
 fn is_company(name: &str) -> bool {
@@ -353,7 +569,18 @@ fn has_cjk(s: &str) -> bool {
 fn name_key(s: &str) -> String {
     let n = norm(s);
     let mut n = n.as_str();
-    for suffix in ["coltd", "limited", "ltd", "inc", "llc", "co", "company", "corp", "有限公司", "公司"] {
+    for suffix in [
+        "coltd",
+        "limited",
+        "ltd",
+        "inc",
+        "llc",
+        "co",
+        "company",
+        "corp",
+        "有限公司",
+        "公司",
+    ] {
         if let Some(stripped) = n.strip_suffix(suffix) {
             n = stripped;
         }
@@ -363,7 +590,11 @@ fn name_key(s: &str) -> String {
 
 fn same_name(a: &str, b: &str) -> bool {
     let (a, b) = (name_key(a), name_key(b));
-    !a.is_empty() && !b.is_empty() && (a == b || (a.chars().count() >= 4 && b.contains(&a)) || (b.chars().count() >= 4 && a.contains(&b)))
+    !a.is_empty()
+        && !b.is_empty()
+        && (a == b
+            || (a.chars().count() >= 4 && b.contains(&a))
+            || (b.chars().count() >= 4 && a.contains(&b)))
 }
 
 /// Every token of the documents that is a valid USCC (check character included), with
@@ -374,7 +605,10 @@ fn usccs(documents: &[Document]) -> (Vec<(String, String)>, Vec<String>) {
     for (text, at) in doc_text(documents) {
         for token in text.split(|c: char| !c.is_ascii_alphanumeric()) {
             let t = token.to_uppercase();
-            if t.len() != 18 || !t.chars().any(|c| c.is_ascii_digit()) || !t[..2].chars().all(|c| c.is_ascii_alphanumeric()) {
+            if t.len() != 18
+                || !t.chars().any(|c| c.is_ascii_digit())
+                || !t[..2].chars().all(|c| c.is_ascii_alphanumeric())
+            {
                 continue;
             }
             if !t.chars().take(8).skip(2).all(|c| c.is_ascii_digit()) {
@@ -406,7 +640,12 @@ pub fn extract(documents: &[Document], ctx: &Context) -> Extraction {
     let text_field = |x: &mut Extraction, key: Key, name: &str| {
         if let Some(f) = found.get(&key) {
             let v: String = f.text.split_whitespace().collect::<Vec<_>>().join(" ");
-            x.fields.entry(name.to_string()).or_insert(proposal(Value::String(v), "document", &f.location, f.conf));
+            x.fields.entry(name.to_string()).or_insert(proposal(
+                Value::String(v),
+                "document",
+                &f.location,
+                f.conf,
+            ));
         }
     };
     text_field(&mut x, Key::Tracking, "trackingNumber");
@@ -421,7 +660,16 @@ pub fn extract(documents: &[Document], ctx: &Context) -> Extraction {
         && let Some(f) = found.get(&Key::Invoice)
     {
         // Express declarations file the invoice number as the contract number.
-        put(&mut x, "contractNo", proposal(Value::String(f.text.clone()), "document", &f.location, f.conf * 0.8));
+        put(
+            &mut x,
+            "contractNo",
+            proposal(
+                Value::String(f.text.clone()),
+                "document",
+                &f.location,
+                f.conf * 0.8,
+            ),
+        );
     }
     text_field(&mut x, Key::Voyage, "voyageNo");
     text_field(&mut x, Key::Marks, "mark");
@@ -455,12 +703,19 @@ pub fn extract(documents: &[Document], ctx: &Context) -> Extraction {
         }
     }
     if let Some((c, at, conf)) = &doc_currency {
-        put(&mut x, "currencyCode", proposal(Value::String(c.clone()), "document", at, *conf));
+        put(
+            &mut x,
+            "currencyCode",
+            proposal(Value::String(c.clone()), "document", at, *conf),
+        );
     }
 
     // Weights and packages: labelled, else the table's totals line.
-    let totals = found_table.as_ref().and_then(|(d, t)| t.totals.as_ref().map(|r| (*d, r)));
-    let totals_at = |r: &table::Row, d: usize| format!("{} p.{} line {}", documents[d].name, r.page, r.line);
+    let totals = found_table
+        .as_ref()
+        .and_then(|(d, t)| t.totals.as_ref().map(|r| (*d, r)));
+    let totals_at =
+        |r: &table::Row, d: usize| format!("{} p.{} line {}", documents[d].name, r.page, r.line);
     for (key, column, name) in [
         (Key::Gross, Column::GrossWeight, "grossWeight"),
         (Key::Net, Column::NetWeight, "netWeight"),
@@ -468,49 +723,102 @@ pub fn extract(documents: &[Document], ctx: &Context) -> Extraction {
         if let Some(f) = found.get(&key)
             && let Some(kg) = kilograms(&f.text)
         {
-            put(&mut x, name, proposal(decimal_value(kg), "document", &f.location, f.conf));
+            put(
+                &mut x,
+                name,
+                proposal(decimal_value(kg), "document", &f.location, f.conf),
+            );
         } else if let Some((d, r)) = totals
             && let Some((t, conf)) = r.get(column)
             && let Some(kg) = kilograms(t)
         {
-            put(&mut x, name, proposal(decimal_value(kg), "document", &totals_at(r, d), conf * 0.85));
+            put(
+                &mut x,
+                name,
+                proposal(decimal_value(kg), "document", &totals_at(r, d), conf * 0.85),
+            );
         }
     }
     if let Some(f) = found.get(&Key::Packages)
         && let Some(n) = number(&f.text)
     {
-        put(&mut x, "packageQuantity", proposal(decimal_value(n), "document", &f.location, f.conf));
+        put(
+            &mut x,
+            "packageQuantity",
+            proposal(decimal_value(n), "document", &f.location, f.conf),
+        );
     } else if let Some((d, r)) = totals
         && let Some((t, conf)) = r.get(Column::Packages)
         && let Some(n) = number(t)
     {
-        put(&mut x, "packageQuantity", proposal(decimal_value(n), "document", &totals_at(r, d), conf * 0.85));
+        put(
+            &mut x,
+            "packageQuantity",
+            proposal(decimal_value(n), "document", &totals_at(r, d), conf * 0.85),
+        );
     }
     for (key, value, unit_name, type_name) in [
-        (Key::Freight, "transpotationFeeValue", "transpotationFeeUnit", "transpotationFeeType"),
-        (Key::Insurance, "insuranceFeeValue", "insuranceFeeUnit", "insuranceFeeType"),
+        (
+            Key::Freight,
+            "transpotationFeeValue",
+            "transpotationFeeUnit",
+            "transpotationFeeType",
+        ),
+        (
+            Key::Insurance,
+            "insuranceFeeValue",
+            "insuranceFeeUnit",
+            "insuranceFeeType",
+        ),
     ] {
         if let Some(f) = found.get(&key)
             && let Some(n) = number(&f.text)
         {
-            put(&mut x, value, proposal(decimal_value(n), "document", &f.location, f.conf));
+            put(
+                &mut x,
+                value,
+                proposal(decimal_value(n), "document", &f.location, f.conf),
+            );
             // Mark 3: a total amount in a currency.
-            put(&mut x, type_name, proposal(Value::String("3".into()), "derived", &f.location, f.conf));
-            let c = currency(&f.text, reference, on).or_else(|| doc_currency.as_ref().map(|c| c.0.clone()));
+            put(
+                &mut x,
+                type_name,
+                proposal(Value::String("3".into()), "derived", &f.location, f.conf),
+            );
+            let c = currency(&f.text, reference, on)
+                .or_else(|| doc_currency.as_ref().map(|c| c.0.clone()));
             if let Some(c) = c {
-                put(&mut x, unit_name, proposal(Value::String(c), "document", &f.location, f.conf * 0.9));
+                put(
+                    &mut x,
+                    unit_name,
+                    proposal(Value::String(c), "document", &f.location, f.conf * 0.9),
+                );
             }
         }
     }
     if let Some(f) = found.get(&Key::TradeCountry) {
         match country(&f.text, reference, on) {
-            Some(code) => put(&mut x, "tradeCountryCode", proposal(Value::String(code), "document", &f.location, f.conf)),
-            None => x.warnings.push(format!("tradeCountry: \"{}\" is not a known country ({})", f.text, f.location)),
+            Some(code) => put(
+                &mut x,
+                "tradeCountryCode",
+                proposal(Value::String(code), "document", &f.location, f.conf),
+            ),
+            None => x.warnings.push(format!(
+                "tradeCountry: \"{}\" is not a known country ({})",
+                f.text, f.location
+            )),
         }
     }
 
     parties(&mut x, &found, documents, ctx);
-    goods(&mut x, documents, found_table.as_ref(), &found, doc_currency.as_ref().map(|c| c.0.as_str()), ctx);
+    goods(
+        &mut x,
+        documents,
+        found_table.as_ref(),
+        &found,
+        doc_currency.as_ref().map(|c| c.0.as_str()),
+        ctx,
+    );
     checks(&mut x, &found);
     x.class = class(&x, &found, ctx);
     if let Some(c) = &x.class
@@ -524,21 +832,35 @@ pub fn extract(documents: &[Document], ctx: &Context) -> Extraction {
         ));
     }
     if !x.fields.contains_key("trackingNumber") {
-        x.warnings.push("trackingNumber: no waybill or tracking number found; a draft needs one".into());
+        x.warnings
+            .push("trackingNumber: no waybill or tracking number found; a draft needs one".into());
     }
     x
 }
 
 /// The domestic party (import: consignee; export: shipper) matched to the customer's trade
 /// companies; the overseas party as `consignorCompanyEn`.
-fn parties(x: &mut Extraction, found: &BTreeMap<Key, Found>, documents: &[Document], ctx: &Context) {
+fn parties(
+    x: &mut Extraction,
+    found: &BTreeMap<Key, Found>,
+    documents: &[Document],
+    ctx: &Context,
+) {
     let import = ctx.declaration_type.direction == Direction::Import;
-    let receiver = found.get(&Key::Consignee).or_else(|| found.get(&Key::Buyer));
+    let receiver = found
+        .get(&Key::Consignee)
+        .or_else(|| found.get(&Key::Buyer));
     let sender = found.get(&Key::Shipper).or_else(|| found.get(&Key::Seller));
-    let (domestic, overseas) = if import { (receiver, sender) } else { (sender, receiver) };
+    let (domestic, overseas) = if import {
+        (receiver, sender)
+    } else {
+        (sender, receiver)
+    };
     let (valid_usccs, invalid) = usccs(documents);
     for bad in invalid {
-        x.warnings.push(format!("consigneeScc: {bad} looks like a USCC but fails its check character"));
+        x.warnings.push(format!(
+            "consigneeScc: {bad} looks like a USCC but fails its check character"
+        ));
     }
     // The company: by a USCC in the documents, else by name.
     let by_uscc = valid_usccs.iter().find_map(|(code, at)| {
@@ -551,28 +873,61 @@ fn parties(x: &mut Extraction, found: &BTreeMap<Key, Found>, documents: &[Docume
         domestic.and_then(|f| {
             ctx.companies
                 .iter()
-                .find(|c| same_name(&f.text, &c.name_cn) || c.name_en.as_deref().is_some_and(|e| same_name(&f.text, e)))
+                .find(|c| {
+                    same_name(&f.text, &c.name_cn)
+                        || c.name_en.as_deref().is_some_and(|e| same_name(&f.text, e))
+                })
                 .map(|c| (c, f.location.clone(), 0.93 * f.conf.max(0.8)))
         })
     };
     if let Some((company, at, conf)) = by_uscc.or_else(by_name) {
         let s = |v: &str| Value::String(v.to_string());
-        x.fields.insert("consigneeCompanyCn".into(), proposal(s(&company.name_cn), "tradeCompany", &at, conf));
+        x.fields.insert(
+            "consigneeCompanyCn".into(),
+            proposal(s(&company.name_cn), "tradeCompany", &at, conf),
+        );
         if let Some(en) = &company.name_en {
-            x.fields.insert("consigneeCompanyEn".into(), proposal(s(en), "tradeCompany", &at, conf));
+            x.fields.insert(
+                "consigneeCompanyEn".into(),
+                proposal(s(en), "tradeCompany", &at, conf),
+            );
         }
-        x.fields.insert("consigneeScc".into(), proposal(s(&company.uscc), "tradeCompany", &at, conf));
+        x.fields.insert(
+            "consigneeScc".into(),
+            proposal(s(&company.uscc), "tradeCompany", &at, conf),
+        );
         if let Some(code) = &company.customs_code {
-            x.fields.insert("consigneeCustomMaster".into(), proposal(s(code), "tradeCompany", &at, conf));
+            x.fields.insert(
+                "consigneeCustomMaster".into(),
+                proposal(s(code), "tradeCompany", &at, conf),
+            );
         }
         if let Some(code) = &company.inspection_code {
-            x.fields.insert("consigneeInspectCode".into(), proposal(s(code), "tradeCompany", &at, conf));
+            x.fields.insert(
+                "consigneeInspectCode".into(),
+                proposal(s(code), "tradeCompany", &at, conf),
+            );
         }
     } else if let Some(f) = domestic {
-        let name = if has_cjk(&f.text) { "consigneeCompanyCn" } else { "consigneeCompanyEn" };
-        x.fields.insert(name.into(), proposal(Value::String(f.text.clone()), "document", &f.location, f.conf));
+        let name = if has_cjk(&f.text) {
+            "consigneeCompanyCn"
+        } else {
+            "consigneeCompanyEn"
+        };
+        x.fields.insert(
+            name.into(),
+            proposal(
+                Value::String(f.text.clone()),
+                "document",
+                &f.location,
+                f.conf,
+            ),
+        );
         if let Some((code, at)) = valid_usccs.first() {
-            x.fields.insert("consigneeScc".into(), proposal(Value::String(code.clone()), "document", at, 0.8));
+            x.fields.insert(
+                "consigneeScc".into(),
+                proposal(Value::String(code.clone()), "document", at, 0.8),
+            );
         }
         x.warnings.push(format!(
             "consigneeCompanyCn: \"{}\" matches none of the customer's trade companies",
@@ -580,7 +935,15 @@ fn parties(x: &mut Extraction, found: &BTreeMap<Key, Found>, documents: &[Docume
         ));
     }
     if let Some(f) = overseas {
-        x.fields.insert("consignorCompanyEn".into(), proposal(Value::String(f.text.clone()), "document", &f.location, f.conf));
+        x.fields.insert(
+            "consignorCompanyEn".into(),
+            proposal(
+                Value::String(f.text.clone()),
+                "document",
+                &f.location,
+                f.conf,
+            ),
+        );
     }
 }
 
@@ -593,18 +956,21 @@ fn goods(
     ctx: &Context,
 ) {
     let Some((d, t)) = found_table else {
-        x.warnings.push("declarationGoodsInfo: no goods table found".into());
+        x.warnings
+            .push("declarationGoodsInfo: no goods table found".into());
         return;
     };
     let doc = &documents[*d];
-    let origin = found
-        .get(&Key::Origin)
-        .and_then(|f| country(&f.text, ctx.reference, ctx.on).map(|c| (c, f.location.clone(), f.conf)));
+    let origin = found.get(&Key::Origin).and_then(|f| {
+        country(&f.text, ctx.reference, ctx.on).map(|c| (c, f.location.clone(), f.conf))
+    });
     for (i, row) in t.rows.iter().enumerate() {
         let at = format!("{} p.{} line {}", doc.name, row.page, row.line);
         let mut g: BTreeMap<String, Proposal> = BTreeMap::new();
         let doc_p = |v: Value, conf: f64| proposal(v, "document", &at, conf * 0.95);
-        let name = row.get(Column::Name).map(|(t, c)| (t.trim().to_string(), c));
+        let name = row
+            .get(Column::Name)
+            .map(|(t, c)| (t.trim().to_string(), c));
         if let Some((n, c)) = &name {
             g.insert("goodsName".into(), doc_p(Value::String(n.clone()), *c));
         }
@@ -613,11 +979,17 @@ fn goods(
             if (6..=10).contains(&digits.len()) {
                 let known = crate::hs::is_subheading(&digits[..6]);
                 if !known {
-                    x.warnings.push(format!("declarationGoodsInfo[{i}].goodsCode: {digits} is not an HS 2022 subheading"));
+                    x.warnings.push(format!(
+                        "declarationGoodsInfo[{i}].goodsCode: {digits} is not an HS 2022 subheading"
+                    ));
                 } else if digits.len() < 10 {
                     x.warnings.push(format!("declarationGoodsInfo[{i}].goodsCode: {digits} has {} digits; complete it to 10", digits.len()));
                 }
-                let conf = if known && digits.len() == 10 { c } else { c * 0.6 };
+                let conf = if known && digits.len() == 10 {
+                    c
+                } else {
+                    c * 0.6
+                };
                 g.insert("goodsCode".into(), doc_p(Value::String(digits), conf));
             }
         }
@@ -628,12 +1000,19 @@ fn goods(
         }
         let unit_text = row.get(Column::Unit).or(qty_cell);
         if let Some((t, c)) = unit_text
-            && let Some(code) = t.split_whitespace().rev().find_map(|w| unit(w, ctx.reference, ctx.on))
+            && let Some(code) = t
+                .split_whitespace()
+                .rev()
+                .find_map(|w| unit(w, ctx.reference, ctx.on))
         {
             g.insert("goodsUnit".into(), doc_p(Value::String(code), c));
         }
-        let price = row.get(Column::UnitPrice).and_then(|(t, c)| number(t).map(|n| (n, c)));
-        let total = row.get(Column::Total).and_then(|(t, c)| number(t).map(|n| (n, c)));
+        let price = row
+            .get(Column::UnitPrice)
+            .and_then(|(t, c)| number(t).map(|n| (n, c)));
+        let total = row
+            .get(Column::Total)
+            .and_then(|(t, c)| number(t).map(|n| (n, c)));
         if let Some((p, c)) = price {
             g.insert("unitPrice".into(), doc_p(decimal_value(p), c));
         }
@@ -642,7 +1021,10 @@ fn goods(
                 g.insert("totalPrice".into(), doc_p(decimal_value(tot), c));
             }
             (None, Some(q), Some((p, _))) => {
-                g.insert("totalPrice".into(), proposal(decimal_value((q * p).round_dp(2)), "derived", &at, 0.8));
+                g.insert(
+                    "totalPrice".into(),
+                    proposal(decimal_value((q * p).round_dp(2)), "derived", &at, 0.8),
+                );
             }
             _ => {}
         }
@@ -650,25 +1032,41 @@ fn goods(
             && let (Some((tot, _)), Some(q)) = (total, qty)
             && !q.is_zero()
         {
-            g.insert("unitPrice".into(), proposal(decimal_value((tot / q).round_dp(4)), "derived", &at, 0.8));
+            g.insert(
+                "unitPrice".into(),
+                proposal(decimal_value((tot / q).round_dp(4)), "derived", &at, 0.8),
+            );
         }
         let cell_currency = row
             .get(Column::Total)
             .or(row.get(Column::UnitPrice))
             .and_then(|(t, _)| currency(t, ctx.reference, ctx.on));
         if let Some(c) = cell_currency.as_deref().or(doc_currency) {
-            g.insert("currency".into(), proposal(Value::String(c.to_string()), "document", &at, if cell_currency.is_some() { 0.9 } else { 0.8 }));
+            g.insert(
+                "currency".into(),
+                proposal(
+                    Value::String(c.to_string()),
+                    "document",
+                    &at,
+                    if cell_currency.is_some() { 0.9 } else { 0.8 },
+                ),
+            );
         }
         match row.get(Column::Origin) {
             Some((t, c)) => match country(t, ctx.reference, ctx.on) {
                 Some(code) => {
                     g.insert("originCountry".into(), doc_p(Value::String(code), c));
                 }
-                None => x.warnings.push(format!("declarationGoodsInfo[{i}].originCountry: \"{t}\" is not a known country")),
+                None => x.warnings.push(format!(
+                    "declarationGoodsInfo[{i}].originCountry: \"{t}\" is not a known country"
+                )),
             },
             None => {
                 if let Some((code, loc, c)) = &origin {
-                    g.insert("originCountry".into(), proposal(Value::String(code.clone()), "document", loc, *c * 0.9));
+                    g.insert(
+                        "originCountry".into(),
+                        proposal(Value::String(code.clone()), "document", loc, *c * 0.9),
+                    );
                 }
             }
         }
@@ -678,7 +1076,9 @@ fn goods(
         if let (Some(q), Some((p, _)), Some((tot, _))) = (qty, price, total)
             && ((q * p) - tot).abs() > Decimal::new(1, 2).max(tot * Decimal::new(1, 3))
         {
-            x.warnings.push(format!("declarationGoodsInfo[{i}].totalPrice: {q} x {p} is not {tot} ({at})"));
+            x.warnings.push(format!(
+                "declarationGoodsInfo[{i}].totalPrice: {q} x {p} is not {tot} ({at})"
+            ));
         }
         x.goods.push(g);
     }
@@ -717,15 +1117,19 @@ fn library(g: &mut BTreeMap<String, Proposal>, name: &str, ctx: &Context) {
     };
     let at = format!("product library: {}", p.description_cn);
     let s2 = |v: &str| Value::String(v.to_string());
-    g.entry("goodsCode".into()).or_insert(proposal(s2(&p.hs_code), "productLibrary", &at, s));
+    g.entry("goodsCode".into())
+        .or_insert(proposal(s2(&p.hs_code), "productLibrary", &at, s));
     if let Some(e) = &p.declaration_elements {
-        g.entry("specification".into()).or_insert(proposal(s2(e), "productLibrary", &at, s));
+        g.entry("specification".into())
+            .or_insert(proposal(s2(e), "productLibrary", &at, s));
     }
     if let Some(u) = &p.legal_unit_one {
-        g.entry("unitOne".into()).or_insert(proposal(s2(u), "productLibrary", &at, s));
+        g.entry("unitOne".into())
+            .or_insert(proposal(s2(u), "productLibrary", &at, s));
     }
     if let Some(o) = &p.origin_country {
-        g.entry("originCountry".into()).or_insert(proposal(s2(o), "productLibrary", &at, s * 0.8));
+        g.entry("originCountry".into())
+            .or_insert(proposal(s2(o), "productLibrary", &at, s * 0.8));
     }
 }
 
@@ -739,12 +1143,20 @@ fn decimal_of(p: Option<&Proposal>) -> Option<Decimal> {
 /// Cross-checks that say nothing is wrong when they pass: net within gross, goods sum
 /// equal to the invoice total.
 fn checks(x: &mut Extraction, found: &BTreeMap<Key, Found>) {
-    if let (Some(g), Some(n)) = (decimal_of(x.fields.get("grossWeight")), decimal_of(x.fields.get("netWeight")))
-        && n > g
+    if let (Some(g), Some(n)) = (
+        decimal_of(x.fields.get("grossWeight")),
+        decimal_of(x.fields.get("netWeight")),
+    ) && n > g
     {
-        x.warnings.push(format!("netWeight: the net weight {n} kg is above the gross weight {g} kg"));
+        x.warnings.push(format!(
+            "netWeight: the net weight {n} kg is above the gross weight {g} kg"
+        ));
     }
-    let sum: Option<Decimal> = x.goods.iter().map(|g| decimal_of(g.get("totalPrice"))).sum();
+    let sum: Option<Decimal> = x
+        .goods
+        .iter()
+        .map(|g| decimal_of(g.get("totalPrice")))
+        .sum();
     if let (Some(sum), Some(f)) = (sum, found.get(&Key::Total))
         && let Some(total) = number(&f.text)
         && (sum - total).abs() > Decimal::new(1, 2)
@@ -757,16 +1169,30 @@ fn checks(x: &mut Extraction, found: &BTreeMap<Key, Found>) {
 }
 
 /// The invoice value in CNY: the labelled total, else the goods lines' sum.
-fn value_cny(x: &Extraction, found: &BTreeMap<Key, Found>, ctx: &Context) -> Option<(Decimal, String, Decimal)> {
+fn value_cny(
+    x: &Extraction,
+    found: &BTreeMap<Key, Found>,
+    ctx: &Context,
+) -> Option<(Decimal, String, Decimal)> {
     let currency = x
         .fields
         .get("currencyCode")
         .and_then(|p| p.value.as_str().map(str::to_string))
-        .or_else(|| x.goods.first().and_then(|g| g.get("currency")).and_then(|p| p.value.as_str().map(str::to_string)))?;
+        .or_else(|| {
+            x.goods
+                .first()
+                .and_then(|g| g.get("currency"))
+                .and_then(|p| p.value.as_str().map(str::to_string))
+        })?;
     let total = found
         .get(&Key::Total)
         .and_then(|f| number(&f.text))
-        .or_else(|| x.goods.iter().map(|g| decimal_of(g.get("totalPrice"))).sum())?;
+        .or_else(|| {
+            x.goods
+                .iter()
+                .map(|g| decimal_of(g.get("totalPrice")))
+                .sum()
+        })?;
     let rate = ctx.reference.exchange_rate(&currency, ctx.on)?;
     Some(((total * rate).round_dp(2), currency, total))
 }
@@ -792,13 +1218,20 @@ fn class(x: &Extraction, found: &BTreeMap<Key, Found>, ctx: &Context) -> Option<
     let value_zh = format!("货值 {total} {currency} ≈ {cny} 元人民币（按当日汇率）");
     let value_en = format!("value {total} {currency} = CNY {cny} at the day's rate");
     if cny > Decimal::from(5000) {
-        return Some(c(DeclarationClass::D, format!("{value_zh}，超过 5000 元"), format!("{value_en}, above CNY 5,000")));
+        return Some(c(
+            DeclarationClass::D,
+            format!("{value_zh}，超过 5000 元"),
+            format!("{value_en}, above CNY 5,000"),
+        ));
     }
     let import = ctx.declaration_type.direction == Direction::Import;
     let receiver = found
         .get(&if import { Key::Consignee } else { Key::Shipper })
         .or_else(|| found.get(&if import { Key::Buyer } else { Key::Seller }));
-    let matched = x.fields.get("consigneeCompanyCn").is_some_and(|p| p.source == "tradeCompany");
+    let matched = x
+        .fields
+        .get("consigneeCompanyCn")
+        .is_some_and(|p| p.source == "tradeCompany");
     let person = receiver.is_some_and(|r| !is_company(&r.text)) && !matched;
     let limit = Decimal::from(1000);
     if person && cny <= limit {

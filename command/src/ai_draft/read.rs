@@ -236,12 +236,23 @@ fn xlsx_lines(bytes: &[u8]) -> Result<Vec<Line>, FileError> {
 }
 
 /// Runs `program args` with `input` in a temporary file, killing it after [`TOOL_TIMEOUT`].
-async fn run_tool(program: &str, args: &[&str], input: &[u8], suffix: &str) -> Result<String, FileError> {
+async fn run_tool(
+    program: &str,
+    args: &[&str],
+    input: &[u8],
+    suffix: &str,
+) -> Result<String, FileError> {
     let input_file = TempFile::write(input, suffix)?;
     let path = input_file.0.to_string_lossy().to_string();
     let args: Vec<String> = args
         .iter()
-        .map(|a| if *a == "{input}" { path.clone() } else { a.to_string() })
+        .map(|a| {
+            if *a == "{input}" {
+                path.clone()
+            } else {
+                a.to_string()
+            }
+        })
         .collect();
     let mut child = Command::new(program)
         .args(&args)
@@ -257,7 +268,10 @@ async fn run_tool(program: &str, args: &[&str], input: &[u8], suffix: &str) -> R
                 format!("the server lacks the document reader {program}"),
             )
         })?;
-    let mut stdout = child.stdout.take().ok_or_else(|| FileError::new("读取失败", "read failed"))?;
+    let mut stdout = child
+        .stdout
+        .take()
+        .ok_or_else(|| FileError::new("读取失败", "read failed"))?;
     let work = async {
         let mut out = Vec::new();
         // At most 64 MB of tool output: far beyond any real document's text.
@@ -274,7 +288,10 @@ async fn run_tool(program: &str, args: &[&str], input: &[u8], suffix: &str) -> R
             "文件读取超时",
             "reading the document took too long",
         )),
-        Ok(Err(e)) => Err(FileError::new(format!("文件读取失败：{e}"), format!("reading failed: {e}"))),
+        Ok(Err(e)) => Err(FileError::new(
+            format!("文件读取失败：{e}"),
+            format!("reading failed: {e}"),
+        )),
         Ok(Ok((status, _))) if !status.success() => Err(FileError::new(
             "文件已损坏或无法读取",
             "the document is damaged or cannot be read",
@@ -288,10 +305,14 @@ struct TempFile(PathBuf);
 
 impl TempFile {
     fn write(bytes: &[u8], suffix: &str) -> Result<Self, FileError> {
-        let path = std::env::temp_dir().join(format!("clearway-doc-{}{suffix}", uuid::Uuid::new_v4()));
+        let path =
+            std::env::temp_dir().join(format!("clearway-doc-{}{suffix}", uuid::Uuid::new_v4()));
         std::fs::write(&path, bytes).map_err(|e| {
             tracing::error!(error = %e, "cannot write a temporary document");
-            FileError::new("服务器临时文件失败", "the server could not store the document")
+            FileError::new(
+                "服务器临时文件失败",
+                "the server could not store the document",
+            )
         })?;
         Ok(Self(path))
     }
@@ -334,7 +355,9 @@ pub fn parse_bbox(html: &str) -> Vec<(u32, Word)> {
             let Some(end) = rest.find('>') else { break };
             let tag = &rest[..end];
             let body_start = end + 1;
-            let Some(close) = rest[body_start..].find("</word>") else { break };
+            let Some(close) = rest[body_start..].find("</word>") else {
+                break;
+            };
             let text = unescape(rest[body_start..body_start + close].trim());
             let attr = |name: &str| -> f64 {
                 tag.find(&format!("{name}=\""))

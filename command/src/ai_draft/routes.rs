@@ -6,9 +6,9 @@ use std::sync::Arc;
 use api::{Actor, ApiError, ApiResult, Guards, Json, ok};
 use axum::extract::{DefaultBodyLimit, Multipart, Path, State};
 use axum::http::HeaderMap;
+use events::Metadata;
 use events::ai_draft::{DocumentLine, DocumentRead, Proposed};
 use events::declaration::{DeclarationData, DeclarationEvent, Provenance, TypeCode};
-use events::Metadata;
 use serde::Serialize;
 use sha2::{Digest, Sha256};
 use sqlx::PgConnection;
@@ -20,6 +20,7 @@ use uuid::Uuid;
 use super::extract::{self, Company, Context, LibraryProduct};
 use super::read::{self, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, MAX_TEXT_BYTES};
 use super::{AiDraftCommand, AiDraftState, decide, proposed, proposed_form, review};
+use crate::Ctx;
 use crate::declaration::routes::owner;
 use crate::declaration::{self, CustomerRef, DeclarationCommand, DeclarationState};
 use crate::handler::{
@@ -27,7 +28,6 @@ use crate::handler::{
 };
 use crate::http::{CommandState, if_match, metadata};
 use crate::reference::ReferenceData;
-use crate::Ctx;
 
 /// Lines of a document kept in the proposal (for the review screen).
 const KEPT_LINES: usize = 600;
@@ -123,7 +123,10 @@ struct Upload {
     bytes: Vec<u8>,
 }
 
-async fn read_part(field: &mut axum::extract::multipart::Field<'_>, name: &str) -> Result<Vec<u8>, ApiError> {
+async fn read_part(
+    field: &mut axum::extract::multipart::Field<'_>,
+    name: &str,
+) -> Result<Vec<u8>, ApiError> {
     let mut bytes = Vec::new();
     while let Some(chunk) = field
         .chunk()
@@ -132,7 +135,11 @@ async fn read_part(field: &mut axum::extract::multipart::Field<'_>, name: &str) 
     {
         if bytes.len() + chunk.len() > MAX_DOCUMENT_BYTES {
             let e = read::too_large();
-            return Err(bad("files", format!("{name}：{}", e.zh), format!("files: {name}: {}", e.en)));
+            return Err(bad(
+                "files",
+                format!("{name}：{}", e.zh),
+                format!("files: {name}: {}", e.en),
+            ));
         }
         bytes.extend_from_slice(&chunk);
     }
@@ -140,9 +147,16 @@ async fn read_part(field: &mut axum::extract::multipart::Field<'_>, name: &str) 
 }
 
 fn parse_type(raw: Option<&str>) -> Result<TypeCode, ApiError> {
-    let raw = raw.map(str::trim).filter(|s| !s.is_empty()).ok_or_else(|| {
-        bad("declarationType", "请选择申报类型", "declarationType is required")
-    })?;
+    let raw = raw
+        .map(str::trim)
+        .filter(|s| !s.is_empty())
+        .ok_or_else(|| {
+            bad(
+                "declarationType",
+                "请选择申报类型",
+                "declarationType is required",
+            )
+        })?;
     raw.to_ascii_uppercase().parse().map_err(|_| {
         bad(
             "declarationType",
@@ -153,7 +167,10 @@ fn parse_type(raw: Option<&str>) -> Result<TypeCode, ApiError> {
 }
 
 /// The customer's live trade companies and products, for matching.
-async fn master_data(pool: &sqlx::PgPool, customer_id: Uuid) -> Result<(Vec<Company>, Vec<LibraryProduct>), ApiError> {
+async fn master_data(
+    pool: &sqlx::PgPool,
+    customer_id: Uuid,
+) -> Result<(Vec<Company>, Vec<LibraryProduct>), ApiError> {
     let companies = sqlx::query_as::<_, (String, Option<String>, String, Option<String>, Option<String>)>(
         "SELECT company_name_cn, company_name_en, uscc, customs_code, inspection_code
          FROM rm_trade_companies WHERE customer_id = $1 AND NOT deleted ORDER BY create_time LIMIT 2000",
@@ -272,17 +289,34 @@ async fn propose(
                     format!("files: at most {MAX_DOCUMENTS} documents at once"),
                 ));
             }
-            let file_name: String = field.file_name().unwrap_or("document").chars().take(200).collect();
+            let file_name: String = field
+                .file_name()
+                .unwrap_or("document")
+                .chars()
+                .take(200)
+                .collect();
             let bytes = read_part(&mut field, &file_name).await?;
-            uploads.push(Upload { name: file_name, bytes });
+            uploads.push(Upload {
+                name: file_name,
+                bytes,
+            });
         } else if name == "text" {
             let bytes = read_part(&mut field, "text").await.map_err(|_| {
-                bad("text", "粘贴的文字过长（上限 200 KB）", "text is too long (at most 200 KB)")
+                bad(
+                    "text",
+                    "粘贴的文字过长（上限 200 KB）",
+                    "text is too long (at most 200 KB)",
+                )
             })?;
             if bytes.len() > MAX_TEXT_BYTES {
-                return Err(bad("text", "粘贴的文字过长（上限 200 KB）", "text is too long (at most 200 KB)"));
+                return Err(bad(
+                    "text",
+                    "粘贴的文字过长（上限 200 KB）",
+                    "text is too long (at most 200 KB)",
+                ));
             }
-            let s = String::from_utf8(bytes).map_err(|_| bad("text", "文字不是 UTF-8", "text is not UTF-8"))?;
+            let s = String::from_utf8(bytes)
+                .map_err(|_| bad("text", "文字不是 UTF-8", "text is not UTF-8"))?;
             if !s.trim().is_empty() {
                 pasted = Some(s);
             }
@@ -292,7 +326,11 @@ async fn propose(
                 .await
                 .map_err(|e| bad(&name, format!("{name} 读取失败"), format!("{name}: {e}")))?;
             if value.len() > 200 {
-                return Err(bad(&name, format!("{name} 过长"), format!("{name} is too long")));
+                return Err(bad(
+                    &name,
+                    format!("{name} 过长"),
+                    format!("{name} is too long"),
+                ));
             }
             text.insert(name, value);
         }
@@ -300,9 +338,13 @@ async fn propose(
     let declaration_type = parse_type(text.get("declarationType").map(String::as_str))?;
     let customer_id = match text.get("customerId").map(|s| s.trim()) {
         None | Some("") => None,
-        Some(raw) => Some(
-            Uuid::parse_str(raw).map_err(|_| bad("customerId", "客户 id 格式错误", "customerId must be a UUID"))?,
-        ),
+        Some(raw) => Some(Uuid::parse_str(raw).map_err(|_| {
+            bad(
+                "customerId",
+                "客户 id 格式错误",
+                "customerId must be a UUID",
+            )
+        })?),
     };
     // A customer names no other company: a foreign id is not theirs to see.
     if actor.is_customer()
@@ -323,9 +365,17 @@ async fn propose(
     let mut stored = Vec::new();
     for u in &uploads {
         let doc = read::read(&u.name, &u.bytes).await.map_err(|e| {
-            bad("files", format!("{}：{}", u.name, e.zh), format!("files: {}: {}", u.name, e.en))
+            bad(
+                "files",
+                format!("{}：{}", u.name, e.zh),
+                format!("files: {}: {}", u.name, e.en),
+            )
         })?;
-        stored.push(kept(&doc, u.bytes.len(), hex::encode(Sha256::digest(&u.bytes))));
+        stored.push(kept(
+            &doc,
+            u.bytes.len(),
+            hex::encode(Sha256::digest(&u.bytes)),
+        ));
         documents.push(doc);
     }
     if let Some(t) = &pasted {
@@ -335,12 +385,18 @@ async fn propose(
             pages: 1,
             lines: read::text_lines(t),
         };
-        stored.push(kept(&doc, t.len(), hex::encode(Sha256::digest(t.as_bytes()))));
+        stored.push(kept(
+            &doc,
+            t.len(),
+            hex::encode(Sha256::digest(t.as_bytes())),
+        ));
         documents.push(doc);
     }
     let (companies, products) = master_data(&state.pool, customer.customer_id).await?;
     let reference = state.reference.current();
-    let today = chrono::Utc::now().with_timezone(&chrono_tz::Asia::Shanghai).date_naive();
+    let today = chrono::Utc::now()
+        .with_timezone(&chrono_tz::Asia::Shanghai)
+        .date_naive();
     let ctx = Context {
         reference: &reference,
         on: today,
@@ -389,7 +445,11 @@ async fn get_draft(
     let (draft, version) = load::<AiDraftState>(&state.store, id)
         .await
         .map_err(ApiError::internal)?;
-    let Some(p) = draft.proposed.as_ref().filter(|p| actor.can_see(p.customer_id)) else {
+    let Some(p) = draft
+        .proposed
+        .as_ref()
+        .filter(|p| actor.can_see(p.customer_id))
+    else {
         return Err(ApiError::not_found());
     };
     Ok(ok(view(id, version, 0, p, draft.accepted)))

@@ -137,12 +137,30 @@ impl Invoice {
         let t = |en: &str, cn: &str| if zh { cn.to_string() } else { en.to_string() };
         let mut out: Vec<Vec<(f64, String)>> = vec![
             vec![(200.0, t("COMMERCIAL INVOICE", "商业发票"))],
-            vec![(50.0, format!("{} {}", t("Invoice No.:", "发票号："), self.invoice_no)), (330.0, format!("{} 2026-08-15", t("Date:", "日期：")))],
-            vec![(50.0, format!("{} {}", t("AWB No.:", "运单号："), self.tracking))],
-            vec![(50.0, format!("{} {}", t("Shipper:", "发货人："), self.shipper))],
-            vec![(50.0, format!("{} {}", t("Consignee:", "收货人："), self.consignee))],
+            vec![
+                (
+                    50.0,
+                    format!("{} {}", t("Invoice No.:", "发票号："), self.invoice_no),
+                ),
+                (330.0, format!("{} 2026-08-15", t("Date:", "日期："))),
+            ],
+            vec![(
+                50.0,
+                format!("{} {}", t("AWB No.:", "运单号："), self.tracking),
+            )],
+            vec![(
+                50.0,
+                format!("{} {}", t("Shipper:", "发货人："), self.shipper),
+            )],
+            vec![(
+                50.0,
+                format!("{} {}", t("Consignee:", "收货人："), self.consignee),
+            )],
             vec![(50.0, format!("USCC: {}", self.consignee_uscc))],
-            vec![(50.0, format!("{} {}", t("Currency:", "币制："), self.currency))],
+            vec![(
+                50.0,
+                format!("{} {}", t("Currency:", "币制："), self.currency),
+            )],
             vec![],
             vec![
                 (COLUMNS[0], t("Description", "品名")),
@@ -165,12 +183,32 @@ impl Invoice {
                 (COLUMNS[6], item.origin_word.to_string()),
             ]);
         }
-        out.push(vec![(COLUMNS[0], t("Total", "合计")), (COLUMNS[5], self.total.to_string())]);
+        out.push(vec![
+            (COLUMNS[0], t("Total", "合计")),
+            (COLUMNS[5], self.total.to_string()),
+        ]);
         out.push(vec![]);
-        out.push(vec![(50.0, format!("{} {} KG", t("Gross Weight:", "毛重："), self.gross))]);
-        out.push(vec![(50.0, format!("{} {} KG", t("Net Weight:", "净重："), self.net))]);
-        out.push(vec![(50.0, format!("{} {}", t("Packages:", "件数："), self.packages))]);
-        out.push(vec![(50.0, format!("{} {} {}", t("Freight:", "运费："), self.currency, self.freight))]);
+        out.push(vec![(
+            50.0,
+            format!("{} {} KG", t("Gross Weight:", "毛重："), self.gross),
+        )]);
+        out.push(vec![(
+            50.0,
+            format!("{} {} KG", t("Net Weight:", "净重："), self.net),
+        )]);
+        out.push(vec![(
+            50.0,
+            format!("{} {}", t("Packages:", "件数："), self.packages),
+        )]);
+        out.push(vec![(
+            50.0,
+            format!(
+                "{} {} {}",
+                t("Freight:", "运费："),
+                self.currency,
+                self.freight
+            ),
+        )]);
         out
     }
 
@@ -191,7 +229,10 @@ impl Invoice {
                     width += 2;
                 }
                 row.push_str(&text);
-                width += text.chars().map(|c| if (c as u32) >= 0x2E80 { 2 } else { 1 }).sum::<usize>();
+                width += text
+                    .chars()
+                    .map(|c| if (c as u32) >= 0x2E80 { 2 } else { 1 })
+                    .sum::<usize>();
             }
             s.push_str(row.trim_end());
             s.push('\n');
@@ -213,7 +254,11 @@ impl Invoice {
                         let _ = writeln!(content, "BT /F2 10 Tf {cx:.1} {y:.1} Td <{hex}> Tj ET");
                         cx += 10.0 * run.chars().count() as f64;
                     } else {
-                        let _ = writeln!(content, "BT /F1 10 Tf {cx:.1} {y:.1} Td ({}) Tj ET", escape(&run));
+                        let _ = writeln!(
+                            content,
+                            "BT /F1 10 Tf {cx:.1} {y:.1} Td ({}) Tj ET",
+                            escape(&run)
+                        );
                         cx += 5.6 * run.chars().count() as f64;
                     }
                 }
@@ -278,7 +323,9 @@ fn runs(s: &str) -> Vec<(bool, String)> {
 }
 
 fn escape(s: &str) -> String {
-    s.replace('\\', "\\\\").replace('(', "\\(").replace(')', "\\)")
+    s.replace('\\', "\\\\")
+        .replace('(', "\\(")
+        .replace(')', "\\)")
 }
 
 /// A one-page PDF around `content` (an A4 page, fonts F1 Helvetica and F2 STSong-Light).

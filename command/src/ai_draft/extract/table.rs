@@ -24,16 +24,80 @@ pub enum Column {
 
 /// Column labels, longest first within each column so `unit price` wins over `unit`.
 const LABELS: &[(Column, &[&str])] = &[
-    (Column::UnitPrice, &["unitprice", "单价", "price", "priceeach"]),
-    (Column::Total, &["totalprice", "totalamount", "totalvalue", "amount", "总价", "金额", "总金额", "value", "subtotal"]),
-    (Column::Name, &["descriptionofgoods", "goodsdescription", "itemdescription", "description", "productname", "commodity", "品名", "货物名称", "商品名称", "货名", "product", "goods", "item"]),
-    (Column::Code, &["hscode", "htscode", "hts", "hs", "商品编码", "海关编码", "税号", "hs编码"]),
+    (
+        Column::UnitPrice,
+        &["unitprice", "单价", "price", "priceeach"],
+    ),
+    (
+        Column::Total,
+        &[
+            "totalprice",
+            "totalamount",
+            "totalvalue",
+            "amount",
+            "总价",
+            "金额",
+            "总金额",
+            "value",
+            "subtotal",
+        ],
+    ),
+    (
+        Column::Name,
+        &[
+            "descriptionofgoods",
+            "goodsdescription",
+            "itemdescription",
+            "description",
+            "productname",
+            "commodity",
+            "品名",
+            "货物名称",
+            "商品名称",
+            "货名",
+            "product",
+            "goods",
+            "item",
+        ],
+    ),
+    (
+        Column::Code,
+        &[
+            "hscode",
+            "htscode",
+            "hts",
+            "hs",
+            "商品编码",
+            "海关编码",
+            "税号",
+            "hs编码",
+        ],
+    ),
     (Column::Quantity, &["quantity", "qty", "数量"]),
     (Column::Unit, &["unit", "uom", "单位"]),
-    (Column::Origin, &["countryoforigin", "origin", "coo", "原产国", "原产地"]),
-    (Column::NetWeight, &["nwkg", "netweightkg", "netweight", "nw", "净重", "净重kg"]),
-    (Column::GrossWeight, &["gwkg", "grossweightkg", "grossweight", "gw", "毛重", "毛重kg"]),
-    (Column::Packages, &["ctns", "cartons", "packages", "pkgs", "箱数", "件数"]),
+    (
+        Column::Origin,
+        &["countryoforigin", "origin", "coo", "原产国", "原产地"],
+    ),
+    (
+        Column::NetWeight,
+        &["nwkg", "netweightkg", "netweight", "nw", "净重", "净重kg"],
+    ),
+    (
+        Column::GrossWeight,
+        &[
+            "gwkg",
+            "grossweightkg",
+            "grossweight",
+            "gw",
+            "毛重",
+            "毛重kg",
+        ],
+    ),
+    (
+        Column::Packages,
+        &["ctns", "cartons", "packages", "pkgs", "箱数", "件数"],
+    ),
     (Column::Seq, &["no", "序号", "itemno", "lineno", "项号"]),
 ];
 
@@ -203,9 +267,14 @@ pub fn find(documents: &[Document]) -> Option<(usize, Table)> {
                     table.totals = Some(row);
                     break;
                 }
-                let numeric = [Column::Quantity, Column::Total, Column::UnitPrice, Column::NetWeight]
-                    .iter()
-                    .any(|c| has_number(&row, *c));
+                let numeric = [
+                    Column::Quantity,
+                    Column::Total,
+                    Column::UnitPrice,
+                    Column::NetWeight,
+                ]
+                .iter()
+                .any(|c| has_number(&row, *c));
                 let only_name = row.cells.iter().all(|(c, _, _)| *c == Column::Name);
                 if numeric && row.get(Column::Name).is_some() {
                     table.used.push((next.page, next.number));
@@ -215,7 +284,8 @@ pub fn find(documents: &[Document]) -> Option<(usize, Table)> {
                     // A description wrapped onto the next line.
                     if let (Some(last), Some((text, conf))) =
                         (table.rows.last_mut(), row.get(Column::Name))
-                        && let Some(cell) = last.cells.iter_mut().find(|(c, _, _)| *c == Column::Name)
+                        && let Some(cell) =
+                            last.cells.iter_mut().find(|(c, _, _)| *c == Column::Name)
                     {
                         cell.1.push(' ');
                         cell.1.push_str(text);
@@ -259,9 +329,15 @@ Total                                      250                       1,100.00
         };
         let (_, t) = find(&[doc]).expect("a table");
         assert_eq!(t.rows.len(), 2);
-        assert_eq!(t.rows[0].get(Column::Name).map(|c| c.0), Some("Cotton T-shirt"));
+        assert_eq!(
+            t.rows[0].get(Column::Name).map(|c| c.0),
+            Some("Cotton T-shirt")
+        );
         assert_eq!(t.rows[0].get(Column::Code).map(|c| c.0), Some("6109100000"));
-        assert_eq!(t.rows[1].get(Column::Name).map(|c| c.0), Some("Leather wallet brown, men's"));
+        assert_eq!(
+            t.rows[1].get(Column::Name).map(|c| c.0),
+            Some("Leather wallet brown, men's")
+        );
         assert_eq!(t.rows[1].get(Column::Total).map(|c| c.0), Some("600.00"));
         let totals = t.totals.expect("totals");
         assert_eq!(totals.get(Column::Total).map(|c| c.0), Some("1,100.00"));

@@ -41,7 +41,9 @@ pub fn number(s: &str) -> Option<Decimal> {
     let negative = s[..start].ends_with('-');
     let body: String = s[start..]
         .chars()
-        .take_while(|c| c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '\'' | '\u{a0}' | '\u{202f}'))
+        .take_while(|c| {
+            c.is_ascii_digit() || matches!(c, ',' | '.' | ' ' | '\'' | '\u{a0}' | '\u{202f}')
+        })
         .filter(|c| !matches!(c, ' ' | '\'' | '\u{a0}' | '\u{202f}'))
         .collect();
     let body = body.trim_end_matches([',', '.']);
@@ -52,7 +54,8 @@ pub fn number(s: &str) -> Option<Decimal> {
         (Some(_), Some(_)) => body.replace(',', ""),
         (Some(_), None) => {
             let groups: Vec<&str> = body.split(',').collect();
-            if groups.len() > 1 && groups[1..].iter().all(|g| g.len() == 3) && groups[0].len() <= 3 {
+            if groups.len() > 1 && groups[1..].iter().all(|g| g.len() == 3) && groups[0].len() <= 3
+            {
                 body.replace(',', "")
             } else if groups.len() == 2 {
                 body.replace(',', ".")
@@ -170,13 +173,17 @@ const UNIT_WORDS: &[(&str, &str)] = &[
 
 /// The unit table's code for a unit word (`PCS`, `kg`, `千克`, `Kilogram`), or the code itself.
 pub fn unit(s: &str, reference: &ReferenceData, on: NaiveDate) -> Option<String> {
-    let t = s.trim().trim_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
+    let t = s
+        .trim()
+        .trim_matches(|c: char| c.is_ascii_digit() || c == '.' || c == ',');
     if t.is_empty() {
         return None;
     }
     let n = norm(t);
     if let Some((_, code)) = UNIT_WORDS.iter().find(|(w, _)| *w == n) {
-        return reference.exists("units", code, on).then(|| (*code).to_string());
+        return reference
+            .exists("units", code, on)
+            .then(|| (*code).to_string());
     }
     if s.trim().len() == 3 && reference.exists("units", s.trim(), on) {
         return Some(s.trim().to_string());
@@ -184,7 +191,9 @@ pub fn unit(s: &str, reference: &ReferenceData, on: NaiveDate) -> Option<String>
     reference
         .rows("units", on)
         .iter()
-        .find(|r| cell(r, "name") == Some(t) || cell(r, "nameEn").map(norm).as_deref() == Some(n.as_str()))
+        .find(|r| {
+            cell(r, "name") == Some(t) || cell(r, "nameEn").map(norm).as_deref() == Some(n.as_str())
+        })
         .and_then(|r| cell(r, "code"))
         .map(str::to_string)
 }
@@ -257,7 +266,9 @@ pub fn country(s: &str, reference: &ReferenceData, on: NaiveDate) -> Option<Stri
     let n = norm(t);
     let n = n.strip_prefix("madein").map(str::to_string).unwrap_or(n);
     if let Some((_, code)) = COUNTRY_ALIASES.iter().find(|(a, _)| *a == n) {
-        return reference.exists("countries", code, on).then(|| (*code).to_string());
+        return reference
+            .exists("countries", code, on)
+            .then(|| (*code).to_string());
     }
     let upper = t.to_uppercase();
     if upper.len() == 3 && reference.exists("countries", &upper, on) {
