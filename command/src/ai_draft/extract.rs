@@ -1212,9 +1212,7 @@ fn class(x: &Extraction, found: &BTreeMap<Key, Found>, ctx: &Context) -> Option<
             "the documents name a licence, which needs a formal declaration".into(),
         ));
     }
-    let Some((cny, currency, total)) = value_cny(x, found, ctx) else {
-        return None;
-    };
+    let (cny, currency, total) = value_cny(x, found, ctx)?;
     let value_zh = format!("货值 {total} {currency} ≈ {cny} 元人民币（按当日汇率）");
     let value_en = format!("value {total} {currency} = CNY {cny} at the day's rate");
     if cny > Decimal::from(5000) {

@@ -293,7 +293,7 @@ mod tests {
     use super::*;
 
     fn dec(s: &str) -> Decimal {
-        Decimal::from_str(s).unwrap()
+        Decimal::from_str(s).expect("a decimal")
     }
 
     #[test]
