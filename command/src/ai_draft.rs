@@ -8,6 +8,7 @@
 //! most one declaration and never half of one.
 
 pub mod extract;
+pub mod llm;
 pub mod read;
 pub mod routes;
 pub mod sample;

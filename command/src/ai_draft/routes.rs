@@ -404,7 +404,16 @@ async fn propose(
         companies: &companies,
         products: &products,
     };
-    let extraction = extract::extract(&documents, &ctx);
+    let mut extraction = extract::extract(&documents, &ctx);
+    if let Some(cfg) = super::llm::LlmConfig::from_env() {
+        match super::llm::ask(&cfg, &documents).await {
+            Ok(answer) => super::llm::merge(&mut extraction, &answer, &ctx),
+            Err(why) => {
+                tracing::warn!(error = %why, "the language model gave no proposal");
+                extraction.warnings.push(format!("LLM: {why}"));
+            }
+        }
+    }
     let p = proposed(customer.customer_id, declaration_type, stored, extraction);
     let id = Uuid::now_v7();
     let meta = metadata(&actor, &headers, Some(customer.customer_id));

@@ -401,3 +401,134 @@ fn an_older_drafted_event_without_provenance_still_reads() {
     let n = events::declaration::DeclarationEvent::Drafted(with.clone()).to_new_event();
     assert_eq!(n.payload["provenance"]["fields"][0]["decision"], "accepted");
 }
+
+/// A local HTTP server standing in for an OpenAI-compatible endpoint: it checks what a
+/// real one needs (the key, the model, a JSON schema response format) and answers `content`.
+async fn stand_in(content: Value) -> (String, tokio::sync::oneshot::Receiver<Value>) {
+    use axum::{Json, Router, http::HeaderMap, routing::post};
+    let (tx, rx) = tokio::sync::oneshot::channel();
+    let tx = std::sync::Arc::new(std::sync::Mutex::new(Some(tx)));
+    let app = Router::new().route(
+        "/v1/chat/completions",
+        post(move |headers: HeaderMap, Json(body): Json<Value>| {
+            let tx = tx.clone();
+            let content = content.clone();
+            async move {
+                let authorized = headers.get("authorization").and_then(|v| v.to_str().ok()) == Some("Bearer k-123");
+                let shaped = body["response_format"]["type"] == "json_schema"
+                    && body["response_format"]["json_schema"]["schema"]["properties"]["goods"].is_object()
+                    && body["model"] == "m-1";
+                if let Some(tx) = tx.lock().ok().and_then(|mut t| t.take()) {
+                    let _ = tx.send(body);
+                }
+                if !authorized || !shaped {
+                    return (axum::http::StatusCode::BAD_REQUEST, Json(json!({"error": "bad request"})));
+                }
+                (
+                    axum::http::StatusCode::OK,
+                    Json(json!({"choices": [{"message": {"role": "assistant", "content": content.to_string()}}]})),
+                )
+            }
+        }),
+    );
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        let _ = axum::serve(listener, app).await;
+    });
+    (format!("http://{addr}"), rx)
+}
+
+#[tokio::test]
+async fn the_models_proposals_are_checked_and_fill_only_what_the_documents_lack() {
+    let answer = json!({
+        "fields": {
+            "trackingNumber": "FROM-THE-MODEL",
+            "voyageNo": "CA1234",
+            "currencyCode": "XYZ",
+            "consigneeScc": "91440300MA5FHK4H1X",
+            "grossWeight": 3.5
+        },
+        "goods": [
+            {"goodsName": "Cup", "goodsCode": "9617001100", "goodsQuantity": 2, "goodsUnit": "PCS",
+             "unitPrice": null, "totalPrice": 10, "currency": "USD", "originCountry": "Japan"},
+            {"goodsName": "Plate", "goodsCode": "999999", "goodsQuantity": "many", "goodsUnit": null,
+             "unitPrice": null, "totalPrice": null, "currency": null, "originCountry": null}
+        ]
+    });
+    let (url, seen) = stand_in(answer).await;
+    let cfg = llm::LlmConfig {
+        url,
+        model: "m-1".into(),
+        key: Some("k-123".into()),
+        timeout: std::time::Duration::from_secs(10),
+    };
+    let doc = text_doc("AWB No.: 1Z-DOC\nSome text without a goods table\n");
+    let got = llm::ask(&cfg, std::slice::from_ref(&doc))
+        .await
+        .expect("the stand-in answers");
+    let sent = seen.await.expect("request");
+    assert!(
+        sent["messages"][1]["content"]
+            .as_str()
+            .expect("prompt")
+            .contains("1Z-DOC")
+    );
+
+    let reference = reference();
+    let companies = companies();
+    let ctx = Context {
+        reference: &reference,
+        on: today(),
+        declaration_type: "IC".parse().expect("type"),
+        companies: &companies,
+        products: &[],
+    };
+    let mut x = extract(std::slice::from_ref(&doc), &ctx);
+    llm::merge(&mut x, &got, &ctx);
+    // The document's value stays; the model fills what the document lacks.
+    assert_eq!(x.fields["trackingNumber"].value, json!("1Z-DOC"));
+    assert_eq!(x.fields["trackingNumber"].source, "document");
+    assert_eq!(x.fields["voyageNo"].value, json!("CA1234"));
+    assert_eq!(x.fields["voyageNo"].source, "LLM");
+    assert_eq!(x.fields["grossWeight"].value, json!(3.5));
+    // Checked like any value: an unknown currency and a bad USCC are refused with a warning.
+    assert!(!x.fields.contains_key("currencyCode"));
+    assert!(!x.fields.contains_key("consigneeScc"));
+    let warnings = x.warnings.join("\n");
+    assert!(
+        warnings.contains("currencyCode: the model's proposal was refused"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("consigneeScc: the model's proposal was refused"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("declarationGoodsInfo[1].goodsCode"),
+        "{warnings}"
+    );
+    assert!(
+        warnings.contains("declarationGoodsInfo[1].goodsQuantity"),
+        "{warnings}"
+    );
+    let g = &x.goods[0];
+    assert_eq!(g["goodsUnit"].value, json!("007"));
+    assert_eq!(g["originCountry"].value, json!("JPN"));
+    assert_eq!(g["goodsCode"].source, "LLM");
+    assert_eq!(x.goods[1]["goodsName"].value, json!("Plate"));
+    assert!(!x.goods[1].contains_key("goodsCode"));
+
+    // A wrong key: the endpoint refuses and the caller is told why.
+    let wrong = llm::LlmConfig {
+        key: Some("nope".into()),
+        ..cfg
+    };
+    let (url, _seen) = stand_in(json!({})).await;
+    let err = llm::ask(&llm::LlmConfig { url, ..wrong }, &[doc])
+        .await
+        .expect_err("refused");
+    assert!(err.contains("HTTP 400"), "{err}");
+}
