@@ -90,6 +90,11 @@ ensure_document_tools() {
 		say "installing Debian's tesseract-ocr-chi-sim"
 		DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq tesseract-ocr-chi-sim tesseract-ocr-eng </dev/null || return 1
 	fi
+	# A CJK font, so that poppler renders the Chinese sample documents (scripts/bench.sh extract).
+	if [ ! -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] && [ "$(id -u)" = 0 ]; then
+		say "installing Debian's fonts-wqy-zenhei"
+		DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq fonts-wqy-zenhei </dev/null || warn "fonts-wqy-zenhei failed"
+	fi
 }
 
 # 0 when URL answers 2xx.

@@ -409,10 +409,7 @@ fn value_after(pieces: &[Piece], from: usize, gap: f64) -> (String, f64, usize) 
         }
         let t = p.text.trim_matches(|c| c == ':' || c == '：');
         if !t.is_empty() {
-            if !text.is_empty() {
-                text.push(' ');
-            }
-            text.push_str(t);
+            super::read::push_word(&mut text, t);
             conf = conf.min(p.conf);
             last_x1 = Some(p.x1);
         } else if text.is_empty() {

@@ -48,14 +48,27 @@ pub struct Line {
 impl Line {
     pub fn text(&self) -> String {
         let mut out = String::new();
-        for (i, w) in self.words.iter().enumerate() {
-            if i > 0 {
-                out.push(' ');
-            }
-            out.push_str(&w.text);
+        for w in &self.words {
+            push_word(&mut out, &w.text);
         }
         out
     }
+}
+
+fn is_cjk(c: char) -> bool {
+    ('\u{2E80}'..='\u{9FFF}').contains(&c)
+        || ('\u{F900}'..='\u{FAFF}').contains(&c)
+        || ('\u{FF00}'..='\u{FFEF}').contains(&c)
+}
+
+/// Appends `word` to `out` with a space between words, except between two Chinese
+/// characters: OCR returns Chinese text one or two characters per "word".
+pub fn push_word(out: &mut String, word: &str) {
+    let joined = out.chars().last().is_some_and(is_cjk) && word.chars().next().is_some_and(is_cjk);
+    if !out.is_empty() && !joined {
+        out.push(' ');
+    }
+    out.push_str(word);
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -532,3 +532,51 @@ async fn the_models_proposals_are_checked_and_fill_only_what_the_documents_lack(
         .expect_err("refused");
     assert!(err.contains("HTTP 400"), "{err}");
 }
+
+/// `scripts/bench.sh extract`: fields right / total per document kind over the generated
+/// invoices (English and Chinese; text PDF, the PDF rendered to PNG at 200 dpi and read by
+/// OCR, xlsx). Ignored in the normal test run (it needs a CJK font for the Chinese scan).
+#[tokio::test]
+#[ignore]
+async fn bench_extract() {
+    let mut all = Vec::new();
+    for (lang, invoice) in [("en", sample::english()), ("zh", sample::chinese())] {
+        let pdf = invoice.pdf();
+        let kinds: [(&str, Vec<u8>, &str); 3] = [
+            ("text PDF", pdf.clone(), "invoice.pdf"),
+            ("PNG (OCR)", render_png(&pdf, 200), "invoice.png"),
+            ("xlsx", invoice.xlsx(), "invoice.xlsx"),
+        ];
+        for (kind, bytes, name) in kinds {
+            let started = std::time::Instant::now();
+            let (right, total, missed) = match read::read(name, &bytes).await {
+                Ok(doc) => {
+                    let x = run(&[doc], "IC", &[]);
+                    let total = invoice.expected().len();
+                    let missed = misses(&x, &invoice);
+                    (total - missed.len(), total, missed)
+                }
+                Err(e) => (0, invoice.expected().len(), vec![e.en]),
+            };
+            let ms = started.elapsed().as_millis();
+            println!(
+                "extract {lang} {kind:<10} {right:>2}/{total} fields right ({:.0}%), {ms} ms",
+                right as f64 * 100.0 / total as f64
+            );
+            for m in &missed {
+                println!("    missed {m}");
+            }
+            all.push((kind, right, total));
+        }
+    }
+    for kind in ["text PDF", "PNG (OCR)", "xlsx"] {
+        let (r, t) = all
+            .iter()
+            .filter(|(k, _, _)| *k == kind)
+            .fold((0, 0), |(r, t), (_, r2, t2)| (r + r2, t + t2));
+        println!(
+            "extract all {kind:<10} {r}/{t} ({:.1}%)",
+            r as f64 * 100.0 / t as f64
+        );
+    }
+}

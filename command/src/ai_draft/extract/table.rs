@@ -224,8 +224,7 @@ fn row_of(line: &Line, columns: &[HeaderColumn]) -> Row {
         let column = column_for(word, columns);
         match row.cells.iter_mut().find(|(c, _, _)| *c == column) {
             Some((_, text, conf)) => {
-                text.push(' ');
-                text.push_str(&word.text);
+                crate::ai_draft::read::push_word(text, &word.text);
                 *conf = conf.min(word.confidence);
             }
             None => row.cells.push((column, word.text.clone(), word.confidence)),
@@ -287,8 +286,7 @@ pub fn find(documents: &[Document]) -> Option<(usize, Table)> {
                         && let Some(cell) =
                             last.cells.iter_mut().find(|(c, _, _)| *c == Column::Name)
                     {
-                        cell.1.push(' ');
-                        cell.1.push_str(text);
+                        crate::ai_draft::read::push_word(&mut cell.1, text);
                         cell.2 = cell.2.min(conf);
                     }
                     table.used.push((next.page, next.number));
