@@ -7,6 +7,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use super::*;
+
 pub(super) fn decimal_of(p: Option<&Proposal>) -> Option<Decimal> {
     p.and_then(|p| match &p.value {
         Value::Number(n) => n.to_string().parse().ok(),

@@ -7,6 +7,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use super::*;
+
 pub(super) fn goods(
     x: &mut Extraction,
     documents: &[Document],

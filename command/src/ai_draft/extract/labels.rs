@@ -3,6 +3,7 @@
 use std::collections::BTreeMap;
 
 use super::*;
+
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
 pub(super) enum Key {
     Tracking,

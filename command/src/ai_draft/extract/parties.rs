@@ -5,6 +5,7 @@ use std::collections::BTreeMap;
 use serde_json::Value;
 
 use super::*;
+
 pub(super) const COMPANY_MARKS: &[&str] = &[
     "公司",
     "厂",
