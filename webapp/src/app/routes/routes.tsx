@@ -19,6 +19,7 @@ import { declarationPage } from './declarationPages';
 import type { AppRoute } from './types';
 
 const Placeholder = lazy(() => import('@/features/placeholder/components/PlaceholderPage'));
+const AiCreate = lazy(() => import('@/features/ai-create/components/AiCreatePage'));
 const CustomerLogin = lazy(() => import('@/features/auth/components/CustomerLoginPage'));
 const StaffLogin = lazy(() => import('@/features/auth/components/StaffLoginPage'));
 const AuthRedirect = lazy(() => import('@/features/auth/components/AuthRedirectPage'));
@@ -400,7 +401,7 @@ export const staffRoutes: AppRoute[] = [
         path: 'ai-create',
         name: 'ai-create',
         meta: { title: 'route.aiCreate', icon: IconRobot, specialIcon: true },
-        component: Placeholder,
+        component: AiCreate,
       },
       {
         path: 'assist-to-create',
