@@ -25,6 +25,11 @@ export CLEARWAY_ROOT
 . scripts/lib/postgres.sh
 
 need_tool cargo "install Rust (rustup)"
+# `extract`: the document extractor's accuracy on generated invoices (docs/ai-create.md).
+if [ "${1:-}" = extract ]; then
+	ensure_document_tools
+	exec cargo test --locked -p command --lib ai_draft::tests::bench_extract -- --ignored --nocapture
+fi
 ensure_database clearway_bench
 export RUST_LOG="${RUST_LOG:-warn,sqlx::query=error}"
 say "cargo build --release --locked -p clearway --bin clearway"

@@ -69,6 +69,7 @@ fi
 
 started=$SECONDS
 ensure_database clearway
+ensure_document_tools || warn "reading PDFs and scans for proposed declarations needs poppler-utils and tesseract-ocr"
 
 say "building the web app"
 npm_install webapp

@@ -441,6 +441,7 @@ if [ "$DO_RUST" = 1 ]; then
 		fi
 	done
 	run_step "setup: test tools (xmllint)" 900 ensure_test_tools || true
+	run_step "setup: document tools (poppler, tesseract)" 900 ensure_document_tools || true
 	run_step "rust: fmt" 300 cargo fmt --all --check || true
 	run_step "rust: clippy" 1800 cargo clippy --workspace --all-targets --locked -- -D warnings || true
 	run_step "rust: test" 2400 cargo test --workspace --locked --no-fail-fast || true

@@ -4,6 +4,7 @@
 pub mod account;
 pub mod accounts;
 pub mod aggregate;
+pub mod ai_draft;
 pub mod clearance_exception;
 pub mod contact_book;
 pub mod customer;
@@ -50,5 +51,6 @@ pub fn routes(
         .merge(trade_company::routes::router(&guards))
         .merge(product::routes::router(&guards))
         .merge(mapping_scheme::routes::router(&guards))
+        .merge(ai_draft::routes::router(&guards))
         .with_state(state)
 }

@@ -221,6 +221,48 @@ pub struct Drafted {
     /// The bulk upload row that made this draft, when an upload made it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub upload: Option<UploadSource>,
+    /// The document proposal this draft was made from, field by field, when a reviewed
+    /// document proposal made it (`POST /api/v1/ai-drafts/{id}/accept`). Absent in older
+    /// events, which read as `None`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Provenance>,
+}
+
+/// Where the values of a draft made from documents came from and what the reviewer did
+/// with each proposed one.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Provenance {
+    /// The `ai_draft` stream holding the whole proposal and the documents' text.
+    pub ai_draft_id: Uuid,
+    pub reviewer_id: Uuid,
+    pub reviewer_name: String,
+    pub fields: Vec<FieldProvenance>,
+}
+
+/// One proposed field: its JSON path in the form, the proposed value (`old`), the value
+/// saved (`new`, null when rejected), the proposal's source and confidence, and the
+/// reviewer's decision. Named like [`FieldChange`] so a history reader shows both alike.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct FieldProvenance {
+    pub field: String,
+    pub old: serde_json::Value,
+    pub new: serde_json::Value,
+    pub source: String,
+    #[serde(default)]
+    pub location: String,
+    pub confidence: f64,
+    pub decision: ReviewDecision,
+}
+
+/// What the reviewer did with one proposed value.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub enum ReviewDecision {
+    Accepted,
+    Changed,
+    Rejected,
 }
 
 /// Where a draft made by a bulk upload came from: the upload and its first row (or file

@@ -10,6 +10,7 @@ pub mod store;
 pub use store::EventStore;
 
 pub mod account;
+pub mod ai_draft;
 pub mod clearance_exception;
 pub mod contact_book;
 pub mod customer;

@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use events::declaration::{DeclarationEvent, FieldChange, STREAM_TYPE};
+use events::declaration::{DeclarationEvent, FieldChange, FieldProvenance, STREAM_TYPE};
 use events::store::FeedBatch;
 use futures::future::BoxFuture;
 use sqlx::PgConnection;
@@ -62,6 +62,8 @@ struct Row<'e> {
     reason: Option<&'e str>,
     receipt_code: Option<&'e str>,
     changes: &'e [FieldChange],
+    /// A draft made from documents: its proposed fields, written in place of `changes`.
+    provenance: Option<&'e [FieldProvenance]>,
     customer_id: Option<Uuid>,
     /// `Some(tracking number)` when the event carries the form data.
     tracking_number: Option<Option<&'e str>>,
@@ -73,6 +75,7 @@ fn row_of(event: &DeclarationEvent) -> Row<'_> {
         reason: None,
         receipt_code: None,
         changes: &[],
+        provenance: None,
         customer_id: None,
         tracking_number: None,
         declaration_type: None,
@@ -80,6 +83,7 @@ fn row_of(event: &DeclarationEvent) -> Row<'_> {
     match event {
         DeclarationEvent::Drafted(d) => {
             row.customer_id = Some(d.customer_id);
+            row.provenance = d.provenance.as_ref().map(|p| p.fields.as_slice());
             row.tracking_number = Some(d.data.tracking_number.as_deref());
             row.declaration_type = Some(d.declaration_type.as_str());
         }

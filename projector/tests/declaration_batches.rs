@@ -249,6 +249,7 @@ fn generate(seed: u64, declarations: usize, mean_events: usize, window: usize) -
                 company_name: rng.pick(&[None, Some("Acme Trading")]).map(Into::into),
                 data,
                 upload: None,
+                provenance: None,
             });
             feed.push(Generated {
                 stream_type: declaration::STREAM_TYPE,

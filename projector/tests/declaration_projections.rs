@@ -82,6 +82,7 @@ fn drafted(id: Uuid, customer: Uuid, tracking: &str) -> DeclarationEvent {
         company_name: Some("Acme Trading".into()),
         data: data(tracking),
         upload: None,
+        provenance: None,
     })
 }
 

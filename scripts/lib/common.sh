@@ -78,6 +78,25 @@ ensure_test_tools() {
 	ensure_debian /usr/bin/xmllint libxml2-utils
 }
 
+# The document readers of declarations proposed from documents (docs/ai-create.md):
+# poppler's pdftotext (and pdftoppm, which the tests use to render pages) and tesseract with
+# its Chinese and English models.
+ensure_document_tools() {
+	ensure_debian /usr/bin/pdftotext poppler-utils || return 1
+	ensure_debian /usr/bin/tesseract tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng || return 1
+	# tesseract present without its Chinese model (installed earlier without it).
+	if ! tesseract --list-langs 2>/dev/null | grep -qx chi_sim; then
+		[ "$(id -u)" = 0 ] || { warn "tesseract lacks chi_sim and we are not root"; return 1; }
+		say "installing Debian's tesseract-ocr-chi-sim"
+		DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq tesseract-ocr-chi-sim tesseract-ocr-eng </dev/null || return 1
+	fi
+	# A CJK font, so that poppler renders the Chinese sample documents (scripts/bench.sh extract).
+	if [ ! -f /usr/share/fonts/truetype/wqy/wqy-zenhei.ttc ] && [ "$(id -u)" = 0 ]; then
+		say "installing Debian's fonts-wqy-zenhei"
+		DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq fonts-wqy-zenhei </dev/null || warn "fonts-wqy-zenhei failed"
+	fi
+}
+
 # 0 when URL answers 2xx.
 http_ok() {
 	if command -v curl >/dev/null 2>&1; then

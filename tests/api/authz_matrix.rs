@@ -212,6 +212,9 @@ pub const ROWS: &[Row] = &[
     Row { method: "PUT", route: "/api/v1/upload/confirm/{id}", call: "/api/v1/upload/confirm/{missing}", needs: DECL, body: empty, expect: ["401", "404", "404", "404", "404", "404", "403"] },
     Row { method: "GET", route: "/api/v1/upload/download/desc", call: "/api/v1/upload/download/desc?id={missing}", needs: DECL, body: empty, expect: ["401", "404", "404", "404", "404", "404", "403"] },
     Row { method: "POST", route: "/api/v1/upload", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
+    Row { method: "POST", route: "/api/v1/ai-drafts", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/ai-drafts/{id}", call: "/api/v1/ai-drafts/{missing}", needs: DECL, body: empty, expect: ["401", "404", "404", "404", "404", "404", "403"] },
+    Row { method: "POST", route: "/api/v1/ai-drafts/{id}/accept", call: "/api/v1/ai-drafts/{missing}/accept", needs: DECL, body: empty, expect: ["401", "404", "404", "404", "404", "404", "403"] },
     Row { method: "GET", route: "/api/v1/upload/template", call: "/api/v1/upload/template?declarationType=OC&isRowData=true", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
 ];
 

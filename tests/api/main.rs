@@ -4,6 +4,7 @@ mod access_atomic;
 mod account_transfer;
 mod activity_masking;
 mod admin_audit;
+mod ai_draft;
 mod auth;
 mod authz;
 mod authz_matrix;

@@ -361,6 +361,7 @@ async fn every_documented_operation_reaches_a_route(pool: PgPool) {
     let position = created["data"]["position"].as_i64().expect("position");
     // The upload routes' `{id}` is an upload's file id.
     let upload = crate::upload::upload_and_wait(&app, &token).await;
+    let ai_draft = crate::ai_draft::proposed(&app, &token).await;
     // The clearance exception routes take an exception (and a document of it) for `{id}`.
     let (exception, document, exception_position) =
         crate::clearance_exception::exception_with_document(&app, &token, "1ZEXCDOC01").await;
@@ -415,6 +416,8 @@ async fn every_documented_operation_reaches_a_route(pool: PgPool) {
             &exception
         } else if path.starts_with("/api/v1/customers/{id}/contacts") {
             &acme_customer
+        } else if path.starts_with("/api/v1/ai-drafts/{id}") {
+            &ai_draft
         } else {
             id
         };

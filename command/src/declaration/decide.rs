@@ -217,6 +217,7 @@ fn create(
         company_name: customer.company_name,
         data,
         upload: None,
+        provenance: None,
     })])
 }
 

@@ -242,6 +242,7 @@ pub fn drafted(t: TypeCode, data: DeclarationData) -> DeclarationEvent {
         company_name: s("Acme Trading"),
         data,
         upload: None,
+        provenance: None,
     })
 }
 

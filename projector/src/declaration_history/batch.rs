@@ -233,10 +233,12 @@ impl<'e> Rows<'e> {
         self.to_status.push(to_status);
         self.reason.push(row.reason);
         self.receipt_code.push(row.receipt_code);
-        self.changes.push(
-            serde_json::to_string(row.changes)
-                .map_err(|e| ProjectionError::Invalid(e.to_string()))?,
-        );
+        let changes = match row.provenance {
+            Some(fields) => serde_json::to_string(fields),
+            None => serde_json::to_string(row.changes),
+        };
+        self.changes
+            .push(changes.map_err(|e| ProjectionError::Invalid(e.to_string()))?);
         self.customer_id.push(inherited.customer_id);
         self.tracking_number.push(inherited.tracking_number.clone());
         self.declaration_type

@@ -439,6 +439,7 @@ pub fn declaration_events(i: u64, seed: u64, end: DateTime<Utc>, days: i64) -> V
                 company_name: Some(company),
                 data,
                 upload: None,
+                provenance: None,
             }),
             &customer_meta,
             0,

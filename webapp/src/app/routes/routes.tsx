@@ -21,6 +21,7 @@ import type { AppRoute } from './types';
 const ContactBook = lazy(() => import('@/features/contact-book/components/ContactBookPage'));
 const RecipientLink = lazy(() => import('@/features/clearance-exceptions/pages/RecipientLinkPage'));
 const Placeholder = lazy(() => import('@/features/placeholder/components/PlaceholderPage'));
+const AiCreate = lazy(() => import('@/features/ai-create/components/AiCreatePage'));
 const CustomerLogin = lazy(() => import('@/features/auth/components/CustomerLoginPage'));
 const StaffLogin = lazy(() => import('@/features/auth/components/StaffLoginPage'));
 const AuthRedirect = lazy(() => import('@/features/auth/components/AuthRedirectPage'));
@@ -408,7 +409,7 @@ export const staffRoutes: AppRoute[] = [
         path: 'ai-create',
         name: 'ai-create',
         meta: { title: 'route.aiCreate', icon: IconRobot, specialIcon: true },
-        component: Placeholder,
+        component: AiCreate,
       },
       {
         path: 'assist-to-create',

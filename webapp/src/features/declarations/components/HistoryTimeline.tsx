@@ -35,15 +35,54 @@ const ICONS: Record<string, typeof IconPoint> = {
 
 const SHOWN_CHANGES = 5;
 
+const DECISION_ORDER: Record<string, number> = { changed: 0, rejected: 1, accepted: 2, '': 3 };
+const DECISION_COLORS = { accepted: 'green', changed: 'blue', rejected: 'red' } as const;
+
+/** A field proposed from documents: proposed value, decision, saved value, source, confidence. */
+function Provenance({ change: c }: { change: FieldChange }) {
+  const { t } = useDeclT();
+  const decision = c.decision ?? 'accepted';
+  return (
+    <Text span size="xs" data-provenance={c.field}>
+      <Code fz="xs">{formatValue(c.old)}</Code>{' '}
+      <Badge size="xs" variant="light" color={DECISION_COLORS[decision]}>
+        {t(`history.decision.${decision}`)}
+      </Badge>
+      {decision === 'changed' && (
+        <>
+          <IconArrowRight size={11} style={{ margin: '0 4px', verticalAlign: 'middle' }} />
+          <Code fz="xs">{formatValue(c.new)}</Code>
+        </>
+      )}{' '}
+      <Text span size="xs" c="dimmed">
+        {t('history.provenance', {
+          source: t(`history.source.${c.source ?? ''}`, { defaultValue: c.source ?? '' }),
+          location: c.location ? ` (${c.location})` : '',
+          confidence: Math.round((c.confidence ?? 0) * 100),
+        })}
+      </Text>
+    </Text>
+  );
+}
+
 function Changes({ changes }: { changes: FieldChange[] }) {
   const { t } = useDeclT();
   const label = useChangeLabel();
   const [all, setAll] = useState(false);
-  const shown = all ? changes : changes.slice(0, SHOWN_CHANGES);
+  const proposed = changes.some((c) => c.decision);
+  // Proposed fields: the reviewer's corrections and rejections first.
+  const ordered = proposed
+    ? [...changes].sort(
+        (a, b) => DECISION_ORDER[a.decision ?? ''] - DECISION_ORDER[b.decision ?? ''],
+      )
+    : changes;
+  const shown = all ? ordered : ordered.slice(0, SHOWN_CHANGES);
   return (
     <Stack gap={2}>
       <Text size="xs" c="dimmed">
-        {t('history.changes', { count: changes.length })}
+        {proposed
+          ? t('history.proposed', { count: changes.length })
+          : t('history.changes', { count: changes.length })}
       </Text>
       <List size="xs" spacing={2} withPadding>
         {shown.map((c, i) => {
@@ -57,6 +96,8 @@ function Changes({ changes }: { changes: FieldChange[] }) {
                 <Text span size="xs" c="dimmed">
                   {kind === 'added' ? t('history.lineAdded') : t('history.lineRemoved')}
                 </Text>
+              ) : c.decision ? (
+                <Provenance change={c} />
               ) : (
                 <>
                   <Code fz="xs">{formatValue(c.old)}</Code>

@@ -159,6 +159,17 @@ const en: DeclarationMessages = {
     created: 'created as',
     lineAdded: '(line added)',
     lineRemoved: '(line removed)',
+    decision: { accepted: 'accepted', changed: 'changed', rejected: 'rejected' },
+    proposed: '{{count}} field(s) proposed from documents, reviewed',
+    provenance: 'proposed by {{source}}{{location}}, confidence {{confidence}}%',
+    source: {
+      document: 'document',
+      tradeCompany: 'trade company record',
+      productLibrary: 'product library',
+      derived: 'computation',
+      nomenclature: 'nomenclature',
+      LLM: 'language model',
+    },
     action: {
       create: 'Created',
       edit: 'Edited',

@@ -156,6 +156,17 @@ const zh = {
     created: '创建为',
     lineAdded: '（新增商品项）',
     lineRemoved: '（删除商品项）',
+    decision: { accepted: '已接受', changed: '已修改', rejected: '已拒绝' },
+    proposed: '由文件建议并经审核的字段 {{count}} 个',
+    provenance: '来源：{{source}}{{location}}，置信度 {{confidence}}%',
+    source: {
+      document: '文件',
+      tradeCompany: '贸易公司档案',
+      productLibrary: '商品库',
+      derived: '计算',
+      nomenclature: '税则目录',
+      LLM: '大语言模型',
+    },
     action: {
       create: '创建',
       edit: '编辑',

@@ -206,6 +206,11 @@ export interface FieldChange {
   field: string;
   old: unknown;
   new: unknown;
+  /** Provenance of a field proposed from documents (the creation of an AI draft). */
+  source?: string;
+  location?: string;
+  confidence?: number;
+  decision?: 'accepted' | 'changed' | 'rejected';
 }
 
 export interface HistoryEntry {
