@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 pub mod account_directory;
 pub mod admin_audit;
+pub mod audit_chain;
 pub mod clearance_exception_list;
 pub mod customer_directory;
 mod declaration_feed;
@@ -116,6 +117,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         upload_log::projection(),
         clearance_exception_list::projection(),
         exception_outbox::projection(),
+        audit_chain::projection(),
     ]
 }
 
