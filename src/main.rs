@@ -53,6 +53,8 @@ enum Command {
         /// A projection name.
         projection: String,
     },
+    /// Recompute the audit hash chain and check its signed seals; exits non-zero on a break.
+    Verify(clearway::audit::VerifyArgs),
     /// Print the event log (or a part) as JSON lines, or an aggregate's state at a time.
     Replay(replay::ReplayArgs),
     /// Load an official code table version: `import-reference TABLE FILE.csv --from DATE`.
@@ -143,6 +145,20 @@ async fn main() -> anyhow::Result<()> {
                     stop.error
                 ),
                 None => println!("{projection}: not stopped"),
+            }
+        }
+        Command::Verify(args) => {
+            let mut out = std::io::stdout().lock();
+            let held = clearway::audit::run_verify(
+                &pool,
+                &args,
+                &config.audit,
+                config.development(),
+                &mut out,
+            )
+            .await?;
+            if !held {
+                std::process::exit(1);
             }
         }
         Command::Replay(args) => {

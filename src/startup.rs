@@ -221,6 +221,8 @@ pub struct Application {
     router: Router,
     pool: PgPool,
     with_projectors: bool,
+    /// Signs the audit chain's seals beside the projectors.
+    sealer: (projector::audit_chain::seal::SealKey, projector::audit_chain::seal::SealPolicy),
 }
 
 impl Application {
@@ -229,6 +231,8 @@ impl Application {
         pool: PgPool,
         with_projectors: bool,
     ) -> anyhow::Result<Self> {
+        // Before anything else: production without the seal key refuses to start.
+        let seal_key = config.audit.signing_key(config.development())?;
         let router = router(config, pool.clone()).await?;
         let listener = TcpListener::bind(&config.addr)
             .await
@@ -238,6 +242,7 @@ impl Application {
             router,
             pool,
             with_projectors,
+            sealer: (seal_key, config.audit.policy()),
         })
     }
 
@@ -258,6 +263,16 @@ impl Application {
                 projector::runtime::ProjectorRuntime::new(self.pool.clone(), projector::all());
             tokio::spawn(runtime.run(shutdown.clone()))
         });
+        if self.with_projectors {
+            let (key, policy) = self.sealer;
+            tokio::spawn(projector::audit_chain::seal::run_sealer(
+                self.pool.clone(),
+                key,
+                policy,
+                Duration::from_secs(1),
+                shutdown.clone(),
+            ));
+        }
         let service = self
             .router
             .into_make_service_with_connect_info::<SocketAddr>();
