@@ -96,7 +96,7 @@ async fn apply(tx: &mut PgConnection, window: &mut FeedBatch) -> Result<(), Proj
     // The events read back as the database renders them, in feed order.
     let rows = sqlx::query(&format!(
         "SELECT {CANONICAL_SELECT} FROM events WHERE global_position = ANY($1) \
-         ORDER BY tx_id, global_position"
+         ORDER BY events.tx_id, events.global_position"
     ))
     .bind(&wanted)
     .fetch_all(&mut *tx)

@@ -303,3 +303,33 @@ async fn a_seal_signed_by_another_key_is_refused(pool: PgPool) -> TestResult {
     assert_eq!(brk.kind, BreakKind::Signature);
     Ok(())
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn one_transactions_events_are_chained_in_position_order(pool: PgPool) -> TestResult {
+    let store = EventStore::new(pool.clone());
+    let batch: Vec<NewEvent> = (0..12)
+        .map(|n| NewEvent {
+            event_type: "ThingHappened".into(),
+            schema_version: 1,
+            payload: json!({ "n": n }),
+        })
+        .collect();
+    let meta = Metadata {
+        correlation_id: Uuid::now_v7(),
+        command_id: Uuid::now_v7(),
+        ..Default::default()
+    };
+    let appended = store
+        .append("thing", Uuid::now_v7(), 0, &batch, &meta)
+        .await?;
+    wait_until_in_feed(&store, appended.position).await?;
+    run_once_until_caught_up(&pool, &chain()).await?;
+    let chained: Vec<i64> = rows(&pool).await?.iter().map(|r| r.1).collect();
+    let first = appended.position - 11;
+    // Positions 1..=12 in numeric order (as text, "10" would come before "2").
+    assert_eq!(chained, (first..=appended.position).collect::<Vec<_>>());
+    let report = check(&pool, None).await?;
+    assert!(report.ok(), "{report:?}");
+    assert_eq!(report.events, 12);
+    Ok(())
+}

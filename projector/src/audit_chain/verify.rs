@@ -1,9 +1,9 @@
 //! Verification: recompute the chain from the events and compare it with the stored chain
 //! rows and the signed seals; report the first break.
 //!
-//! The events (`ORDER BY tx_id, global_position`) and the chain rows (`ORDER BY seq`, the
-//! same order) are read as two streams on two connections and merged by their feed key
-//! `(tx_id, global_position)`:
+//! The events (`ORDER BY tx_id, global_position`, the table's columns, not their text) and the
+//! chain rows (`ORDER BY seq`, the same order) are read as two streams on two connections and
+//! merged by their feed key `(tx_id, global_position)`:
 //! - same key: the recomputed hash must equal the row's (else **changed**) and, where a seal
 //!   sits, the seal's hash (else **changed**, somewhere since the previous seal: the chain
 //!   rows were rewritten along with the event);
@@ -149,7 +149,7 @@ pub async fn verify(
     let events_sql = format!(
         "SELECT {CANONICAL_SELECT} FROM events \
          WHERE (tx_id, global_position) > ($1::text::xid8, $2) \
-         ORDER BY tx_id, global_position"
+         ORDER BY events.tx_id, events.global_position"
     );
     let mut events = sqlx::query(&events_sql)
         .bind(start.key.0.to_string())
