@@ -9,6 +9,7 @@ mod authz;
 mod authz_matrix;
 mod bad_values;
 mod clearance_exception;
+mod compliance;
 mod contract;
 mod customers;
 mod declaration_permission;
