@@ -153,9 +153,9 @@ pub async fn run_verify(
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
     let key = match args.public_key.as_deref() {
-        Some(k) if Path::new(k).is_file() => public_from_hex(
-            &std::fs::read_to_string(k).with_context(|| format!("reading {k}"))?,
-        )?,
+        Some(k) if Path::new(k).is_file() => {
+            public_from_hex(&std::fs::read_to_string(k).with_context(|| format!("reading {k}"))?)?
+        }
         Some(k) => public_from_hex(k)?,
         None => config.public_key(development)?,
     };

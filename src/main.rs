@@ -199,7 +199,7 @@ async fn main() -> anyhow::Result<()> {
                 seed::seed_demo(&router_state).await?;
                 seed::seed_demo_master_data(&router_state).await?;
                 println!(
-                    "demo data loaded: acme, globex, operator, admin, superadmin / {}",
+                    "demo data loaded: acme, globex, operator, admin, superadmin, auditor / {}",
                     seed::DEMO_PASSWORD
                 );
             } else {

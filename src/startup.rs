@@ -222,7 +222,10 @@ pub struct Application {
     pool: PgPool,
     with_projectors: bool,
     /// Signs the audit chain's seals beside the projectors.
-    sealer: (projector::audit_chain::seal::SealKey, projector::audit_chain::seal::SealPolicy),
+    sealer: (
+        projector::audit_chain::seal::SealKey,
+        projector::audit_chain::seal::SealPolicy,
+    ),
 }
 
 impl Application {

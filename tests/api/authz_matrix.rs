@@ -352,4 +352,5 @@ async fn every_endpoint_has_a_row_in_the_matrix(pool: PgPool) {
     );
 }
 
+mod compliance;
 mod run;

@@ -110,3 +110,34 @@ async fn development_without_the_seal_key_makes_one_and_keeps_it(pool: PgPool) {
     });
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_compliance_role_reads_the_audit_log_and_can_hold_nothing_else(pool: PgPool) {
+    let app = spawn(pool).await;
+    let superadmin = app.login("superadmin").await;
+    let roles = crate::helpers::body(app.get(&superadmin, "/api/v1/roles").await).await;
+    let text = roles.to_string();
+    assert!(
+        text.contains("COMPLIANCE") && text.contains("audit:read"),
+        "{roles}"
+    );
+
+    let widened = crate::helpers::body(
+        app.put(
+            &superadmin,
+            "/api/v1/roles/COMPLIANCE/permissions",
+            serde_json::json!({"permissionCodes": ["audit:read", "declarations:management"]}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(widened["code"], 400, "{widened}");
+    assert!(widened.to_string().contains("permissionCodes"), "{widened}");
+    // The auditor signs in like other staff and holds audit:read alone.
+    let auditor = app.login("auditor").await;
+    let mine = crate::helpers::body(app.get(&auditor, "/api/v1/user-permissions").await).await;
+    assert_eq!(mine["code"], 200, "{mine}");
+    let mine = mine["data"].to_string();
+    assert!(mine.contains("audit:read"), "{mine}");
+    assert!(!mine.contains("declarations:management"), "{mine}");
+}
