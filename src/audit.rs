@@ -1,6 +1,8 @@
 //! The audit chain's settings (the seal signing key, the seal policy) and `clearway verify`
 //! (docs/compliance.md).
 
+pub mod api;
+
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;

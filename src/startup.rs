@@ -133,11 +133,14 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     };
     let web = WebApp::new(config.web_dir.clone());
     web.log_availability();
+    let audit_key = config.audit.signing_key(config.development())?.public();
+    let audit = crate::audit::api::routes(pool.clone(), query_state.auth.clone(), audit_key);
     let operations =
         crate::operations::routes(pool, query_state.auth.clone(), config.development());
     // The annotated routes, mounted with their documentation.
     let (documented, generated) = query::documented(query_state)
         .merge(operations)
+        .merge(audit)
         .merge(command::routes(command_state, identity))
         .split_for_parts();
     let app = Router::new()
