@@ -141,3 +141,178 @@ async fn the_compliance_role_reads_the_audit_log_and_can_hold_nothing_else(pool:
     assert!(mine.contains("audit:read"), "{mine}");
     assert!(!mine.contains("declarations:management"), "{mine}");
 }
+
+/// A demo declaration that was reviewed: (id, tracking number, review time).
+async fn reviewed(pool: &PgPool) -> (uuid::Uuid, String, chrono::DateTime<chrono::Utc>) {
+    let (id, at): (uuid::Uuid, chrono::DateTime<chrono::Utc>) = sqlx::query_as(
+        "SELECT stream_id, recorded_at FROM events WHERE event_type = 'DeclarationReviewed'
+         ORDER BY global_position LIMIT 1",
+    )
+    .fetch_one(pool)
+    .await
+    .expect("a reviewed demo declaration");
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let tracking: Option<String> =
+            sqlx::query_scalar("SELECT tracking_number FROM rm_declarations WHERE id = $1")
+                .bind(id)
+                .fetch_optional(pool)
+                .await
+                .expect("read model")
+                .flatten();
+        if let Some(t) = tracking {
+            return (id, t, at);
+        }
+        assert!(tokio::time::Instant::now() < deadline, "no read model row");
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn an_auditor_filters_the_log_goes_back_before_a_review_and_is_recorded(pool: PgPool) {
+    use crate::helpers::body;
+    let app = spawn(pool.clone()).await;
+    let auditor = app.login("auditor").await;
+    let (id, tracking, reviewed_at) = reviewed(&pool).await;
+
+    let page = body(
+        app.get(
+            &auditor,
+            &format!("/api/v1/audit/events?trackingNumber={tracking}&pageSize=2"),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(page["code"], 200, "{page}");
+    let records = page["data"]["records"].as_array().expect("records");
+    assert_eq!(records.len(), 2);
+    assert!(records.iter().all(|r| r["streamId"] == id.to_string()));
+    assert!(records[0]["position"].as_i64() > records[1]["position"].as_i64());
+    let next = page["data"]["nextBefore"].as_i64().expect("a next page");
+    let older = body(
+        app.get(
+            &auditor,
+            &format!("/api/v1/audit/events?trackingNumber={tracking}&pageSize=2&before={next}"),
+        )
+        .await,
+    )
+    .await;
+    let older = older["data"]["records"]
+        .as_array()
+        .expect("records")
+        .clone();
+    assert!(!older.is_empty());
+    assert!(older.iter().all(|r| r["position"].as_i64() < Some(next)));
+
+    // As of just before the review, and now: the review shows as a status change.
+    let before = reviewed_at - chrono::Duration::microseconds(1);
+    let then = body(
+        app.get(
+            &auditor,
+            &format!(
+                "/api/v1/audit/streams/{id}?asOf={}",
+                before.to_rfc3339().replace('+', "%2B")
+            ),
+        )
+        .await,
+    )
+    .await;
+    let now = body(
+        app.get(&auditor, &format!("/api/v1/audit/streams/{id}"))
+            .await,
+    )
+    .await;
+    assert_eq!(then["code"], 200, "{then}");
+    assert_ne!(
+        then["data"]["state"]["status"],
+        now["data"]["state"]["status"]
+    );
+    assert!(then["data"]["version"].as_i64() < now["data"]["version"].as_i64());
+    assert!(now["data"]["timeline"].as_array().expect("timeline").len() >= 2);
+    // The same state `clearway replay --as-of` prints.
+    let store = events::EventStore::new(pool.clone());
+    let replayed = clearway::replay::state_as_of(&store, id, before)
+        .await
+        .expect("replay");
+    assert_eq!(then["data"]["state"], replayed["state"]);
+
+    let diff = body(
+        app.get(
+            &auditor,
+            &format!(
+                "/api/v1/audit/streams/{id}/diff?from={}&to={}",
+                before.to_rfc3339().replace('+', "%2B"),
+                chrono::Utc::now().to_rfc3339().replace('+', "%2B")
+            ),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(diff["code"], 200, "{diff}");
+    let status = diff["data"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .find(|c| c["field"] == "status")
+        .cloned()
+        .expect("status changed");
+    assert_eq!(status["from"], then["data"]["state"]["status"]);
+
+    // Each read is an event of the auditor's audit_access stream.
+    let reads: Vec<(String, serde_json::Value)> = sqlx::query_as(
+        "SELECT payload ->> 'what', metadata FROM events WHERE stream_type = 'audit_access'
+         ORDER BY global_position",
+    )
+    .fetch_all(&pool)
+    .await
+    .expect("reads");
+    let what: Vec<&str> = reads.iter().map(|r| r.0.as_str()).collect();
+    assert_eq!(what, ["events", "events", "stream", "stream", "diff"]);
+    assert!(reads.iter().all(|r| r.1["actorName"] == "auditor"));
+
+    let chain = body(app.get(&auditor, "/api/v1/audit/chain").await).await;
+    assert_eq!(chain["code"], 200, "{chain}");
+    let key = body(app.get(&auditor, "/api/v1/audit/public-key").await).await;
+    let cfg = config(&pool, Mode::Development);
+    assert_eq!(
+        key["data"]["publicKey"],
+        cfg.audit.signing_key(true).expect("key").public_hex()
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn bad_audit_queries_answer_400_naming_the_field_and_unknown_streams_404(pool: PgPool) {
+    use crate::helpers::body;
+    let app = spawn(pool).await;
+    let auditor = app.login("auditor").await;
+    for (query, field) in [
+        ("/api/v1/audit/events?pageSize=0", "pageSize"),
+        ("/api/v1/audit/events?pageSize=501", "pageSize"),
+        ("/api/v1/audit/events?before=0", "before"),
+        ("/api/v1/audit/events?customerId=nope", "customerId"),
+        ("/api/v1/audit/events?from=yesterday", "from"),
+        ("/api/v1/audit/streams/nope", "id"),
+        (
+            "/api/v1/audit/streams/0190d4c6-0000-7000-8000-000000000001/diff?from=2026-01-02T00:00:00Z&to=2026-01-01T00:00:00Z",
+            "to",
+        ),
+    ] {
+        let r = body(app.get(&auditor, query).await).await;
+        assert_eq!(r["code"], 400, "{query}: {r}");
+        assert!(r.to_string().contains(field), "{query}: {r}");
+    }
+    let long = "x".repeat(101);
+    let r = body(
+        app.get(&auditor, &format!("/api/v1/audit/events?actor={long}"))
+            .await,
+    )
+    .await;
+    assert_eq!(r["code"], 400, "{r}");
+    let missing = app
+        .get(
+            &auditor,
+            "/api/v1/audit/streams/0190d4c6-0000-7000-8000-000000000001",
+        )
+        .await;
+    assert_eq!(missing.status(), 404);
+}
