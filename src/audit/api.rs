@@ -363,21 +363,24 @@ async fn stream_as_of(
 
 async fn state_at(pool: &PgPool, id: Uuid, at: DateTime<Utc>) -> Result<Value, ApiError> {
     let store = EventStore::new(pool.clone());
-    let exists: bool =
-        sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = $1)")
-            .bind(id)
-            .fetch_one(pool)
-            .await?;
+    let (exists, by_then): (bool, bool) = sqlx::query_as(
+        "SELECT EXISTS (SELECT 1 FROM events WHERE stream_id = $1),
+                EXISTS (SELECT 1 FROM events WHERE stream_id = $1 AND recorded_at <= $2)",
+    )
+    .bind(id)
+    .bind(at)
+    .fetch_one(pool)
+    .await?;
     if !exists {
         return Err(ApiError::not_found());
     }
-    match crate::replay::state_as_of(&store, id, at).await {
-        Ok(v) => Ok(v),
+    if !by_then {
         // The stream began after `at`: nothing yet.
-        Err(_) => {
-            Ok(json!({ "streamId": id, "asOf": at.to_rfc3339(), "version": 0, "state": null }))
-        }
+        return Ok(json!({ "streamId": id, "asOf": at.to_rfc3339(), "version": 0, "state": null }));
     }
+    crate::replay::state_as_of(&store, id, at)
+        .await
+        .map_err(ApiError::internal)
 }
 
 #[derive(Debug, Deserialize, IntoParams)]
