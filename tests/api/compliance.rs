@@ -222,6 +222,16 @@ async fn an_auditor_filters_the_log_goes_back_before_a_review_and_is_recorded(po
             .await,
     )
     .await;
+    let unborn = body(
+        app.get(
+            &auditor,
+            &format!("/api/v1/audit/streams/{id}?asOf=2000-01-01T00:00:00Z"),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(unborn["data"]["version"], 0, "{unborn}");
+    assert!(unborn["data"]["state"].is_null(), "{unborn}");
     assert_eq!(then["code"], 200, "{then}");
     assert_ne!(
         then["data"]["state"]["status"],
@@ -267,7 +277,10 @@ async fn an_auditor_filters_the_log_goes_back_before_a_review_and_is_recorded(po
     .await
     .expect("reads");
     let what: Vec<&str> = reads.iter().map(|r| r.0.as_str()).collect();
-    assert_eq!(what, ["events", "events", "stream", "stream", "diff"]);
+    assert_eq!(
+        what,
+        ["events", "events", "stream", "stream", "stream", "diff"]
+    );
     assert!(reads.iter().all(|r| r.1["actorName"] == "auditor"));
 
     let chain = body(app.get(&auditor, "/api/v1/audit/chain").await).await;
