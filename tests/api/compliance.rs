@@ -7,7 +7,7 @@ use clearway::config::Mode;
 use clearway::startup::Application;
 use sqlx::PgPool;
 
-use crate::helpers::{config, seed, spawn};
+use crate::helpers::{config, seed, spawn, spawn_with};
 
 async fn verify_output(pool: &PgPool, cfg: &clearway::config::Config) -> (bool, String) {
     let args = VerifyArgs {
@@ -23,10 +23,11 @@ async fn verify_output(pool: &PgPool, cfg: &clearway::config::Config) -> (bool, 
 
 #[sqlx::test(migrations = "./migrations")]
 async fn the_server_seals_the_chain_and_verify_names_a_changed_event(pool: PgPool) {
-    let app = spawn(pool.clone()).await;
-    let cfg = config(&pool, Mode::Development);
-    // No seal yet: the sealer seals the head at once (checked every second).
-    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(20);
+    let mut cfg = config(&pool, Mode::Development);
+    // The head is sealed once the last seal is a second old (checked every second).
+    cfg.audit.audit_seal_max_age_secs = 1;
+    let app = spawn_with(pool.clone(), cfg.clone()).await;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
         let (chained, sealed): (Option<i64>, Option<i64>) = sqlx::query_as(
             "SELECT (SELECT max(seq) FROM audit_chain), (SELECT max(seq) FROM audit_seals)",
