@@ -96,6 +96,7 @@ url="http://$show_host:$addr_port"
 		echo "    operator              operator"
 		echo "    admin                 admin"
 		echo "    superadmin            super admin"
+		echo "    auditor               compliance reviewer (reads the audit log)"
 	else
 		echo "  mode $CLEARWAY_MODE: no demo accounts"
 	fi

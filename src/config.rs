@@ -54,6 +54,9 @@ pub struct Config {
     /// Clearance exception notices: the delivery worker and its retries.
     #[command(flatten)]
     pub notify: NotifyConfig,
+    /// The audit chain's seal key and policy (docs/compliance.md).
+    #[command(flatten)]
+    pub audit: crate::audit::AuditConfig,
 }
 
 /// The notice worker (docs/notifications.md). E-mail goes through the identity settings'

@@ -1,6 +1,7 @@
 //! The `clearway` binary's library: configuration and the composition of the crates
 //! (`events`, `command`, `projector`, `query`) into one server and its subcommands.
 
+pub mod audit;
 pub mod config;
 pub mod housekeeping;
 pub mod openapi;

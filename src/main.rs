@@ -53,6 +53,8 @@ enum Command {
         /// A projection name.
         projection: String,
     },
+    /// Recompute the audit hash chain and check its signed seals; exits non-zero on a break.
+    Verify(clearway::audit::VerifyArgs),
     /// Print the event log (or a part) as JSON lines, or an aggregate's state at a time.
     Replay(replay::ReplayArgs),
     /// Load an official code table version: `import-reference TABLE FILE.csv --from DATE`.
@@ -145,6 +147,20 @@ async fn main() -> anyhow::Result<()> {
                 None => println!("{projection}: not stopped"),
             }
         }
+        Command::Verify(args) => {
+            let mut out = std::io::stdout().lock();
+            let held = clearway::audit::run_verify(
+                &pool,
+                &args,
+                &config.audit,
+                config.development(),
+                &mut out,
+            )
+            .await?;
+            if !held {
+                std::process::exit(1);
+            }
+        }
         Command::Replay(args) => {
             let store = events::EventStore::new(pool);
             let stdout = std::io::stdout();
@@ -183,7 +199,7 @@ async fn main() -> anyhow::Result<()> {
                 seed::seed_demo(&router_state).await?;
                 seed::seed_demo_master_data(&router_state).await?;
                 println!(
-                    "demo data loaded: acme, globex, operator, admin, superadmin / {}",
+                    "demo data loaded: acme, globex, operator, admin, superadmin, auditor / {}",
                     seed::DEMO_PASSWORD
                 );
             } else {

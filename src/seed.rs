@@ -233,6 +233,11 @@ pub async fn seed_demo(state: &CommandState) -> anyhow::Result<()> {
         staff("superadmin", "Sam Superadmin", Role::SuperAdmin, "S0001"),
     )
     .await?;
+    account(
+        state,
+        staff("auditor", "Aude Auditor", Role::Compliance, "S0200"),
+    )
+    .await?;
     seed_demo_ports(state).await?;
     seed_archive_customers(state).await?;
     for (i, c) in COMPANIES.iter().enumerate() {

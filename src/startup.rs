@@ -133,11 +133,14 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     };
     let web = WebApp::new(config.web_dir.clone());
     web.log_availability();
+    let audit_key = config.audit.signing_key(config.development())?.public();
+    let audit = crate::audit::api::routes(pool.clone(), query_state.auth.clone(), audit_key);
     let operations =
         crate::operations::routes(pool, query_state.auth.clone(), config.development());
     // The annotated routes, mounted with their documentation.
     let (documented, generated) = query::documented(query_state)
         .merge(operations)
+        .merge(audit)
         .merge(command::routes(command_state, identity))
         .split_for_parts();
     let app = Router::new()
@@ -221,6 +224,11 @@ pub struct Application {
     router: Router,
     pool: PgPool,
     with_projectors: bool,
+    /// Signs the audit chain's seals beside the projectors.
+    sealer: (
+        projector::audit_chain::seal::SealKey,
+        projector::audit_chain::seal::SealPolicy,
+    ),
 }
 
 impl Application {
@@ -229,6 +237,8 @@ impl Application {
         pool: PgPool,
         with_projectors: bool,
     ) -> anyhow::Result<Self> {
+        // Before anything else: production without the seal key refuses to start.
+        let seal_key = config.audit.signing_key(config.development())?;
         let router = router(config, pool.clone()).await?;
         let listener = TcpListener::bind(&config.addr)
             .await
@@ -238,6 +248,7 @@ impl Application {
             router,
             pool,
             with_projectors,
+            sealer: (seal_key, config.audit.policy()),
         })
     }
 
@@ -258,6 +269,16 @@ impl Application {
                 projector::runtime::ProjectorRuntime::new(self.pool.clone(), projector::all());
             tokio::spawn(runtime.run(shutdown.clone()))
         });
+        if self.with_projectors {
+            let (key, policy) = self.sealer;
+            tokio::spawn(projector::audit_chain::seal::run_sealer(
+                self.pool.clone(),
+                key,
+                policy,
+                Duration::from_secs(1),
+                shutdown.clone(),
+            ));
+        }
         let service = self
             .router
             .into_make_service_with_connect_info::<SocketAddr>();

@@ -10,14 +10,17 @@ pub enum Role {
     Admin,
     Operator,
     Customer,
+    /// A compliance reviewer: reads the audit log (`audit:read`), runs no command.
+    Compliance,
 }
 
 impl Role {
-    pub const ALL: [Role; 4] = [
+    pub const ALL: [Role; 5] = [
         Role::SuperAdmin,
         Role::Admin,
         Role::Operator,
         Role::Customer,
+        Role::Compliance,
     ];
 
     pub fn as_str(self) -> &'static str {
@@ -26,6 +29,7 @@ impl Role {
             Self::Admin => "ADMIN",
             Self::Operator => "OPERATOR",
             Self::Customer => "CUSTOMER",
+            Self::Compliance => "COMPLIANCE",
         }
     }
 

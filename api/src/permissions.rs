@@ -81,6 +81,12 @@ pub const PERMISSIONS: &[(&str, &str, &str)] = &[
         "Grant the CUSTOMER role",
     ),
     ("ports:add-slic", "新增 SLIC", "Add SLIC"),
+    (
+        "user-roles:grant:COMPLIANCE",
+        "授予合规审查角色",
+        "Grant the COMPLIANCE role",
+    ),
+    ("audit:read", "查阅审计日志", "Read the audit log"),
 ];
 
 const OPERATOR: &[&str] = &[
@@ -102,6 +108,7 @@ pub fn default_codes(role: Role) -> Vec<&'static str> {
             .collect(),
         Role::Operator => OPERATOR.to_vec(),
         Role::Customer => Vec::new(),
+        Role::Compliance => vec!["audit:read"],
     }
 }
 
@@ -126,6 +133,7 @@ pub fn role_info(role: Role) -> (i32, &'static str, &'static str) {
         Role::Admin => (2, "管理员", "Administrator"),
         Role::Operator => (3, "操作员", "Operator"),
         Role::Customer => (4, "客户", "Customer"),
+        Role::Compliance => (5, "合规审查", "Compliance reviewer"),
     }
 }
 
@@ -340,6 +348,6 @@ mod tests {
     #[test]
     fn roles_are_ordered_from_the_most_powerful() {
         let orders: Vec<i32> = Role::ALL.iter().map(|r| role_info(*r).0).collect();
-        assert_eq!(orders, vec![1, 2, 3, 4]);
+        assert_eq!(orders, vec![1, 2, 3, 4, 5]);
     }
 }

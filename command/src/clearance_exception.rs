@@ -268,13 +268,15 @@ impl Move {
     }
 }
 
-/// DOMAIN.md's actors: C customer, O operator, A admin or super admin, S the system.
+/// DOMAIN.md's actors: C customer, O operator, A admin or super admin, S the system; R a
+/// compliance reviewer, who makes no move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Who {
     C,
     O,
     A,
     S,
+    R,
 }
 
 fn who(actor: &Actor) -> Who {
@@ -285,6 +287,7 @@ fn who(actor: &Actor) -> Who {
         Role::Customer => Who::C,
         Role::Operator => Who::O,
         Role::Admin | Role::SuperAdmin => Who::A,
+        Role::Compliance => Who::R,
     }
 }
 

@@ -111,6 +111,14 @@ pub fn decide_set_permissions(
             "客户角色不能拥有员工权限",
             "the CUSTOMER role holds no staff permission",
         )),
+        Role::Compliance if new.iter().any(|c| c != "audit:read") => {
+            violations.push(Violation::new(
+                "permissionCodes",
+                "compliance_read_only",
+                "合规审查角色只能拥有 audit:read",
+                "the COMPLIANCE role holds audit:read only: it runs no command",
+            ))
+        }
         _ => {}
     }
     if !violations.is_empty() {

@@ -10,6 +10,7 @@ use std::sync::Arc;
 
 pub mod account_directory;
 pub mod admin_audit;
+pub mod audit_chain;
 pub mod clearance_exception_list;
 pub mod contact_books;
 pub mod customer_directory;
@@ -118,6 +119,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         clearance_exception_list::projection(),
         exception_outbox::projection(),
         contact_books::projection(),
+        audit_chain::projection(),
     ]
 }
 

@@ -9,6 +9,7 @@
 //! scripts/bench.sh rebuild        # projection rebuild events/s vs a plain scan of events
 //! scripts/bench.sh list           # list query p95 over 1,000,000 declarations vs a PK lookup
 //! scripts/bench.sh export         # xlsx export of 100,000 declarations: time and memory
+//! scripts/bench.sh verify         # audit chain verification vs a plain scan of events
 //! scripts/bench.sh mixed          # RSS of `clearway serve` (as scripts/run.sh starts it)
 //! scripts/bench.sh clean          # drop every clearway_bench_* database
 //! ```
@@ -43,6 +44,8 @@ mod rebuild;
 mod server;
 #[path = "clearway-bench/stats.rs"]
 mod stats;
+#[path = "clearway-bench/verify.rs"]
+mod verify;
 
 use std::time::Instant;
 
@@ -84,6 +87,8 @@ enum Command {
     List(list::Opts),
     /// The xlsx export (time, memory growth) for two row counts.
     Export(export::Opts),
+    /// Audit chain verification over generated events vs a plain scan.
+    Verify(verify::Opts),
     /// Server RSS under mixed load (commands, list queries, detail reads).
     Mixed(mixed::Opts),
     /// Every benchmark above with its defaults, one after the other.
@@ -124,12 +129,14 @@ async fn main() -> anyhow::Result<()> {
         Command::List(o) => list::run(&server, &o).await?,
         Command::Export(o) => export::run(&server, &o).await?,
         Command::Mixed(o) => mixed::run(&server, &o).await?,
+        Command::Verify(o) => verify::run(&server, &o).await?,
         Command::All(o) => {
             commands::run(&server, &commands::Opts::default()).await?;
             peer::run(&server, &peer::Opts::default()).await?;
             rebuild::run(&server, &rebuild::Opts::default()).await?;
             list::run(&server, &list::Opts::default()).await?;
             export::run(&server, &export::Opts::default()).await?;
+            verify::run(&server, &verify::Opts::default()).await?;
             if !o.no_mixed {
                 mixed::run(&server, &mixed::Opts::default()).await?;
             }

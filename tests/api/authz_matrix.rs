@@ -66,6 +66,7 @@ const GRANT: &[&str] = &[
 const MAINTAIN_ANY: &[&str] = &["staff:maintain", "customers:maintain"];
 const NONE: &[&str] = &[];
 const CLEAR: &[&str] = &["clearance:management"];
+const AUDIT: &[&str] = &["audit:read"];
 
 fn no_channels() -> Value {
     json!({"channels": []})
@@ -152,6 +153,12 @@ pub const ROWS: &[Row] = &[
     Row { method: "POST", route: "/api/v1/staff/{id}/disable", call: "/api/v1/staff/{staff}/disable", needs: &["staff:maintain"], body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/staff/{id}/enable", call: "/api/v1/staff/{staff}/enable", needs: &["staff:maintain"], body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/admin/audit", call: "", needs: STAFF, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    // --- the audit log (docs/compliance.md): audit:read; the public key is public
+    Row { method: "GET", route: "/api/v1/audit/events", call: "", needs: AUDIT, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/audit/streams/{id}", call: "/api/v1/audit/streams/{decl}", needs: AUDIT, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/audit/streams/{id}/diff", call: "/api/v1/audit/streams/{decl}/diff?from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z", needs: AUDIT, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/audit/chain", call: "", needs: AUDIT, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/audit/public-key", call: "", needs: NONE, body: empty, expect: ["ok", "ok", "ok", "ok", "ok", "ok", "ok"] },
     // --- any account: staff:maintain for staff targets, customers:maintain for customers
     Row { method: "POST", route: "/api/v1/accounts/{id}/force-password-reset", call: "/api/v1/accounts/{globex}/force-password-reset", needs: MAINTAIN_ANY, body: empty, expect: ["401", "403", "403", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/accounts/{id}/disable", call: "/api/v1/accounts/{missing}/disable", needs: MAINTAIN_ANY, body: empty, expect: ["401", "403", "403", "404", "404", "404", "403"] },
@@ -362,4 +369,5 @@ async fn every_endpoint_has_a_row_in_the_matrix(pool: PgPool) {
     );
 }
 
+mod compliance;
 mod run;

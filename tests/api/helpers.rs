@@ -34,6 +34,10 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
             worker: false,
             ..Default::default()
         },
+        audit: clearway::audit::AuditConfig {
+            audit_signing_key: Some("42".repeat(32)),
+            ..Default::default()
+        },
     }
 }
 

@@ -10,6 +10,7 @@ mod authz;
 mod authz_matrix;
 mod bad_values;
 mod clearance_exception;
+mod compliance;
 mod contact_book;
 mod contract;
 mod customers;

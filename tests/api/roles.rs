@@ -25,7 +25,10 @@ async fn roles_list_their_permissions_and_an_edit_takes_effect(pool: PgPool) {
         .iter()
         .map(|r| r["roleCode"].as_str().expect("code"))
         .collect();
-    assert_eq!(names, ["SUPER_ADMIN", "ADMIN", "OPERATOR", "CUSTOMER"]);
+    assert_eq!(
+        names,
+        ["SUPER_ADMIN", "ADMIN", "OPERATOR", "CUSTOMER", "COMPLIANCE"]
+    );
     assert_eq!(
         list[0]["permissions"].as_array().expect("p").len(),
         api::permissions::PERMISSIONS.len()

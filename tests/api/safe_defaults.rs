@@ -35,6 +35,7 @@ async fn a_server_started_without_a_mode_has_no_test_login(pool: PgPool) {
     cfg.jwt_secret = test.jwt_secret;
     cfg.identity = test.identity;
     cfg.oidc = test.oidc;
+    cfg.audit = test.audit;
     let app = spawn_with(pool, cfg).await;
     for user in ["superadmin", "acme"] {
         let r = app

@@ -77,14 +77,15 @@ async fn an_admin_creates_lists_maintains_and_deletes_staff(pool: PgPool) {
         &admin,
         "pageNo=1&pageSize=2",
         &created["data"]["position"],
-        |v| v["data"]["total"] == 4,
+        // The demo staff (operator, admin, superadmin, auditor) and nina.
+        |v| v["data"]["total"] == 5,
     )
     .await;
     assert_eq!(
         page["data"]["records"].as_array().expect("records").len(),
         2
     );
-    assert_eq!(page["data"]["total"], 4);
+    assert_eq!(page["data"]["total"], 5);
     // Duplicate e-mail.
     let dup = body(
         app.post(&admin, "/api/v1/staff", json!({"username": "nina2", "staffEmail": "nina.ng@example.com", "staffName": "Nina Two", "roles": ["OPERATOR"]}))

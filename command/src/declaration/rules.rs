@@ -38,12 +38,14 @@ impl Move {
 }
 
 /// DOMAIN.md's actors: C customer (own declarations only), O operator, A admin or super
-/// admin. S (system, a customs receipt) arrives with the receipts adapter.
+/// admin. S (system, a customs receipt) arrives with the receipts adapter. R: a compliance
+/// reviewer, who makes no move.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Who {
     C,
     O,
     A,
+    R,
 }
 
 fn who(role: Role) -> Who {
@@ -51,6 +53,7 @@ fn who(role: Role) -> Who {
         Role::Customer => Who::C,
         Role::Operator => Who::O,
         Role::Admin | Role::SuperAdmin => Who::A,
+        Role::Compliance => Who::R,
     }
 }
 

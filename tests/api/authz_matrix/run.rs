@@ -223,6 +223,24 @@ async fn every_endpoint_answers_every_caller_as_the_matrix_says(pool: PgPool) {
             check(&mut failures, row, column, is_live, got);
         }
     }
+    // The COMPLIANCE reviewer (`auditor`) on the own side's resources: see `compliance`.
+    let auditor = app.login("auditor").await;
+    let mut refused = 0;
+    for row in ROWS.iter().filter(|r| r.expect[3] != "-") {
+        let cell = super::compliance::cell(row);
+        refused += usize::from(cell == super::compliance::Cell::Refused);
+        let path = ids.fill(row, 1);
+        let (status, text) = call(&app, row, &path, Some(&auditor)).await;
+        let live_row = live.contains(&row_key(row));
+        if !super::compliance::passes(cell, status) && (live_row || status >= 500) {
+            let short: String = text.chars().take(160).collect();
+            failures.push(format!(
+                "{} {path} as auditor: expected {cell:?}, got {status} {short}",
+                row.method
+            ));
+        }
+    }
+    assert!(refused >= 60, "only {refused} rows hold the auditor off");
     // The stripped ADMIN: rows grouped by the codes they need, each group's codes taken
     // away from ADMIN, its rows called, the codes given back.
     let mut groups: BTreeMap<Vec<&str>, Vec<&Row>> = BTreeMap::new();

@@ -94,6 +94,16 @@ export const PERMISSIONS = [
     zh: '新增 SLIC',
     en: 'Add SLIC',
   },
+  {
+    code: 'user-roles:grant:COMPLIANCE',
+    zh: '授予合规审查角色',
+    en: 'Grant the COMPLIANCE role',
+  },
+  {
+    code: 'audit:read',
+    zh: '查阅审计日志',
+    en: 'Read the audit log',
+  },
 ] as const;
 
 /** A permission code the server knows. */

@@ -1,7 +1,7 @@
-export const ROLES = ['SUPER_ADMIN', 'ADMIN', 'OPERATOR', 'CUSTOMER'] as const;
+export const ROLES = ['SUPER_ADMIN', 'ADMIN', 'OPERATOR', 'CUSTOMER', 'COMPLIANCE'] as const;
 export type Role = (typeof ROLES)[number];
 
-export const STAFF_ROLES: readonly Role[] = ['OPERATOR', 'ADMIN', 'SUPER_ADMIN'];
+export const STAFF_ROLES: readonly Role[] = ['OPERATOR', 'ADMIN', 'SUPER_ADMIN', 'COMPLIANCE'];
 
 export function normalizeRole(value: unknown): Role | null {
   if (typeof value !== 'string') return null;

@@ -93,6 +93,7 @@ const en: Messages = {
     ADMIN: 'Administrator',
     OPERATOR: 'Operator',
     CUSTOMER: 'Customer',
+    COMPLIANCE: 'Compliance reviewer',
   },
   shell: {
     menu: 'Main menu',

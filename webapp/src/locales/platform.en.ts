@@ -32,6 +32,7 @@ const platformEn: Messages['platform'] = {
     ADMIN: 'Admin',
     OPERATOR: 'Operator',
     CUSTOMER: 'Customer',
+    COMPLIANCE: 'Compliance',
   },
   staff: {
     title: 'Staff management',
@@ -133,6 +134,8 @@ const platformEn: Messages['platform'] = {
     'user-roles_grant_OPERATOR': 'Grant OPERATOR',
     'user-roles_grant_CUSTOMER': 'Grant CUSTOMER',
     'ports_add-slic': 'Maintain facility SLICs',
+    'user-roles_grant_COMPLIANCE': 'Grant COMPLIANCE',
+    audit_read: 'Read the audit log',
   },
   ports: {
     title: 'Port management',

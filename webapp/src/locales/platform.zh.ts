@@ -30,6 +30,7 @@ const platformZh = {
     ADMIN: '管理员',
     OPERATOR: '操作员',
     CUSTOMER: '客户',
+    COMPLIANCE: '合规审查',
   },
   staff: {
     title: '员工管理',
@@ -131,6 +132,8 @@ const platformZh = {
     'user-roles_grant_OPERATOR': '授予操作员角色',
     'user-roles_grant_CUSTOMER': '授予客户角色',
     'ports_add-slic': '维护设施 SLIC',
+    'user-roles_grant_COMPLIANCE': '授予合规审查角色',
+    audit_read: '查阅审计日志',
   },
   ports: {
     title: '口岸管理',

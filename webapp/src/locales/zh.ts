@@ -93,6 +93,7 @@ const zh = {
     ADMIN: '管理员',
     OPERATOR: '操作员',
     CUSTOMER: '客户',
+    COMPLIANCE: '合规审查',
   },
   shell: {
     menu: '主菜单',

@@ -71,7 +71,7 @@ export function grantableRoles(held: readonly string[]): string[] {
 }
 
 /** Staff roles offered on staff screens (staff never hold CUSTOMER). */
-export const STAFF_ROLE_CODES = ['SUPER_ADMIN', 'ADMIN', 'OPERATOR'] as const;
+export const STAFF_ROLE_CODES = ['SUPER_ADMIN', 'ADMIN', 'OPERATOR', 'COMPLIANCE'] as const;
 
 /**
  * The checkbox state of the role dialog: a role can be toggled only when the user may

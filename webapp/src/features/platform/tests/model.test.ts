@@ -37,9 +37,11 @@ describe('permission groups', () => {
       'user-roles:grant:ADMIN',
       'user-roles:grant:OPERATOR',
       'user-roles:grant:CUSTOMER',
+      'user-roles:grant:COMPLIANCE',
     ]);
+    expect(g.button).toContain('audit:read');
     expect(g.route.length + g.button.length + g.grant.length).toBe(ALL_CODES.length);
-    expect(ALL_CODES.length).toBe(18);
+    expect(ALL_CODES.length).toBe(20);
   });
 
   it('adds codes only the server knows once, after the known ones', () => {
@@ -103,6 +105,7 @@ describe('grantable roles', () => {
       { role: 'SUPER_ADMIN', checked: true, disabled: true },
       { role: 'ADMIN', checked: false, disabled: false },
       { role: 'OPERATOR', checked: true, disabled: false },
+      { role: 'COMPLIANCE', checked: false, disabled: true },
     ]);
   });
 });
