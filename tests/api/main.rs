@@ -37,4 +37,5 @@ mod sso_limits;
 mod staff;
 mod upload;
 mod upload_crash;
+mod upload_custom;
 mod web_app;

@@ -30,11 +30,16 @@ use futures::StreamExt;
 use sqlx::{Connection, PgConnection};
 use uuid::Uuid;
 
-use super::parse::{self, Group, Outcome, Parsed};
+use super::custom;
+use super::library::Library;
+use super::parse::{self, Group, Judge, Outcome, Parsed};
+use super::read::FileError;
 use super::{UploadCommand, UploadState, decide};
 use crate::declaration::{self, CustomerRef, DeclarationCommand, DeclarationState};
 use crate::handler::{Command, CommandError, execute, load};
 use crate::http::CommandState;
+use crate::mapping_scheme::MappingSchemeState;
+use crate::mapping_scheme::model::SchemeDefinition;
 use crate::{Ctx, customer::CustomerState};
 
 /// Declarations per recorded batch.
@@ -194,15 +199,45 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
         .map_err(|_| CommandError::Internal("upload with an unknown declaration type".into()))?;
     let reference = state.reference.current();
     let is_row_data = received.is_row_data;
+    let library = Library::load(&state.pool, received.customer_id).await?;
+    let schemes = if received.is_fixed {
+        Vec::new()
+    } else {
+        match schemes_for(state, &received, ty).await? {
+            Ok(list) => list,
+            Err(e) => {
+                upload_command(store, id, &received, fail(e.zh, e.en)).await?;
+                return finish_job(&state.pool, id).await;
+            }
+        }
+    };
+    let is_fixed = received.is_fixed;
+    let named = received.mapping_scheme_id.is_some();
     let parsed = {
         let reference = Arc::clone(&reference);
         tokio::task::spawn_blocking(move || {
-            let now = Utc::now();
-            if is_row_data {
-                parse::table(&bytes, ty, &reference, now)
-            } else {
-                parse::draft(&bytes, ty, &reference, now)
+            let cx = Judge {
+                ty,
+                reference: &reference,
+                now: Utc::now(),
+                library: &library,
+            };
+            if is_fixed {
+                return if is_row_data {
+                    parse::table(&bytes, &cx)
+                } else {
+                    parse::draft(&bytes, &cx)
+                };
             }
+            let chosen = if named {
+                Some(0)
+            } else {
+                custom::choose(&bytes, &schemes)?
+            };
+            let def = chosen
+                .and_then(|i| schemes.get(i))
+                .ok_or_else(custom::no_scheme)?;
+            custom::read(&bytes, def, is_row_data, &cx)
         })
         .await
         .map_err(|e| CommandError::Internal(e.to_string()))?
@@ -233,6 +268,44 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
     finish_job(&state.pool, id).await
 }
 
+/// The mapping schemes a custom upload may be read with: the one it names (still live and
+/// the customer's), or else the customer's saved schemes for its declaration type (or for
+/// any type), the most recently changed first. `Err` inside: the file is to be refused.
+async fn schemes_for(
+    state: &CommandState,
+    received: &Received,
+    ty: TypeCode,
+) -> Result<Result<Vec<SchemeDefinition>, FileError>, CommandError> {
+    if let Some(scheme_id) = received.mapping_scheme_id {
+        let (scheme, _) = load::<MappingSchemeState>(&state.store, scheme_id).await?;
+        if !scheme.live() || scheme.customer_id != received.customer_id {
+            return Ok(Err(FileError::new(
+                "上传所选的映射方案不存在或已删除",
+                "the mapping scheme named by the upload does not exist or was deleted",
+            )));
+        }
+        return Ok(Ok(vec![scheme.definition]));
+    }
+    let rows: Vec<serde_json::Value> = sqlx::query_scalar(
+        "SELECT definition FROM rm_mapping_schemes
+          WHERE customer_id = $1 AND NOT deleted
+            AND (declaration_type IS NULL OR declaration_type = '' OR declaration_type = $2)
+          ORDER BY update_time DESC, scheme_id",
+    )
+    .bind(received.customer_id)
+    .bind(ty.as_str())
+    .fetch_all(&state.pool)
+    .await?;
+    let schemes: Vec<SchemeDefinition> = rows
+        .into_iter()
+        .filter_map(|d| serde_json::from_value(d).ok())
+        .collect();
+    if schemes.is_empty() {
+        return Ok(Err(custom::no_scheme()));
+    }
+    Ok(Ok(schemes))
+}
+
 fn item(
     received: &Received,
     group: &Group,
@@ -248,6 +321,35 @@ fn item(
         desc: desc.0,
         desc_en: desc.1,
         is_repeat: repeat,
+        note: false,
+    }
+}
+
+/// A row's problems, with what the product library filled on it said first.
+fn with_fills(group: &Group, row: u32, desc: (String, String)) -> (String, String) {
+    let mut zh: Vec<String> = Vec::new();
+    let mut en: Vec<String> = Vec::new();
+    for f in group.filled.iter().filter(|f| f.row == row) {
+        let (z, e) = f.describe();
+        zh.push(z);
+        en.push(e);
+    }
+    if !desc.0.is_empty() {
+        zh.push(desc.0);
+        en.push(desc.1);
+    }
+    (zh.join("；"), en.join("; "))
+}
+
+/// The notes of a group made into a declaration: one item per row whose HS code was filled.
+fn fill_notes(received: &Received, group: &Group, items: &mut Vec<Item>) {
+    let mut rows: Vec<u32> = group.filled.iter().map(|f| f.row).collect();
+    rows.dedup();
+    for row in rows {
+        let desc = with_fills(group, row, (String::new(), String::new()));
+        let mut it = item(received, group, row, desc, false);
+        it.note = true;
+        items.push(it);
     }
 }
 
@@ -336,6 +438,7 @@ async fn batch(
                     } else {
                         parse::describe(violations)
                     };
+                    let desc = with_fills(group, *row, desc);
                     p.items.push(item(received, group, *row, desc, false));
                 }
             }
@@ -367,6 +470,7 @@ async fn batch(
             Ok(()) => {
                 p.success += n;
                 p.ticket_success += 1;
+                fill_notes(received, group, &mut p.items);
             }
             Err(CommandError::Domain(refused)) => {
                 p.abnormal += n;
@@ -378,8 +482,8 @@ async fn batch(
                     ),
                 };
                 for row in &group.rows {
-                    p.items
-                        .push(item(received, group, *row, desc.clone(), false));
+                    let desc = with_fills(group, *row, desc.clone());
+                    p.items.push(item(received, group, *row, desc, false));
                 }
             }
             Err(e) => return Err(e),
