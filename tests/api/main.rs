@@ -38,4 +38,5 @@ mod staff;
 mod upload;
 mod upload_crash;
 mod upload_custom;
+mod upload_race;
 mod web_app;

@@ -35,8 +35,11 @@ use super::library::Library;
 use super::parse::{self, Group, Judge, Outcome, Parsed};
 use super::read::FileError;
 use super::{UploadCommand, UploadState, decide};
+use crate::DomainError;
 use crate::declaration::{self, CustomerRef, DeclarationCommand, DeclarationState};
-use crate::handler::{Command, CommandError, execute, load};
+use crate::handler::{
+    AfterAppend, Command, CommandError, Hooked, execute, execute_then, load, load_in,
+};
 use crate::http::CommandState;
 use crate::mapping_scheme::MappingSchemeState;
 use crate::mapping_scheme::model::SchemeDefinition;
@@ -383,6 +386,17 @@ async fn repeats(
     Ok(found.into_iter().collect())
 }
 
+/// The description of a repeated row.
+fn exists(group: &Group) -> (String, String) {
+    (
+        format!("运单号 {} 已存在", group.tracking_number),
+        format!(
+            "the tracking number {} exists already",
+            group.tracking_number
+        ),
+    )
+}
+
 /// One batch: repeats and abnormal rows recorded, the valid groups made into declarations.
 #[allow(clippy::too_many_arguments)]
 async fn batch(
@@ -412,14 +426,8 @@ async fn batch(
         if repeated.contains(&group.tracking_number) {
             p.repeat += n;
             for row in &group.rows {
-                let desc = (
-                    format!("运单号 {} 已存在", group.tracking_number),
-                    format!(
-                        "the tracking number {} exists already",
-                        group.tracking_number
-                    ),
-                );
-                p.items.push(item(received, group, *row, desc, true));
+                p.items
+                    .push(item(received, group, *row, exists(group), true));
             }
             continue;
         }
@@ -459,7 +467,7 @@ async fn batch(
         .iter()
         .map(|(group, data)| make(&ctx, group.first_row(), data))
         .collect();
-    let results: Vec<Result<(), CommandError>> = futures::stream::iter(futures)
+    let results: Vec<Result<Made, CommandError>> = futures::stream::iter(futures)
         .buffered(CONCURRENCY)
         .collect()
         .await;
@@ -467,10 +475,17 @@ async fn batch(
     for (group, result) in made {
         let n = group.rows.len() as u32;
         match result {
-            Ok(()) => {
+            Ok(Made::Made) => {
                 p.success += n;
                 p.ticket_success += 1;
                 fill_notes(received, group, &mut p.items);
+            }
+            Ok(Made::Repeat) => {
+                p.repeat += n;
+                for row in &group.rows {
+                    p.items
+                        .push(item(received, group, *row, exists(group), true));
+                }
             }
             Err(CommandError::Domain(refused)) => {
                 p.abnormal += n;
@@ -504,14 +519,77 @@ struct Making<'a> {
     reference: &'a crate::reference::ReferenceData,
 }
 
+/// What making a group's declaration came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Made {
+    /// Made now, or found made by an earlier attempt of this upload.
+    Made,
+    /// Another declaration (of another upload, made at the same moment) holds the tracking
+    /// number.
+    Repeat,
+}
+
+/// The message of the conflict that rolls back a declaration whose tracking number is taken.
+const TAKEN: &str = "upload: tracking number reserved by another declaration";
+
+/// Reserves the tracking number for the declaration in the transaction of its append: the
+/// write side's own uniqueness, so that two uploads of one number at once make one draft.
+struct Reserve<'a> {
+    store: &'a EventStore,
+    customer_id: Uuid,
+    tracking_number: &'a str,
+    declaration_id: Uuid,
+}
+
+impl AfterAppend for Reserve<'_> {
+    fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: events::Appended) -> Hooked<'c> {
+        Box::pin(async move {
+            let holder: Option<Uuid> = sqlx::query_scalar(
+                "INSERT INTO upload_tracking_reservations (customer_id, tracking_number, declaration_id)
+                 VALUES ($1, $2, $3)
+                 ON CONFLICT (customer_id, tracking_number) DO UPDATE SET reserved_at = now()
+                 RETURNING declaration_id",
+            )
+            .bind(self.customer_id)
+            .bind(self.tracking_number)
+            .bind(self.declaration_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            match holder {
+                None => {}
+                Some(h) if h == self.declaration_id => {}
+                Some(h) => {
+                    let (held, _) = load_in::<DeclarationState>(self.store, &mut *tx, h).await?;
+                    let deleted = held.status.is_none()
+                        || held.status == Some(events::declaration::DeclarationStatus::Deleted);
+                    if !deleted {
+                        return Err(CommandError::Domain(DomainError::Conflict(TAKEN.into())));
+                    }
+                    sqlx::query(
+                        "UPDATE upload_tracking_reservations SET declaration_id = $3
+                          WHERE customer_id = $1 AND tracking_number = $2",
+                    )
+                    .bind(self.customer_id)
+                    .bind(self.tracking_number)
+                    .bind(self.declaration_id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+            Ok::<i64, CommandError>(appended.position)
+        })
+    }
+}
+
 /// Makes the declaration of the group whose first row is `row`, through the declaration's
 /// command path, with the id derived from (upload, row). One made before an interruption is
-/// found as its stream: counted as made, never made twice.
+/// found as its stream: counted as made, never made twice. Its tracking number is reserved
+/// in the same transaction; one taken meanwhile by another declaration is a repeat.
 async fn make(
     m: &Making<'_>,
     row: u32,
     data: &events::declaration::DeclarationData,
-) -> Result<(), CommandError> {
+) -> Result<Made, CommandError> {
     let id = declaration_id(m.upload_id, row);
     let mut metadata = meta(m.received);
     metadata.causation_id = Some(m.upload_id);
@@ -525,24 +603,40 @@ async fn make(
         upload_id: m.upload_id,
         row,
     };
+    let tracking = data
+        .tracking_number
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default();
+    let hook = Reserve {
+        store: &m.state.store,
+        customer_id: m.received.customer_id,
+        tracking_number: tracking,
+        declaration_id: id,
+    };
     let run = Command::<DeclarationState>::create(&m.state.store, id, metadata);
-    let result = execute(run, |s, _| {
-        let ctx = Ctx {
-            actor: m.actor,
-            now: Utc::now(),
-            reference: m.reference,
-        };
-        let mut events = declaration::decide(s, command.clone(), &ctx)?;
-        for e in &mut events {
-            if let events::declaration::DeclarationEvent::Drafted(d) = e {
-                d.upload = Some(source);
+    let result = execute_then(
+        run,
+        |s, _| {
+            let ctx = Ctx {
+                actor: m.actor,
+                now: Utc::now(),
+                reference: m.reference,
+            };
+            let mut events = declaration::decide(s, command.clone(), &ctx)?;
+            for e in &mut events {
+                if let events::declaration::DeclarationEvent::Drafted(d) = e {
+                    d.upload = Some(source);
+                }
             }
-        }
-        Ok(events)
-    })
+            Ok(events)
+        },
+        (!tracking.is_empty()).then_some(&hook as &dyn AfterAppend),
+    )
     .await;
     match result {
-        Ok(_) | Err(CommandError::VersionConflict) => Ok(()),
+        Ok(_) | Err(CommandError::VersionConflict) => Ok(Made::Made),
+        Err(CommandError::Domain(DomainError::Conflict(m))) if m == TAKEN => Ok(Made::Repeat),
         Err(e) => Err(e),
     }
 }
