@@ -10,6 +10,7 @@
 //! scripts/bench.sh list           # list query p95 over 1,000,000 declarations vs a PK lookup
 //! scripts/bench.sh export         # xlsx export of 100,000 declarations: time and memory
 //! scripts/bench.sh mixed          # RSS of `clearway serve` (as scripts/run.sh starts it)
+//! scripts/bench.sh upload         # bulk upload of a 100,000-row xlsx vs raw parse + COPY
 //! scripts/bench.sh clean          # drop every clearway_bench_* database
 //! ```
 //!
@@ -43,6 +44,8 @@ mod rebuild;
 mod server;
 #[path = "clearway-bench/stats.rs"]
 mod stats;
+#[path = "clearway-bench/upload.rs"]
+mod upload;
 
 use std::time::Instant;
 
@@ -86,6 +89,8 @@ enum Command {
     Export(export::Opts),
     /// Server RSS under mixed load (commands, list queries, detail reads).
     Mixed(mixed::Opts),
+    /// Bulk upload of a 100,000-row xlsx: time, memory, vs raw parse + COPY.
+    Upload(upload::Opts),
     /// Every benchmark above with its defaults, one after the other.
     All(AllOpts),
     /// Drop every benchmark database.
@@ -124,6 +129,7 @@ async fn main() -> anyhow::Result<()> {
         Command::List(o) => list::run(&server, &o).await?,
         Command::Export(o) => export::run(&server, &o).await?,
         Command::Mixed(o) => mixed::run(&server, &o).await?,
+        Command::Upload(o) => upload::run(&server, &o).await?,
         Command::All(o) => {
             commands::run(&server, &commands::Opts::default()).await?;
             peer::run(&server, &peer::Opts::default()).await?;
