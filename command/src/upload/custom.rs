@@ -12,7 +12,7 @@
 //! - Each cell the scheme refuses (not a number, not a date, ...) is a problem of its row,
 //!   named by its field's path, beside every problem the declaration rules find.
 
-use super::parse::{Grouper, Judge, Parsed, RowRead};
+use super::parse::{self, Group, Grouper, Judge, Parsed, RowRead, Sink};
 use super::read::{FileError, Workbook};
 use crate::Violation;
 use crate::mapping_scheme::model::{self, CellProblem, Level, Reader, SchemeDefinition};
@@ -84,20 +84,66 @@ fn violation(p: &CellProblem, line: usize) -> Violation {
     }
 }
 
-/// Reads a custom file through `def`.
+/// Reads a custom file through `def` (every group, in the order of their first rows).
 pub fn read(
     bytes: &[u8],
     def: &SchemeDefinition,
     is_row_data: bool,
     cx: &Judge<'_>,
 ) -> Result<Parsed, FileError> {
-    let mut book = Workbook::open(bytes)?;
-    let mut reader: Option<Reader<'_>> = None;
-    let mut grouper = if is_row_data {
-        Grouper::default()
+    parse::collect(|on_total, sink| read_streamed(bytes, def, is_row_data, cx, on_total, sink))
+}
+
+/// [`read`], each group handed to `sink` as soon as it is complete (see `parse::Grouper`).
+pub fn read_streamed(
+    bytes: &[u8],
+    def: &SchemeDefinition,
+    is_row_data: bool,
+    cx: &Judge<'_>,
+    on_total: &mut dyn FnMut(u32) -> Result<(), FileError>,
+    sink: &mut Sink<'_>,
+) -> Result<(), FileError> {
+    let first = if is_row_data {
+        Grouper::counting()
     } else {
         Grouper::single()
     };
+    if !is_row_data {
+        // One group: nothing to count; the whole file is the declaration.
+        let mut grouper = first;
+        let mut made = 0u32;
+        let mut counted = |g: Group| {
+            made += 1;
+            sink(g)
+        };
+        on_total(1)?;
+        read_pass(bytes, def, is_row_data, cx, &mut grouper, &mut counted)?;
+        if made == 0 {
+            return Err(FileError::new(
+                "文件在表头行之后没有数据",
+                "the file has no data after its header row",
+            ));
+        }
+        return Ok(());
+    }
+    parse::two_passes(
+        |grouper, sink| read_pass(bytes, def, is_row_data, cx, grouper, sink),
+        first,
+        on_total,
+        sink,
+    )
+}
+
+fn read_pass(
+    bytes: &[u8],
+    def: &SchemeDefinition,
+    is_row_data: bool,
+    cx: &Judge<'_>,
+    grouper: &mut Grouper,
+    sink: &mut Sink<'_>,
+) -> Result<u32, FileError> {
+    let mut book = Workbook::open(bytes)?;
+    let mut reader: Option<Reader<'_>> = None;
     let mut total = 0u32;
     let ty = cx.ty.as_str();
     book.rows(0, |row| {
@@ -172,8 +218,7 @@ pub fn read(
                 en: format!("declarationType: the row says {t}, the upload is for {ty}"),
             });
         }
-        grouper.push(read);
-        Ok(())
+        grouper.push(read, cx, sink)
     })?;
     if reader.is_none() {
         return Err(FileError::new(
@@ -184,17 +229,8 @@ pub fn read(
             ),
         ));
     }
-    let groups = grouper.finish(cx);
-    if groups.is_empty() && !is_row_data {
-        return Err(FileError::new(
-            "文件在表头行之后没有数据",
-            "the file has no data after its header row",
-        ));
-    }
-    Ok(Parsed {
-        total: if is_row_data { total } else { 1 },
-        groups,
-    })
+    grouper.finish(cx, sink)?;
+    Ok(total)
 }
 
 #[cfg(test)]

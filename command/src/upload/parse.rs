@@ -268,12 +268,23 @@ fn row_of(field: &str, line_rows: &[u32], first: u32) -> u32 {
         .unwrap_or(first)
 }
 
+/// Where finished groups go, one at a time, as soon as each is complete.
+pub type Sink<'s> = dyn FnMut(Group) -> Result<(), FileError> + 's;
+
 /// Rows gathered into declarations: by tracking number (table form; rows without one each
 /// their own group), or every row into one (a custom draft file).
+///
+/// A file is read twice so that memory stays flat in the row count: the first pass
+/// ([`Grouper::counting`]) only counts the rows of each tracking number; the second hands
+/// each group to the sink, judged, as soon as its last row is read, and forgets it. (Rows of
+/// one declaration may be far apart; only groups still open are held.)
 #[derive(Default)]
-pub(super) struct Grouper {
+pub struct Grouper {
     single: bool,
-    groups: Vec<Pending>,
+    counting: bool,
+    /// Counting: rows seen per tracking number; emitting: rows expected.
+    counts: HashMap<String, u32>,
+    groups: Vec<Option<Pending>>,
     index: HashMap<String, usize>,
 }
 
@@ -297,18 +308,43 @@ pub(super) struct RowRead {
 }
 
 impl Grouper {
+    /// The first pass: rows counted per tracking number, nothing kept.
+    pub fn counting() -> Self {
+        Self {
+            counting: true,
+            ..Self::default()
+        }
+    }
+
+    /// The second pass, with the counts of the first: each group handed over when complete.
+    pub fn emitting(counted: Grouper) -> Self {
+        Self {
+            single: counted.single,
+            counts: counted.counts,
+            ..Self::default()
+        }
+    }
+
     /// Every row into one declaration (a draft read with a mapping scheme).
-    pub(super) fn single() -> Self {
+    pub fn single() -> Self {
         Self {
             single: true,
             ..Self::default()
         }
     }
 
+    pub fn is_counting(&self) -> bool {
+        self.counting
+    }
+
     /// The goods line index the next row of `tracking` will have.
     pub(super) fn next_line(&self, tracking: &str) -> usize {
-        self.slot(tracking)
-            .map_or(0, |g| self.groups.get(g).map_or(0, |p| p.goods.len()))
+        self.slot(tracking).map_or(0, |g| {
+            self.groups
+                .get(g)
+                .and_then(Option::as_ref)
+                .map_or(0, |p| p.goods.len())
+        })
     }
 
     fn slot(&self, tracking: &str) -> Option<usize> {
@@ -321,17 +357,28 @@ impl Grouper {
         self.index.get(tracking).copied()
     }
 
-    pub(super) fn push(&mut self, row: RowRead) {
+    pub(super) fn push(
+        &mut self,
+        row: RowRead,
+        cx: &Judge<'_>,
+        sink: &mut Sink<'_>,
+    ) -> Result<(), FileError> {
+        if self.counting {
+            if !self.single && !row.tracking.is_empty() {
+                *self.counts.entry(row.tracking).or_insert(0) += 1;
+            }
+            return Ok(());
+        }
         let g = match self.slot(&row.tracking) {
             Some(g) => g,
             None => {
-                self.groups.push(Pending {
+                self.groups.push(Some(Pending {
                     tracking: row.tracking.clone(),
                     header: Map::new(),
                     goods: Vec::new(),
                     rows: Vec::new(),
                     problems: Vec::new(),
-                });
+                }));
                 if !row.tracking.is_empty() && !self.single {
                     self.index
                         .insert(row.tracking.clone(), self.groups.len() - 1);
@@ -339,9 +386,12 @@ impl Grouper {
                 self.groups.len() - 1
             }
         };
-        let group = &mut self.groups[g];
+        let single = self.single;
+        let Some(group) = self.groups.get_mut(g).and_then(Option::as_mut) else {
+            return Ok(());
+        };
         // A single-group (draft) file reports every problem on its serial number 1.
-        let at = if self.single { 1 } else { row.number };
+        let at = if single { 1 } else { row.number };
         if group.rows.is_empty() {
             group.header = row.header;
             group
@@ -353,55 +403,138 @@ impl Grouper {
             .extend(row.goods_problems.into_iter().map(|v| (at, v)));
         group.goods.push(row.goods);
         group.rows.push(row.number);
+        let complete = !single
+            && (group.tracking.is_empty()
+                || self.counts.get(&group.tracking).copied() == Some(group.rows.len() as u32));
+        if complete && let Some(p) = self.groups.get_mut(g).and_then(Option::take) {
+            if !p.tracking.is_empty() {
+                self.index.remove(&p.tracking);
+            }
+            sink(finish_one(p, false, cx))?;
+        }
+        Ok(())
     }
 
-    /// The groups judged with the declaration rules.
-    pub(super) fn finish(self, cx: &Judge<'_>) -> Vec<Group> {
+    /// Hands over the groups still open (a draft's one group; none in a table whose counts
+    /// held), in the order they were opened.
+    pub(super) fn finish(&mut self, cx: &Judge<'_>, sink: &mut Sink<'_>) -> Result<(), FileError> {
+        if self.counting {
+            return Ok(());
+        }
         let single = self.single;
-        self.groups
-            .into_iter()
-            .map(|p| {
-                let (rows, line_rows, first) = if single {
-                    (vec![1], Vec::new(), 1)
-                } else {
-                    let first = p.rows.first().copied().unwrap_or(0);
-                    (p.rows.clone(), p.rows, first)
-                };
-                let tracking = if p.tracking.is_empty() {
-                    p.header
-                        .get("trackingNumber")
-                        .and_then(Value::as_str)
-                        .unwrap_or_default()
-                        .to_string()
-                } else {
-                    p.tracking
-                };
-                let (outcome, filled) = match assemble(p.header, p.goods) {
-                    Ok(data) => judge(cx, data, p.problems, &line_rows, first),
-                    Err(v) => {
-                        let mut problems = p.problems;
-                        problems.push((first, v));
-                        (judge_failed(problems, &rows), Vec::new())
-                    }
-                };
-                Group {
-                    tracking_number: tracking,
-                    rows,
-                    outcome,
-                    filled,
-                }
-            })
-            .collect()
+        self.index.clear();
+        for p in std::mem::take(&mut self.groups).into_iter().flatten() {
+            sink(finish_one(p, single, cx))?;
+        }
+        Ok(())
     }
+}
+
+/// A group judged with the declaration rules.
+fn finish_one(p: Pending, single: bool, cx: &Judge<'_>) -> Group {
+    let (rows, line_rows, first) = if single {
+        (vec![1], Vec::new(), 1)
+    } else {
+        let first = p.rows.first().copied().unwrap_or(0);
+        (p.rows.clone(), p.rows, first)
+    };
+    let tracking = if p.tracking.is_empty() {
+        p.header
+            .get("trackingNumber")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    } else {
+        p.tracking
+    };
+    let (outcome, filled) = match assemble(p.header, p.goods) {
+        Ok(data) => judge(cx, data, p.problems, &line_rows, first),
+        Err(v) => {
+            let mut problems = p.problems;
+            problems.push((first, v));
+            (judge_failed(problems, &rows), Vec::new())
+        }
+    };
+    Group {
+        tracking_number: tracking,
+        rows,
+        outcome,
+        filled,
+    }
+}
+
+/// Reads a file in two passes (see [`Grouper`]) with `pass` (one read of the file into a
+/// grouper, answering the rows it read): `on_total` gets the row count after the first,
+/// `sink` each group during the second.
+pub fn two_passes(
+    mut pass: impl FnMut(&mut Grouper, &mut Sink<'_>) -> Result<u32, FileError>,
+    first: Grouper,
+    on_total: &mut dyn FnMut(u32) -> Result<(), FileError>,
+    sink: &mut Sink<'_>,
+) -> Result<(), FileError> {
+    let mut counted = first;
+    let total = pass(&mut counted, &mut |_| Ok(()))?;
+    on_total(total)?;
+    let mut emitting = Grouper::emitting(counted);
+    pass(&mut emitting, sink)?;
+    Ok(())
+}
+
+/// Collects a streamed read (for tests and small files): every group, in the order of
+/// their first rows.
+pub fn collect(
+    read: impl FnOnce(
+        &mut dyn FnMut(u32) -> Result<(), FileError>,
+        &mut Sink<'_>,
+    ) -> Result<(), FileError>,
+) -> Result<Parsed, FileError> {
+    let mut total = 0;
+    let mut groups = Vec::new();
+    read(
+        &mut |t| {
+            total = t;
+            Ok(())
+        },
+        &mut |g| {
+            groups.push(g);
+            Ok(())
+        },
+    )?;
+    groups.sort_by_key(Group::first_row);
+    Ok(Parsed { total, groups })
 }
 
 /// The database-table form: sheet 1, header row first, one goods line per row.
 pub fn table(bytes: &[u8], cx: &Judge<'_>) -> Result<Parsed, FileError> {
+    collect(|on_total, sink| table_streamed(bytes, cx, on_total, sink))
+}
+
+/// [`table`], each group handed to `sink` as soon as it is complete.
+pub fn table_streamed(
+    bytes: &[u8],
+    cx: &Judge<'_>,
+    on_total: &mut dyn FnMut(u32) -> Result<(), FileError>,
+    sink: &mut Sink<'_>,
+) -> Result<(), FileError> {
+    two_passes(
+        |grouper, sink| table_pass(bytes, cx, grouper, sink),
+        Grouper::counting(),
+        on_total,
+        sink,
+    )
+}
+
+fn table_pass(
+    bytes: &[u8],
+    cx: &Judge<'_>,
+    grouper: &mut Grouper,
+    sink: &mut Sink<'_>,
+) -> Result<u32, FileError> {
     let mut book = Workbook::open(bytes)?;
     let mut columns: Option<Columns> = None;
     let mut tracking_column = 0usize;
-    let mut grouper = Grouper::default();
     let mut total = 0u32;
+    let counting = grouper.is_counting();
     book.rows(0, |row| {
         let Some(cols) = &columns else {
             let found = columns_of(&row, false)?;
@@ -415,7 +548,6 @@ pub fn table(bytes: &[u8], cx: &Judge<'_>) -> Result<Parsed, FileError> {
         };
         total += 1;
         let tracking = row.get(tracking_column).to_string();
-        let line = grouper.next_line(&tracking);
         let mut read = RowRead {
             number: row.number,
             tracking,
@@ -424,6 +556,10 @@ pub fn table(bytes: &[u8], cx: &Judge<'_>) -> Result<Parsed, FileError> {
             header_problems: Vec::new(),
             goods_problems: Vec::new(),
         };
+        if counting {
+            return grouper.push(read, cx, sink);
+        }
+        let line = grouper.next_line(&read.tracking);
         for (column, field, is_goods) in cols {
             let path = if *is_goods {
                 format!("declarationGoodsInfo[{line}].{}", field.wire)
@@ -442,16 +578,13 @@ pub fn table(bytes: &[u8], cx: &Judge<'_>) -> Result<Parsed, FileError> {
                 Err(v) => read.header_problems.push(v),
             }
         }
-        grouper.push(read);
-        Ok(())
+        grouper.push(read, cx, sink)
     })?;
     if columns.is_none() {
         return Err(missing_column("trackingNumber"));
     }
-    Ok(Parsed {
-        total,
-        groups: grouper.finish(cx),
-    })
+    grouper.finish(cx, sink)?;
+    Ok(total)
 }
 
 fn judge_failed(problems: Vec<(u32, Violation)>, rows: &[u32]) -> Outcome {

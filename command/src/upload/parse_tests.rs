@@ -248,3 +248,36 @@ fn a_missing_hs_code_is_filled_from_the_product_library_and_said_on_its_row() {
     );
     assert!(p.groups[2].filled.is_empty());
 }
+
+#[test]
+fn streamed_groups_come_as_soon_as_their_last_row_is_read() {
+    let bytes = table_file(COLUMNS, &[good("T1"), good("T2"), good("T1"), good("T3")]);
+    let total = std::cell::Cell::new(None);
+    let mut order = Vec::new();
+    with_cx(&Library::default(), |cx| {
+        table_streamed(
+            &bytes,
+            cx,
+            &mut |t| {
+                total.set(Some(t));
+                Ok(())
+            },
+            &mut |g| {
+                assert!(total.get().is_some(), "the total comes before any group");
+                order.push((g.tracking_number.clone(), g.rows.clone()));
+                Ok(())
+            },
+        )
+    })
+    .expect("read");
+    assert_eq!(total.get(), Some(4));
+    assert_eq!(
+        order,
+        vec![
+            ("T2".to_string(), vec![3]),
+            ("T1".to_string(), vec![2, 4]),
+            ("T3".to_string(), vec![5]),
+        ],
+        "in the order they complete; T1 waited for its far row"
+    );
+}

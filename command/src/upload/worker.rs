@@ -32,7 +32,7 @@ use uuid::Uuid;
 
 use super::custom;
 use super::library::Library;
-use super::parse::{self, Group, Judge, Outcome, Parsed};
+use super::parse::{self, Group, Judge, Outcome};
 use super::read::FileError;
 use super::{UploadCommand, UploadState, decide};
 use crate::DomainError;
@@ -216,7 +216,10 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
     };
     let is_fixed = received.is_fixed;
     let named = received.mapping_scheme_id.is_some();
-    let parsed = {
+    // The file is read on a blocking thread and its groups come over a bounded channel as
+    // each is complete, so memory stays flat in the row count (see `parse::Grouper`).
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Read>(BATCH * 2);
+    let reader = {
         let reference = Arc::clone(&reference);
         tokio::task::spawn_blocking(move || {
             let cx = Judge {
@@ -225,11 +228,21 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
                 now: Utc::now(),
                 library: &library,
             };
+            let stopped = || FileError::new("已停止", "stopped");
+            let total_tx = tx.clone();
+            let mut on_total = move |total: u32| {
+                total_tx
+                    .blocking_send(Read::Total(total))
+                    .map_err(|_| stopped())
+            };
+            let mut sink = |g: Group| tx.blocking_send(Read::Group(g)).map_err(|_| stopped());
             if is_fixed {
                 return if is_row_data {
-                    parse::table(&bytes, &cx)
+                    parse::table_streamed(&bytes, &cx, &mut on_total, &mut sink)
                 } else {
-                    parse::draft(&bytes, &cx)
+                    let p = parse::draft(&bytes, &cx)?;
+                    on_total(p.total)?;
+                    p.groups.into_iter().try_for_each(&mut sink)
                 };
             }
             let chosen = if named {
@@ -240,35 +253,71 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
             let def = chosen
                 .and_then(|i| schemes.get(i))
                 .ok_or_else(custom::no_scheme)?;
-            custom::read(&bytes, def, is_row_data, &cx)
+            custom::read_streamed(&bytes, def, is_row_data, &cx, &mut on_total, &mut sink)
         })
-        .await
-        .map_err(|e| CommandError::Internal(e.to_string()))?
     };
-    let Parsed { total, groups } = match parsed {
-        Ok(p) => p,
-        Err(e) => {
-            upload_command(store, id, &received, fail(e.zh, e.en)).await?;
-            return finish_job(&state.pool, id).await;
-        }
-    };
-    upload_command(store, id, &received, UploadCommand::Start { total }).await?;
     let customer = CustomerRef {
         customer_id: received.customer_id,
         username: customer.username.clone(),
         company_name: Some(customer.profile.company_name.clone()),
     };
     let actor = uploader(&received);
-    let start = upload.through as usize;
-    let mut at = start;
-    for chunk in groups.get(start..).unwrap_or_default().chunks(BATCH) {
-        let through = (at + chunk.len()) as u32;
-        let progress = batch(state, id, &received, &customer, &actor, ty, chunk, through).await?;
-        upload_command(store, id, &received, UploadCommand::Progress(progress)).await?;
-        at += chunk.len();
+    // Groups the recorded batches cover already (an interrupted upload resumes after them).
+    let mut skip = upload.through as usize;
+    let mut at = skip;
+    let mut chunk: Vec<Group> = Vec::with_capacity(BATCH);
+    let mut started = false;
+    loop {
+        match rx.recv().await {
+            Some(Read::Total(total)) => {
+                upload_command(store, id, &received, UploadCommand::Start { total }).await?;
+                started = true;
+            }
+            Some(Read::Group(_)) if skip > 0 => skip -= 1,
+            Some(Read::Group(g)) => {
+                chunk.push(g);
+                if chunk.len() < BATCH {
+                    continue;
+                }
+                let through = (at + chunk.len()) as u32;
+                let progress =
+                    batch(state, id, &received, &customer, &actor, ty, &chunk, through).await?;
+                upload_command(store, id, &received, UploadCommand::Progress(progress)).await?;
+                at += chunk.len();
+                chunk.clear();
+            }
+            None => {
+                if !chunk.is_empty() {
+                    let through = (at + chunk.len()) as u32;
+                    let progress =
+                        batch(state, id, &received, &customer, &actor, ty, &chunk, through).await?;
+                    upload_command(store, id, &received, UploadCommand::Progress(progress)).await?;
+                }
+                break;
+            }
+        }
+    }
+    let outcome = reader
+        .await
+        .map_err(|e| CommandError::Internal(e.to_string()))?;
+    if let Err(e) = outcome {
+        upload_command(store, id, &received, fail(e.zh, e.en)).await?;
+        return finish_job(&state.pool, id).await;
+    }
+    if !started {
+        return Err(CommandError::Internal(
+            "the upload's reader ended without a total".into(),
+        ));
     }
     upload_command(store, id, &received, UploadCommand::Complete).await?;
     finish_job(&state.pool, id).await
+}
+
+/// What the reading thread hands over: the row count (after the first pass), then the
+/// groups, each as soon as it is complete.
+enum Read {
+    Total(u32),
+    Group(Group),
 }
 
 /// The mapping schemes a custom upload may be read with: the one it names (still live and

@@ -38,11 +38,12 @@ impl Default for Opts {
     }
 }
 
-/// The columns of the file: the template's fields the demo declaration fills.
+/// The columns of the file: the template's fields the demo declaration fills (its second
+/// goods line: five of them stay within the class C value limit).
 fn columns() -> Vec<(&'static str, bool)> {
     let data = serde_json::to_value(clearway::seed::demo_c_export("1Z", "PVG", "SHA01"))
         .unwrap_or(Value::Null);
-    let line = data["declarationGoodsInfo"][0].clone();
+    let line = data["declarationGoodsInfo"][1].clone();
     let mut out: Vec<(&'static str, bool)> = HEADER
         .iter()
         .filter(|f| text(&data[f.wire]).is_some())
@@ -74,7 +75,7 @@ fn row_cells(rows: u32, lines: u32, tag: &str) -> Vec<Vec<String>> {
         let tracking = format!("1Z{tag}{d:08}");
         let data = serde_json::to_value(clearway::seed::demo_c_export(&tracking, "PVG", "SHA01"))
             .unwrap_or(Value::Null);
-        let line = &data["declarationGoodsInfo"][0];
+        let line = &data["declarationGoodsInfo"][1];
         for _ in 0..lines.min(rows - out.len() as u32) {
             out.push(
                 cols.iter()
@@ -142,13 +143,15 @@ async fn raw_copy(pool: &sqlx::PgPool, cells: &[Vec<String>]) -> anyhow::Result<
     .await?;
     let t = Instant::now();
     let mut conn = pool.acquire().await?;
-    let mut copy = conn
-        .copy_in_raw("COPY bench_upload_raw FROM STDIN")
-        .await?;
+    let mut copy = conn.copy_in_raw("COPY bench_upload_raw FROM STDIN").await?;
     let mut buf = String::with_capacity(8 << 20);
     for row in cells {
         for (i, v) in row.iter().enumerate() {
-            copy_field(&mut buf, (!v.is_empty()).then_some(v.as_str()), i + 1 == row.len());
+            copy_field(
+                &mut buf,
+                (!v.is_empty()).then_some(v.as_str()),
+                i + 1 == row.len(),
+            );
         }
         if buf.len() > (4 << 20) {
             copy.send(buf.as_bytes()).await?;
@@ -235,9 +238,7 @@ async fn upload_once(
     let deadline = Instant::now() + Duration::from_secs(600);
     let record = loop {
         let s: Value = client
-            .get(running.url(&format!(
-                "/api/v1/upload/log/status?fileIdList={id}"
-            )))
+            .get(running.url(&format!("/api/v1/upload/log/status?fileIdList={id}")))
             .bearer_auth(token)
             .send()
             .await?
