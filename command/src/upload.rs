@@ -17,6 +17,7 @@ pub mod library;
 pub mod parse;
 pub mod read;
 pub mod routes;
+pub mod sweep;
 pub mod template;
 pub mod worker;
 

@@ -39,4 +39,5 @@ mod upload;
 mod upload_crash;
 mod upload_custom;
 mod upload_race;
+mod upload_sweep;
 mod web_app;

@@ -54,8 +54,20 @@ const IDLE: Duration = Duration::from_millis(500);
 
 /// Starts the worker on the server's runtime.
 pub fn spawn(state: CommandState) -> tokio::task::JoinHandle<()> {
+    let retention = super::sweep::retention_from_env();
     tokio::spawn(async move {
+        let mut swept: Option<std::time::Instant> = None;
         loop {
+            if let Some(keep) = retention
+                && swept.is_none_or(|t| t.elapsed() >= super::sweep::EVERY)
+            {
+                swept = Some(std::time::Instant::now());
+                match super::sweep::sweep(&state.pool, keep).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(files = n, "upload sweep: stored files deleted"),
+                    Err(e) => tracing::warn!(error = %e, "upload sweep: will retry"),
+                }
+            }
             match run_once(&state).await {
                 Ok(true) => continue,
                 Ok(false) => tokio::time::sleep(IDLE).await,
