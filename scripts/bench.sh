@@ -11,8 +11,9 @@
 #   cargo run --release --locked -p clearway --bin clearway-bench -- ARGS
 # It prints the figures that docs/benchmarks.md records. `scripts/bench.sh --help` passes
 # --help to the binary. Subcommands: all (about 12 minutes on 2 cores), commands, peer,
-# rebuild, list, export, verify, mixed, clean. Each benchmark drops and creates its own database
-# clearway_bench_<name> on that server and leaves it behind for inspection
+# rebuild, list, export, verify, mixed, upload, clean; and `extract` (the document
+# extractor's accuracy, a test run in debug mode). Each benchmark drops and creates its own
+# database clearway_bench_<name> on that server and leaves it behind for inspection
 # (`scripts/bench.sh clean` drops them).
 set -euo pipefail
 

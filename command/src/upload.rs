@@ -11,10 +11,13 @@
 //! second start or completion, produce no event. That is what lets an upload interrupted by
 //! a crash be taken up again from its last recorded batch.
 
+pub mod custom;
 pub mod fields;
+pub mod library;
 pub mod parse;
 pub mod read;
 pub mod routes;
+pub mod sweep;
 pub mod template;
 pub mod worker;
 
@@ -186,14 +189,6 @@ fn receive(r: Received) -> Result<Vec<UploadEvent>, DomainError> {
             "reference_code",
             "申报类型应为 OB OC OD IB IC ID 之一",
             "declarationType must be one of OB OC OD IB IC ID",
-        ));
-    }
-    if !r.is_fixed && r.mapping_scheme_id.is_none() {
-        v.push(Violation::new(
-            "mappingSchemeId",
-            "required",
-            "自定义模板须选择映射方案",
-            "mappingSchemeId is required for a custom template (isFixed=false)",
         ));
     }
     if !v.is_empty() {

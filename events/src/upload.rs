@@ -74,6 +74,10 @@ pub struct Item {
     /// The same in English.
     pub desc_en: String,
     pub is_repeat: bool,
+    /// A note on a row that went into a declaration (its HS code filled from the product
+    /// library), not a problem: counted neither abnormal nor repeated.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub note: bool,
 }
 
 /// A batch processed: counts to add and the rows with problems, up to row `through`.
@@ -181,6 +185,7 @@ mod tests {
                 desc: "d".into(),
                 desc_en: "d".into(),
                 is_repeat: false,
+                note: false,
             }],
         });
         let n = e.to_new_event();

@@ -108,11 +108,12 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
             let desc: Vec<String> = p.items.iter().map(|i| i.desc.clone()).collect();
             let desc_en: Vec<String> = p.items.iter().map(|i| i.desc_en.clone()).collect();
             let repeat: Vec<bool> = p.items.iter().map(|i| i.is_repeat).collect();
+            let note: Vec<bool> = p.items.iter().map(|i| i.note).collect();
             sqlx::query(
                 "INSERT INTO rm_upload_items (upload_id, row_no, tracking_number, file_name,
-                     description, description_en, is_repeat)
+                     description, description_en, is_repeat, note)
                  SELECT $1, * FROM UNNEST($2::int[], $3::text[], $4::text[], $5::text[],
-                     $6::text[], $7::bool[])
+                     $6::text[], $7::bool[], $8::bool[])
                  ON CONFLICT (upload_id, row_no) DO NOTHING",
             )
             .bind(id)
@@ -122,6 +123,7 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
             .bind(&desc)
             .bind(&desc_en)
             .bind(&repeat)
+            .bind(&note)
             .execute(&mut *tx)
             .await?;
         }

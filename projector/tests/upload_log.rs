@@ -17,6 +17,7 @@ fn item(row: u32, repeat: bool) -> Item {
         desc: "问题".into(),
         desc_en: "problem".into(),
         is_repeat: repeat,
+        note: false,
     }
 }
 

@@ -434,6 +434,7 @@ struct ItemRow {
     description: String,
     description_en: String,
     is_repeat: bool,
+    note: bool,
 }
 
 /// An abnormal or repeated row (or file).
@@ -447,6 +448,9 @@ pub struct UploadItem {
     /// Every problem of the row.
     pub desc: String,
     pub is_repeat: bool,
+    /// Not a problem: a note on a row that went into a declaration (its HS code was filled
+    /// from the product library). Listed only when `isRepeat` is empty.
+    pub note: bool,
 }
 
 fn item(r: ItemRow) -> UploadItem {
@@ -457,6 +461,7 @@ fn item(r: ItemRow) -> UploadItem {
         file_name: r.file_name,
         desc: lang.pick(&r.description, &r.description_en).to_string(),
         is_repeat: r.is_repeat,
+        note: r.note,
     }
 }
 
@@ -483,7 +488,8 @@ pub struct DetailParams {
     pub page_no: Option<i64>,
     /// Rows per page (default 10, at most 100000).
     pub page_size: Option<i64>,
-    /// `true`: repeated rows only; `false`: abnormal rows only; empty: both.
+    /// `true`: repeated rows only; `false`: abnormal rows only; empty: both, and the notes
+    /// on rows whose HS code the product library filled.
     pub is_repeat: Option<String>,
 }
 
@@ -549,15 +555,16 @@ async fn detail(
     let is_row_data = row.is_row_data;
     let item_total: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM rm_upload_items
-         WHERE upload_id = $1 AND ($2::bool IS NULL OR is_repeat = $2)",
+         WHERE upload_id = $1 AND ($2::bool IS NULL OR (is_repeat = $2 AND NOT note))",
     )
     .bind(upload)
     .bind(repeat)
     .fetch_one(&state.pool)
     .await?;
     let items: Vec<ItemRow> = sqlx::query_as(
-        "SELECT row_no, tracking_number, file_name, description, description_en, is_repeat
-           FROM rm_upload_items WHERE upload_id = $1 AND ($2::bool IS NULL OR is_repeat = $2)
+        "SELECT row_no, tracking_number, file_name, description, description_en, is_repeat, note
+           FROM rm_upload_items
+          WHERE upload_id = $1 AND ($2::bool IS NULL OR (is_repeat = $2 AND NOT note))
           ORDER BY row_no LIMIT $3 OFFSET $4",
     )
     .bind(upload)
@@ -623,8 +630,8 @@ async fn download(
     let id = blank(&p.id).ok_or_else(|| bad("id", "id 不能为空", "id is required"))?;
     let row = visible_row(&state, &actor, id).await?;
     let items: Vec<ItemRow> = sqlx::query_as(
-        "SELECT row_no, tracking_number, file_name, description, description_en, is_repeat
-           FROM rm_upload_items WHERE upload_id = $1 ORDER BY row_no",
+        "SELECT row_no, tracking_number, file_name, description, description_en, is_repeat, note
+           FROM rm_upload_items WHERE upload_id = $1 AND NOT note ORDER BY row_no",
     )
     .bind(row.id)
     .fetch_all(&state.pool)

@@ -11,6 +11,7 @@
 //! scripts/bench.sh export         # xlsx export of 100,000 declarations: time and memory
 //! scripts/bench.sh verify         # audit chain verification vs a plain scan of events
 //! scripts/bench.sh mixed          # RSS of `clearway serve` (as scripts/run.sh starts it)
+//! scripts/bench.sh upload         # bulk upload of a 100,000-row xlsx vs raw parse + COPY
 //! scripts/bench.sh clean          # drop every clearway_bench_* database
 //! ```
 //!
@@ -46,6 +47,8 @@ mod server;
 mod stats;
 #[path = "clearway-bench/verify.rs"]
 mod verify;
+#[path = "clearway-bench/upload.rs"]
+mod upload;
 
 use std::time::Instant;
 
@@ -91,6 +94,8 @@ enum Command {
     Verify(verify::Opts),
     /// Server RSS under mixed load (commands, list queries, detail reads).
     Mixed(mixed::Opts),
+    /// Bulk upload of a 100,000-row xlsx: time, memory, vs raw parse + COPY.
+    Upload(upload::Opts),
     /// Every benchmark above with its defaults, one after the other.
     All(AllOpts),
     /// Drop every benchmark database.
@@ -130,6 +135,7 @@ async fn main() -> anyhow::Result<()> {
         Command::Export(o) => export::run(&server, &o).await?,
         Command::Mixed(o) => mixed::run(&server, &o).await?,
         Command::Verify(o) => verify::run(&server, &o).await?,
+        Command::Upload(o) => upload::run(&server, &o).await?,
         Command::All(o) => {
             commands::run(&server, &commands::Opts::default()).await?;
             peer::run(&server, &peer::Opts::default()).await?;

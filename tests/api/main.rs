@@ -41,4 +41,7 @@ mod sso_limits;
 mod staff;
 mod upload;
 mod upload_crash;
+mod upload_custom;
+mod upload_race;
+mod upload_sweep;
 mod web_app;

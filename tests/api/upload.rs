@@ -482,10 +482,20 @@ async fn bad_uploads_are_refused_naming_the_field(pool: PgPool) {
             vec![
                 ("declarationType", "OC"),
                 ("isRowData", "true"),
-                ("isFixed", "false"),
+                ("isFixed", "maybe"),
             ],
             vec![("a.xlsx", &good)],
             "isFixed",
+        ),
+        (
+            vec![
+                ("declarationType", "OC"),
+                ("isRowData", "true"),
+                ("isFixed", "false"),
+                ("mappingSchemeId", "12"),
+            ],
+            vec![("a.xlsx", &good)],
+            "mappingSchemeId",
         ),
         (
             TABLE_OC.to_vec(),

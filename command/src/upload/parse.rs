@@ -13,6 +13,7 @@ use rust_decimal::Decimal;
 use serde_json::{Map, Value};
 
 use super::fields::{self, Field, GOODS, HEADER, Kind};
+use super::library::{Library, Match};
 use super::read::{FileError, Row, Workbook};
 use crate::Violation;
 use crate::declaration::{declaration_date, shape, validate};
@@ -26,6 +27,8 @@ pub struct Group {
     /// The rows (1-based sheet rows) of its goods lines, in order; for a draft, `[1]`.
     pub rows: Vec<u32>,
     pub outcome: Outcome,
+    /// Goods lines whose HS code the product library filled.
+    pub filled: Vec<Filled>,
 }
 
 impl Group {
@@ -145,30 +148,101 @@ fn assemble(
     })
 }
 
-/// Checks an assembled declaration with the API's rules; `line_rows[i]` is the row of goods
-/// line `i`, `first` the row header problems are reported on.
+/// What every group is judged with.
+pub struct Judge<'a> {
+    pub ty: TypeCode,
+    pub reference: &'a ReferenceData,
+    pub now: DateTime<Utc>,
+    /// The customer's product library, to fill missing HS codes.
+    pub library: &'a Library,
+}
+
+/// A goods line whose missing HS code the product library filled.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Filled {
+    /// The row (or, for a draft, the file's serial number) of the goods line.
+    pub row: u32,
+    pub goods_name: String,
+    pub hs_code: String,
+    pub how: Match,
+}
+
+impl Filled {
+    /// The line of the row's log that says so, in both languages.
+    pub fn describe(&self) -> (String, String) {
+        let (zh, en) = match self.how {
+            Match::Exact => ("精确", "exact"),
+            Match::Normalised => ("规范化", "normalised"),
+        };
+        (
+            format!(
+                "商品编码为空，已按商品库补全为 {}（品名“{}”，{zh}匹配）",
+                self.hs_code, self.goods_name
+            ),
+            format!(
+                "goodsCode was empty and was filled from the product library: {} (goods name \"{}\", {en} match)",
+                self.hs_code, self.goods_name
+            ),
+        )
+    }
+}
+
+/// Fills each goods line without an HS code from the library (by its goods name).
+fn fill_hs(
+    data: &mut DeclarationData,
+    library: &Library,
+    line_rows: &[u32],
+    first: u32,
+) -> Vec<Filled> {
+    let mut filled = Vec::new();
+    for (i, line) in data.declaration_goods_info.iter_mut().enumerate() {
+        if line
+            .goods_code
+            .as_deref()
+            .is_some_and(|c| !c.trim().is_empty())
+        {
+            continue;
+        }
+        let Some(name) = line.goods_name.as_deref().filter(|n| !n.trim().is_empty()) else {
+            continue;
+        };
+        if let Some((hs, how)) = library.lookup(name) {
+            filled.push(Filled {
+                row: line_rows.get(i).copied().unwrap_or(first),
+                goods_name: name.trim().to_string(),
+                hs_code: hs.to_string(),
+                how,
+            });
+            line.goods_code = Some(hs.to_string());
+        }
+    }
+    filled
+}
+
+/// Checks an assembled declaration with the API's rules (after filling missing HS codes from
+/// the product library); `line_rows[i]` is the row of goods line `i`, `first` the row header
+/// problems are reported on.
 fn judge(
-    ty: TypeCode,
+    cx: &Judge<'_>,
     mut data: DeclarationData,
     mut problems: Vec<(u32, Violation)>,
     line_rows: &[u32],
     first: u32,
-    reference: &ReferenceData,
-    now: DateTime<Utc>,
-) -> Outcome {
+) -> (Outcome, Vec<Filled>) {
     for (i, line) in data.declaration_goods_info.iter_mut().enumerate() {
         if line.goods_no.is_none() {
             line.goods_no = Some(Decimal::from(i + 1));
         }
     }
-    let on = declaration_date(&data, now);
+    let filled = fill_hs(&mut data, cx.library, line_rows, first);
+    let on = declaration_date(&data, cx.now);
     let mut found = shape::check(&data);
-    found.extend(validate(ty, &data, reference, on));
+    found.extend(validate(cx.ty, &data, cx.reference, on));
     for v in found {
         problems.push((row_of(&v.field, line_rows, first), v));
     }
     if problems.is_empty() {
-        return Outcome::Valid(Box::new(data));
+        return (Outcome::Valid(Box::new(data)), filled);
     }
     let mut rows: Vec<u32> = line_rows.to_vec();
     if rows.is_empty() {
@@ -181,7 +255,7 @@ fn judge(
             None => by_row.push((row, vec![v])),
         }
     }
-    Outcome::Invalid(by_row)
+    (Outcome::Invalid(by_row), filled)
 }
 
 /// The row a violation belongs to: its goods line's row, else the group's first row.
@@ -194,26 +268,273 @@ fn row_of(field: &str, line_rows: &[u32], first: u32) -> u32 {
         .unwrap_or(first)
 }
 
-/// The database-table form: sheet 1, header row first, one goods line per row.
-pub fn table(
-    bytes: &[u8],
-    ty: TypeCode,
-    reference: &ReferenceData,
-    now: DateTime<Utc>,
+/// Where finished groups go, one at a time, as soon as each is complete.
+pub type Sink<'s> = dyn FnMut(Group) -> Result<(), FileError> + 's;
+
+/// Rows gathered into declarations: by tracking number (table form; rows without one each
+/// their own group), or every row into one (a custom draft file).
+///
+/// A file is read twice so that memory stays flat in the row count: the first pass
+/// ([`Grouper::counting`]) only counts the rows of each tracking number; the second hands
+/// each group to the sink, judged, as soon as its last row is read, and forgets it. (Rows of
+/// one declaration may be far apart; only groups still open are held.)
+#[derive(Default)]
+pub struct Grouper {
+    single: bool,
+    counting: bool,
+    /// Counting: rows seen per tracking number; emitting: rows expected.
+    counts: HashMap<String, u32>,
+    groups: Vec<Option<Pending>>,
+    index: HashMap<String, usize>,
+}
+
+struct Pending {
+    tracking: String,
+    header: Map<String, Value>,
+    goods: Vec<Map<String, Value>>,
+    rows: Vec<u32>,
+    problems: Vec<(u32, Violation)>,
+}
+
+/// One row as read: the declaration's fields (taken from a group's first row only), its
+/// goods line, and the problems of each (header problems count on a group's first row only).
+pub(super) struct RowRead {
+    pub number: u32,
+    pub tracking: String,
+    pub header: Map<String, Value>,
+    pub goods: Map<String, Value>,
+    pub header_problems: Vec<Violation>,
+    pub goods_problems: Vec<Violation>,
+}
+
+impl Grouper {
+    /// The first pass: rows counted per tracking number, nothing kept.
+    pub fn counting() -> Self {
+        Self {
+            counting: true,
+            ..Self::default()
+        }
+    }
+
+    /// The second pass, with the counts of the first: each group handed over when complete.
+    pub fn emitting(counted: Grouper) -> Self {
+        Self {
+            single: counted.single,
+            counts: counted.counts,
+            ..Self::default()
+        }
+    }
+
+    /// Every row into one declaration (a draft read with a mapping scheme).
+    pub fn single() -> Self {
+        Self {
+            single: true,
+            ..Self::default()
+        }
+    }
+
+    pub fn is_counting(&self) -> bool {
+        self.counting
+    }
+
+    /// The goods line index the next row of `tracking` will have.
+    pub(super) fn next_line(&self, tracking: &str) -> usize {
+        self.slot(tracking).map_or(0, |g| {
+            self.groups
+                .get(g)
+                .and_then(Option::as_ref)
+                .map_or(0, |p| p.goods.len())
+        })
+    }
+
+    fn slot(&self, tracking: &str) -> Option<usize> {
+        if self.single {
+            return (!self.groups.is_empty()).then_some(0);
+        }
+        if tracking.is_empty() {
+            return None;
+        }
+        self.index.get(tracking).copied()
+    }
+
+    pub(super) fn push(
+        &mut self,
+        row: RowRead,
+        cx: &Judge<'_>,
+        sink: &mut Sink<'_>,
+    ) -> Result<(), FileError> {
+        if self.counting {
+            if !self.single && !row.tracking.is_empty() {
+                *self.counts.entry(row.tracking).or_insert(0) += 1;
+            }
+            return Ok(());
+        }
+        let g = match self.slot(&row.tracking) {
+            Some(g) => g,
+            None => {
+                self.groups.push(Some(Pending {
+                    tracking: row.tracking.clone(),
+                    header: Map::new(),
+                    goods: Vec::new(),
+                    rows: Vec::new(),
+                    problems: Vec::new(),
+                }));
+                if !row.tracking.is_empty() && !self.single {
+                    self.index
+                        .insert(row.tracking.clone(), self.groups.len() - 1);
+                }
+                self.groups.len() - 1
+            }
+        };
+        let single = self.single;
+        let Some(group) = self.groups.get_mut(g).and_then(Option::as_mut) else {
+            return Ok(());
+        };
+        // A single-group (draft) file reports every problem on its serial number 1.
+        let at = if single { 1 } else { row.number };
+        if group.rows.is_empty() {
+            group.header = row.header;
+            group
+                .problems
+                .extend(row.header_problems.into_iter().map(|v| (at, v)));
+        }
+        group
+            .problems
+            .extend(row.goods_problems.into_iter().map(|v| (at, v)));
+        group.goods.push(row.goods);
+        group.rows.push(row.number);
+        let complete = !single
+            && (group.tracking.is_empty()
+                || self.counts.get(&group.tracking).copied() == Some(group.rows.len() as u32));
+        if complete && let Some(p) = self.groups.get_mut(g).and_then(Option::take) {
+            if !p.tracking.is_empty() {
+                self.index.remove(&p.tracking);
+            }
+            sink(finish_one(p, false, cx))?;
+        }
+        Ok(())
+    }
+
+    /// Hands over the groups still open (a draft's one group; none in a table whose counts
+    /// held), in the order they were opened.
+    pub(super) fn finish(&mut self, cx: &Judge<'_>, sink: &mut Sink<'_>) -> Result<(), FileError> {
+        if self.counting {
+            return Ok(());
+        }
+        let single = self.single;
+        self.index.clear();
+        for p in std::mem::take(&mut self.groups).into_iter().flatten() {
+            sink(finish_one(p, single, cx))?;
+        }
+        Ok(())
+    }
+}
+
+/// A group judged with the declaration rules.
+fn finish_one(p: Pending, single: bool, cx: &Judge<'_>) -> Group {
+    let (rows, line_rows, first) = if single {
+        (vec![1], Vec::new(), 1)
+    } else {
+        let first = p.rows.first().copied().unwrap_or(0);
+        (p.rows.clone(), p.rows, first)
+    };
+    let tracking = if p.tracking.is_empty() {
+        p.header
+            .get("trackingNumber")
+            .and_then(Value::as_str)
+            .unwrap_or_default()
+            .to_string()
+    } else {
+        p.tracking
+    };
+    let (outcome, filled) = match assemble(p.header, p.goods) {
+        Ok(data) => judge(cx, data, p.problems, &line_rows, first),
+        Err(v) => {
+            let mut problems = p.problems;
+            problems.push((first, v));
+            (judge_failed(problems, &rows), Vec::new())
+        }
+    };
+    Group {
+        tracking_number: tracking,
+        rows,
+        outcome,
+        filled,
+    }
+}
+
+/// Reads a file in two passes (see [`Grouper`]) with `pass` (one read of the file into a
+/// grouper, answering the rows it read): `on_total` gets the row count after the first,
+/// `sink` each group during the second.
+pub fn two_passes(
+    mut pass: impl FnMut(&mut Grouper, &mut Sink<'_>) -> Result<u32, FileError>,
+    first: Grouper,
+    on_total: &mut dyn FnMut(u32) -> Result<(), FileError>,
+    sink: &mut Sink<'_>,
+) -> Result<(), FileError> {
+    let mut counted = first;
+    let total = pass(&mut counted, &mut |_| Ok(()))?;
+    on_total(total)?;
+    let mut emitting = Grouper::emitting(counted);
+    pass(&mut emitting, sink)?;
+    Ok(())
+}
+
+/// Collects a streamed read (for tests and small files): every group, in the order of
+/// their first rows.
+pub fn collect(
+    read: impl FnOnce(
+        &mut dyn FnMut(u32) -> Result<(), FileError>,
+        &mut Sink<'_>,
+    ) -> Result<(), FileError>,
 ) -> Result<Parsed, FileError> {
+    let mut total = 0;
+    let mut groups = Vec::new();
+    read(
+        &mut |t| {
+            total = t;
+            Ok(())
+        },
+        &mut |g| {
+            groups.push(g);
+            Ok(())
+        },
+    )?;
+    groups.sort_by_key(Group::first_row);
+    Ok(Parsed { total, groups })
+}
+
+/// The database-table form: sheet 1, header row first, one goods line per row.
+pub fn table(bytes: &[u8], cx: &Judge<'_>) -> Result<Parsed, FileError> {
+    collect(|on_total, sink| table_streamed(bytes, cx, on_total, sink))
+}
+
+/// [`table`], each group handed to `sink` as soon as it is complete.
+pub fn table_streamed(
+    bytes: &[u8],
+    cx: &Judge<'_>,
+    on_total: &mut dyn FnMut(u32) -> Result<(), FileError>,
+    sink: &mut Sink<'_>,
+) -> Result<(), FileError> {
+    two_passes(
+        |grouper, sink| table_pass(bytes, cx, grouper, sink),
+        Grouper::counting(),
+        on_total,
+        sink,
+    )
+}
+
+fn table_pass(
+    bytes: &[u8],
+    cx: &Judge<'_>,
+    grouper: &mut Grouper,
+    sink: &mut Sink<'_>,
+) -> Result<u32, FileError> {
     let mut book = Workbook::open(bytes)?;
     let mut columns: Option<Columns> = None;
     let mut tracking_column = 0usize;
-    struct Pending {
-        tracking: String,
-        header: Map<String, Value>,
-        goods: Vec<Map<String, Value>>,
-        rows: Vec<u32>,
-        problems: Vec<(u32, Violation)>,
-    }
-    let mut groups: Vec<Pending> = Vec::new();
-    let mut index: HashMap<String, usize> = HashMap::new();
     let mut total = 0u32;
+    let counting = grouper.is_counting();
     book.rows(0, |row| {
         let Some(cols) = &columns else {
             let found = columns_of(&row, false)?;
@@ -227,32 +548,18 @@ pub fn table(
         };
         total += 1;
         let tracking = row.get(tracking_column).to_string();
-        // Rows without a tracking number are each their own (refused) group.
-        let slot = if tracking.is_empty() {
-            None
-        } else {
-            index.get(&tracking).copied()
+        let mut read = RowRead {
+            number: row.number,
+            tracking,
+            header: Map::new(),
+            goods: Map::new(),
+            header_problems: Vec::new(),
+            goods_problems: Vec::new(),
         };
-        let g = match slot {
-            Some(g) => g,
-            None => {
-                groups.push(Pending {
-                    tracking: tracking.clone(),
-                    header: Map::new(),
-                    goods: Vec::new(),
-                    rows: Vec::new(),
-                    problems: Vec::new(),
-                });
-                if !tracking.is_empty() {
-                    index.insert(tracking, groups.len() - 1);
-                }
-                groups.len() - 1
-            }
-        };
-        let group = &mut groups[g];
-        let first_row_of_group = group.rows.is_empty();
-        let line = group.goods.len();
-        let mut goods = Map::new();
+        if counting {
+            return grouper.push(read, cx, sink);
+        }
+        let line = grouper.next_line(&read.tracking);
         for (column, field, is_goods) in cols {
             let path = if *is_goods {
                 format!("declarationGoodsInfo[{line}].{}", field.wire)
@@ -262,45 +569,22 @@ pub fn table(
             match cell_value(field, row.get(*column), &path) {
                 Ok(None) => {}
                 Ok(Some(v)) if *is_goods => {
-                    goods.insert(field.wire.into(), v);
+                    read.goods.insert(field.wire.into(), v);
                 }
-                // The declaration's own fields are taken from its first row.
                 Ok(Some(v)) => {
-                    if first_row_of_group {
-                        group.header.insert(field.wire.into(), v);
-                    }
+                    read.header.insert(field.wire.into(), v);
                 }
-                Err(v) if *is_goods || first_row_of_group => group.problems.push((row.number, v)),
-                Err(_) => {}
+                Err(v) if *is_goods => read.goods_problems.push(v),
+                Err(v) => read.header_problems.push(v),
             }
         }
-        group.goods.push(goods);
-        group.rows.push(row.number);
-        Ok(())
+        grouper.push(read, cx, sink)
     })?;
     if columns.is_none() {
         return Err(missing_column("trackingNumber"));
     }
-    let groups = groups
-        .into_iter()
-        .map(|p| {
-            let first = p.rows.first().copied().unwrap_or(0);
-            let outcome = match assemble(p.header, p.goods) {
-                Ok(data) => judge(ty, data, p.problems, &p.rows, first, reference, now),
-                Err(v) => {
-                    let mut problems = p.problems;
-                    problems.push((first, v));
-                    judge_failed(problems, &p.rows)
-                }
-            };
-            Group {
-                tracking_number: p.tracking,
-                rows: p.rows,
-                outcome,
-            }
-        })
-        .collect();
-    Ok(Parsed { total, groups })
+    grouper.finish(cx, sink)?;
+    Ok(total)
 }
 
 fn judge_failed(problems: Vec<(u32, Violation)>, rows: &[u32]) -> Outcome {
@@ -317,12 +601,7 @@ fn judge_failed(problems: Vec<(u32, Violation)>, rows: &[u32]) -> Outcome {
 /// The declaration-draft form: one declaration per file; sheet 1 holds the form as field /
 /// value pairs, sheet 2 the goods lines as a table. The group's row is the file's serial
 /// number 1.
-pub fn draft(
-    bytes: &[u8],
-    ty: TypeCode,
-    reference: &ReferenceData,
-    now: DateTime<Utc>,
-) -> Result<Parsed, FileError> {
+pub fn draft(bytes: &[u8], cx: &Judge<'_>) -> Result<Parsed, FileError> {
     let mut book = Workbook::open(bytes)?;
     if book.sheet_names().len() < 2 {
         return Err(FileError::new(
@@ -378,11 +657,11 @@ pub fn draft(
         .and_then(Value::as_str)
         .unwrap_or_default()
         .to_string();
-    let outcome = match assemble(header, goods) {
-        Ok(data) => judge(ty, data, problems, &[], 1, reference, now),
+    let (outcome, filled) = match assemble(header, goods) {
+        Ok(data) => judge(cx, data, problems, &[], 1),
         Err(v) => {
             problems.push((1, v));
-            judge_failed(problems, &[1])
+            (judge_failed(problems, &[1]), Vec::new())
         }
     };
     Ok(Parsed {
@@ -391,6 +670,7 @@ pub fn draft(
             tracking_number: tracking,
             rows: vec![1],
             outcome,
+            filled,
         }],
     })
 }

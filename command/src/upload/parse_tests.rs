@@ -3,6 +3,7 @@
 
 use super::*;
 use crate::upload::fields::header_text;
+use crate::upload::library::{Library, Match};
 
 const COLUMNS: &[&str] = &[
     "trackingNumber",
@@ -61,8 +62,19 @@ fn oc() -> TypeCode {
     "OC".parse().expect("type")
 }
 
+fn with_cx<T>(library: &Library, f: impl FnOnce(&Judge<'_>) -> T) -> T {
+    let reference = ReferenceData::empty();
+    let cx = Judge {
+        ty: oc(),
+        reference: &reference,
+        now: Utc::now(),
+        library,
+    };
+    f(&cx)
+}
+
 fn parse_table(bytes: &[u8]) -> Parsed {
-    table(bytes, oc(), &ReferenceData::empty(), Utc::now()).expect("parsed")
+    with_cx(&Library::default(), |cx| table(bytes, cx)).expect("parsed")
 }
 
 #[test]
@@ -143,10 +155,9 @@ fn a_row_without_tracking_number_is_refused_on_its_own() {
 #[test]
 fn a_file_without_the_tracking_number_column_is_refused_as_a_whole() {
     let bytes = table_file(&["goodsName"], &[vec!["x".into()]]);
-    let e = table(&bytes, oc(), &ReferenceData::empty(), Utc::now()).expect_err("refused");
+    let e = with_cx(&Library::default(), |cx| table(&bytes, cx)).expect_err("refused");
     assert!(e.en.contains("(trackingNumber)"), "{}", e.en);
-    let e =
-        table(b"not a workbook", oc(), &ReferenceData::empty(), Utc::now()).expect_err("refused");
+    let e = with_cx(&Library::default(), |cx| table(b"not a workbook", cx)).expect_err("refused");
     assert!(e.en.contains("not an Excel"));
 }
 
@@ -177,12 +188,96 @@ fn a_declaration_draft_file_reads_its_form_and_goods_sheets() {
         goods.write_string(1, c as u16, v).expect("cell");
     }
     let bytes = book.save_to_buffer().expect("xlsx");
-    let p = draft(&bytes, oc(), &ReferenceData::empty(), Utc::now()).expect("parsed");
+    let p = with_cx(&Library::default(), |cx| draft(&bytes, cx)).expect("parsed");
     assert_eq!(p.total, 1);
     assert_eq!(p.groups[0].tracking_number, "D1");
     assert!(
         matches!(p.groups[0].outcome, Outcome::Valid(_)),
         "{:?}",
         p.groups[0].outcome
+    );
+}
+
+#[test]
+fn a_missing_hs_code_is_filled_from_the_product_library_and_said_on_its_row() {
+    let mut exact = good("H1");
+    exact[4] = String::new(); // goodsCode
+    let mut loose = good("H1");
+    loose[4] = String::new();
+    loose[5] = "ＬＡＰＴＯＰ  computer!".into();
+    let mut unknown = good("H2");
+    unknown[4] = String::new();
+    unknown[5] = "wool sweater".into();
+    let mut own = good("H3");
+    own[5] = "laptop".into(); // has its own code: kept
+    own[4] = "8471410000".into();
+    let library = Library::new([("laptop", "8471300000"), ("Laptop Computer", "8471300000")]);
+    let bytes = table_file(COLUMNS, &[exact, loose, unknown, own]);
+    let p = with_cx(&library, |cx| table(&bytes, cx)).expect("parsed");
+    let Outcome::Valid(data) = &p.groups[0].outcome else {
+        panic!("valid: {:?}", p.groups[0].outcome);
+    };
+    for line in &data.declaration_goods_info {
+        assert_eq!(line.goods_code.as_deref(), Some("8471300000"));
+    }
+    let filled = &p.groups[0].filled;
+    assert_eq!(filled.len(), 2);
+    assert_eq!((filled[0].row, filled[0].how), (2, Match::Exact));
+    assert_eq!((filled[1].row, filled[1].how), (3, Match::Normalised));
+    assert!(
+        filled[1]
+            .describe()
+            .1
+            .contains("filled from the product library: 8471300000")
+    );
+    // No library entry: the code stays missing and the row is abnormal for it.
+    let Outcome::Invalid(rows) = &p.groups[1].outcome else {
+        panic!("invalid");
+    };
+    assert!(
+        rows[0].1.iter().any(|v| v.field.ends_with("goodsCode")),
+        "{rows:?}"
+    );
+    assert!(p.groups[1].filled.is_empty());
+    let Outcome::Valid(own) = &p.groups[2].outcome else {
+        panic!("valid");
+    };
+    assert_eq!(
+        own.declaration_goods_info[0].goods_code.as_deref(),
+        Some("8471410000")
+    );
+    assert!(p.groups[2].filled.is_empty());
+}
+
+#[test]
+fn streamed_groups_come_as_soon_as_their_last_row_is_read() {
+    let bytes = table_file(COLUMNS, &[good("T1"), good("T2"), good("T1"), good("T3")]);
+    let total = std::cell::Cell::new(None);
+    let mut order = Vec::new();
+    with_cx(&Library::default(), |cx| {
+        table_streamed(
+            &bytes,
+            cx,
+            &mut |t| {
+                total.set(Some(t));
+                Ok(())
+            },
+            &mut |g| {
+                assert!(total.get().is_some(), "the total comes before any group");
+                order.push((g.tracking_number.clone(), g.rows.clone()));
+                Ok(())
+            },
+        )
+    })
+    .expect("read");
+    assert_eq!(total.get(), Some(4));
+    assert_eq!(
+        order,
+        vec![
+            ("T2".to_string(), vec![3]),
+            ("T1".to_string(), vec![2, 4]),
+            ("T3".to_string(), vec![5]),
+        ],
+        "in the order they complete; T1 waited for its far row"
     );
 }

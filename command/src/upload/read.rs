@@ -243,6 +243,15 @@ impl<'a> Workbook<'a> {
         index: usize,
         mut on_row: impl FnMut(Row) -> Result<(), FileError>,
     ) -> Result<(), FileError> {
+        self.rows_while(index, |row| on_row(row).map(|()| true))
+    }
+
+    /// As [`Workbook::rows`], stopping as soon as `on_row` answers `false`.
+    pub fn rows_while(
+        &mut self,
+        index: usize,
+        mut on_row: impl FnMut(Row) -> Result<bool, FileError>,
+    ) -> Result<(), FileError> {
         let names = self.xlsx.sheet_names();
         let name = names
             .get(index)
@@ -266,8 +275,9 @@ impl<'a> Workbook<'a> {
             let text = text(cell.get_value());
             if current.as_ref().is_some_and(|row| row.number != r + 1)
                 && let Some(done) = current.take().filter(|row| !row.is_blank())
+                && !on_row(done)?
             {
-                on_row(done)?;
+                return Ok(());
             }
             let row = current.get_or_insert_with(|| Row {
                 number: r + 1,

@@ -27,9 +27,10 @@ use super::read::{self, MAX_FILE_BYTES};
 use super::{UploadCommand, UploadState, decide, template};
 use crate::declaration::routes::owner;
 use crate::handler::{
-    AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then,
+    AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
 };
 use crate::http::{CommandState, metadata};
+use crate::mapping_scheme::MappingSchemeState;
 
 /// Most files in one request.
 pub const MAX_FILES: usize = 20;
@@ -103,8 +104,10 @@ struct UploadForm {
     declaration_type: String,
     /// true: database table (one row per goods line); false: declaration draft (one file per declaration).
     is_row_data: bool,
-    /// true: the fixed template. Custom layouts (false) need a mapping scheme and are refused for now.
+    /// true: the fixed template; false: a custom layout read through a mapping scheme.
     is_fixed: bool,
+    /// With `isFixed=false`: the customer's mapping scheme to read the files with; without
+    /// it, the saved scheme whose header row fits each file is used.
     mapping_scheme_id: Option<Uuid>,
     /// Staff only: the customer the declarations are for.
     customer_id: Option<Uuid>,
@@ -162,6 +165,43 @@ impl AfterAppend for Store<'_> {
             Ok::<i64, CommandError>(appended.position)
         })
     }
+}
+
+/// The scheme a custom upload names must be a live scheme of the customer, for the upload's
+/// declaration type (or for any): anything else is refused naming `mappingSchemeId` (a
+/// foreign scheme reads as unknown).
+async fn check_scheme(
+    state: &CommandState,
+    scheme_id: Uuid,
+    customer_id: Uuid,
+    ty: TypeCode,
+) -> Result<(), ApiError> {
+    let (scheme, _) = load::<MappingSchemeState>(&state.store, scheme_id)
+        .await
+        .map_err(|e| ApiError::from(CommandError::from(e)))?;
+    if !scheme.live() || scheme.customer_id != customer_id {
+        return Err(bad(
+            "mappingSchemeId",
+            "映射方案不存在",
+            "mappingSchemeId: no such mapping scheme",
+        ));
+    }
+    if let Some(t) = scheme
+        .definition
+        .declaration_type
+        .as_deref()
+        .filter(|t| !t.is_empty() && *t != ty.as_str())
+    {
+        return Err(bad(
+            "mappingSchemeId",
+            format!("映射方案适用于申报类型 {t}，与上传的 {} 不同", ty.as_str()),
+            format!(
+                "mappingSchemeId: the scheme is for declaration type {t}, the upload is for {}",
+                ty.as_str()
+            ),
+        ));
+    }
+    Ok(())
 }
 
 /// Upload spreadsheets to create declarations
@@ -249,13 +289,6 @@ async fn upload(
             )
         })?),
     };
-    if !is_fixed {
-        return Err(bad(
-            "isFixed",
-            "暂不支持自定义模板（映射方案），请使用固定模板",
-            "isFixed: custom layouts (mapping schemes) are not supported yet; use the fixed template",
-        ));
-    }
     let customer_id = match text.get("customerId").map(|s| s.trim()) {
         None | Some("") => None,
         Some(raw) => Some(Uuid::parse_str(raw).map_err(|_| {
@@ -285,6 +318,10 @@ async fn upload(
             })?;
     }
     let customer = owner(&state, &actor, customer_id).await?;
+    let mapping_scheme_id = if is_fixed { None } else { mapping_scheme_id };
+    if let Some(scheme_id) = mapping_scheme_id {
+        check_scheme(&state, scheme_id, customer.customer_id, declaration_type).await?;
+    }
     let mut ids = Vec::with_capacity(files.len());
     for f in &files {
         let sha256 = hex::encode(Sha256::digest(&f.bytes));

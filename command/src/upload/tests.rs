@@ -40,6 +40,7 @@ fn batch(through: u32, abnormal: u32, repeat: u32) -> UploadCommand {
             desc: "x".into(),
             desc_en: "x".into(),
             is_repeat: i >= abnormal,
+            note: false,
         })
         .collect();
     UploadCommand::Progress(Progressed {

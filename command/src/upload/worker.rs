@@ -30,11 +30,19 @@ use futures::StreamExt;
 use sqlx::{Connection, PgConnection};
 use uuid::Uuid;
 
-use super::parse::{self, Group, Outcome, Parsed};
+use super::custom;
+use super::library::Library;
+use super::parse::{self, Group, Judge, Outcome};
+use super::read::FileError;
 use super::{UploadCommand, UploadState, decide};
+use crate::DomainError;
 use crate::declaration::{self, CustomerRef, DeclarationCommand, DeclarationState};
-use crate::handler::{Command, CommandError, execute, load};
+use crate::handler::{
+    AfterAppend, Command, CommandError, Hooked, execute, execute_then, load, load_in,
+};
 use crate::http::CommandState;
+use crate::mapping_scheme::MappingSchemeState;
+use crate::mapping_scheme::model::SchemeDefinition;
 use crate::{Ctx, customer::CustomerState};
 
 /// Declarations per recorded batch.
@@ -46,8 +54,20 @@ const IDLE: Duration = Duration::from_millis(500);
 
 /// Starts the worker on the server's runtime.
 pub fn spawn(state: CommandState) -> tokio::task::JoinHandle<()> {
+    let retention = super::sweep::retention_from_env();
     tokio::spawn(async move {
+        let mut swept: Option<std::time::Instant> = None;
         loop {
+            if let Some(keep) = retention
+                && swept.is_none_or(|t| t.elapsed() >= super::sweep::EVERY)
+            {
+                swept = Some(std::time::Instant::now());
+                match super::sweep::sweep(&state.pool, keep).await {
+                    Ok(0) => {}
+                    Ok(n) => tracing::info!(files = n, "upload sweep: stored files deleted"),
+                    Err(e) => tracing::warn!(error = %e, "upload sweep: will retry"),
+                }
+            }
             match run_once(&state).await {
                 Ok(true) => continue,
                 Ok(false) => tokio::time::sleep(IDLE).await,
@@ -194,43 +214,160 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
         .map_err(|_| CommandError::Internal("upload with an unknown declaration type".into()))?;
     let reference = state.reference.current();
     let is_row_data = received.is_row_data;
-    let parsed = {
-        let reference = Arc::clone(&reference);
-        tokio::task::spawn_blocking(move || {
-            let now = Utc::now();
-            if is_row_data {
-                parse::table(&bytes, ty, &reference, now)
-            } else {
-                parse::draft(&bytes, ty, &reference, now)
+    let library = Library::load(&state.pool, received.customer_id).await?;
+    let schemes = if received.is_fixed {
+        Vec::new()
+    } else {
+        match schemes_for(state, &received, ty).await? {
+            Ok(list) => list,
+            Err(e) => {
+                upload_command(store, id, &received, fail(e.zh, e.en)).await?;
+                return finish_job(&state.pool, id).await;
             }
-        })
-        .await
-        .map_err(|e| CommandError::Internal(e.to_string()))?
-    };
-    let Parsed { total, groups } = match parsed {
-        Ok(p) => p,
-        Err(e) => {
-            upload_command(store, id, &received, fail(e.zh, e.en)).await?;
-            return finish_job(&state.pool, id).await;
         }
     };
-    upload_command(store, id, &received, UploadCommand::Start { total }).await?;
+    let is_fixed = received.is_fixed;
+    let named = received.mapping_scheme_id.is_some();
+    // The file is read on a blocking thread and its groups come over a bounded channel as
+    // each is complete, so memory stays flat in the row count (see `parse::Grouper`).
+    let (tx, mut rx) = tokio::sync::mpsc::channel::<Read>(BATCH * 2);
+    let reader = {
+        let reference = Arc::clone(&reference);
+        tokio::task::spawn_blocking(move || {
+            let cx = Judge {
+                ty,
+                reference: &reference,
+                now: Utc::now(),
+                library: &library,
+            };
+            let stopped = || FileError::new("已停止", "stopped");
+            let total_tx = tx.clone();
+            let mut on_total = move |total: u32| {
+                total_tx
+                    .blocking_send(Read::Total(total))
+                    .map_err(|_| stopped())
+            };
+            let mut sink = |g: Group| tx.blocking_send(Read::Group(g)).map_err(|_| stopped());
+            if is_fixed {
+                return if is_row_data {
+                    parse::table_streamed(&bytes, &cx, &mut on_total, &mut sink)
+                } else {
+                    let p = parse::draft(&bytes, &cx)?;
+                    on_total(p.total)?;
+                    p.groups.into_iter().try_for_each(&mut sink)
+                };
+            }
+            let chosen = if named {
+                Some(0)
+            } else {
+                custom::choose(&bytes, &schemes)?
+            };
+            let def = chosen
+                .and_then(|i| schemes.get(i))
+                .ok_or_else(custom::no_scheme)?;
+            custom::read_streamed(&bytes, def, is_row_data, &cx, &mut on_total, &mut sink)
+        })
+    };
     let customer = CustomerRef {
         customer_id: received.customer_id,
         username: customer.username.clone(),
         company_name: Some(customer.profile.company_name.clone()),
     };
     let actor = uploader(&received);
-    let start = upload.through as usize;
-    let mut at = start;
-    for chunk in groups.get(start..).unwrap_or_default().chunks(BATCH) {
-        let through = (at + chunk.len()) as u32;
-        let progress = batch(state, id, &received, &customer, &actor, ty, chunk, through).await?;
-        upload_command(store, id, &received, UploadCommand::Progress(progress)).await?;
-        at += chunk.len();
+    // Groups the recorded batches cover already (an interrupted upload resumes after them).
+    let mut skip = upload.through as usize;
+    let mut at = skip;
+    let mut chunk: Vec<Group> = Vec::with_capacity(BATCH);
+    let mut started = false;
+    loop {
+        match rx.recv().await {
+            Some(Read::Total(total)) => {
+                upload_command(store, id, &received, UploadCommand::Start { total }).await?;
+                started = true;
+            }
+            Some(Read::Group(_)) if skip > 0 => skip -= 1,
+            Some(Read::Group(g)) => {
+                chunk.push(g);
+                if chunk.len() < BATCH {
+                    continue;
+                }
+                let through = (at + chunk.len()) as u32;
+                let progress =
+                    batch(state, id, &received, &customer, &actor, ty, &chunk, through).await?;
+                upload_command(store, id, &received, UploadCommand::Progress(progress)).await?;
+                at += chunk.len();
+                chunk.clear();
+            }
+            None => {
+                if !chunk.is_empty() {
+                    let through = (at + chunk.len()) as u32;
+                    let progress =
+                        batch(state, id, &received, &customer, &actor, ty, &chunk, through).await?;
+                    upload_command(store, id, &received, UploadCommand::Progress(progress)).await?;
+                }
+                break;
+            }
+        }
+    }
+    let outcome = reader
+        .await
+        .map_err(|e| CommandError::Internal(e.to_string()))?;
+    if let Err(e) = outcome {
+        upload_command(store, id, &received, fail(e.zh, e.en)).await?;
+        return finish_job(&state.pool, id).await;
+    }
+    if !started {
+        return Err(CommandError::Internal(
+            "the upload's reader ended without a total".into(),
+        ));
     }
     upload_command(store, id, &received, UploadCommand::Complete).await?;
     finish_job(&state.pool, id).await
+}
+
+/// What the reading thread hands over: the row count (after the first pass), then the
+/// groups, each as soon as it is complete.
+enum Read {
+    Total(u32),
+    Group(Group),
+}
+
+/// The mapping schemes a custom upload may be read with: the one it names (still live and
+/// the customer's), or else the customer's saved schemes for its declaration type (or for
+/// any type), the most recently changed first. `Err` inside: the file is to be refused.
+async fn schemes_for(
+    state: &CommandState,
+    received: &Received,
+    ty: TypeCode,
+) -> Result<Result<Vec<SchemeDefinition>, FileError>, CommandError> {
+    if let Some(scheme_id) = received.mapping_scheme_id {
+        let (scheme, _) = load::<MappingSchemeState>(&state.store, scheme_id).await?;
+        if !scheme.live() || scheme.customer_id != received.customer_id {
+            return Ok(Err(FileError::new(
+                "上传所选的映射方案不存在或已删除",
+                "the mapping scheme named by the upload does not exist or was deleted",
+            )));
+        }
+        return Ok(Ok(vec![scheme.definition]));
+    }
+    let rows: Vec<serde_json::Value> = sqlx::query_scalar(
+        "SELECT definition FROM rm_mapping_schemes
+          WHERE customer_id = $1 AND NOT deleted
+            AND (declaration_type IS NULL OR declaration_type = '' OR declaration_type = $2)
+          ORDER BY update_time DESC, scheme_id",
+    )
+    .bind(received.customer_id)
+    .bind(ty.as_str())
+    .fetch_all(&state.pool)
+    .await?;
+    let schemes: Vec<SchemeDefinition> = rows
+        .into_iter()
+        .filter_map(|d| serde_json::from_value(d).ok())
+        .collect();
+    if schemes.is_empty() {
+        return Ok(Err(custom::no_scheme()));
+    }
+    Ok(Ok(schemes))
 }
 
 fn item(
@@ -248,6 +385,35 @@ fn item(
         desc: desc.0,
         desc_en: desc.1,
         is_repeat: repeat,
+        note: false,
+    }
+}
+
+/// A row's problems, with what the product library filled on it said first.
+fn with_fills(group: &Group, row: u32, desc: (String, String)) -> (String, String) {
+    let mut zh: Vec<String> = Vec::new();
+    let mut en: Vec<String> = Vec::new();
+    for f in group.filled.iter().filter(|f| f.row == row) {
+        let (z, e) = f.describe();
+        zh.push(z);
+        en.push(e);
+    }
+    if !desc.0.is_empty() {
+        zh.push(desc.0);
+        en.push(desc.1);
+    }
+    (zh.join("；"), en.join("; "))
+}
+
+/// The notes of a group made into a declaration: one item per row whose HS code was filled.
+fn fill_notes(received: &Received, group: &Group, items: &mut Vec<Item>) {
+    let mut rows: Vec<u32> = group.filled.iter().map(|f| f.row).collect();
+    rows.dedup();
+    for row in rows {
+        let desc = with_fills(group, row, (String::new(), String::new()));
+        let mut it = item(received, group, row, desc, false);
+        it.note = true;
+        items.push(it);
     }
 }
 
@@ -281,6 +447,17 @@ async fn repeats(
     Ok(found.into_iter().collect())
 }
 
+/// The description of a repeated row.
+fn exists(group: &Group) -> (String, String) {
+    (
+        format!("运单号 {} 已存在", group.tracking_number),
+        format!(
+            "the tracking number {} exists already",
+            group.tracking_number
+        ),
+    )
+}
+
 /// One batch: repeats and abnormal rows recorded, the valid groups made into declarations.
 #[allow(clippy::too_many_arguments)]
 async fn batch(
@@ -310,14 +487,8 @@ async fn batch(
         if repeated.contains(&group.tracking_number) {
             p.repeat += n;
             for row in &group.rows {
-                let desc = (
-                    format!("运单号 {} 已存在", group.tracking_number),
-                    format!(
-                        "the tracking number {} exists already",
-                        group.tracking_number
-                    ),
-                );
-                p.items.push(item(received, group, *row, desc, true));
+                p.items
+                    .push(item(received, group, *row, exists(group), true));
             }
             continue;
         }
@@ -336,6 +507,7 @@ async fn batch(
                     } else {
                         parse::describe(violations)
                     };
+                    let desc = with_fills(group, *row, desc);
                     p.items.push(item(received, group, *row, desc, false));
                 }
             }
@@ -356,7 +528,7 @@ async fn batch(
         .iter()
         .map(|(group, data)| make(&ctx, group.first_row(), data))
         .collect();
-    let results: Vec<Result<(), CommandError>> = futures::stream::iter(futures)
+    let results: Vec<Result<Made, CommandError>> = futures::stream::iter(futures)
         .buffered(CONCURRENCY)
         .collect()
         .await;
@@ -364,9 +536,17 @@ async fn batch(
     for (group, result) in made {
         let n = group.rows.len() as u32;
         match result {
-            Ok(()) => {
+            Ok(Made::Made) => {
                 p.success += n;
                 p.ticket_success += 1;
+                fill_notes(received, group, &mut p.items);
+            }
+            Ok(Made::Repeat) => {
+                p.repeat += n;
+                for row in &group.rows {
+                    p.items
+                        .push(item(received, group, *row, exists(group), true));
+                }
             }
             Err(CommandError::Domain(refused)) => {
                 p.abnormal += n;
@@ -378,8 +558,8 @@ async fn batch(
                     ),
                 };
                 for row in &group.rows {
-                    p.items
-                        .push(item(received, group, *row, desc.clone(), false));
+                    let desc = with_fills(group, *row, desc.clone());
+                    p.items.push(item(received, group, *row, desc, false));
                 }
             }
             Err(e) => return Err(e),
@@ -400,14 +580,77 @@ struct Making<'a> {
     reference: &'a crate::reference::ReferenceData,
 }
 
+/// What making a group's declaration came to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Made {
+    /// Made now, or found made by an earlier attempt of this upload.
+    Made,
+    /// Another declaration (of another upload, made at the same moment) holds the tracking
+    /// number.
+    Repeat,
+}
+
+/// The message of the conflict that rolls back a declaration whose tracking number is taken.
+const TAKEN: &str = "upload: tracking number reserved by another declaration";
+
+/// Reserves the tracking number for the declaration in the transaction of its append: the
+/// write side's own uniqueness, so that two uploads of one number at once make one draft.
+struct Reserve<'a> {
+    store: &'a EventStore,
+    customer_id: Uuid,
+    tracking_number: &'a str,
+    declaration_id: Uuid,
+}
+
+impl AfterAppend for Reserve<'_> {
+    fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: events::Appended) -> Hooked<'c> {
+        Box::pin(async move {
+            let holder: Option<Uuid> = sqlx::query_scalar(
+                "INSERT INTO upload_tracking_reservations (customer_id, tracking_number, declaration_id)
+                 VALUES ($1, $2, $3)
+                 ON CONFLICT (customer_id, tracking_number) DO UPDATE SET reserved_at = now()
+                 RETURNING declaration_id",
+            )
+            .bind(self.customer_id)
+            .bind(self.tracking_number)
+            .bind(self.declaration_id)
+            .fetch_optional(&mut *tx)
+            .await?;
+            match holder {
+                None => {}
+                Some(h) if h == self.declaration_id => {}
+                Some(h) => {
+                    let (held, _) = load_in::<DeclarationState>(self.store, &mut *tx, h).await?;
+                    let deleted = held.status.is_none()
+                        || held.status == Some(events::declaration::DeclarationStatus::Deleted);
+                    if !deleted {
+                        return Err(CommandError::Domain(DomainError::Conflict(TAKEN.into())));
+                    }
+                    sqlx::query(
+                        "UPDATE upload_tracking_reservations SET declaration_id = $3
+                          WHERE customer_id = $1 AND tracking_number = $2",
+                    )
+                    .bind(self.customer_id)
+                    .bind(self.tracking_number)
+                    .bind(self.declaration_id)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
+            Ok::<i64, CommandError>(appended.position)
+        })
+    }
+}
+
 /// Makes the declaration of the group whose first row is `row`, through the declaration's
 /// command path, with the id derived from (upload, row). One made before an interruption is
-/// found as its stream: counted as made, never made twice.
+/// found as its stream: counted as made, never made twice. Its tracking number is reserved
+/// in the same transaction; one taken meanwhile by another declaration is a repeat.
 async fn make(
     m: &Making<'_>,
     row: u32,
     data: &events::declaration::DeclarationData,
-) -> Result<(), CommandError> {
+) -> Result<Made, CommandError> {
     let id = declaration_id(m.upload_id, row);
     let mut metadata = meta(m.received);
     metadata.causation_id = Some(m.upload_id);
@@ -421,24 +664,40 @@ async fn make(
         upload_id: m.upload_id,
         row,
     };
+    let tracking = data
+        .tracking_number
+        .as_deref()
+        .map(str::trim)
+        .unwrap_or_default();
+    let hook = Reserve {
+        store: &m.state.store,
+        customer_id: m.received.customer_id,
+        tracking_number: tracking,
+        declaration_id: id,
+    };
     let run = Command::<DeclarationState>::create(&m.state.store, id, metadata);
-    let result = execute(run, |s, _| {
-        let ctx = Ctx {
-            actor: m.actor,
-            now: Utc::now(),
-            reference: m.reference,
-        };
-        let mut events = declaration::decide(s, command.clone(), &ctx)?;
-        for e in &mut events {
-            if let events::declaration::DeclarationEvent::Drafted(d) = e {
-                d.upload = Some(source);
+    let result = execute_then(
+        run,
+        |s, _| {
+            let ctx = Ctx {
+                actor: m.actor,
+                now: Utc::now(),
+                reference: m.reference,
+            };
+            let mut events = declaration::decide(s, command.clone(), &ctx)?;
+            for e in &mut events {
+                if let events::declaration::DeclarationEvent::Drafted(d) = e {
+                    d.upload = Some(source);
+                }
             }
-        }
-        Ok(events)
-    })
+            Ok(events)
+        },
+        (!tracking.is_empty()).then_some(&hook as &dyn AfterAppend),
+    )
     .await;
     match result {
-        Ok(_) | Err(CommandError::VersionConflict) => Ok(()),
+        Ok(_) | Err(CommandError::VersionConflict) => Ok(Made::Made),
+        Err(CommandError::Domain(DomainError::Conflict(m))) if m == TAKEN => Ok(Made::Repeat),
         Err(e) => Err(e),
     }
 }

@@ -25,7 +25,8 @@ export function ResultDialog() {
   }, [id, confirmed]);
 
   const items = detailItems(data);
-  const abnormal = items.filter((i) => !i.isRepeat);
+  // Notes (an HS code filled from the product library) are not problems.
+  const abnormal = items.filter((i) => !i.isRepeat && !i.note);
   const repeated = items.filter((i) => i.isRepeat);
   const isRowData = data?.isRowData ?? true;
   return (

@@ -17,6 +17,8 @@ import {
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { CustomerPicker } from '@/features/customers/components/CustomerPicker';
+import { useQuery } from '@tanstack/react-query';
+import { mappingSchemesQueryOptions } from '@/features/master-data/api/mappingSchemes';
 import { showMessage } from '@/lib/message';
 import { ApiError } from '@/lib/request';
 import { isCustomer } from '@/lib/roles';
@@ -36,12 +38,27 @@ export function UploadDialog() {
   const records = useUploadStore((s) => s.records);
   const [type, setType] = useState<string>('OC');
   const [form, setForm] = useState<'table' | 'draft'>('table');
+  const [format, setFormat] = useState<'fixed' | 'custom'>('fixed');
+  const [schemeId, setSchemeId] = useState<string | null>(null);
   const [files, setFiles] = useState<File[]>([]);
   const [customerId, setCustomerId] = useState('');
   const [sent, setSent] = useState<number | null>(null);
   const [error, setError] = useState<string | null>(null);
   const staff = !isCustomer(role);
   const isRowData = form === 'table';
+  const isFixed = format === 'fixed';
+  // The customer's schemes, asked for only when a custom file is being uploaded.
+  const schemes = useQuery({
+    ...mappingSchemesQueryOptions({
+      pageNo: 1,
+      pageSize: 100,
+      ...(staff && customerId ? { customerId } : {}),
+    }),
+    enabled: open && !isFixed,
+  });
+  const schemeOptions = (schemes.data?.records ?? [])
+    .filter((s) => !s.declarationType || s.declarationType === type)
+    .map((s) => ({ value: s.id, label: s.name }));
 
   const submit = async () => {
     setError(null);
@@ -61,7 +78,8 @@ export function UploadDialog() {
           files,
           declarationType: type,
           isRowData,
-          isFixed: true,
+          isFixed,
+          mappingSchemeId: isFixed ? undefined : (schemeId ?? undefined),
           customerId: staff ? customerId : undefined,
         },
         setSent,
@@ -102,16 +120,43 @@ export function UploadDialog() {
             />
           </div>
         </Group>
-        <Text size="sm">
-          {t('upload.templateFixed')} ·{' '}
-          <Anchor
-            component="button"
-            type="button"
-            onClick={() => void downloadTemplate(type, isRowData)}
-          >
-            {t('upload.downloadTemplate')}
-          </Anchor>
-        </Text>
+        <div>
+          <Text size="sm" fw={500} mb={4}>
+            {t('upload.templateFormat')}
+          </Text>
+          <SegmentedControl
+            fullWidth
+            value={format}
+            onChange={(v) => setFormat(v as 'fixed' | 'custom')}
+            data={[
+              { value: 'fixed', label: t('upload.fixed') },
+              { value: 'custom', label: t('upload.custom') },
+            ]}
+          />
+        </div>
+        {isFixed ? (
+          <Text size="sm">
+            {t('upload.templateFixed')} ·{' '}
+            <Anchor
+              component="button"
+              type="button"
+              onClick={() => void downloadTemplate(type, isRowData)}
+            >
+              {t('upload.downloadTemplate')}
+            </Anchor>
+          </Text>
+        ) : (
+          <Select
+            label={t('upload.scheme')}
+            description={t('upload.schemeHint')}
+            placeholder={t('upload.schemeAuto')}
+            data={schemeOptions}
+            value={schemeId}
+            onChange={setSchemeId}
+            clearable
+            searchable
+          />
+        )}
         {staff && (
           <CustomerPicker
             label={t('upload.customer')}

@@ -32,6 +32,8 @@ export interface UploadItem {
   fileName: string | null;
   desc: string;
   isRepeat: boolean;
+  /** A note on a row that went into a declaration (its HS code filled from the product library). */
+  note?: boolean;
 }
 
 export interface UploadDetail extends UploadRecord {

@@ -48,7 +48,9 @@ export const useUploadStore = create<UploadState>((set) => ({
     clearUploadSession();
     set({ polling: false });
   },
-  showBanner: () => set({ bannerOpen: true }),
+  // The result is shown by the banner: the upload dialog (which showed the progress) closes,
+  // so that it does not cover the banner's links.
+  showBanner: () => set({ bannerOpen: true, uploadOpen: false }),
   // Closing the banner resets the state (spec "Upload flow").
   closeBanner: () => set({ bannerOpen: false, fileName: '', fileIds: [], records: [] }),
   setUploadOpen: (uploadOpen) => set({ uploadOpen }),
