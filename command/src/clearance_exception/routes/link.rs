@@ -355,6 +355,7 @@ struct ConfirmBody {
         (status = 400, response = api::doc::BadRequest),
         (status = 403, response = api::doc::Forbidden),
         (status = 409, response = api::doc::Conflict),
+        (status = 415, response = api::doc::UnsupportedMediaType),
     ),
 )]
 async fn confirm(
