@@ -1,5 +1,5 @@
 // POST /api/v1/ai-drafts (multipart), GET /api/v1/ai-drafts/{id}, POST .../{id}/accept.
-import { useMutation } from '@tanstack/react-query';
+import { queryOptions, useMutation } from '@tanstack/react-query';
 import { useCommandMutation, ifMatch } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
@@ -35,9 +35,23 @@ export function useProposeAiDraft() {
   return useMutation({ mutationFn: proposeAiDraft });
 }
 
+export const aiDraftKeys = {
+  all: ['ai-drafts'] as const,
+  detail: (id: string) => ['ai-drafts', 'detail', id] as const,
+};
+
 export function getAiDraft(id: string): Promise<AiDraft> {
+  // Read from the proposal's own stream: always current.
   return request<AiDraft>(`${AI_DRAFTS_PATH}/${encodeURIComponent(id)}`);
 }
+
+export const aiDraftQueryOptions = (id: string) =>
+  // A proposal changes only when accepted, which invalidates it.
+  queryOptions({
+    queryKey: aiDraftKeys.detail(id),
+    queryFn: () => getAiDraft(id),
+    staleTime: Infinity,
+  });
 
 export interface AcceptInput {
   id: string;
@@ -56,5 +70,5 @@ export function acceptAiDraft(input: AcceptInput): Promise<CommandAnswer> {
 }
 
 export function useAcceptAiDraft() {
-  return useCommandMutation(acceptAiDraft, [declarationKeys.all]);
+  return useCommandMutation(acceptAiDraft, [declarationKeys.all, aiDraftKeys.all]);
 }

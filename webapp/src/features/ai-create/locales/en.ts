@@ -55,6 +55,8 @@ const en: AiCreateMessages = {
     rejected: 'Rejected',
     accepted: 'Accepted',
     pending: 'Pending',
+    alreadyAccepted: 'This proposal was already saved as a declaration.',
+    openDeclaration: 'Open the declaration',
     cited: 'This line gave: {{fields}}',
   },
   sourceName: {

@@ -52,6 +52,8 @@ const zh = {
     rejected: '已拒绝',
     accepted: '已接受',
     pending: '待定',
+    alreadyAccepted: '此建议已保存为报关单。',
+    openDeclaration: '打开报关单',
     cited: '此行提供：{{fields}}',
   },
   sourceName: {

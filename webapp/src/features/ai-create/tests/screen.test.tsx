@@ -27,11 +27,13 @@ interface Call {
 }
 let calls: Call[] = [];
 let proposeAnswer: () => Response = () => ok(sampleDraft());
+let getAnswer: () => Response = () => ok(sampleDraft());
 
 beforeEach(async () => {
   await i18n.changeLanguage('en');
   calls = [];
   proposeAnswer = () => ok(sampleDraft());
+  getAnswer = () => ok(sampleDraft());
   vi.stubGlobal(
     'fetch',
     vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
@@ -50,6 +52,7 @@ beforeEach(async () => {
           total: 1,
         });
       if (url.pathname === '/api/v1/ai-drafts' && method === 'POST') return proposeAnswer();
+      if (url.pathname === '/api/v1/ai-drafts/draft-1' && method === 'GET') return getAnswer();
       if (url.pathname === '/api/v1/ai-drafts/draft-1/accept')
         return ok({ id: 'decl-9', version: 1, position: 11 });
       return ok([]);
@@ -66,7 +69,7 @@ function Where() {
   return <output data-testid="location">{l.pathname + l.search}</output>;
 }
 
-function renderPage() {
+function renderPage(search = '') {
   const path = '/customers-profile/ai-create';
   const router = createMemoryRouter(
     [
@@ -77,7 +80,7 @@ function renderPage() {
       },
       { path: '*', element: <Where /> },
     ],
-    { initialEntries: [path] },
+    { initialEntries: [path + search] },
   );
   return renderWithProviders(<RouterProvider router={router} />);
 }
@@ -198,5 +201,19 @@ describe('AiCreatePage', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save as draft' }));
     expect(await screen.findByText(/: required$/)).toBeInTheDocument();
     expect(screen.getByText('Review the proposal')).toBeInTheDocument();
+  });
+
+  it('reopens a stored proposal named in the address', async () => {
+    renderPage('?id=draft-1');
+    expect(await screen.findByText('Gross Weight: 12.5 KG')).toBeInTheDocument();
+    expect(calls.filter((c) => c.path === '/api/v1/ai-drafts/draft-1')).toHaveLength(1);
+  });
+
+  it('an accepted proposal links to its declaration instead of a second review', async () => {
+    getAnswer = () => ok({ ...sampleDraft(), declarationId: 'decl-9' });
+    renderPage('?id=draft-1');
+    const link = await screen.findByRole('link', { name: 'Open the declaration' });
+    expect(link).toHaveAttribute('href', '/customs-clearance/detail-c/0?id=decl-9');
+    expect(screen.queryByRole('button', { name: 'Save as draft' })).toBeNull();
   });
 });
