@@ -45,10 +45,10 @@ mod rebuild;
 mod server;
 #[path = "clearway-bench/stats.rs"]
 mod stats;
-#[path = "clearway-bench/verify.rs"]
-mod verify;
 #[path = "clearway-bench/upload.rs"]
 mod upload;
+#[path = "clearway-bench/verify.rs"]
+mod verify;
 
 use std::time::Instant;
 
