@@ -50,6 +50,7 @@ const complianceEn: Strings<typeof complianceZh> = {
     timeline: 'Events',
     asOf: 'As of',
     asOfHint: 'The state at this time (browser time)',
+    state: 'State',
     asOfNow: 'Now',
     asOfHere: 'State as of here',
     stateAt: 'State as of {{time}} (version {{version}})',

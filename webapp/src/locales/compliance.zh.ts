@@ -46,6 +46,7 @@ const complianceZh = {
     timeline: '事件',
     asOf: '截至时间',
     asOfHint: '显示该时间点的状态（浏览器本地时间）',
+    state: '状态',
     asOfNow: '当前',
     asOfHere: '查看此时状态',
     stateAt: '截至 {{time}} 的状态（版本 {{version}}）',

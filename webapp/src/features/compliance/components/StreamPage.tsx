@@ -89,7 +89,7 @@ export default function StreamPage() {
             </Button>
           </Group>
           {query.data && (
-            <section aria-label={t('compliance.stream.asOf')}>
+            <section aria-label={t('compliance.stream.state')}>
               <Title order={2} size="h5" mb="xs">
                 {t('compliance.stream.stateAt', {
                   time: formatTime(query.data.asOf) || query.data.asOf,
