@@ -76,7 +76,7 @@ const complianceEn: Strings<typeof complianceZh> = {
     signature: 'Signature',
     signatureValid: 'Signature valid',
     signatureInvalid: 'Signature does NOT verify',
-    behind: '{{count}} events not chained yet',
+    behind: 'Events after position {{position}} are not chained yet',
     upToDate: 'Chained up to the last event',
     publicKey: 'Public key',
     verifyHint: 'For a full verification run clearway verify with this public key',

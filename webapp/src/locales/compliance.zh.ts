@@ -72,7 +72,7 @@ const complianceZh = {
     signature: '签名',
     signatureValid: '签名有效',
     signatureInvalid: '签名无效',
-    behind: '尚有 {{count}} 个事件未链接',
+    behind: '位置 {{position}} 之后的事件尚未链接',
     upToDate: '已链接至最新事件',
     publicKey: '公钥',
     verifyHint: '完整校验请运行 clearway verify（使用上述公钥）',

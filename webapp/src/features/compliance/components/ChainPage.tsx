@@ -14,7 +14,8 @@ export default function ChainPage() {
   const key = usePublicKey();
   const none = t('compliance.common.none');
   const c = chain.data;
-  const behind = c && c.headPosition !== null ? c.headPosition - (c.chainedTo ?? 0) : 0;
+  // Positions may have gaps, so what is behind is named by position, not counted.
+  const behind = c != null && c.headPosition !== null && c.headPosition > (c.chainedTo ?? 0);
   const row = (label: string, value: ReactNode, testId?: string) => (
     <Table.Tr>
       <Table.Th w={260}>{label}</Table.Th>
@@ -44,8 +45,10 @@ export default function ChainPage() {
         <Card withBorder>
           <Stack gap="xs">
             <Group>
-              {behind > 0 ? (
-                <Badge color="yellow">{t('compliance.chain.behind', { count: behind })}</Badge>
+              {behind ? (
+                <Badge color="yellow">
+                  {t('compliance.chain.behind', { position: c.chainedTo ?? 0 })}
+                </Badge>
               ) : (
                 <Badge color="green">{t('compliance.chain.upToDate')}</Badge>
               )}

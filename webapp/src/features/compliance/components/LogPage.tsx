@@ -39,6 +39,12 @@ const STREAM_TYPES = [
 ];
 
 export default function LogPage() {
+  const [search] = useSearchParams();
+  // New filters (also by the browser's back button) start again at the newest page.
+  return <LogView key={search.toString()} />;
+}
+
+function LogView() {
   const { t } = useTranslation();
   const [search, setSearch] = useSearchParams();
   const filters = Object.fromEntries(FILTERS.map((f) => [f, search.get(f) ?? ''])) as Record<
@@ -52,24 +58,14 @@ export default function LogPage() {
   const query = useAuditEvents(params);
   const [open, setOpen] = useState<Record<number, boolean>>({});
 
-  const apply = (next: Record<Filter, string>) => {
-    setCursors([]);
-    setBefore(null);
-    setSearch(compactParams(next));
-  };
+  const apply = (next: Record<Filter, string>) => setSearch(compactParams(next));
   const records = query.data?.records ?? [];
   const nextBefore = query.data?.nextBefore ?? null;
 
   return (
     <PageLayout
       title={t('compliance.log.title')}
-      filters={
-        <LogFilters
-          key={FILTERS.map((f) => filters[f]).join('|')}
-          initial={filters}
-          onSearch={apply}
-        />
-      }
+      filters={<LogFilters initial={filters} onSearch={apply} />}
     >
       {query.isError && (
         <Alert color="red" role="alert">
