@@ -59,7 +59,10 @@ export function toLocalInput(iso: string): string {
 /** A `datetime-local` value (browser time) as an ISO instant; '' if empty or not a time. */
 export function fromLocalInput(local: string): string {
   if (!local.trim()) return '';
-  const d = dayjs(local);
+  // Browsers drop a fraction's trailing zeros (`17.210` reads back as `17.21`), and dayjs
+  // reads the digits as milliseconds (21): pad the fraction to three digits first.
+  const padded = local.trim().replace(/\.(\d{1,3})\d*$/, (_, f: string) => `.${f.padEnd(3, '0')}`);
+  const d = dayjs(padded);
   return d.isValid() ? d.toISOString() : '';
 }
 

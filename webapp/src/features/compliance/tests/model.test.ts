@@ -38,6 +38,13 @@ describe('times and params', () => {
     expect(endOfMillisecond(iso)).toMatch(/\.500999Z$/);
     expect(endOfMillisecond('')).toBe('');
     expect(fromLocalInput('  ')).toBe('');
+    // A browser gives `.33` for 330 ms and `.5` for 500 ms.
+    expect(fromLocalInput('2026-11-25T12:00:00.33')).toBe(
+      fromLocalInput('2026-11-25T12:00:00.330'),
+    );
+    expect(fromLocalInput('2026-11-25T12:00:00.5')).toBe(iso);
+    expect(fromLocalInput('2026-11-25T12:00:00.03')).toMatch(/\.030Z$/);
+    expect(fromLocalInput('2026-11-25T12:00:00')).toMatch(/:00\.000Z$/);
     expect(fromLocalInput('not a time')).toBe('');
   });
 
