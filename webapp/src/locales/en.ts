@@ -4,6 +4,7 @@ import identityEn from './identity.en';
 import customersEn from './customers.en';
 import uploadEn from './upload.en';
 import masterDataEn from './masterData.en';
+import complianceEn from './compliance.en';
 
 const en: Messages = {
   platform: platformEn,
@@ -11,6 +12,7 @@ const en: Messages = {
   customers: customersEn,
   upload: uploadEn,
   masterData: masterDataEn,
+  compliance: complianceEn,
   app: { title: 'Intelligent Customs Clearance Management System' },
   common: {
     confirm: 'OK',

@@ -4,6 +4,7 @@ import identityZh from './identity.zh';
 import customersZh from './customers.zh';
 import uploadZh from './upload.zh';
 import masterDataZh from './masterData.zh';
+import complianceZh from './compliance.zh';
 
 const zh = {
   platform: platformZh,
@@ -11,6 +12,7 @@ const zh = {
   customers: customersZh,
   upload: uploadZh,
   masterData: masterDataZh,
+  compliance: complianceZh,
   app: { title: '智能清关管理系统' },
   common: {
     confirm: '确定',

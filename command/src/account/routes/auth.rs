@@ -35,6 +35,15 @@ use crate::handler::{
 use crate::identity::{IdentityState, PreLogout};
 
 /// Every route of this module with who may call it.
+/// Who reads their own staff profile: the staff roles and the compliance reviewer (the web
+/// app loads it on sign-in for everyone who is not a customer).
+const STAFF_PROFILE_ROLES: &[Role] = &[
+    Role::Operator,
+    Role::Admin,
+    Role::SuperAdmin,
+    Role::Compliance,
+];
+
 pub fn routes(g: &Guards) -> OpenApiRouter<IdentityState> {
     OpenApiRouter::new()
         // public: rate limited per IP
@@ -44,7 +53,7 @@ pub fn routes(g: &Guards) -> OpenApiRouter<IdentityState> {
         .routes(routes!(logout).map(|r| r.route_layer(g.signed_in())))
         .routes(routes!(session).map(|r| r.route_layer(g.signed_in())))
         .routes(routes!(customer_profile).map(|r| r.route_layer(g.signed_in())))
-        .routes(routes!(staff_profile).map(|r| r.route_layer(g.staff())))
+        .routes(routes!(staff_profile).map(|r| r.route_layer(g.roles(STAFF_PROFILE_ROLES))))
         .routes(routes!(user_permissions).map(|r| r.route_layer(g.signed_in())))
         .routes(routes!(change_password).map(|r| r.route_layer(g.signed_in())))
         .routes(routes!(ups_id).map(|r| r.route_layer(g.customer())))

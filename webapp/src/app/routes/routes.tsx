@@ -10,6 +10,7 @@ import {
   IconHome,
   IconRobot,
   IconSearch,
+  IconShieldCheck,
   IconSettings,
   IconUserCircle,
   IconUsers,
@@ -65,6 +66,10 @@ const ExceptionCreate = lazy(
 const ExceptionDetail = lazy(
   () => import('@/features/clearance-exceptions/pages/ExceptionDetailPage'),
 );
+
+const ComplianceLog = lazy(() => import('@/features/compliance/components/LogPage'));
+const ComplianceStream = lazy(() => import('@/features/compliance/components/StreamPage'));
+const ComplianceChain = lazy(() => import('@/features/compliance/components/ChainPage'));
 
 const CUSTOMER: readonly Role[] = ['CUSTOMER'];
 const STAFF: readonly Role[] = ['OPERATOR', 'ADMIN'];
@@ -510,6 +515,43 @@ export const staffRoutes: AppRoute[] = [
           permissionTag: 'staff:management',
         },
         component: AddStaff,
+      },
+    ],
+  },
+  {
+    path: '/compliance',
+    name: 'compliance',
+    meta: {
+      title: 'compliance.route.group',
+      icon: IconShieldCheck,
+      roles: ['OPERATOR', 'ADMIN', 'COMPLIANCE'],
+      permissionTag: 'audit:read',
+      alwaysShow: true,
+    },
+    redirect: 'log',
+    children: [
+      {
+        path: 'log',
+        name: 'compliance-log',
+        meta: { title: 'compliance.route.log' },
+        component: ComplianceLog,
+      },
+      {
+        path: 'stream',
+        name: 'compliance-stream',
+        meta: {
+          title: 'compliance.route.stream',
+          hidden: true,
+          noCache: true,
+          activeMenu: '/compliance/log',
+        },
+        component: ComplianceStream,
+      },
+      {
+        path: 'chain',
+        name: 'compliance-chain',
+        meta: { title: 'compliance.route.chain' },
+        component: ComplianceChain,
       },
     ],
   },
