@@ -109,6 +109,12 @@ async fn open(state: &CommandState, claims: &LinkClaims) -> Result<ExceptionStat
     Ok(exception)
 }
 
+/// On the state a command is decided on: the link's exception, of its customer, and the
+/// link not used yet (else the command answers 404, as for a stranger).
+fn usable_by(claims: &LinkClaims) -> impl Fn(&ExceptionState) -> bool + Sync + '_ {
+    move |s| s.exists() && s.customer_id == claims.cid && !s.used_links.contains(&claims.jti)
+}
+
 fn waits_on_customer(exception: &ExceptionState) -> Result<ExceptionStatus, ApiError> {
     match exception.status {
         Some(s @ (ExceptionStatus::CustomerNotified | ExceptionStatus::AwaitingConfirmation)) => {
@@ -299,10 +305,7 @@ async fn upload(
         content,
         content_type,
     };
-    let link = claims.jti;
-    let usable = |s: &ExceptionState| {
-        s.exists() && s.customer_id == claims.cid && !s.used_links.contains(&link)
-    };
+    let usable = usable_by(&claims);
     let run = Command::on(&state.store, claims.sub, metadata(&actor, &headers, None))
         .visible_if(&usable)
         .customer_of(|s: &ExceptionState| Some(s.customer_id));
@@ -367,9 +370,7 @@ async fn confirm(
     let exception = open(&state, &claims).await?;
     let actor = recipient(&claims);
     let link = claims.jti;
-    let usable = |s: &ExceptionState| {
-        s.exists() && s.customer_id == claims.cid && !s.used_links.contains(&link)
-    };
+    let usable = usable_by(&claims);
     waits_on_customer(&exception)?;
     let respond = ExceptionCommand::Respond {
         confirm_changes: body.confirm_changes.unwrap_or(false),
