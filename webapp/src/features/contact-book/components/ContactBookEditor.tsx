@@ -21,17 +21,14 @@ import { ApiError } from '@/lib/request';
 import { showMessage } from '@/lib/message';
 import { useContactT } from '../i18n';
 import { useContactBook, useSaveContactBook } from '../api/contactBook';
-import { CHANNELS, COLORS, SIDES, type ContactBook, type SavedContact } from '../model/contacts';
-
-const SWATCH: Record<string, string> = {
-  red: '#fa5252',
-  orange: '#fd7e14',
-  yellow: '#fab005',
-  green: '#40c057',
-  blue: '#228be6',
-  purple: '#7950f2',
-  gray: '#868e96',
-};
+import {
+  CHANNELS,
+  COLORS,
+  SIDES,
+  swatch,
+  type ContactBook,
+  type SavedContact,
+} from '../model/contacts';
 
 export function ContactBookEditor({ customerId }: { customerId: string }) {
   const book = useContactBook(customerId);
@@ -164,7 +161,7 @@ function Editor({
                       value={r.color || 'gray'}
                       allowDeselect={false}
                       error={err(i, 'color')}
-                      leftSection={<ColorSwatch size={12} color={SWATCH[r.color] ?? SWATCH.gray} />}
+                      leftSection={<ColorSwatch size={12} color={swatch(r.color)} />}
                       onChange={(v) => v && patch(i, { color: v })}
                     />
                   </Table.Td>

@@ -2,17 +2,7 @@
 // side first) and still takes any address typed.
 import { Autocomplete, ColorSwatch, Group, Text } from '@mantine/core';
 import { useContactT } from '../i18n';
-import type { SavedContact } from '../model/contacts';
-
-const SWATCH: Record<string, string> = {
-  red: '#fa5252',
-  orange: '#fd7e14',
-  yellow: '#fab005',
-  green: '#40c057',
-  blue: '#228be6',
-  purple: '#7950f2',
-  gray: '#868e96',
-};
+import { swatch, type SavedContact } from '../model/contacts';
 
 export function ContactInput({
   label,
@@ -44,7 +34,7 @@ export function ContactInput({
         const c = byValue.get(option.value);
         return (
           <Group gap="xs" wrap="nowrap">
-            <ColorSwatch size={10} color={SWATCH[c?.color ?? 'gray'] ?? SWATCH.gray} />
+            <ColorSwatch size={10} color={swatch(c?.color)} />
             <div>
               <Text size="sm">{c?.name || option.value}</Text>
               <Text size="xs" c="dimmed">

@@ -3,6 +3,21 @@ export const CHANNELS = ['wechat', 'email', 'phone'] as const;
 export const SIDES = ['shipFrom', 'shipTo'] as const;
 export const COLORS = ['red', 'orange', 'yellow', 'green', 'blue', 'purple', 'gray'] as const;
 
+/** The colour a tag is drawn in (an unknown or missing tag: gray). */
+const SWATCHES: Record<string, string> = {
+  red: '#fa5252',
+  orange: '#fd7e14',
+  yellow: '#fab005',
+  green: '#40c057',
+  blue: '#228be6',
+  purple: '#7950f2',
+  gray: '#868e96',
+};
+
+export function swatch(color: string | null | undefined): string {
+  return SWATCHES[color ?? 'gray'] ?? SWATCHES.gray;
+}
+
 export type Channel = (typeof CHANNELS)[number];
 export type Side = (typeof SIDES)[number];
 
