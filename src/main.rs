@@ -226,6 +226,7 @@ async fn command_state(
         hasher: command::account::password::Hasher::new(2)?,
         development: config.development(),
         sso: None,
+        customers: command::customer::cache::CustomerCache::new(pool.clone()),
         store,
         pool,
     })

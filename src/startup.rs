@@ -105,6 +105,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         reference,
         development: config.development(),
         sso: config.oidc.sso()?,
+        customers: command::customer::cache::CustomerCache::new(pool.clone()),
     };
     // Uploaded files are read by a worker of this process, never by the request.
     command::upload::worker::spawn(command_state.clone());

@@ -4,6 +4,7 @@
 //! binding. Every decision is pure; the given/when/then tests are at the end of the file.
 //! See docs/customers.md.
 
+pub mod cache;
 pub mod routes;
 
 use events::customer::{

@@ -31,6 +31,8 @@ pub struct CommandState {
     pub development: bool,
     /// Staff single sign-on (OpenID Connect), when `CLEARWAY_OIDC_ISSUER` is set.
     pub sso: Option<sso::SsoConfig>,
+    /// The customers' current states for the commands that check them.
+    pub customers: crate::customer::cache::CustomerCache,
 }
 
 impl FromRef<CommandState> for Auth {

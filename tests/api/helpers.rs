@@ -53,6 +53,7 @@ pub async fn command_state(pool: &PgPool, cfg: &Config) -> command::http::Comman
         hasher: command::account::password::Hasher::new(2).expect("hasher"),
         development: cfg.development(),
         sso: None,
+        customers: command::customer::cache::CustomerCache::new(pool.clone()),
         store,
         pool: pool.clone(),
     }

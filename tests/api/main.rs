@@ -13,6 +13,7 @@ mod clearance_exception;
 mod compliance;
 mod contact_book;
 mod contract;
+mod customer_cache;
 mod customers;
 mod declaration_permission;
 mod declarations;

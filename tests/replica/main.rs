@@ -82,6 +82,7 @@ async fn seed(pool: &sqlx::PgPool, cfg: &Config) -> anyhow::Result<()> {
         hasher: command::account::password::Hasher::new(2)?,
         development: true,
         sso: None,
+        customers: command::customer::cache::CustomerCache::new(pool.clone()),
         store,
         pool: pool.clone(),
     };

@@ -17,8 +17,7 @@ use uuid::Uuid;
 
 use super::{CustomerRef, DeclarationCommand, DeclarationState, decide};
 use crate::Ctx;
-use crate::customer::CustomerState;
-use crate::handler::{Command, CommandAnswer, Idempotency, execute, load};
+use crate::handler::{Command, CommandAnswer, Idempotency, execute};
 use crate::http::{CommandState, idempotency_key, if_match, metadata};
 
 /// Every route of this module with who may call it: staff need the route tag of their
@@ -109,9 +108,10 @@ fn resolve_type(
 
 /// The customer a new declaration is filed for. A customer files for their own company,
 /// whatever the body says; staff name one in `customerId`, which must be live: a disabled or
-/// deleted customer takes no new declarations. Read from the customer's stream (a handful
-/// of events) rather than the customer read model, so a customer disabled a moment ago is
-/// refused at once, not after the projection catches up.
+/// deleted customer takes no new declarations. The customer's state comes from its stream
+/// (through [`CustomerCache`](crate::customer::cache::CustomerCache), which drops an entry
+/// when the stream changes), never from the customer read model, so a customer disabled a
+/// moment ago is refused at once, not after the projection catches up.
 pub(crate) async fn owner(
     state: &CommandState,
     actor: &Actor,
@@ -128,7 +128,9 @@ pub(crate) async fn owner(
             )
         })?
     };
-    let (customer, _) = load::<CustomerState>(&state.store, id)
+    let customer = state
+        .customers
+        .get(&state.store, id)
         .await
         .map_err(ApiError::internal)?;
     if customer.customer_id.is_none() {
@@ -151,8 +153,8 @@ pub(crate) async fn owner(
     }
     Ok(CustomerRef {
         customer_id: id,
-        username: customer.username,
-        company_name: Some(customer.profile.company_name),
+        username: customer.username.clone(),
+        company_name: Some(customer.profile.company_name.clone()),
     })
 }
 

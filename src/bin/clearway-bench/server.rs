@@ -50,6 +50,7 @@ pub async fn seed(pool: &PgPool, cfg: &Config) -> anyhow::Result<()> {
         hasher: command::account::password::Hasher::new(2)?,
         development: true,
         sso: None,
+        customers: command::customer::cache::CustomerCache::new(pool.clone()),
         store,
         pool: pool.clone(),
     };

@@ -984,6 +984,7 @@ async fn bind_easy_clear(
         },
     )
     .await?;
+    state.customers.forget(customer_id);
     Ok(ok(answer))
 }
 

@@ -87,6 +87,7 @@ pub(super) async fn disable(
         Some(&EndCustomerAccess { customer_id: id }),
     )
     .await?;
+    state.customers.forget(id);
     sign_out_users(&state, id).await?;
     Ok(ok(answer))
 }
@@ -130,6 +131,7 @@ pub(super) async fn enable(
         |s, _| customer::decide_enable(s, reason.clone()),
     )
     .await?;
+    state.customers.forget(id);
     Ok(ok(answer))
 }
 
@@ -190,6 +192,7 @@ pub(super) async fn remove(
         Some(&EndCustomerAccess { customer_id: id }),
     )
     .await?;
+    state.customers.forget(id);
     sign_out_users(&state, id).await?;
     Ok(ok(answer))
 }

@@ -115,5 +115,6 @@ pub(super) async fn update(
         |s, _| customer::decide_change_profile(s, change.clone()),
     )
     .await?;
+    state.customers.forget(id);
     Ok(ok(answer))
 }
