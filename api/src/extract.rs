@@ -104,14 +104,19 @@ pub fn from_pairs<T: DeserializeOwned>(pairs: &[(String, String)]) -> Result<T, 
 /// again without it), so an error reported at the top of the body is traced back to the
 /// value it is about; see [`blame`].
 pub fn from_json_value<T: DeserializeOwned>(value: Value) -> Result<T, ApiError> {
-    let error = match serde_path_to_error::deserialize::<_, T>(&value) {
+    from_json_ref(&value)
+}
+
+/// [`from_json_value`] without taking the value: several types can be read from one body.
+pub fn from_json_ref<T: DeserializeOwned>(value: &Value) -> Result<T, ApiError> {
+    let error = match serde_path_to_error::deserialize::<_, T>(value) {
         Ok(parsed) => return Ok(parsed),
         Err(e) => e,
     };
     let detail = error.inner().to_string();
     let path = error.path().to_string();
     let path = if path.is_empty() || path == "." || path.contains('?') {
-        blame::<T>(&value, &detail).unwrap_or_default()
+        blame::<T>(value, &detail).unwrap_or_default()
     } else {
         path
     };
@@ -230,6 +235,11 @@ fn is_json(content_type: &str) -> bool {
 }
 
 pub fn parse_json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError> {
+    from_json_value(parse_json_value(bytes)?)
+}
+
+/// The body as a cleaned JSON value (see [`parse_json_body`]).
+fn parse_json_value(bytes: &[u8]) -> Result<Value, ApiError> {
     let value: Value = if bytes.iter().all(u8::is_ascii_whitespace) {
         Value::Object(Default::default())
     } else {
@@ -247,7 +257,7 @@ pub fn parse_json_body<T: DeserializeOwned>(bytes: &[u8]) -> Result<T, ApiError>
     {
         return Err(nul_refused(field));
     }
-    from_json_value(clean_json(value))
+    Ok(clean_json(value))
 }
 
 /// PostgreSQL text cannot hold U+0000, and no field of ours means one: a value carrying it
@@ -306,6 +316,28 @@ impl<S: Send + Sync, T: DeserializeOwned> FromRequest<S> for Json<T> {
             .await
             .map_err(body_rejection)?;
         parse_json_body(&bytes).map(Json)
+    }
+}
+
+/// A JSON body read as two types at once, parsed and cleaned once: the replacement for a
+/// `#[serde(flatten)]` of one into the other, which makes serde buffer the whole body again.
+/// Each part ignores the other's fields, so neither may deny unknown fields.
+#[derive(Debug, Clone)]
+pub struct JsonParts<A, B>(pub A, pub B);
+
+impl<S: Send + Sync, A: DeserializeOwned, B: DeserializeOwned> FromRequest<S> for JsonParts<A, B> {
+    type Rejection = ApiError;
+
+    async fn from_request(req: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let ct = content_type(&req);
+        if !is_json(&ct) {
+            return Err(ApiError::UnsupportedMediaType);
+        }
+        let bytes = Bytes::from_request(req, state)
+            .await
+            .map_err(body_rejection)?;
+        let value = parse_json_value(&bytes)?;
+        Ok(JsonParts(from_json_ref(&value)?, from_json_ref(&value)?))
     }
 }
 

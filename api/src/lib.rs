@@ -20,7 +20,7 @@ pub use actor::{Actor, Role};
 pub use auth::{ActorRoles, Auth, AuthConfig, LoginMethod, SessionSubject};
 pub use envelope::{Envelope, Ok, envelope_every_error, ok, render};
 pub use error::{ApiError, ApiResult, FieldError, Text};
-pub use extract::{FormOrJson, Json, Query};
+pub use extract::{FormOrJson, Json, JsonParts, Query};
 pub use guard::{Granted, Guards, Rule};
 pub use lang::Lang;
 pub use paging::{DEFAULT_PAGE_SIZE, MAX_PAGE_SIZE, Page, Paging};

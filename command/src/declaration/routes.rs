@@ -1,7 +1,7 @@
 //! Declaration command routes: create (idempotent), edit (If-Match), and one route per
 //! state-machine action.
 
-use api::{Actor, ApiError, ApiResult, Guards, Json, ok};
+use api::{Actor, ApiError, ApiResult, Guards, Json, JsonParts, ok};
 use axum::body::Bytes;
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
@@ -36,14 +36,13 @@ pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
         )
 }
 
+/// The create body's fields beside the form (`DeclarationData`), read from the same body.
 #[derive(Debug, Deserialize, Serialize)]
 #[serde(rename_all = "camelCase")]
-struct CreateBody {
+struct CreateHead {
     declaration_type: Option<String>,
     shipment_type: Option<i64>,
     customer_id: Option<Uuid>,
-    #[serde(flatten)]
-    data: DeclarationData,
 }
 
 /// `declarationType` as a type code (`OC`) or a class letter (`C`) with `shipmentType`;
@@ -187,7 +186,7 @@ async fn create(
     State(state): State<CommandState>,
     actor: Actor,
     headers: HeaderMap,
-    Json(body): Json<CreateBody>,
+    JsonParts(body, data): JsonParts<CreateHead, DeclarationData>,
 ) -> ApiResult<CommandAnswer> {
     actor.require(&[
         api::Role::Customer,
@@ -205,7 +204,7 @@ async fn create(
         scope: format!("declarations.create:{}", actor.id),
         key,
         request_hash: hex::encode(Sha256::digest(
-            serde_json::to_vec(&body).unwrap_or_default(),
+            serde_json::to_vec(&(&body, &data)).unwrap_or_default(),
         )),
     });
     let id = Uuid::now_v7();
@@ -213,7 +212,7 @@ async fn create(
         id,
         declaration_type,
         customer,
-        data: body.data,
+        data,
     };
     let run = Command::<DeclarationState>::create(&state.store, id, meta).idempotent(idempotency);
     let answer = execute(run, |s, _| {
