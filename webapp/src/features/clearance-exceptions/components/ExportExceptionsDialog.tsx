@@ -18,8 +18,7 @@ import {
 import { DatePickerInput } from '@mantine/dates';
 import { IconAlertTriangle, IconFileExport } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { isExportDateDisabled, validateExportRange } from '@/lib/validators';
-import { isoToYmd, shanghaiTodayIso, ymdToIso } from '@/lib/dates';
+import { useExportRange } from '@/components/ExportRange/useExportRange';
 import { usePortSlicInfo } from '@/features/platform/api/getPortSlicInfo';
 import { portOptions as toPortOptions } from '@/features/platform/model/exportLists';
 import { useExcT } from '../i18n';
@@ -62,8 +61,8 @@ function ExportForm({ onClose, initial }: ExportExceptionsDialogProps) {
   const { t } = useExcT();
   const { t: tg } = useTranslation();
   const [draft, setDraft] = useState(() => initialExceptionExport(initial));
-  const [firstPick, setFirstPick] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const range = useExportRange(draft, setDraft);
+  const { error, setError } = range;
   const exporter = useExportExceptions();
   const ports = usePortSlicInfo();
 
@@ -81,34 +80,8 @@ function ExportForm({ onClose, initial }: ExportExceptionsDialogProps) {
     [ports.data, ports.isError, t],
   );
 
-  const onRangeChange = ([from, to]: [string | null, string | null]) => {
-    setError(null);
-    if (from && !to) {
-      setFirstPick(from);
-      setDraft((d) => ({ ...d, fromDate: isoToYmd(from), toDate: '' }));
-      return;
-    }
-    setFirstPick(null);
-    if (from && to) {
-      const problem = validateExportRange([from, to]);
-      if (problem) {
-        setError(tg(problem));
-        setDraft((d) => ({ ...d, fromDate: '', toDate: '' }));
-        return;
-      }
-    }
-    setDraft((d) => ({ ...d, fromDate: isoToYmd(from), toDate: isoToYmd(to) }));
-  };
-
   const submit = async () => {
-    const problem = validateExportRange([ymdToIso(draft.fromDate), ymdToIso(draft.toDate)]);
-    if (problem) {
-      setError(tg(problem));
-      if (problem === 'validation.dateRangeTooLong')
-        setDraft((d) => ({ ...d, fromDate: '', toDate: '' }));
-      return;
-    }
-    setError(null);
+    if (!range.check()) return;
     try {
       await exporter.mutateAsync(toExceptionExportForm(draft));
       onClose();
@@ -171,13 +144,7 @@ function ExportForm({ onClose, initial }: ExportExceptionsDialogProps) {
           label={t('exportDialog.dateRange')}
           placeholder={t('exportDialog.datePlaceholder')}
           required
-          value={[ymdToIso(draft.fromDate), ymdToIso(draft.toDate)]}
-          onChange={onRangeChange}
-          valueFormat="YYYY-MM-DD"
-          maxDate={shanghaiTodayIso()}
-          excludeDate={(date) => isExportDateDisabled(date, firstPick)}
-          allowSingleDateInRange
-          clearable
+          {...range.pickerProps}
         />
         <Select
           label={t('exportDialog.sort')}

@@ -19,7 +19,7 @@ import {
 import { DatePickerInput } from '@mantine/dates';
 import { IconAlertTriangle, IconFileExport } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { isExportDateDisabled, validateExportRange } from '@/lib/validators';
+import { useExportRange } from '@/components/ExportRange/useExportRange';
 import { ApiError } from '@/lib/request';
 import { useDeclT } from '../i18n';
 import { useAdminCustomers } from '../api/getAdminCustomers';
@@ -36,7 +36,6 @@ import {
   type ExportDraft,
   type ExportInitial,
 } from '../model/exportForm';
-import { isoToYmd, shanghaiTodayIso, ymdToIso } from '@/lib/dates';
 import { STATUS_FILTER_VALUES } from '../model/listFilters';
 
 export interface ExportReportDialogProps {
@@ -66,8 +65,8 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
   const { t } = useDeclT();
   const { t: tg } = useTranslation();
   const [draft, setDraft] = useState<ExportDraft>(() => initialExportDraft(initial));
-  const [firstPick, setFirstPick] = useState<string | null>(null);
-  const [error, setError] = useState<string | null>(null);
+  const range = useExportRange(draft, setDraft);
+  const { error, setError } = range;
   /** The last error came from the server (vs. the form's own date rules). */
   const [serverError, setServerError] = useState(false);
   const exporter = useExportDeclarations();
@@ -109,37 +108,9 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
     [ports.data, ports.isError, draft.port, t],
   );
 
-  const range: [string | null, string | null] = [ymdToIso(draft.fromDate), ymdToIso(draft.toDate)];
-
-  const onRangeChange = ([from, to]: [string | null, string | null]) => {
-    setError(null);
-    if (from && !to) {
-      setFirstPick(from);
-      setDraft((d) => ({ ...d, fromDate: isoToYmd(from), toDate: '' }));
-      return;
-    }
-    setFirstPick(null);
-    if (from && to) {
-      const problem = validateExportRange([from, to]);
-      if (problem) {
-        setError(tg(problem));
-        setDraft((d) => ({ ...d, fromDate: '', toDate: '' }));
-        return;
-      }
-    }
-    setDraft((d) => ({ ...d, fromDate: isoToYmd(from), toDate: isoToYmd(to) }));
-  };
-
   const submit = async () => {
     setServerError(false);
-    const problem = validateExportRange([ymdToIso(draft.fromDate), ymdToIso(draft.toDate)]);
-    if (problem) {
-      setError(tg(problem));
-      if (problem === 'validation.dateRangeTooLong')
-        setDraft((d) => ({ ...d, fromDate: '', toDate: '' }));
-      return;
-    }
-    setError(null);
+    if (!range.check()) return;
     try {
       await exporter.mutateAsync(toExportForm(draft));
       onClose();
@@ -251,13 +222,7 @@ function ExportReportForm({ onClose, initial }: { onClose: () => void; initial?:
           placeholder={t('exportDialog.datePlaceholder')}
           description={t('exportDialog.rangeNote')}
           required
-          value={range}
-          onChange={onRangeChange}
-          valueFormat="YYYY-MM-DD"
-          maxDate={shanghaiTodayIso()}
-          excludeDate={(date) => isExportDateDisabled(date, firstPick)}
-          allowSingleDateInRange
-          clearable
+          {...range.pickerProps}
         />
         <Select
           label={t('exportDialog.sort')}
