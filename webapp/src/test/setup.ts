@@ -26,6 +26,13 @@ window.ResizeObserver ??= ResizeObserverStub as unknown as typeof ResizeObserver
 
 Element.prototype.scrollIntoView ??= () => {};
 
+// Mantine's autosize textarea re-measures when web fonts load; jsdom has no FontFaceSet.
+if (!('fonts' in document)) {
+  Object.defineProperty(document, 'fonts', {
+    value: { addEventListener: () => {}, removeEventListener: () => {} },
+  });
+}
+
 afterEach(() => {
   cleanup();
   window.localStorage.clear();

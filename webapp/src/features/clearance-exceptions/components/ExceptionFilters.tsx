@@ -1,11 +1,13 @@
 // The exception lists' filter bar. Values are edited locally and written to the URL on
 // search, so typing does not refetch; reset clears the URL's filters.
 import { useState } from 'react';
-import { Button, Group, Paper, Select, TextInput, Textarea } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import { IconRefresh, IconSearch } from '@tabler/icons-react';
+import { Select, TextInput } from '@mantine/core';
+import {
+  DateRangeFilter,
+  FilterBar,
+  TrackingNumbersFilter,
+} from '@/components/FilterBar/FilterBar';
 import { useTranslation } from 'react-i18next';
-import { isoToYmd, ymdToIso } from '@/lib/dates';
 import { normalizeTrackingNumbers } from '@/features/declarations/model/listFilters';
 import { useExcT } from '../i18n';
 import {
@@ -49,87 +51,59 @@ export function ExceptionFilters({
     });
 
   return (
-    <Paper
-      withBorder
-      p="sm"
-      component="form"
-      role="search"
-      aria-label={t('list.filters')}
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
+    <FilterBar
+      label={t('list.filters')}
+      searchLabel={t('common.search')}
+      resetLabel={t('common.reset')}
+      onSearch={submit}
+      onReset={onReset}
     >
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        <Textarea
-          label={t('list.trackingNumber')}
-          placeholder={t('list.trackingPlaceholder')}
-          value={draft.trackingNumber.split(',').join('\n')}
-          onChange={(e) => set('trackingNumber')(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) {
-              e.preventDefault();
-              submit();
-            }
-          }}
-          autosize
-          minRows={1}
-          maxRows={4}
-          w={240}
+      <TrackingNumbersFilter
+        label={t('list.trackingNumber')}
+        placeholder={t('list.trackingPlaceholder')}
+        value={draft.trackingNumber}
+        onChange={set('trackingNumber')}
+        onEnter={submit}
+        w={240}
+      />
+      <Select
+        label={t('list.declarationType')}
+        value={draft.declarationType || ALL}
+        onChange={(v) => set('declarationType')(!v || v === ALL ? '' : v)}
+        allowDeselect={false}
+        data={[
+          { value: ALL, label: t('common.all') },
+          ...declarationTypesOf(direction).map((d) => ({
+            value: d,
+            label: tg(`declarationType.${d}`),
+          })),
+        ]}
+        w={140}
+      />
+      <Select
+        label={t('list.status')}
+        value={draft.status || '-1'}
+        onChange={(v) => set('status')(v ?? '-1')}
+        allowDeselect={false}
+        data={STATUS_FILTER_VALUES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
+        w={190}
+      />
+      {staff && (
+        <TextInput
+          label={t('list.port')}
+          placeholder={t('list.portPlaceholder')}
+          value={draft.port}
+          onChange={(e) => set('port')(e.currentTarget.value)}
+          w={110}
         />
-        <Select
-          label={t('list.declarationType')}
-          value={draft.declarationType || ALL}
-          onChange={(v) => set('declarationType')(!v || v === ALL ? '' : v)}
-          allowDeselect={false}
-          data={[
-            { value: ALL, label: t('common.all') },
-            ...declarationTypesOf(direction).map((d) => ({
-              value: d,
-              label: tg(`declarationType.${d}`),
-            })),
-          ]}
-          w={140}
-        />
-        <Select
-          label={t('list.status')}
-          value={draft.status || '-1'}
-          onChange={(v) => set('status')(v ?? '-1')}
-          allowDeselect={false}
-          data={STATUS_FILTER_VALUES.map((s) => ({ value: s, label: t(`status.${s}`) }))}
-          w={190}
-        />
-        {staff && (
-          <TextInput
-            label={t('list.port')}
-            placeholder={t('list.portPlaceholder')}
-            value={draft.port}
-            onChange={(e) => set('port')(e.currentTarget.value)}
-            w={110}
-          />
-        )}
-        <DatePickerInput
-          type="range"
-          label={t('list.dateRange')}
-          placeholder={t('list.datePlaceholder')}
-          value={[ymdToIso(draft.fromDate), ymdToIso(draft.toDate)]}
-          onChange={([from, to]) =>
-            setDraft((d) => ({ ...d, fromDate: isoToYmd(from), toDate: isoToYmd(to) }))
-          }
-          valueFormat="YYYY-MM-DD"
-          clearable
-          allowSingleDateInRange
-          w={240}
-        />
-        <Group gap="xs">
-          <Button type="submit" leftSection={<IconSearch size={16} />}>
-            {t('common.search')}
-          </Button>
-          <Button variant="default" leftSection={<IconRefresh size={16} />} onClick={onReset}>
-            {t('common.reset')}
-          </Button>
-        </Group>
-      </Group>
-    </Paper>
+      )}
+      <DateRangeFilter
+        label={t('list.dateRange')}
+        placeholder={t('list.datePlaceholder')}
+        fromDate={draft.fromDate}
+        toDate={draft.toDate}
+        onChange={(fromDate, toDate) => setDraft((d) => ({ ...d, fromDate, toDate }))}
+      />
+    </FilterBar>
   );
 }

@@ -1,13 +1,15 @@
 // The list pages' filter bar. Values are edited locally and written to the URL on search,
 // so typing does not refetch; reset clears the URL's filters.
 import { useState } from 'react';
-import { Button, Group, Paper, Select, TextInput, Textarea } from '@mantine/core';
-import { DatePickerInput } from '@mantine/dates';
-import { IconRefresh, IconSearch } from '@tabler/icons-react';
+import { Select, TextInput } from '@mantine/core';
+import {
+  DateRangeFilter,
+  FilterBar,
+  TrackingNumbersFilter,
+} from '@/components/FilterBar/FilterBar';
 import { useTranslation } from 'react-i18next';
 import { CustomerUsernameInput } from '@/features/customers/components/CustomerPicker';
 import { useDeclT } from '../i18n';
-import { isoToYmd, ymdToIso } from '@/lib/dates';
 import {
   STATUS_FILTER_VALUES,
   normalizeTrackingNumbers,
@@ -39,94 +41,58 @@ export function ListFilters({ filters, staff, onSearch, onReset }: ListFiltersPr
     });
 
   return (
-    <Paper
-      withBorder
-      p="sm"
-      component="form"
-      role="search"
-      aria-label={t('list.filters')}
-      onSubmit={(e) => {
-        e.preventDefault();
-        submit();
-      }}
+    <FilterBar
+      label={t('list.filters')}
+      searchLabel={t('common.search')}
+      resetLabel={t('common.reset')}
+      onSearch={submit}
+      onReset={onReset}
     >
-      <Group align="flex-end" gap="sm" wrap="wrap">
-        {/* A textarea, so a pasted column of tracking numbers keeps its separators;
-            Enter searches, Shift+Enter adds a line. */}
-        <Textarea
-          label={t('list.trackingNumber')}
-          placeholder={t('list.trackingPlaceholder')}
-          value={draft.trackingNumber.split(',').join('\n')}
-          onChange={(e) => set('trackingNumber')(e.currentTarget.value)}
-          onKeyDown={(e) => {
-            if (e.key === 'Enter' && !e.shiftKey) {
-              e.preventDefault();
-              submit();
-            }
-          }}
-          autosize
-          minRows={1}
-          maxRows={4}
-          w={260}
-        />
-        <Select
-          label={t('list.status')}
-          value={draft.status || '-1'}
-          onChange={(v) => set('status')(v ?? '-1')}
-          allowDeselect={false}
-          data={STATUS_FILTER_VALUES.map((s) => ({
-            value: s,
-            label: tg(`declarationStatus.${s}`),
-          }))}
-          w={170}
-        />
-        {staff && (
-          <>
-            {/* The list filters by the exact username; the archive suggests matches. */}
-            <CustomerUsernameInput
-              label={t('list.customer')}
-              placeholder={t('list.customerPlaceholder')}
-              value={draft.username}
-              onChange={set('username')}
-              w={180}
-            />
-            <TextInput
-              label={t('list.port')}
-              placeholder={t('list.portPlaceholder')}
-              value={draft.port}
-              onChange={(e) => set('port')(e.currentTarget.value)}
-              w={110}
-            />
-          </>
-        )}
-        <DatePickerInput
-          type="range"
-          label={t('list.dateRange')}
-          placeholder={t('list.datePlaceholder')}
-          value={[ymdToIso(draft.fromDate), ymdToIso(draft.toDate)]}
-          onChange={([from, to]) =>
-            setDraft((d) => ({ ...d, fromDate: isoToYmd(from), toDate: isoToYmd(to) }))
-          }
-          valueFormat="YYYY-MM-DD"
-          clearable
-          allowSingleDateInRange
-          w={240}
-        />
-        <Group gap="xs">
-          <Button type="submit" leftSection={<IconSearch size={16} />}>
-            {t('common.search')}
-          </Button>
-          <Button
-            variant="default"
-            leftSection={<IconRefresh size={16} />}
-            onClick={() => {
-              onReset();
-            }}
-          >
-            {t('common.reset')}
-          </Button>
-        </Group>
-      </Group>
-    </Paper>
+      <TrackingNumbersFilter
+        label={t('list.trackingNumber')}
+        placeholder={t('list.trackingPlaceholder')}
+        value={draft.trackingNumber}
+        onChange={set('trackingNumber')}
+        onEnter={submit}
+        w={260}
+      />
+      <Select
+        label={t('list.status')}
+        value={draft.status || '-1'}
+        onChange={(v) => set('status')(v ?? '-1')}
+        allowDeselect={false}
+        data={STATUS_FILTER_VALUES.map((s) => ({
+          value: s,
+          label: tg(`declarationStatus.${s}`),
+        }))}
+        w={170}
+      />
+      {staff && (
+        <>
+          {/* The list filters by the exact username; the archive suggests matches. */}
+          <CustomerUsernameInput
+            label={t('list.customer')}
+            placeholder={t('list.customerPlaceholder')}
+            value={draft.username}
+            onChange={set('username')}
+            w={180}
+          />
+          <TextInput
+            label={t('list.port')}
+            placeholder={t('list.portPlaceholder')}
+            value={draft.port}
+            onChange={(e) => set('port')(e.currentTarget.value)}
+            w={110}
+          />
+        </>
+      )}
+      <DateRangeFilter
+        label={t('list.dateRange')}
+        placeholder={t('list.datePlaceholder')}
+        fromDate={draft.fromDate}
+        toDate={draft.toDate}
+        onChange={(fromDate, toDate) => setDraft((d) => ({ ...d, fromDate, toDate }))}
+      />
+    </FilterBar>
   );
 }
