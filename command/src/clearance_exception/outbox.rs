@@ -397,6 +397,36 @@ pub fn backoff(base: Duration, attempt: i32) -> chrono::Duration {
     chrono::Duration::from_std(wait).unwrap_or(chrono::Duration::hours(6))
 }
 
+/// What the notice read model (`rm_exception_notices`) holds of one exception's request:
+/// what the e-mail, SMS and WeChat messages say, and what the recipient's link page shows.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub(crate) struct NoticeContent {
+    pub customer_id: Uuid,
+    pub tracking_number: Option<String>,
+    #[sqlx(json)]
+    pub requested: Vec<String>,
+    #[sqlx(json)]
+    pub other_documents: Vec<String>,
+    #[sqlx(json)]
+    pub proposed_changes: Vec<ProposedChange>,
+}
+
+impl NoticeContent {
+    /// `None` until the projection has written the exception's row.
+    pub(crate) async fn load(
+        pool: &sqlx::PgPool,
+        exception_id: Uuid,
+    ) -> Result<Option<Self>, sqlx::Error> {
+        sqlx::query_as(
+            "SELECT customer_id, tracking_number, requested, other_documents, proposed_changes
+               FROM rm_exception_notices WHERE exception_id = $1",
+        )
+        .bind(exception_id)
+        .fetch_optional(pool)
+        .await
+    }
+}
+
 /// What a notice says, read from `rm_exception_notices`.
 #[derive(Debug, Clone)]
 pub struct Notice {
@@ -416,41 +446,28 @@ pub struct Notice {
 
 impl Notice {
     async fn load(state: &CommandState, row: &Claimed, outbox: &Outbox) -> Result<Self, String> {
-        let found: Option<(
-            Uuid,
-            Option<String>,
-            serde_json::Value,
-            serde_json::Value,
-            serde_json::Value,
-        )> = sqlx::query_as(
-            "SELECT customer_id, tracking_number, requested, other_documents, proposed_changes
-                   FROM rm_exception_notices WHERE exception_id = $1",
-        )
-        .bind(row.exception_id)
-        .fetch_optional(&state.pool)
-        .await
-        .map_err(|e| e.to_string())?;
-        let (customer_id, tracking_number, requested, other, changes) =
-            found.ok_or_else(|| "the exception's notice is not projected yet".to_string())?;
+        let content = NoticeContent::load(&state.pool, row.exception_id)
+            .await
+            .map_err(|e| e.to_string())?
+            .ok_or_else(|| "the exception's notice is not projected yet".to_string())?;
         let now = Utc::now();
         let claims = api::link::LinkClaims::new(
             state.auth.issuer(),
             row.exception_id,
-            customer_id,
+            content.customer_id,
             row.id,
             now,
             now + chrono::Duration::days(outbox.link_days),
         );
         let token = state.auth.sign_link(&claims).map_err(|e| e.to_string())?;
         let base = outbox.public_url.trim_end_matches('/');
-        let json = |e: serde_json::Error| e.to_string();
         Ok(Self {
             exception_id: row.exception_id,
             kind: row.kind.clone(),
-            tracking_number,
-            requested: serde_json::from_value(requested).map_err(json)?,
-            other_documents: serde_json::from_value(other).map_err(json)?,
-            proposed_changes: serde_json::from_value(changes).map_err(json)?,
+            tracking_number: content.tracking_number,
+            requested: content.requested,
+            other_documents: content.other_documents,
+            proposed_changes: content.proposed_changes,
             deadline: (row.kind != "remind")
                 .then(|| row.created_at + chrono::Duration::hours(outbox.overdue_hours)),
             link: format!("{base}/temporarily?token={token}"),

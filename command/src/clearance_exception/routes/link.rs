@@ -30,6 +30,7 @@ use uuid::Uuid;
 
 use super::documents::{DocumentAnswer, MAX_UPLOAD, StoreBlob, read_file, sniff, too_large};
 use crate::aggregate::{Aggregate, DomainError};
+use crate::clearance_exception::outbox::NoticeContent;
 use crate::clearance_exception::{ExceptionCommand, ExceptionState, decide};
 use crate::handler::{Command, CommandAnswer, execute, execute_answering, load};
 use crate::http::{CommandState, metadata};
@@ -197,33 +198,19 @@ async fn view(State(state): State<CommandState>, headers: HeaderMap) -> ApiResul
     let claims = claims(&state, &headers)?;
     let exception = open(&state, &claims).await?;
     let status = waits_on_customer(&exception)?;
-    let notice: Option<(
-        Option<String>,
-        serde_json::Value,
-        serde_json::Value,
-        serde_json::Value,
-    )> = sqlx::query_as(
-        "SELECT tracking_number, requested, other_documents, proposed_changes
-               FROM rm_exception_notices WHERE exception_id = $1",
-    )
-    .bind(claims.sub)
-    .fetch_optional(&state.pool)
-    .await
-    .map_err(ApiError::internal)?;
-    let (tracking_number, requested, other, _) = notice.unwrap_or((
-        None,
-        serde_json::Value::Null,
-        serde_json::Value::Null,
-        serde_json::Value::Null,
-    ));
-    let strings =
-        |v: serde_json::Value| serde_json::from_value::<Vec<String>>(v).unwrap_or_default();
+    // The projection may not have written the request yet: the page then lists none.
+    let notice = NoticeContent::load(&state.pool, claims.sub)
+        .await
+        .map_err(ApiError::internal)?;
+    let (tracking_number, requested, other_documents) = notice
+        .map(|n| (n.tracking_number, n.requested, n.other_documents))
+        .unwrap_or_default();
     Ok(ok(LinkView {
         exception_id: exception.id,
         status: status.code(),
         tracking_number,
-        requested: strings(requested),
-        other_documents: strings(other),
+        requested,
+        other_documents,
         proposed_changes: exception
             .proposed_changes
             .iter()
