@@ -1,6 +1,7 @@
 //! `rebuild`: 1,000,000 generated declaration events (200,000 declarations x drafted,
 //! edited, submitted, reviewed, completed), then `projector::runtime::rebuild` of
-//! declaration_list, of declaration_history, and of all projections at once, against the
+//! declaration_list, of declaration_history, and `rebuild_all` of every projection at once
+//! (the feed read once and fanned out, as `clearway rebuild all` does), against the
 //! raw limit: a plain `SELECT payload FROM events` scan of the same rows.
 
 use std::time::Instant;
@@ -117,20 +118,11 @@ pub async fn run(server: &Server, opts: &Opts) -> anyhow::Result<()> {
         let run_pool = server.pool("rebuild", 12).await?;
         let t = Instant::now();
         let all = clearway::startup::projections();
-        // One task per projection, as the live runtime runs them (a single task polling
-        // them all would starve the round-trip-bound ones while others decode batches).
-        let tasks: Vec<_> = all
-            .iter()
-            .map(|p| {
-                let (p, pool) = (p.clone(), run_pool.clone());
-                tokio::spawn(async move { projector::runtime::rebuild(&pool, p.as_ref()).await })
-            })
-            .collect();
-        let aborts: Vec<_> = tasks.iter().map(|t| t.abort_handle()).collect();
-        let done = tokio::time::timeout(limit, futures::future::join_all(tasks)).await;
-        for a in aborts {
-            a.abort();
-        }
+        // `rebuild_all`, as `clearway rebuild all` runs it: the feed read once, each window
+        // fanned out to every projection (each commits its part on its own connection).
+        // Not spawned: its future is not `Send`; the timeout drops it at the limit.
+        let done =
+            tokio::time::timeout(limit, projector::runtime::rebuild_all(&run_pool, &all)).await;
         let secs = t.elapsed().as_secs_f64();
         if done.is_err() {
             let busy: Vec<(Option<String>, Option<String>, String)> = sqlx::query_as(
@@ -153,10 +145,8 @@ pub async fn run(server: &Server, opts: &Opts) -> anyhow::Result<()> {
         run_pool.close().await;
         // The feed is as far as the slowest projection.
         let applied = match done {
-            Ok(results) => {
-                for r in results {
-                    r??;
-                }
+            Ok(result) => {
+                result?;
                 events
             }
             Err(_) => {
