@@ -24,7 +24,7 @@ pub struct Opts {
     pub no_all: bool,
     /// Longest time one rebuild may run; a slower one is stopped there and its rate taken
     /// from the events its committed batches applied (an interrupted rebuild is consistent).
-    #[arg(long, default_value_t = 60)]
+    #[arg(long, default_value_t = 120)]
     pub max_seconds: u64,
 }
 
@@ -34,7 +34,18 @@ impl Default for Opts {
     }
 }
 
-const TARGET: f64 = 50_000.0;
+/// Issue 11's targets, as shares of the raw scan of the same run: each declaration
+/// projection alone, and every projection at once.
+const TARGET_ONE: f64 = 50.0;
+const TARGET_ALL: f64 = 35.0;
+
+fn target(name: &str) -> f64 {
+    if name == "all" || name.starts_with("all ") {
+        TARGET_ALL
+    } else {
+        TARGET_ONE
+    }
+}
 
 async fn raw_scan(pool: &sqlx::PgPool) -> anyhow::Result<(u64, u64, f64)> {
     let started = Instant::now();
@@ -178,9 +189,10 @@ pub async fn run(server: &Server, opts: &Opts) -> anyhow::Result<()> {
         record(
             &format!("rebuild.{name}_events_per_s"),
             format!(
-                "{rate:.0} ({:.1}% of raw scan; target >= 50,000: {})",
+                "{rate:.0} ({:.1}% of raw scan; target >= {:.0}%: {})",
                 percent(rate, raw_rate),
-                verdict(rate >= TARGET)
+                target(&name),
+                verdict(percent(rate, raw_rate) >= target(&name))
             ),
         );
     }
@@ -222,8 +234,9 @@ fn print_run(name: &str, applied: u64, events: u64, secs: f64, raw_rate: f64) {
     };
     println!(
         "rebuild {name:<32} {applied} events in {secs:>7.2} s = {rate:>7.0} events/s \
-         ({:.1}% of the raw scan; target >= 50,000/s: {}){partial}",
+         ({:.1}% of the raw scan; target >= {:.0}%: {}){partial}",
         percent(rate, raw_rate),
-        verdict(rate >= TARGET)
+        target(name),
+        verdict(percent(rate, raw_rate) >= target(name))
     );
 }
