@@ -3,7 +3,7 @@
 //! that lives outside the database and stored in `audit_seals`.
 //!
 //! The signed message is the UTF-8 text
-//! `clearway-audit-seal/1\n{seq}\n{global_position}\n{tx_id}\n{hash hex}\n{sealed_at}`, with
+//! `clearway-audit-seal/2\n{seq}\n{global_position}\n{tx_id}\n{hash hex}\n{sealed_at}`, with
 //! `sealed_at` in microseconds since the Unix epoch (see [`seal_message`]).
 
 use std::time::Duration;
@@ -80,6 +80,11 @@ fn hex32(text: &str, what: &str) -> Result<[u8; 32], KeyError> {
         .map_err(|_| KeyError(format!("{what}: expected 32 bytes (64 hexadecimal digits)")))
 }
 
+/// The first line of the signed message. `/1` signed the chain of the first format
+/// (`SHA-256(previous hash || canonical bytes)`); such seals were archived by migration
+/// `20261129003000_audit_chain_digests.sql`, never verified against the chain of digests.
+pub const SEAL_FORMAT: &str = "clearway-audit-seal/2";
+
 /// The bytes a seal's signature covers.
 pub fn seal_message(
     seq: i64,
@@ -89,7 +94,7 @@ pub fn seal_message(
     sealed_at: DateTime<Utc>,
 ) -> Vec<u8> {
     format!(
-        "clearway-audit-seal/1\n{seq}\n{position}\n{tx_id}\n{}\n{}",
+        "{SEAL_FORMAT}\n{seq}\n{position}\n{tx_id}\n{}\n{}",
         hex::encode(hash),
         sealed_at.timestamp_micros()
     )
