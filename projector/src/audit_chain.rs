@@ -67,7 +67,7 @@ pub async fn head(conn: &mut PgConnection) -> Result<(i64, Hash), sqlx::Error> {
     })
 }
 
-pub(crate) fn to_hash(bytes: &[u8]) -> Hash {
+pub fn to_hash(bytes: &[u8]) -> Hash {
     let mut out = ZERO_HASH;
     if bytes.len() == out.len() {
         out.copy_from_slice(bytes);

@@ -376,7 +376,11 @@ fn fold_export(
     }
     let hex_of = |h: Option<Hash>| h.map(hex::encode);
     let checks = [
-        ("count", manifest.count.to_string(), report.events.to_string()),
+        (
+            "count",
+            manifest.count.to_string(),
+            report.events.to_string(),
+        ),
         (
             "firstPosition",
             format!("{:?}", manifest.first_position),
@@ -444,7 +448,8 @@ fn step(
             let event = e
                 .canonical()
                 .map_err(|d| problem(n, ProblemKind::Malformed, d))?;
-            let stated = hash_hex(&e.hash, "hash").map_err(|d| problem(n, ProblemKind::Malformed, d))?;
+            let stated =
+                hash_hex(&e.hash, "hash").map_err(|d| problem(n, ProblemKind::Malformed, d))?;
             let hash = link(&fold.hash, &digest(&event.bytes()));
             if hash != stated {
                 return Err(problem(
@@ -489,10 +494,12 @@ fn step(
             }
             let mut hash = fold.hash;
             for text in &d.digests {
-                let one = hash_hex(text, "a digest").map_err(|e| problem(n, ProblemKind::Malformed, e))?;
+                let one = hash_hex(text, "a digest")
+                    .map_err(|e| problem(n, ProblemKind::Malformed, e))?;
                 hash = link(&hash, &one);
             }
-            let stated = hash_hex(&d.hash, "hash").map_err(|e| problem(n, ProblemKind::Malformed, e))?;
+            let stated =
+                hash_hex(&d.hash, "hash").map_err(|e| problem(n, ProblemKind::Malformed, e))?;
             if hash != stated {
                 return Err(problem(
                     n,
@@ -510,7 +517,9 @@ fn step(
             Ok(())
         }
         (Line::Seal(s), true) => {
-            let seal = s.seal().map_err(|d| problem(n, ProblemKind::Malformed, d))?;
+            let seal = s
+                .seal()
+                .map_err(|d| problem(n, ProblemKind::Malformed, d))?;
             if !seal_signature_ok(key, &seal) {
                 return Err(problem(
                     n,

@@ -166,6 +166,38 @@ pub async fn last_seal(pool: &PgPool) -> Result<Option<Seal>, sqlx::Error> {
     Ok(row.map(seal_of))
 }
 
+/// Which seal [`seal_near`] looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Near {
+    /// The seal of exactly this chain place.
+    At,
+    /// The last seal before this place.
+    Before,
+    /// The first seal at or after this place.
+    AtOrAfter,
+}
+
+/// One seal near a chain place, on a caller's connection (an export reads its seals in the
+/// snapshot of its transaction).
+pub async fn seal_near(
+    conn: &mut sqlx::PgConnection,
+    near: Near,
+    seq: i64,
+) -> Result<Option<Seal>, sqlx::Error> {
+    let clause = match near {
+        Near::At => "seq = $1 ORDER BY seq",
+        Near::Before => "seq < $1 ORDER BY seq DESC",
+        Near::AtOrAfter => "seq >= $1 ORDER BY seq",
+    };
+    let row: Option<SealRow> = sqlx::query_as(&format!(
+        "SELECT {SEAL_COLUMNS} FROM audit_seals WHERE {clause} LIMIT 1"
+    ))
+    .bind(seq)
+    .fetch_optional(conn)
+    .await?;
+    Ok(row.map(seal_of))
+}
+
 /// When to seal.
 #[derive(Debug, Clone, Copy)]
 pub struct SealPolicy {

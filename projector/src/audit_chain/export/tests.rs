@@ -146,7 +146,10 @@ fn an_export_verifies_with_the_public_key_alone() {
     assert_eq!(report.events, 2);
     assert_eq!(report.digests, 4);
     assert_eq!(report.seals, 3);
-    assert_eq!((report.first_position, report.last_position), (Some(6), Some(27)));
+    assert_eq!(
+        (report.first_position, report.last_position),
+        (Some(6), Some(27))
+    );
     assert_eq!(report.sealed_to, Some(30));
 }
 
@@ -164,7 +167,9 @@ fn each_line_is_one_json_object_tagged_by_its_kind() {
         .collect();
     assert_eq!(
         kinds,
-        ["manifest", "digests", "event", "digests", "seal", "seal", "event", "digests", "seal"]
+        [
+            "manifest", "digests", "event", "digests", "seal", "seal", "event", "digests", "seal"
+        ]
     );
     let event: serde_json::Value =
         serde_json::from_str(text.lines().nth(2).expect("line 3")).expect("json");
@@ -205,7 +210,11 @@ fn an_event_changed_along_with_its_stated_hash_is_caught_by_the_next_seal() {
         hash: hex::encode(link(&hash, &c.digests[9])),
     });
     let p = problem_of(&file(&lines));
-    assert_eq!((p.line, p.kind), (9, ProblemKind::ChainDoesNotReachSeal), "{p:?}");
+    assert_eq!(
+        (p.line, p.kind),
+        (9, ProblemKind::ChainDoesNotReachSeal),
+        "{p:?}"
+    );
 }
 
 #[test]
@@ -252,12 +261,20 @@ fn a_tampered_seal_or_another_key_fails_the_signature() {
         s.sealed_at += 1;
     }
     let p = problem_of(&file(&lines));
-    assert_eq!((p.line, p.kind), (5, ProblemKind::BadSealSignature), "{p:?}");
+    assert_eq!(
+        (p.line, p.kind),
+        (5, ProblemKind::BadSealSignature),
+        "{p:?}"
+    );
 
     let other = SealKey::generate();
     let report = check(&file(&export_lines(&c)), &other.public());
     let p = report.problem.expect("a problem");
-    assert_eq!((p.line, p.kind), (5, ProblemKind::BadSealSignature), "{p:?}");
+    assert_eq!(
+        (p.line, p.kind),
+        (5, ProblemKind::BadSealSignature),
+        "{p:?}"
+    );
 }
 
 #[test]
@@ -266,7 +283,11 @@ fn a_file_cut_short_or_a_lying_manifest_is_refused() {
     let mut lines = export_lines(&c);
     lines.pop();
     let p = problem_of(&file(&lines));
-    assert_eq!((p.line, p.kind), (8, ProblemKind::ChainDoesNotReachSeal), "{p:?}");
+    assert_eq!(
+        (p.line, p.kind),
+        (8, ProblemKind::ChainDoesNotReachSeal),
+        "{p:?}"
+    );
 
     let mut lines = export_lines(&c);
     if let Line::Manifest(m) = &mut lines[0] {
