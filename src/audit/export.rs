@@ -21,6 +21,7 @@ use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use chrono::Utc;
 use chrono_tz::Asia::Shanghai;
+use futures::TryStreamExt;
 use projector::audit_chain::canonical::{CANONICAL_SELECT, canonical_row};
 use projector::audit_chain::export::{
     DIGESTS_PER_LINE, DigestsLine, EXPORT_FORMAT, EventLine, Line, Manifest, SealLine,
@@ -42,8 +43,6 @@ pub const MAX_EVENTS: i64 = 100_000;
 pub const MAX_SPAN: i64 = 2_000_000;
 /// How long an export waits for the chain to reach the log's last event.
 const CHAIN_WAIT: Duration = Duration::from_secs(5);
-/// Included events read per query.
-const BATCH: i64 = 500;
 /// The file is sent in chunks of about this size.
 const CHUNK: usize = 64 * 1024;
 
@@ -121,6 +120,7 @@ async fn export(
         .map_err(ApiError::internal)?;
 
     let conn = state.pool.acquire().await.map_err(ApiError::internal)?;
+    let side = state.pool.acquire().await.map_err(ApiError::internal)?;
     let manifest = Manifest {
         format: EXPORT_FORMAT.into(),
         exported_at: Utc::now(),
@@ -136,7 +136,9 @@ async fn export(
     };
     let (planned_tx, planned_rx) = oneshot::channel();
     let (chunks_tx, mut chunks_rx) = mpsc::channel::<Result<Bytes, std::io::Error>>(4);
-    tokio::spawn(write_export(conn, filter, manifest, planned_tx, chunks_tx));
+    tokio::spawn(write_export(
+        conn, side, filter, manifest, planned_tx, chunks_tx,
+    ));
     let manifest = planned_rx
         .await
         .map_err(|_| ApiError::internal("the export task ended early"))??;
@@ -257,6 +259,7 @@ fn selected(
 /// `planned`, then the lines through `chunks`.
 async fn write_export(
     mut conn: PoolConnection<Postgres>,
+    mut side: PoolConnection<Postgres>,
     filter: LogFilter,
     manifest: Manifest,
     planned: oneshot::Sender<Result<Manifest, ApiError>>,
@@ -268,9 +271,26 @@ async fn write_export(
         buf: Vec::new(),
     };
     let written = async {
+        // Two connections in one snapshot: one streams the included events in a single
+        // query, the other reads the digests and seals around them meanwhile.
         let mut tx = conn.begin().await?;
         sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
             .execute(&mut *tx)
+            .await?;
+        let snapshot: String = sqlx::query_scalar("SELECT pg_export_snapshot()")
+            .fetch_one(&mut *tx)
+            .await?;
+        if !snapshot.chars().all(|c| c.is_ascii_hexdigit() || c == '-') {
+            return Err(Stop::Db(sqlx::Error::Protocol(format!(
+                "unexpected snapshot id {snapshot:?}"
+            ))));
+        }
+        let mut near = side.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            .execute(&mut *near)
+            .await?;
+        sqlx::query(&format!("SET TRANSACTION SNAPSHOT '{snapshot}'"))
+            .execute(&mut *near)
             .await?;
         let manifest = match plan(&mut tx, &filter, manifest).await? {
             Ok(m) => m,
@@ -289,9 +309,10 @@ async fn write_export(
         if manifest.count > 0
             && let Some(end) = seal_near(&mut tx, Near::Before, i64::MAX).await?
         {
-            lines(&mut tx, &filter, end.seq, &mut out).await?;
+            lines(&mut tx, &mut near, &filter, end.seq, &mut out).await?;
         }
         out.flush().await?;
+        near.commit().await?;
         tx.commit().await?;
         Ok::<(), Stop>(())
     }
@@ -395,6 +416,7 @@ async fn plan(
 /// the last event of a stretch between two seals, the digests up to the seal after it and
 /// that seal. From a seal the file jumps to the next needed seal.
 async fn lines(
+    events: &mut PgConnection,
     conn: &mut PgConnection,
     filter: &LogFilter,
     end: i64,
@@ -403,54 +425,45 @@ async fn lines(
     // The chain place written up to, and the seal the current stretch ends at.
     let mut cursor = 0;
     let mut stretch_end: Option<i64> = None;
-    let mut after = 0;
-    loop {
-        let mut qb = selected(
-            "",
-            &format!("{CANONICAL_SELECT}, x.seq, x.hash"),
-            filter,
-            end,
-        );
-        qb.push(" AND x.seq > ")
-            .push_bind(after)
-            .push(" ORDER BY x.seq LIMIT ")
-            .push_bind(BATCH);
-        let rows = qb.build().persistent(false).fetch_all(&mut *conn).await?;
-        if rows.is_empty() {
-            break;
-        }
-        for row in &rows {
-            let event =
-                canonical_row(row).map_err(|e| Stop::Db(sqlx::Error::Protocol(e.to_string())))?;
-            let seq: i64 = row.try_get(11)?;
-            let hash: Vec<u8> = row.try_get(12)?;
-            after = seq;
-            if stretch_end.is_none_or(|e| seq > e) {
-                if let Some(e) = stretch_end {
-                    digests(conn, cursor + 1, e, out).await?;
-                    seal(conn, e, out).await?;
-                    cursor = e;
-                }
-                if let Some(before) = seal_near(conn, Near::Before, seq).await?
-                    && before.seq > cursor
-                {
-                    out.line(&Line::Seal(SealLine::from(&before))).await?;
-                    cursor = before.seq;
-                }
-                let Some(next) = seal_near(conn, Near::AtOrAfter, seq).await? else {
-                    return Err(Stop::Db(sqlx::Error::Protocol(format!(
-                        "no seal at or after chain place {seq}"
-                    ))));
-                };
-                stretch_end = Some(next.seq);
+    let mut qb = selected(
+        "",
+        &format!("{CANONICAL_SELECT}, x.seq, x.hash"),
+        filter,
+        end,
+    );
+    qb.push(" ORDER BY x.seq");
+    let mut rows = qb.build().persistent(false).fetch(events);
+    while let Some(row) = rows.try_next().await? {
+        let event =
+            canonical_row(&row).map_err(|e| Stop::Db(sqlx::Error::Protocol(e.to_string())))?;
+        let seq: i64 = row.try_get(11)?;
+        let hash: Vec<u8> = row.try_get(12)?;
+        if stretch_end.is_none_or(|e| seq > e) {
+            if let Some(e) = stretch_end {
+                digests(conn, cursor + 1, e, out).await?;
+                seal(conn, e, out).await?;
+                cursor = e;
             }
-            digests(conn, cursor + 1, seq - 1, out).await?;
-            let hash = projector::audit_chain::to_hash(&hash);
-            out.line(&Line::Event(Box::new(EventLine::new(seq, event, &hash))))
-                .await?;
-            cursor = seq;
+            if let Some(before) = seal_near(conn, Near::Before, seq).await?
+                && before.seq > cursor
+            {
+                out.line(&Line::Seal(SealLine::from(&before))).await?;
+                cursor = before.seq;
+            }
+            let Some(next) = seal_near(conn, Near::AtOrAfter, seq).await? else {
+                return Err(Stop::Db(sqlx::Error::Protocol(format!(
+                    "no seal at or after chain place {seq}"
+                ))));
+            };
+            stretch_end = Some(next.seq);
         }
+        digests(conn, cursor + 1, seq - 1, out).await?;
+        let hash = projector::audit_chain::to_hash(&hash);
+        out.line(&Line::Event(Box::new(EventLine::new(seq, event, &hash))))
+            .await?;
+        cursor = seq;
     }
+    drop(rows);
     if let Some(e) = stretch_end {
         digests(conn, cursor + 1, e, out).await?;
         seal(conn, e, out).await?;

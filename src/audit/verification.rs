@@ -68,7 +68,7 @@ pub struct VerificationRun {
     pub finished_at: Option<DateTime<Utc>>,
     /// Chain rows verified so far.
     pub done: i64,
-    /// Chain rows when the run started.
+    /// Chain rows when the run started (raised to `done` when the chain grew meanwhile).
     pub total: i64,
     /// The last position verified (when done).
     pub verified_to: Option<i64>,
@@ -179,7 +179,8 @@ async fn run(state: VerificationState, actor: Actor, id: Uuid) {
                 }
                 let n = done.load(Ordering::Relaxed) as i64;
                 if let Err(e) = sqlx::query(
-                    "UPDATE audit_verifications SET done = $2, heartbeat_at = now()
+                    "UPDATE audit_verifications SET done = $2, total = greatest(total, $2),
+                         heartbeat_at = now()
                      WHERE id = $1 AND state = 'running'",
                 )
                 .bind(id)
@@ -229,7 +230,8 @@ async fn finish(
     match result {
         Ok(r) => {
             sqlx::query(
-                "UPDATE audit_verifications SET state = $2, done = $3, verified_to = $4,
+                "UPDATE audit_verifications SET state = $2, done = $3, total = greatest(total, $3),
+                     verified_to = $4,
                      sealed_to = $5, seals_checked = $6, unchained = $7, first_break = $8,
                      finished_at = now(), heartbeat_at = now()
                  WHERE id = $1",
