@@ -1,7 +1,11 @@
 //! The audit chain's settings (the seal signing key, the seal policy) and `clearway verify`
 //! (docs/compliance.md).
 
+pub mod access;
 pub mod api;
+pub mod export;
+pub mod filter;
+pub mod verification;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -9,6 +13,7 @@ use std::time::Duration;
 
 use anyhow::Context;
 use clap::Args;
+use projector::audit_chain::export::verify_export;
 use projector::audit_chain::seal::{SealKey, SealPolicy, public_from_hex};
 use projector::audit_chain::verify::{Report, verify};
 use sqlx::PgPool;
@@ -144,6 +149,71 @@ pub struct VerifyArgs {
     /// default: the public half of the configured signing key.
     #[arg(long)]
     pub public_key: Option<String>,
+    /// Check an audit export file (`POST /api/v1/audit/exports`) offline instead of the
+    /// database's chain: no database is needed, only the public key.
+    #[arg(long, value_name = "FILE", conflicts_with = "from")]
+    pub export: Option<PathBuf>,
+}
+
+impl VerifyArgs {
+    fn key(
+        &self,
+        config: &AuditConfig,
+        development: bool,
+    ) -> anyhow::Result<ed25519_dalek::VerifyingKey> {
+        Ok(match self.public_key.as_deref() {
+            Some(k) if Path::new(k).is_file() => public_from_hex(
+                &std::fs::read_to_string(k).with_context(|| format!("reading {k}"))?,
+            )?,
+            Some(k) => public_from_hex(k)?,
+            None => config.public_key(development)?,
+        })
+    }
+}
+
+/// `clearway verify --export FILE`: checks the file with the public key alone; prints what it
+/// verified or the first problem (its line and kind) and answers whether the file held.
+pub fn run_verify_export(
+    file: &Path,
+    args: &VerifyArgs,
+    config: &AuditConfig,
+    development: bool,
+    out: &mut impl Write,
+) -> anyhow::Result<bool> {
+    let key = args.key(config, development)?;
+    let input = std::fs::File::open(file).with_context(|| format!("opening {}", file.display()))?;
+    let report = verify_export(std::io::BufReader::new(input), &key)
+        .with_context(|| format!("reading {}", file.display()))?;
+    if let Some(p) = &report.problem {
+        writeln!(out, "BROKEN at line {}: {} ({})", p.line, p.kind, p.detail)?;
+    }
+    let upto = |p: Option<i64>| p.map_or("none".to_string(), |p| p.to_string());
+    if let Some(m) = &report.manifest {
+        writeln!(
+            out,
+            "export of {} by {} at {}: {} events, filter {}",
+            file.display(),
+            m.exported_by,
+            m.exported_at.to_rfc3339(),
+            m.count,
+            m.filter
+        )?;
+    }
+    writeln!(
+        out,
+        "verified {} events (positions {} to {}), {} left-out digests, {} seals (sealed up to position {}) with public key {}",
+        report.events,
+        upto(report.first_position),
+        upto(report.last_position),
+        report.digests,
+        report.seals,
+        upto(report.sealed_to),
+        hex::encode(key.to_bytes())
+    )?;
+    if report.ok() {
+        writeln!(out, "OK")?;
+    }
+    Ok(report.ok())
 }
 
 /// Verifies the chain in `pool`; prints the outcome and answers whether it held.
@@ -154,16 +224,12 @@ pub async fn run_verify(
     development: bool,
     out: &mut impl Write,
 ) -> anyhow::Result<bool> {
-    let key = match args.public_key.as_deref() {
-        Some(k) if Path::new(k).is_file() => {
-            public_from_hex(&std::fs::read_to_string(k).with_context(|| format!("reading {k}"))?)?
-        }
-        Some(k) => public_from_hex(k)?,
-        None => config.public_key(development)?,
-    };
+    let key = args.key(config, development)?;
     let started = std::time::Instant::now();
     let report = verify(pool, &key, args.from, &mut |n| {
-        eprintln!("verified {n} events ...");
+        if n % 100_000 == 0 {
+            eprintln!("verified {n} events ...");
+        }
     })
     .await?;
     write_report(out, &report, started.elapsed())?;

@@ -13,8 +13,8 @@ pub enum Mode {
 
 #[derive(Debug, Clone, Args)]
 pub struct Config {
-    /// PostgreSQL connection string.
-    #[arg(long, env = "DATABASE_URL")]
+    /// PostgreSQL connection string (every command but `verify --export` needs one).
+    #[arg(long, env = "DATABASE_URL", default_value = "")]
     pub database_url: String,
     /// PostgreSQL connection string of a streaming replica for the query side (reads and their
     /// `minPosition` waits); commands and projectors stay on DATABASE_URL (docs/scaling.md).

@@ -84,6 +84,20 @@ async fn main() -> anyhow::Result<()> {
     let cli = Cli::parse();
     telemetry(cli.config.log_json);
     let config = cli.config;
+    // An export is checked offline: no database.
+    if let Command::Verify(args) = &cli.command
+        && let Some(file) = &args.export
+    {
+        let mut out = std::io::stdout().lock();
+        let held = clearway::audit::run_verify_export(
+            file,
+            args,
+            &config.audit,
+            config.development(),
+            &mut out,
+        )?;
+        std::process::exit(if held { 0 } else { 1 });
+    }
     let pool = startup::connect(&config).await?;
     match cli.command {
         Command::Migrate => {

@@ -39,6 +39,10 @@ pub fn projections() -> Vec<Arc<dyn Projection>> {
 }
 
 pub async fn connect(config: &Config) -> anyhow::Result<PgPool> {
+    anyhow::ensure!(
+        !config.database_url.trim().is_empty(),
+        "DATABASE_URL is not set (--database-url)"
+    );
     PgPoolOptions::new()
         .max_connections(config.max_connections)
         .acquire_timeout(Duration::from_secs(10))
@@ -134,8 +138,20 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     };
     let web = WebApp::new(config.web_dir.clone());
     web.log_availability();
-    let audit_key = config.audit.signing_key(config.development())?.public();
-    let audit = crate::audit::api::routes(pool.clone(), query_state.auth.clone(), audit_key);
+    let seal_key = config.audit.signing_key(config.development())?;
+    let audit_key = seal_key.public();
+    let audit = crate::audit::api::routes(pool.clone(), query_state.auth.clone(), audit_key)
+        .merge(crate::audit::export::routes(
+            pool.clone(),
+            query_state.auth.clone(),
+            seal_key,
+            config.audit.policy(),
+        ))
+        .merge(crate::audit::verification::routes(
+            pool.clone(),
+            query_state.auth.clone(),
+            audit_key,
+        ));
     let operations =
         crate::operations::routes(pool, query_state.auth.clone(), config.development());
     // The annotated routes, mounted with their documentation.

@@ -1,14 +1,33 @@
 // The compliance screens (issue 15): the auditor filters the whole event log to one
 // declaration, opens its timeline, moves the as-of time back before its review and sees the
-// earlier status; the chain page shows how far the chain is verified.
+// earlier status; back on the filtered log, exports it, and the downloaded file verifies with
+// `target/debug/clearway verify --export` (and fails, naming the line, with one byte changed);
+// the chain page shows how far the chain is verified and runs a verification in the background.
 import assert from 'node:assert/strict';
+import { execFile } from 'node:child_process';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
 import { describe, test } from 'node:test';
+import { promisify } from 'node:util';
 import { act, api, createSubmittedCExport, eventually, tokenFor } from '../lib/api.mjs';
 import { useBrowser, testOptions } from '../lib/browser.mjs';
-import { uniqueTrackingNumber } from '../lib/config.mjs';
+import { REPO_DIR, RESULTS_DIR, uniqueTrackingNumber } from '../lib/config.mjs';
 import { field, login, visible, waitForPath } from '../lib/ui.mjs';
 
 const { withPage } = useBrowser();
+
+/** The server binary the suite runs against (scripts/test.sh starts it). */
+const CLEARWAY_BIN = path.join(process.env.CARGO_TARGET_DIR || path.join(REPO_DIR, 'target'), 'debug', 'clearway');
+
+/** `clearway verify --export FILE --public-key KEY`: its exit status and output. */
+async function verifyExport(file, key) {
+  try {
+    const { stdout } = await promisify(execFile)(CLEARWAY_BIN, ['verify', '--export', file, '--public-key', key]);
+    return { code: 0, out: stdout };
+  } catch (e) {
+    return { code: e.code, out: `${e.stdout}${e.stderr}` };
+  }
+}
 
 /** The value cell of a field row (`data-field`) inside `scope`. */
 const fieldValue = (scope, path) => scope.locator(`[data-field="${path}"] td`).nth(1);
@@ -84,6 +103,41 @@ describe('the compliance workspace', () => {
       await diff.locator('[data-field="status"]').waitFor();
       assert.match(await diff.locator('[data-field="status"]').innerText(), /2/);
 
+      // Back on the log filtered to the declaration: export it; the file verifies offline.
+      await page.goBack();
+      await waitForPath(page, '/compliance/log');
+      await reviewRow.waitFor();
+      const [download] = await Promise.all([
+        page.waitForEvent('download', { timeout: 60_000 }),
+        visible(page.getByRole('button', { name: 'Export' })).click(),
+      ]);
+      await mkdir(RESULTS_DIR, { recursive: true });
+      const saved = path.join(RESULTS_DIR, 'audit-export.jsonl');
+      await download.saveAs(saved);
+      assert.match(download.suggestedFilename(), /^audit-export-\d{4}-\d{4}\.jsonl$/);
+      const text = await readFile(saved, 'utf8');
+      const lines = text.trim().split('\n').map((l) => JSON.parse(l));
+      assert.equal(lines[0].t, 'manifest');
+      assert.equal(lines[0].filter.trackingNumber, tracking);
+      assert.deepEqual(
+        lines.filter((l) => l.t === 'event').map((l) => Number(l.position)).sort((a, b) => a - b),
+        events.map((e) => e.position).sort((a, b) => a - b),
+      );
+      const { publicKey } = (await api('GET', '/api/v1/audit/public-key')).data;
+      const held = await verifyExport(saved, publicKey);
+      assert.equal(held.code, 0, held.out);
+      assert.match(held.out, new RegExp(`verified ${events.length} events`));
+      assert.match(held.out, /OK\n$/);
+      // One byte of the review's line changed: refused, naming that line.
+      const n = lines.findIndex((l) => l.t === 'event' && Number(l.position) === review.position);
+      const edited = text.split('\n');
+      edited[n] = edited[n].replace('DeclarationReviewed', 'DeclarationReviewee');
+      const tampered = path.join(RESULTS_DIR, 'audit-export-tampered.jsonl');
+      await writeFile(tampered, edited.join('\n'));
+      const broken = await verifyExport(tampered, publicKey);
+      assert.equal(broken.code, 1, broken.out);
+      assert.match(broken.out, new RegExp(`^BROKEN at line ${n + 1}: changed event`));
+
       // The chain page: verified up to a position at or past the review.
       await visible(page.getByRole('link', { name: 'Chain status' })).first().click();
       await waitForPath(page, '/compliance/chain');
@@ -96,6 +150,17 @@ describe('the compliance workspace', () => {
         { what: `the chain past position ${review.position}`, timeout: 30_000, interval: 1_000 },
       );
       assert.match(await visible(page.getByTestId('public-key')).innerText(), /^[0-9a-f]{64}$/);
+
+      // Verify now: the run's progress, then its result (the chain holds).
+      await visible(page.getByRole('button', { name: 'Verify now' })).click();
+      const runCard = page.getByTestId('verification');
+      await eventually(
+        async () => runCard.getAttribute('data-state'),
+        (state) => state === 'held',
+        { what: 'the verification run to hold', timeout: 60_000, interval: 500 },
+      );
+      assert.ok(Number(await visible(page.getByTestId('verified-to')).innerText()) >= review.position);
+      assert.match(await visible(page.getByTestId('verification-progress')).innerText(), /^(\d+) of \1 chain rows verified$/);
     }),
   );
 });

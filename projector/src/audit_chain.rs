@@ -1,9 +1,9 @@
 //! `audit_chain`: the tamper-evident hash chain over the whole event log (docs/compliance.md).
 //!
 //! Every event, in feed order (`tx_id`, `global_position`), gets one row of `audit_chain`:
-//! its place `seq` (1-based), its position and transaction, and
-//! `hash = SHA-256(previous hash || canonical bytes of the event)` (the first event's previous
-//! hash is 32 zero bytes). The canonical bytes are the event's columns as PostgreSQL renders
+//! its place `seq` (1-based), its position and transaction, its `digest = SHA-256(canonical
+//! bytes of the event)` and `hash = SHA-256(previous hash || digest)` (the first event's
+//! previous hash is 32 zero bytes). The canonical bytes are the event's columns as PostgreSQL renders
 //! them when read back ([`canonical`]), never the application's serialisation, so anyone with
 //! SQL access can recompute the chain.
 //!
@@ -12,9 +12,10 @@
 //! same rows (the feed order is fixed once read). The signed seals over the chain
 //! ([`seal`]) are not part of it: a rebuild leaves them, and the recomputed chain must match
 //! them. [`verify`] recomputes the chain from the events and checks it against the rows and
-//! the seals.
+//! the seals; [`export`] is the file format of a filtered export and its offline check.
 
 pub mod canonical;
+pub mod export;
 pub mod seal;
 pub mod verify;
 
@@ -66,7 +67,7 @@ pub async fn head(conn: &mut PgConnection) -> Result<(i64, Hash), sqlx::Error> {
     })
 }
 
-pub(crate) fn to_hash(bytes: &[u8]) -> Hash {
+pub fn to_hash(bytes: &[u8]) -> Hash {
     let mut out = ZERO_HASH;
     if bytes.len() == out.len() {
         out.copy_from_slice(bytes);
@@ -105,24 +106,29 @@ async fn apply(tx: &mut PgConnection, window: &mut FeedBatch) -> Result<(), Proj
     let mut seqs = Vec::with_capacity(rows.len());
     let mut chained = Vec::with_capacity(rows.len());
     let mut tx_ids = Vec::with_capacity(rows.len());
+    let mut digests = Vec::with_capacity(rows.len());
     let mut hashes = Vec::with_capacity(rows.len());
     for row in &rows {
         let event = canonical_row(row)?;
-        prev = link(&prev, &event.bytes());
+        let digest = event.digest();
+        prev = link(&prev, &digest);
         seq += 1;
         seqs.push(seq);
         chained.push(event.position);
         tx_ids.push(row.try_get::<String, _>(1)?);
+        digests.push(digest.to_vec());
         hashes.push(prev.to_vec());
     }
     sqlx::query(
-        "INSERT INTO audit_chain (seq, global_position, tx_id, hash)
-         SELECT s, p, t::xid8, h FROM UNNEST($1::bigint[], $2::bigint[], $3::text[], $4::bytea[])
-             AS u(s, p, t, h)",
+        "INSERT INTO audit_chain (seq, global_position, tx_id, digest, hash)
+         SELECT s, p, t::xid8, d, h
+         FROM UNNEST($1::bigint[], $2::bigint[], $3::text[], $4::bytea[], $5::bytea[])
+             AS u(s, p, t, d, h)",
     )
     .bind(&seqs)
     .bind(&chained)
     .bind(&tx_ids)
+    .bind(&digests)
     .bind(&hashes)
     .execute(&mut *tx)
     .await?;

@@ -333,3 +333,109 @@ async fn one_transactions_events_are_chained_in_position_order(pool: PgPool) -> 
     assert_eq!(report.events, 12);
     Ok(())
 }
+
+/// Migration `20261129003000_audit_chain_digests.sql` on a database chained and sealed in the
+/// first format (`SHA-256(previous hash || canonical bytes)`, seals `clearway-audit-seal/1`):
+/// the old seals are archived, the chain emptied and its checkpoint reset; the projection then
+/// recomputes the chain of digests, which seals and verifies.
+#[sqlx::test(migrations = false)]
+async fn the_digest_migration_archives_old_seals_and_the_chain_is_recomputed(
+    pool: PgPool,
+) -> TestResult {
+    use sha2::{Digest, Sha256};
+    use sqlx::migrate::Migrator;
+    use std::borrow::Cow;
+
+    const DIGESTS: i64 = 20261129003000;
+    static ALL: Migrator = sqlx::migrate!("../migrations");
+    let before = Migrator {
+        migrations: Cow::Owned(
+            ALL.iter()
+                .filter(|m| m.version < DIGESTS)
+                .cloned()
+                .collect(),
+        ),
+        ..Migrator::DEFAULT
+    };
+    before.run(&pool).await?;
+
+    // The first format, written as its projection and sealer did.
+    let positions = append(&pool, 5).await?;
+    let rows = sqlx::query(&format!(
+        "SELECT {} FROM events ORDER BY tx_id, global_position",
+        projector::audit_chain::canonical::CANONICAL_SELECT
+    ))
+    .fetch_all(&pool)
+    .await?;
+    let mut prev = [0u8; 32];
+    let mut last = (0u64, 0i64);
+    for (i, row) in rows.iter().enumerate() {
+        let event = projector::audit_chain::canonical::canonical_row(row)?;
+        let mut h = Sha256::new();
+        h.update(prev);
+        h.update(event.bytes());
+        prev = h.finalize().into();
+        sqlx::query(
+            "INSERT INTO audit_chain (seq, global_position, tx_id, hash) VALUES ($1, $2, $3::text::xid8, $4)",
+        )
+        .bind(i as i64 + 1)
+        .bind(event.position)
+        .bind(event.tx_id.to_string())
+        .bind(prev.to_vec())
+        .execute(&pool)
+        .await?;
+        last = (event.tx_id, event.position);
+    }
+    sqlx::query(
+        "INSERT INTO projection_checkpoints (name, tx_id, position, events_processed)
+         VALUES ('audit_chain', $1::text::xid8, $2, $3)",
+    )
+    .bind(last.0.to_string())
+    .bind(last.1)
+    .bind(rows.len() as i64)
+    .execute(&pool)
+    .await?;
+    sqlx::query(
+        "INSERT INTO audit_seals (seq, global_position, tx_id, hash, sealed_at, public_key, signature)
+         VALUES ($1, $2, $3::text::xid8, $4, now(), $5, $6)",
+    )
+    .bind(rows.len() as i64)
+    .bind(last.1)
+    .bind(last.0.to_string())
+    .bind(prev.to_vec())
+    .bind(key().public().to_bytes().to_vec())
+    .bind(vec![7u8; 64])
+    .execute(&pool)
+    .await?;
+
+    ALL.run(&pool).await?;
+    let archived: Vec<(String, i64, Vec<u8>, String)> =
+        sqlx::query_as("SELECT format, seq, hash, reason FROM audit_seals_archive ORDER BY seq")
+            .fetch_all(&pool)
+            .await?;
+    assert_eq!(archived.len(), 1);
+    assert_eq!(archived[0].0, "clearway-audit-seal/1");
+    assert_eq!(archived[0].2, prev.to_vec());
+    assert!(archived[0].3.contains("re-sealed"), "{}", archived[0].3);
+    let (chained, sealed, checkpoint): (i64, i64, i64) = sqlx::query_as(
+        "SELECT (SELECT count(*) FROM audit_chain), (SELECT count(*) FROM audit_seals),
+                (SELECT position FROM projection_checkpoints WHERE name = 'audit_chain')",
+    )
+    .fetch_one(&pool)
+    .await?;
+    assert_eq!((chained, sealed, checkpoint), (0, 0, 0));
+
+    // The next session of the projection recomputes the whole chain of digests.
+    run_once_until_caught_up(&pool, &chain()).await?;
+    let recomputed: Vec<(i64, Vec<u8>)> =
+        sqlx::query_as("SELECT global_position, hash FROM audit_chain ORDER BY seq")
+            .fetch_all(&pool)
+            .await?;
+    assert_eq!(recomputed.len(), positions.len());
+    assert_ne!(recomputed.last().map(|r| r.1.clone()), Some(prev.to_vec()));
+    seal_due(&pool, &key(), EVERY_FOUR, Utc::now()).await?;
+    let report = check(&pool, None).await?;
+    assert!(report.ok(), "{report:?}");
+    assert_eq!(report.events, positions.len() as u64);
+    Ok(())
+}

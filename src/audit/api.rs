@@ -11,7 +11,7 @@ use api::{Actor, ApiError, Auth, Guards, Query};
 use axum::extract::{FromRef, Path, State};
 use chrono::{DateTime, Utc};
 use ed25519_dalek::VerifyingKey;
-use events::{EventStore, Metadata, NewEvent};
+use events::EventStore;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value, json};
 use sqlx::{FromRow, PgPool, Postgres, QueryBuilder};
@@ -19,6 +19,8 @@ use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 use uuid::Uuid;
+
+use super::filter::{LogFilter, LogFilterBody, uuid_field};
 
 /// The stream type of the reads of the log.
 pub const ACCESS_STREAM_TYPE: &str = "audit_access";
@@ -61,51 +63,20 @@ pub fn access_stream(actor: Uuid) -> Uuid {
     )
 }
 
-/// Appends `AuditLogRead {what, filter}` to the reader's stream (retried on a lost race).
+/// Appends `AuditLogRead {what, filter}` to the reader's stream.
 async fn record(
     state: &AuditState,
     actor: &Actor,
     what: &str,
     filter: Value,
 ) -> Result<(), ApiError> {
-    let store = EventStore::new(state.pool.clone());
-    let stream = access_stream(actor.id);
-    let event = NewEvent {
-        event_type: "AuditLogRead".into(),
-        schema_version: 1,
-        payload: json!({ "what": what, "filter": filter, "username": actor.username }),
-    };
-    let metadata = Metadata {
-        actor_id: Some(actor.id),
-        actor_role: Some(actor.role.as_str().to_string()),
-        actor_name: Some(actor.username.clone()),
-        correlation_id: Uuid::now_v7(),
-        command_id: Uuid::now_v7(),
-        ..Default::default()
-    };
-    for _ in 0..5 {
-        let version = store
-            .stream_version(stream)
-            .await
-            .map_err(ApiError::internal)?;
-        match store
-            .append(
-                ACCESS_STREAM_TYPE,
-                stream,
-                version,
-                std::slice::from_ref(&event),
-                &metadata,
-            )
-            .await
-        {
-            Ok(_) => return Ok(()),
-            Err(events::StoreError::Conflict { .. }) => continue,
-            Err(e) => return Err(ApiError::internal(e)),
-        }
-    }
-    Err(ApiError::internal(
-        "recording the audit read lost five races",
-    ))
+    super::access::append(
+        &state.pool,
+        actor,
+        "AuditLogRead",
+        json!({ "what": what, "filter": filter, "username": actor.username }),
+    )
+    .await
 }
 
 #[derive(Debug, Default, Deserialize, IntoParams, Serialize)]
@@ -142,29 +113,18 @@ pub struct EventsParams {
     pub page_size: Option<i64>,
 }
 
-fn uuid_field(field: &str, value: &Option<String>) -> Result<Option<Uuid>, ApiError> {
-    value
-        .as_deref()
-        .map(|v| {
-            Uuid::parse_str(v.trim()).map_err(|_| {
-                ApiError::bad_field(
-                    field,
-                    format!("{field} 不是有效的 UUID"),
-                    format!("{field} is not a UUID"),
-                )
-            })
-        })
-        .transpose()
-}
-
-fn short_field(field: &str, value: &Option<String>) -> Result<Option<String>, ApiError> {
-    match value.as_deref().map(str::trim).filter(|v| !v.is_empty()) {
-        Some(v) if v.chars().count() > 100 => Err(ApiError::bad_field(
-            field,
-            format!("{field} 最多 100 个字符"),
-            format!("{field} is at most 100 characters"),
-        )),
-        other => Ok(other.map(String::from)),
+impl EventsParams {
+    fn filter(&self) -> LogFilterBody {
+        LogFilterBody {
+            stream_type: self.stream_type.clone(),
+            event_type: self.event_type.clone(),
+            actor: self.actor.clone(),
+            customer_id: self.customer_id.clone(),
+            tracking_number: self.tracking_number.clone(),
+            stream_id: self.stream_id.clone(),
+            from: self.from,
+            to: self.to,
+        }
     }
 }
 
@@ -218,12 +178,7 @@ async fn events_page(
     actor: Actor,
     Query(params): Query<EventsParams>,
 ) -> Result<api::Ok<EventsPage>, ApiError> {
-    let stream_type = short_field("streamType", &params.stream_type)?;
-    let event_type = short_field("eventType", &params.event_type)?;
-    let actor_name = short_field("actor", &params.actor)?;
-    let tracking = short_field("trackingNumber", &params.tracking_number)?;
-    let customer = uuid_field("customerId", &params.customer_id)?;
-    let stream_id = uuid_field("streamId", &params.stream_id)?;
+    let filter = LogFilter::parse(&params.filter())?;
     let size = params.page_size.unwrap_or(50);
     if !(1..=500).contains(&size) {
         return Err(ApiError::bad_field(
@@ -243,40 +198,7 @@ async fn events_page(
         "SELECT global_position AS position, stream_type, stream_id, stream_version, event_id,
                 event_type, schema_version, recorded_at, payload, metadata FROM events WHERE true",
     );
-    if let Some(v) = &stream_type {
-        qb.push(" AND stream_type = ").push_bind(v.clone());
-    }
-    if let Some(v) = &event_type {
-        qb.push(" AND event_type = ").push_bind(v.clone());
-    }
-    if let Some(v) = &actor_name {
-        qb.push(" AND lower(metadata ->> 'actorName') = lower(")
-            .push_bind(v.clone())
-            .push(")");
-    }
-    if let Some(v) = customer {
-        qb.push(" AND (metadata ->> 'customerId' = ")
-            .push_bind(v.to_string())
-            .push(" OR stream_id IN (SELECT id FROM rm_declarations WHERE customer_id = ")
-            .push_bind(v)
-            .push(") OR stream_id = ")
-            .push_bind(v)
-            .push(")");
-    }
-    if let Some(v) = &tracking {
-        qb.push(" AND stream_id IN (SELECT id FROM rm_declarations WHERE tracking_number = ")
-            .push_bind(v.clone())
-            .push(")");
-    }
-    if let Some(v) = stream_id {
-        qb.push(" AND stream_id = ").push_bind(v);
-    }
-    if let Some(v) = params.from {
-        qb.push(" AND recorded_at >= ").push_bind(v);
-    }
-    if let Some(v) = params.to {
-        qb.push(" AND recorded_at < ").push_bind(v);
-    }
+    filter.push(&mut qb);
     if let Some(v) = params.before {
         qb.push(" AND global_position < ").push_bind(v);
     }

@@ -159,6 +159,11 @@ pub const ROWS: &[Row] = &[
     Row { method: "GET", route: "/api/v1/audit/streams/{id}/diff", call: "/api/v1/audit/streams/{decl}/diff?from=2020-01-01T00:00:00Z&to=2030-01-01T00:00:00Z", needs: AUDIT, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/audit/chain", call: "", needs: AUDIT, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/audit/public-key", call: "", needs: NONE, body: empty, expect: ["ok", "ok", "ok", "ok", "ok", "ok", "ok"] },
+    // The export (a file) and the background verification runs (a second start while one runs: 409, past authorization).
+    Row { method: "POST", route: "/api/v1/audit/exports", call: "", needs: AUDIT, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "POST", route: "/api/v1/audit/verifications", call: "", needs: AUDIT, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/audit/verifications", call: "", needs: AUDIT, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/audit/verifications/{id}", call: "/api/v1/audit/verifications/{missing}", needs: AUDIT, body: empty, expect: ["401", "403", "403", "403", "404", "404", "403"] },
     // --- any account: staff:maintain for staff targets, customers:maintain for customers
     Row { method: "POST", route: "/api/v1/accounts/{id}/force-password-reset", call: "/api/v1/accounts/{globex}/force-password-reset", needs: MAINTAIN_ANY, body: empty, expect: ["401", "403", "403", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/accounts/{id}/disable", call: "/api/v1/accounts/{missing}/disable", needs: MAINTAIN_ANY, body: empty, expect: ["401", "403", "403", "404", "404", "404", "403"] },

@@ -13,6 +13,7 @@ async fn verify_output(pool: &PgPool, cfg: &clearway::config::Config) -> (bool, 
     let args = VerifyArgs {
         from: None,
         public_key: None,
+        export: None,
     };
     let mut out = Vec::new();
     let held = run_verify(pool, &args, &cfg.audit, cfg.development(), &mut out)

@@ -43,7 +43,8 @@ def envelope(ctx, response, case):
     """Every JSON answer is {code: int, message: str, ...}."""
     ctype = response.headers.get("content-type", [""])
     ctype = ctype[0] if isinstance(ctype, list) else ctype
-    if "json" not in ctype or case.path in NOT_ENVELOPED:
+    # application/json only: JSON lines (application/x-ndjson, the audit export) is a file.
+    if ctype.split(";")[0].strip().lower() != "application/json" or case.path in NOT_ENVELOPED:
         return None
     try:
         body = json.loads(response.content)

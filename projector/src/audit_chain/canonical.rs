@@ -5,7 +5,9 @@
 //! bytes, in this order: global_position, tx_id, stream_type, stream_id, stream_version,
 //! event_id, event_type, schema_version, payload (`payload::text`, jsonb's own rendering),
 //! metadata (`metadata::text`), recorded_at (UTC, `YYYY-MM-DDTHH:MM:SS.ffffffZ`).
-//! `hash_n = SHA-256(hash_{n-1} || canonical bytes of event n)`, `hash_0` = 32 zero bytes.
+//! `digest_n = SHA-256(canonical bytes of event n)` and
+//! `hash_n = SHA-256(hash_{n-1} || digest_n)`, `hash_0` = 32 zero bytes: the chain links the
+//! events' digests, so an export can stand in the digest for an event it leaves out.
 
 use sha2::{Digest, Sha256};
 use sqlx::Row;
@@ -71,12 +73,24 @@ pub fn canonical_row(row: &PgRow) -> Result<CanonicalEvent, crate::ProjectionErr
     CanonicalEvent::from_fields(fields).map_err(crate::ProjectionError::Invalid)
 }
 
-/// `SHA-256(prev || canonical)`.
-pub fn link(prev: &Hash, canonical: &[u8]) -> Hash {
+/// An event's digest: `SHA-256(canonical bytes)`.
+pub fn digest(canonical: &[u8]) -> Hash {
+    Sha256::digest(canonical).into()
+}
+
+/// The next chain hash: `SHA-256(prev || digest)`.
+pub fn link(prev: &Hash, digest: &Hash) -> Hash {
     let mut h = Sha256::new();
     h.update(prev);
-    h.update(canonical);
+    h.update(digest);
     h.finalize().into()
+}
+
+impl CanonicalEvent {
+    /// `SHA-256` of [`CanonicalEvent::bytes`].
+    pub fn digest(&self) -> Hash {
+        digest(&self.bytes())
+    }
 }
 
 #[cfg(test)]
@@ -111,15 +125,20 @@ mod tests {
     }
 
     #[test]
-    fn the_link_is_sha256_of_the_previous_hash_and_the_bytes() {
-        // SHA-256 of 32 zero bytes followed by "abc", computed independently (Python hashlib).
-        let h = link(&ZERO_HASH, b"abc");
+    fn the_link_is_sha256_of_the_previous_hash_and_the_digest_of_the_bytes() {
+        // Computed independently (Python hashlib): sha256(b"abc") and
+        // sha256(32 zero bytes + sha256(b"abc")).
+        let d = digest(b"abc");
         assert_eq!(
-            hex::encode(h),
-            "365aa7d8f7f9402c4b9434502b4cc89ddb09fe50d7cd95b493b834c62d5a5370"
+            hex::encode(d),
+            "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad"
         );
-        assert_ne!(link(&ZERO_HASH, b"abc"), link(&ZERO_HASH, b"abd"));
-        assert_ne!(link(&ZERO_HASH, b"abc"), link(&[1; 32], b"abc"));
+        assert_eq!(
+            hex::encode(link(&ZERO_HASH, &d)),
+            "589f9ffed4c477966bfb8d41f37895b08c69047df8f911d6f3b57fbe08faee8d"
+        );
+        assert_ne!(link(&ZERO_HASH, &d), link(&ZERO_HASH, &digest(b"abd")));
+        assert_ne!(link(&ZERO_HASH, &d), link(&[1; 32], &d));
     }
 
     #[test]

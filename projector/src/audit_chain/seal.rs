@@ -3,7 +3,7 @@
 //! that lives outside the database and stored in `audit_seals`.
 //!
 //! The signed message is the UTF-8 text
-//! `clearway-audit-seal/1\n{seq}\n{global_position}\n{tx_id}\n{hash hex}\n{sealed_at}`, with
+//! `clearway-audit-seal/2\n{seq}\n{global_position}\n{tx_id}\n{hash hex}\n{sealed_at}`, with
 //! `sealed_at` in microseconds since the Unix epoch (see [`seal_message`]).
 
 use std::time::Duration;
@@ -80,6 +80,11 @@ fn hex32(text: &str, what: &str) -> Result<[u8; 32], KeyError> {
         .map_err(|_| KeyError(format!("{what}: expected 32 bytes (64 hexadecimal digits)")))
 }
 
+/// The first line of the signed message. `/1` signed the chain of the first format
+/// (`SHA-256(previous hash || canonical bytes)`); such seals were archived by migration
+/// `20261129003000_audit_chain_digests.sql`, never verified against the chain of digests.
+pub const SEAL_FORMAT: &str = "clearway-audit-seal/2";
+
 /// The bytes a seal's signature covers.
 pub fn seal_message(
     seq: i64,
@@ -89,7 +94,7 @@ pub fn seal_message(
     sealed_at: DateTime<Utc>,
 ) -> Vec<u8> {
     format!(
-        "clearway-audit-seal/1\n{seq}\n{position}\n{tx_id}\n{}\n{}",
+        "{SEAL_FORMAT}\n{seq}\n{position}\n{tx_id}\n{}\n{}",
         hex::encode(hash),
         sealed_at.timestamp_micros()
     )
@@ -157,6 +162,38 @@ pub async fn last_seal(pool: &PgPool) -> Result<Option<Seal>, sqlx::Error> {
         "SELECT {SEAL_COLUMNS} FROM audit_seals ORDER BY seq DESC LIMIT 1"
     ))
     .fetch_optional(pool)
+    .await?;
+    Ok(row.map(seal_of))
+}
+
+/// Which seal [`seal_near`] looks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Near {
+    /// The seal of exactly this chain place.
+    At,
+    /// The last seal before this place.
+    Before,
+    /// The first seal at or after this place.
+    AtOrAfter,
+}
+
+/// One seal near a chain place, on a caller's connection (an export reads its seals in the
+/// snapshot of its transaction).
+pub async fn seal_near(
+    conn: &mut sqlx::PgConnection,
+    near: Near,
+    seq: i64,
+) -> Result<Option<Seal>, sqlx::Error> {
+    let clause = match near {
+        Near::At => "seq = $1 ORDER BY seq",
+        Near::Before => "seq < $1 ORDER BY seq DESC",
+        Near::AtOrAfter => "seq >= $1 ORDER BY seq",
+    };
+    let row: Option<SealRow> = sqlx::query_as(&format!(
+        "SELECT {SEAL_COLUMNS} FROM audit_seals WHERE {clause} LIMIT 1"
+    ))
+    .bind(seq)
+    .fetch_optional(conn)
     .await?;
     Ok(row.map(seal_of))
 }

@@ -4,7 +4,7 @@
 //! The events (`ORDER BY tx_id, global_position`, the table's columns, not their text) and the
 //! chain rows (`ORDER BY seq`, the same order) are read as two streams on two connections and
 //! merged by their feed key `(tx_id, global_position)`:
-//! - same key: the recomputed hash must equal the row's (else **changed**) and, where a seal
+//! - same key: the recomputed digest and hash must equal the row's (else **changed**) and, where a seal
 //!   sits, the seal's hash (else **changed**, somewhere since the previous seal: the chain
 //!   rows were rewritten along with the event);
 //! - an event before the next chain row: **inserted** (or **changed** if its position is
@@ -21,6 +21,9 @@ use futures::TryStreamExt;
 use sqlx::PgPool;
 
 use super::canonical::{CANONICAL_SELECT, Hash, ZERO_HASH, canonical_row, link};
+
+/// How often (in events) `verify` reports its progress.
+pub const PROGRESS_EVERY: u64 = 10_000;
 use super::seal::{Seal, all_seals, seal_signature_ok};
 use crate::ProjectionError;
 
@@ -88,7 +91,7 @@ struct Start {
 
 /// Recomputes the chain (from the start, or from the last seal before the chained position
 /// `from`), checking it against the chain rows and the seals signed by `key`. `progress` is
-/// called with the number of events verified every 100,000 events.
+/// called with the number of events verified every [`PROGRESS_EVERY`] events.
 pub async fn verify(
     pool: &PgPool,
     key: &VerifyingKey,
@@ -155,8 +158,8 @@ pub async fn verify(
         .bind(start.key.0.to_string())
         .bind(start.key.1)
         .fetch(&mut *events_conn);
-    let mut chain = sqlx::query_as::<_, (i64, i64, String, Vec<u8>)>(
-        "SELECT seq, global_position, tx_id::text, hash FROM audit_chain WHERE seq > $1
+    let mut chain = sqlx::query_as::<_, (i64, i64, String, Vec<u8>, Vec<u8>)>(
+        "SELECT seq, global_position, tx_id::text, hash, digest FROM audit_chain WHERE seq > $1
          ORDER BY seq",
     )
     .bind(start.seq)
@@ -178,7 +181,7 @@ pub async fn verify(
                 event = events.try_next().await?;
                 continue;
             }
-            (None, Some((_, position, _, _))) => {
+            (None, Some((_, position, _, _, _))) => {
                 report.first_break = Some(brk(
                     *position,
                     BreakKind::Missing,
@@ -186,7 +189,7 @@ pub async fn verify(
                 ));
                 break;
             }
-            (Some(e), Some((seq, position, tx_id, hash))) => {
+            (Some(e), Some((seq, position, tx_id, hash, stored_digest))) => {
                 let row_key = (tx_id.parse::<u64>().unwrap_or(0), *position);
                 match e.key().cmp(&row_key) {
                     Ordering::Less => {
@@ -216,8 +219,9 @@ pub async fn verify(
                     ));
                     break;
                 }
-                let h = link(&prev, &e.bytes());
-                if h.as_slice() != hash.as_slice() {
+                let d = e.digest();
+                let h = link(&prev, &d);
+                if h.as_slice() != hash.as_slice() || d.as_slice() != stored_digest.as_slice() {
                     report.first_break = Some(brk(
                         e.position,
                         BreakKind::Changed,
@@ -236,7 +240,7 @@ pub async fn verify(
                 prev = h;
                 report.events += 1;
                 report.verified_to = Some(e.position);
-                if report.events % 100_000 == 0 {
+                if report.events % PROGRESS_EVERY == 0 {
                     progress(report.events);
                 }
                 event = events.try_next().await?;

@@ -1,6 +1,7 @@
 //! The COMPLIANCE column of the matrix (the demo `auditor`): a reviewer reads the audit log
 //! and runs no command. Derived from each row rather than written into it:
-//! - a row that needs `audit:read` (the audit API) is open;
+//! - a row that needs `audit:read` (the audit API) answers as it answers ADMIN (open, or 404
+//!   where the row calls a missing resource);
 //! - a public row (open to anonymous callers) and a self-service row (no codes, open to a
 //!   customer and to an operator alike: one's own password, profile, session) stay open;
 //! - every other command (POST, PUT, PATCH, DELETE) is refused: 403, or 404 where the row
@@ -13,6 +14,8 @@ use super::Row;
 /// What the auditor's call of `row` must answer.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Cell {
+    /// What the row expects of ADMIN.
+    AsAdmin(&'static str),
     Open,
     Refused,
     NoFailure,
@@ -21,10 +24,11 @@ pub enum Cell {
 const ANONYMOUS: usize = 0;
 const OWN: usize = 1;
 const OPERATOR: usize = 3;
+const ADMIN: usize = 4;
 
 pub fn cell(row: &Row) -> Cell {
     if row.needs.contains(&"audit:read") {
-        return Cell::Open;
+        return Cell::AsAdmin(row.expect[ADMIN]);
     }
     let public = row.expect[ANONYMOUS] == "ok";
     let self_service =
@@ -45,6 +49,7 @@ pub fn cell(row: &Row) -> Cell {
 /// Whether `status` is what `cell` asks for.
 pub fn passes(cell: Cell, status: u16) -> bool {
     match cell {
+        Cell::AsAdmin(expected) => super::passes(expected, status),
         Cell::Open => super::passes("ok", status),
         Cell::Refused => [403, 404].contains(&status),
         Cell::NoFailure => status < 500,

@@ -88,7 +88,8 @@ export async function downloadFile(path: string, options: DownloadOptions = {}):
       throw new ApiError(408, text, 0, null);
     }
     const type = response.headers.get('content-type') ?? '';
-    if (type.includes('json') || !response.ok) {
+    // An envelope is application/json; a file may be JSON lines (application/x-ndjson).
+    if (/^application\/json\b/i.test(type) || !response.ok) {
       let code = response.status;
       let text = i18n.t('request.httpError', { status: response.status });
       let data: unknown = null;

@@ -33,6 +33,10 @@ const complianceEn: Strings<typeof complianceZh> = {
     payload: 'Payload',
     hidePayload: 'Hide',
     page: 'Page {{page}}',
+    export: 'Export',
+    exportHint:
+      'Download the log with the current filters as a verifiable file (clearway verify --export checks it offline)',
+    exported: 'Audit export downloaded',
     col: {
       time: 'Time',
       actor: 'Actor',
@@ -61,6 +65,27 @@ const complianceEn: Strings<typeof complianceZh> = {
     compare: 'Compare',
     noChanges: 'Nothing changed between the two times',
     col: { field: 'Field', old: 'Old', new: 'New' },
+  },
+  verify: {
+    title: 'Verification in the background',
+    start: 'Verify now',
+    never: 'Not verified from here yet',
+    progress: 'Verification progress',
+    done: '{{done}} of {{total}} chain rows verified',
+    startedBy: 'Started by {{name}} at {{time}}',
+    verifiedTo: 'Verified up to position',
+    sealedTo: 'Signed seals cover up to position',
+    seals: '{{count}} seals',
+    finishedAt: 'Finished at',
+    broken: 'The chain is broken',
+    breakAt: 'Position {{position}}: {{kind}} ({{detail}})',
+    state: {
+      running: 'Running',
+      held: 'Holds',
+      broken: 'Broken',
+      failed: 'Failed',
+      abandoned: 'Abandoned',
+    },
   },
   chain: {
     title: 'Chain status',

@@ -67,3 +67,27 @@ export interface PublicKey {
   algorithm: string;
   publicKey: string;
 }
+
+export interface ChainBreak {
+  position: number;
+  /** changed, missing, inserted or signature. */
+  kind: string;
+  detail: string;
+}
+
+export interface VerificationRun {
+  id: string;
+  /** running, held, broken, failed or abandoned. */
+  state: string;
+  startedBy: string;
+  startedAt: string;
+  finishedAt: string | null;
+  done: number;
+  total: number;
+  verifiedTo: number | null;
+  sealedTo: number | null;
+  sealsChecked: number | null;
+  unchained: number | null;
+  firstBreak: ChainBreak | null;
+  error: string | null;
+}

@@ -1,5 +1,6 @@
 // /compliance/chain: how far the hash chain reaches, its last signed seal (signature checked
-// by the server against the published key) and the public key to verify with.
+// by the server against the published key), a verification run in the background with its
+// progress, and the public key to verify with.
 import type { ReactNode } from 'react';
 import { Alert, Badge, Button, Card, Code, Group, Stack, Table, Text, Title } from '@mantine/core';
 import { IconRefresh } from '@tabler/icons-react';
@@ -7,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { PageLayout } from '@/components/PageLayout';
 import { formatTime } from '@/lib/dates';
 import { useChainStatus, usePublicKey } from '../api/audit';
+import { VerificationCard } from './VerificationCard';
 
 export default function ChainPage() {
   const { t } = useTranslation();
@@ -95,6 +97,7 @@ export default function ChainPage() {
           </Stack>
         </Card>
       )}
+      <VerificationCard />
       <Card withBorder>
         <Stack gap="xs">
           <Title order={2} size="h4">

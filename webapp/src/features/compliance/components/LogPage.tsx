@@ -1,14 +1,16 @@
 // /compliance/log: the whole event log (GET /api/v1/audit/events), newest first, with its
 // filters in the URL, keyset paging ("older" passes the answer's cursor as `before`, "newer"
-// goes back one cursor) and each row's payload shown as fields.
+// goes back one cursor) and each row's payload shown as fields. "Export" downloads the log with
+// the current filters as a verifiable export file (POST /api/v1/audit/exports).
 import { Fragment, useState } from 'react';
 import { Alert, Anchor, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight, IconSearch } from '@tabler/icons-react';
+import { IconChevronLeft, IconChevronRight, IconDownload, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageLayout } from '@/components/PageLayout';
 import { formatTime } from '@/lib/dates';
 import { useAuditEvents } from '../api/audit';
+import { exportAuditLog } from '../api/exportAuditLog';
 import type { AuditEvent } from '../api/types';
 import { compactParams, fromLocalInput, toLocalInput } from '../model/fields';
 import { FieldList } from './FieldList';
@@ -57,6 +59,15 @@ function LogView() {
   const params = { ...compactParams(filters), ...(before ? { before } : {}) };
   const query = useAuditEvents(params);
   const [open, setOpen] = useState<Record<number, boolean>>({});
+  const [exporting, setExporting] = useState(false);
+  const [exportError, setExportError] = useState<string | null>(null);
+  const exportLog = () => {
+    setExporting(true);
+    setExportError(null);
+    exportAuditLog(compactParams(filters))
+      .catch((e: unknown) => setExportError(e instanceof Error ? e.message : String(e)))
+      .finally(() => setExporting(false));
+  };
 
   const apply = (next: Record<Filter, string>) => setSearch(compactParams(next));
   const records = query.data?.records ?? [];
@@ -66,10 +77,26 @@ function LogView() {
     <PageLayout
       title={t('compliance.log.title')}
       filters={<LogFilters initial={filters} onSearch={apply} />}
+      actions={
+        <Button
+          variant="default"
+          leftSection={<IconDownload size={16} />}
+          loading={exporting}
+          onClick={exportLog}
+          title={t('compliance.log.exportHint')}
+        >
+          {t('compliance.log.export')}
+        </Button>
+      }
     >
       {query.isError && (
         <Alert color="red" role="alert">
           {query.error.message}
+        </Alert>
+      )}
+      {exportError && (
+        <Alert color="red" role="alert" withCloseButton onClose={() => setExportError(null)}>
+          {exportError}
         </Alert>
       )}
       <Table striped highlightOnHover fz="sm" aria-label={t('compliance.log.title')}>
