@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use chrono::NaiveDate;
-use command::reference::{ParsedTable, ReferenceData, TABLES, cell, csv_text, parse_table};
+use command::reference::{ParsedTable, ReferenceData, cell, csv_text, parse_table};
+use events::reference::seeded_tables;
 use events::reference::ReferenceTableVersionImported;
 
 pub fn seed_dir() -> PathBuf {
@@ -26,7 +27,7 @@ pub fn day(y: i32, m: u32, d: u32) -> NaiveDate {
 
 /// Every seed file as one version in force from `from`, without a database.
 pub fn seeded(from: NaiveDate) -> ReferenceData {
-    ReferenceData::from_events(TABLES.iter().map(|table| {
+    ReferenceData::from_events(seeded_tables().map(|table| {
         let parsed = seed(table);
         ReferenceTableVersionImported {
             table: table.to_string(),
