@@ -3,9 +3,7 @@
 
 mod reference_support;
 
-use command::reference::{
-    ImportError, ReferenceCache, ReferenceData, import_table, seed_all,
-};
+use command::reference::{ImportError, ReferenceCache, ReferenceData, import_table, seed_all};
 use events::reference::seeded_tables;
 use events::{EventStore, Metadata, StoreError};
 use reference_support::{day, seed_dir, seed_text};

@@ -31,7 +31,11 @@ impl Projection for ReferenceRows {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["rm_reference_rows", "rm_reference_versions", "rm_hs_tariff_zh"]
+        &[
+            "rm_reference_rows",
+            "rm_reference_versions",
+            "rm_hs_tariff_zh",
+        ]
     }
 
     fn apply<'a>(

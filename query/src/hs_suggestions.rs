@@ -202,7 +202,11 @@ async fn scope(
             .bind(id)
             .fetch_one(pool)
             .await?;
-    if exists { Ok(Some(id)) } else { Err(not_found()) }
+    if exists {
+        Ok(Some(id))
+    } else {
+        Err(not_found())
+    }
 }
 
 #[derive(FromRow)]
@@ -311,7 +315,11 @@ pub async fn suggest(
 }
 
 fn units(one: Option<String>, two: Option<String>) -> Option<Vec<String>> {
-    let units: Vec<String> = one.into_iter().chain(two).filter(|u| !u.is_empty()).collect();
+    let units: Vec<String> = one
+        .into_iter()
+        .chain(two)
+        .filter(|u| !u.is_empty())
+        .collect();
     (!units.is_empty()).then_some(units)
 }
 

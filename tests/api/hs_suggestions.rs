@@ -24,7 +24,11 @@ fn encode(q: &str) -> String {
 }
 
 async fn suggest(app: &TestApp, token: &str, query: &str) -> Value {
-    body(app.get(token, &format!("/api/v1/hs-suggestions?{query}")).await).await
+    body(
+        app.get(token, &format!("/api/v1/hs-suggestions?{query}"))
+            .await,
+    )
+    .await
 }
 
 fn codes(r: &Value) -> Vec<String> {
@@ -169,14 +173,23 @@ async fn suggestions_rank_the_product_library_then_tariff_then_nomenclature(pool
     let r = suggest(&app, &operator, "q=Bluetooth+wireless+earphones&limit=5").await;
     assert!(codes(&r).contains(&"851830".to_string()), "{r}");
     // The glossary bridges Chinese to the nomenclature: 笔记本电脑 is a portable computer.
-    let r = suggest(&app, &operator, &format!("q={}&limit=3", encode("笔记本电脑"))).await;
+    let r = suggest(
+        &app,
+        &operator,
+        &format!("q={}&limit=3", encode("笔记本电脑")),
+    )
+    .await;
     assert_eq!(codes(&r)[0], "847130", "{r}");
 
     // Digits complete a code: products, then subheadings starting with them.
     let r = suggest(&app, &acme, "q=8518").await;
     let got = codes(&r);
     assert_eq!(got[0], "8518300000", "{r}");
-    assert!(got[1..].iter().all(|c| c.starts_with("8518") && c.len() == 6));
+    assert!(
+        got[1..]
+            .iter()
+            .all(|c| c.starts_with("8518") && c.len() == 6)
+    );
     assert!(got.contains(&"851830".to_string()));
     // Ten digits: the subheading of their first six.
     let r = suggest(&app, &operator, "q=6109100021").await;
@@ -250,7 +263,12 @@ async fn bad_input_and_foreign_customers_are_refused(pool: PgPool) {
         (&acme, "q=phone&limit=21".to_string(), 400, "limit"),
         (&acme, "q=phone&limit=abc".to_string(), 400, "limit"),
         (&acme, "q=phone&limit=2.5".to_string(), 400, "limit"),
-        (&operator, "q=phone&customerId=nope".to_string(), 400, "customerId"),
+        (
+            &operator,
+            "q=phone&customerId=nope".to_string(),
+            400,
+            "customerId",
+        ),
     ] {
         let r = suggest(&app, token, &query).await;
         assert_envelope(&r);
@@ -271,7 +289,9 @@ async fn bad_input_and_foreign_customers_are_refused(pool: PgPool) {
         assert_envelope(&r);
         assert_eq!(r["_status"], 404, "{id}: {r}");
         assert!(
-            r["message"].as_str().is_some_and(|m| m.contains("customerId")),
+            r["message"]
+                .as_str()
+                .is_some_and(|m| m.contains("customerId")),
             "{r}"
         );
     }
@@ -311,8 +331,7 @@ async fn bench_hs_labelled(pool: PgPool) {
     let rows = command::reference::csv_text::parse(&text).expect("csv");
 
     // (language, top-1, top-5, n) through the endpoint, and the baseline without glossary.
-    let mut tally: std::collections::BTreeMap<(&str, &str), (u32, u32, u32)> =
-        Default::default();
+    let mut tally: std::collections::BTreeMap<(&str, &str), (u32, u32, u32)> = Default::default();
     let mut misses = Vec::new();
     let started = std::time::Instant::now();
     let mut asked = 0u32;

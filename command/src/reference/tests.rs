@@ -155,11 +155,22 @@ fn chinese_tariff_rows_are_checked() {
     assert_eq!(ok.ok(), Some(2));
     for (csv, needle) in [
         ("code,nameEn\n851713,Smartphones\n", "`name`"),
-        ("code,name\n85171,手机\n", "line 2: code 85171 is not 6, 8 or 10 digits"),
-        ("code,name\n851799,手机\n", "851799 is not an HS 2022 subheading"),
-        ("code,name\n8517130000,\n", "line 2: code 8517130000 has no name"),
+        (
+            "code,name\n85171,手机\n",
+            "line 2: code 85171 is not 6, 8 or 10 digits",
+        ),
+        (
+            "code,name\n851799,手机\n",
+            "851799 is not an HS 2022 subheading",
+        ),
+        (
+            "code,name\n8517130000,\n",
+            "line 2: code 8517130000 has no name",
+        ),
     ] {
-        let err = parse_table("hs-tariff-zh", csv).err().map(|e| e.to_string());
+        let err = parse_table("hs-tariff-zh", csv)
+            .err()
+            .map(|e| e.to_string());
         assert!(
             err.as_deref().is_some_and(|e| e.contains(needle)),
             "{csv:?}: {err:?}"

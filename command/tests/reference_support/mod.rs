@@ -5,8 +5,8 @@ use std::path::PathBuf;
 
 use chrono::NaiveDate;
 use command::reference::{ParsedTable, ReferenceData, cell, csv_text, parse_table};
-use events::reference::seeded_tables;
 use events::reference::ReferenceTableVersionImported;
+use events::reference::seeded_tables;
 
 pub fn seed_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../seeds/reference")
