@@ -89,7 +89,8 @@ pub struct HsSuggestion {
     pub source: HsSource,
     /// How well the text matched, 0..1, comparable within one source: 1 is the same
     /// description (or a code prefix), 0.9 a product description containing the text or
-    /// contained in it, below that the full-text rank.
+    /// contained in it, 0.5-0.8 a product sharing words with it (by its full-text rank);
+    /// tariff lines and subheadings: the full-text rank r as r / (r + 1).
     pub score: f64,
     /// Chapter > heading > subheading (those the nomenclature has).
     pub path: Vec<HsPathEntry>,
@@ -402,7 +403,9 @@ async fn by_text(
                               WHEN strpos(cn, $2) > 0 OR strpos($2, cn) > 0
                                    OR (en <> '' AND (strpos(en, $2) > 0 OR strpos($2, en) > 0))
                                 THEN 0.9
-                              ELSE 0.8 * ts_rank(search, q.q, 1 | 32) END)::float8 AS score
+                              ELSE 0.5 + 0.3 * ts_rank(search, q.q, 1)
+                                              / (ts_rank(search, q.q, 1) + 0.1) END)::float8
+                          AS score
                    FROM p, q
                   WHERE cn = $2 OR en = $2 OR strpos(cn, $2) > 0 OR strpos($2, cn) > 0
                         OR (en <> '' AND (strpos(en, $2) > 0 OR strpos($2, en) > 0))

@@ -138,6 +138,12 @@ async fn suggestions_rank_the_product_library_then_tariff_then_nomenclature(pool
     assert_eq!(r["data"][0]["source"], "PRODUCT_LIBRARY", "{r}");
     assert_eq!(r["data"][0]["score"], 0.9, "{r}");
 
+    // Words in common, in another order: the product still first, scored 0.5-0.8.
+    let r = suggest(&app, &acme, "q=headset+for+Bluetooth+calls").await;
+    assert_eq!(r["data"][0]["source"], "PRODUCT_LIBRARY", "{r}");
+    let score = r["data"][0]["score"].as_f64().unwrap_or_default();
+    assert!((0.5..0.8).contains(&score), "{r}");
+
     // Globex does not see Acme's product; nor does staff without a customer.
     for token in [&globex, &operator] {
         let r = suggest(&app, token, &format!("q={}", encode("蓝牙耳机"))).await;
