@@ -12,8 +12,9 @@
 # It prints the figures that docs/benchmarks.md records. `scripts/bench.sh --help` passes
 # --help to the binary. Subcommands: all (about 12 minutes on 2 cores), commands, peer,
 # rebuild, list, export, verify, mixed, upload, clean; and `extract` (the document
-# extractor's accuracy, a test run in debug mode). Each benchmark drops and creates its own
-# database clearway_bench_<name> on that server and leaves it behind for inspection
+# extractor's and the HS suggestions' accuracy, tests run in debug mode). Each benchmark
+# drops and creates its own database clearway_bench_<name> on that server and leaves it
+# behind for inspection
 # (`scripts/bench.sh clean` drops them).
 set -euo pipefail
 
@@ -26,10 +27,14 @@ export CLEARWAY_ROOT
 . scripts/lib/postgres.sh
 
 need_tool cargo "install Rust (rustup)"
-# `extract`: the document extractor's accuracy on generated invoices (docs/ai-create.md).
+# `extract`: the document extractor's accuracy on generated invoices, then the HS code
+# suggestions' top-1/top-5 over seeds/hs-labelled.csv (a fresh database per run on the
+# server DATABASE_URL names) (docs/ai-create.md).
 if [ "${1:-}" = extract ]; then
 	ensure_document_tools
-	exec cargo test --locked -p command --lib ai_draft::tests::bench_extract -- --ignored --nocapture
+	cargo test --locked -p command --lib ai_draft::tests::bench_extract -- --ignored --nocapture
+	ensure_database clearway_bench
+	exec cargo test --locked --test api hs_suggestions::bench_hs_labelled -- --ignored --nocapture
 fi
 ensure_database clearway_bench
 export RUST_LOG="${RUST_LOG:-warn,sqlx::query=error}"

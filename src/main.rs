@@ -209,6 +209,8 @@ async fn main() -> anyhow::Result<()> {
             startup::MIGRATOR.run(&pool).await.context("migrating")?;
             let router_state = command_state(&config, pool.clone()).await?;
             seed::seed_reference(&router_state, &reference_dir).await?;
+            let hs = seed::seed_hs_nomenclature(&pool).await?;
+            println!("HS 2022 nomenclature index: {hs} rows written");
             if config.development() {
                 seed::seed_demo(&router_state).await?;
                 seed::seed_demo_master_data(&router_state).await?;

@@ -2,10 +2,12 @@
 //! issuing commands. Running it twice changes nothing the second time.
 
 mod bootstrap;
+mod hs;
 
 pub use bootstrap::{
     BOOTSTRAP_PASSWORD_FILE, Bootstrap, bootstrap_first_admin, bootstrap_from_env,
 };
+pub use hs::seed_hs_nomenclature;
 
 use anyhow::Context;
 use api::{Actor, Role};

@@ -76,6 +76,11 @@ pub fn entry(code: &str) -> Option<&'static Entry> {
     n.by_code.get(code).and_then(|&i| n.entries.get(i))
 }
 
+/// Every entry, in file order: each chapter followed by its headings and subheadings.
+pub fn entries() -> &'static [Entry] {
+    &NOMENCLATURE.entries
+}
+
 /// Whether `code` (6 digits) is a subheading of HS 2022.
 pub fn is_subheading(code: &str) -> bool {
     code.len() == 6 && entry(code).is_some()

@@ -38,7 +38,23 @@ pub const TABLES: &[&str] = &[
     "payment-methods",
     "freight-terms",
     "exchange-rates",
+    HS_TARIFF_ZH,
 ];
+
+/// Chinese tariff descriptions (`code`: the 6-, 8- or 10-digit commodity code, `name`: its
+/// Chinese description; optional `legalUnitOne`, `legalUnitTwo`, `elements`): loaded by a
+/// user with `clearway import-reference hs-tariff-zh FILE.csv --from DATE`, indexed for the
+/// HS code suggestions. The repository ships no such file (the published tariff text is not
+/// in it).
+pub const HS_TARIFF_ZH: &str = "hs-tariff-zh";
+
+/// Tables that only an import loads: `clearway seed` has no file for them.
+pub const IMPORT_ONLY: &[&str] = &[HS_TARIFF_ZH];
+
+/// The tables `seeds/reference/` has a file for.
+pub fn seeded_tables() -> impl Iterator<Item = &'static str> {
+    TABLES.iter().copied().filter(|t| !IMPORT_ONLY.contains(t))
+}
 
 pub fn is_known_table(table: &str) -> bool {
     TABLES.contains(&table)

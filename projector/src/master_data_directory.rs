@@ -145,14 +145,23 @@ async fn product(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Pro
             return delete(tx, "rm_products", "product_id", event).await;
         }
     };
+    // The search vector of the HS suggestions: the descriptions' English words (stemmed)
+    // and their Chinese words (jieba), as `query::hs_suggestions` searches them.
+    let text = format!(
+        "{} {}",
+        f.description_cn,
+        f.description_en.as_deref().unwrap_or_default()
+    );
+    let chinese = textsearch::chinese_index_text(&text);
     if let Some(customer) = customer {
         sqlx::query(
             "INSERT INTO rm_products (product_id, customer_id, description_cn, description_en,
                  hs_code, declaration_elements, declared_unit, legal_unit_one, legal_unit_two,
                  origin_country, unit_price, currency, create_by, create_time, update_by,
-                 update_time, deleted, version)
+                 update_time, deleted, version, search)
              VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $13, $14,
-                     false, $15)
+                     false, $15,
+                     to_tsvector('english', $16) || to_tsvector('simple', $17))
              ON CONFLICT (product_id) DO NOTHING",
         )
         .bind(event.stream_id)
@@ -170,6 +179,8 @@ async fn product(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Pro
         .bind(&event.metadata.actor_name)
         .bind(event.recorded_at)
         .bind(event.stream_version)
+        .bind(&text)
+        .bind(&chinese)
         .execute(&mut *tx)
         .await?;
     } else {
@@ -177,7 +188,8 @@ async fn product(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Pro
             "UPDATE rm_products SET description_cn = $3, description_en = $4, hs_code = $5,
                  declaration_elements = $6, declared_unit = $7, legal_unit_one = $8,
                  legal_unit_two = $9, origin_country = $10, unit_price = $11, currency = $12,
-                 update_by = $13, update_time = $14, version = $2
+                 update_by = $13, update_time = $14, version = $2,
+                 search = to_tsvector('english', $15) || to_tsvector('simple', $16)
               WHERE product_id = $1 AND version < $2",
         )
         .bind(event.stream_id)
@@ -194,6 +206,8 @@ async fn product(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Pro
         .bind(&f.currency)
         .bind(&event.metadata.actor_name)
         .bind(event.recorded_at)
+        .bind(&text)
+        .bind(&chinese)
         .execute(&mut *tx)
         .await?;
     }

@@ -31,7 +31,11 @@ impl Projection for ReferenceRows {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["rm_reference_rows", "rm_reference_versions"]
+        &[
+            "rm_reference_rows",
+            "rm_reference_versions",
+            "rm_hs_tariff_zh",
+        ]
     }
 
     fn apply<'a>(
@@ -92,7 +96,61 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
         .bind(e.effective_from)
         .execute(&mut *tx)
         .await?;
-    insert_rows(tx, &e).await
+    insert_rows(tx, &e).await?;
+    if e.table == events::reference::HS_TARIFF_ZH {
+        index_tariff(tx, &e).await?;
+    }
+    Ok(())
+}
+
+/// The Chinese tariff descriptions of one version into `rm_hs_tariff_zh`, their words
+/// segmented by jieba (`textsearch`) into a `simple` search vector: the HS suggestions'
+/// `TARIFF_ZH` source.
+async fn index_tariff(
+    tx: &mut PgConnection,
+    e: &ReferenceTableVersionImported,
+) -> Result<(), ProjectionError> {
+    sqlx::query("DELETE FROM rm_hs_tariff_zh WHERE effective_from = $1")
+        .bind(e.effective_from)
+        .execute(&mut *tx)
+        .await?;
+    let cell = |row: &events::reference::Row, key: &str| {
+        row.get(key)
+            .and_then(|v| v.as_str())
+            .map(str::trim)
+            .filter(|v| !v.is_empty())
+            .map(str::to_string)
+    };
+    let (mut codes, mut names, mut words) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut unit_one, mut unit_two, mut elements) = (Vec::new(), Vec::new(), Vec::new());
+    for row in &e.rows {
+        let (Some(code), Some(name)) = (cell(row, "code"), cell(row, "name")) else {
+            continue;
+        };
+        words.push(textsearch::chinese_index_text(&name));
+        codes.push(code);
+        names.push(name);
+        unit_one.push(cell(row, "legalUnitOne"));
+        unit_two.push(cell(row, "legalUnitTwo"));
+        elements.push(cell(row, "elements"));
+    }
+    sqlx::query(
+        "INSERT INTO rm_hs_tariff_zh (effective_from, code, description, legal_unit_one,
+             legal_unit_two, elements, search)
+         SELECT $1, c, n, u1, u2, el, to_tsvector('simple', w)
+           FROM unnest($2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[])
+                AS t(c, n, u1, u2, el, w)",
+    )
+    .bind(e.effective_from)
+    .bind(&codes)
+    .bind(&names)
+    .bind(&unit_one)
+    .bind(&unit_two)
+    .bind(&elements)
+    .bind(&words)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
 }
 
 /// One INSERT of all rows through unnest: a country table is ~260 rows, and one statement

@@ -15,6 +15,7 @@ pub mod declaration_counts;
 pub mod declaration_detail;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod hs_suggestions;
 pub mod master_data;
 pub mod ports;
 pub mod reference;
@@ -52,6 +53,7 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(roles::routes(guards))
         .merge(ports::routes(guards))
         .merge(master_data::routes(guards))
+        .merge(hs_suggestions::routes(guards))
         .merge(customers::routes(guards))
         .merge(admin_audit::routes(guards))
         .merge(declaration_list::routes(guards))

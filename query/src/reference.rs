@@ -50,6 +50,7 @@ pub const TABLES: &[&str] = &[
     "payment-methods",
     "freight-terms",
     "exchange-rates",
+    "hs-tariff-zh",
 ];
 
 const CACHE_CONTROL: &str = "public, max-age=300";

@@ -211,6 +211,8 @@ pub const ROWS: &[Row] = &[
     Row { method: "PUT", route: "/api/v1/mapping-schemes/{id}", call: "/api/v1/mapping-schemes/{missing}", needs: &["customers:management"], body: empty, expect: ["401", "404", "404", "404", "404", "404", "403"] },
     Row { method: "DELETE", route: "/api/v1/mapping-schemes/{id}", call: "/api/v1/mapping-schemes/{missing}", needs: &["customers:management"], body: empty, expect: ["401", "404", "404", "404", "404", "404", "403"] },
     Row { method: "GET", route: "/api/v1/products/suggest", call: "", needs: &["customers:management"], body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
+    // HS suggestions: the customer's own library (another company's customerId: 404); staff name any customer.
+    Row { method: "GET", route: "/api/v1/hs-suggestions", call: "/api/v1/hs-suggestions?q=phone&customerId={cust}", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/mapping-schemes/targets", call: "", needs: &["customers:management"], body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/mapping-schemes/preview", call: "", needs: &["customers:management"], body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     // --- operations: an admin resumes a stopped projection (no code: the role decides)

@@ -26,6 +26,7 @@ mod field_paths;
 mod foreign_ids;
 mod helpers;
 mod housekeeping;
+mod hs_suggestions;
 mod identity;
 mod lockout;
 mod login_hardening;

@@ -23,6 +23,10 @@ pub enum ImportError {
     DuplicateColumn(String),
     #[error("the table has no rows")]
     Empty,
+    #[error("the header has no `{0}` column")]
+    MissingColumn(&'static str),
+    #[error("line {line}: {message}")]
+    InvalidRow { line: usize, message: String },
     #[error("line {line}: empty code")]
     EmptyCode { line: usize },
     #[error("line {line}: code {code} already appears on line {first_line}")]
@@ -90,6 +94,11 @@ pub fn parse_table(table: &str, csv_text: &str) -> Result<ParsedTable, ImportErr
         .iter()
         .position(|h| h == "code")
         .ok_or(ImportError::MissingCodeColumn)?;
+    let tariff = table == reference::HS_TARIFF_ZH;
+    let name_at = header.iter().position(|h| h == "name");
+    if tariff && name_at.is_none() {
+        return Err(ImportError::MissingColumn("name"));
+    }
     let mut columns = vec!["code".to_string()];
     columns.extend(header.iter().filter(|h| *h != "code").cloned());
 
@@ -114,6 +123,9 @@ pub fn parse_table(table: &str, csv_text: &str) -> Result<ParsedTable, ImportErr
                 first_line,
             });
         }
+        if tariff {
+            check_tariff_row(&code, name_at.map(|i| record.fields[i].trim()), record.line)?;
+        }
         first_seen.insert(code, record.line);
         let mut row = Row::new();
         for (name, value) in header.iter().zip(&record.fields) {
@@ -131,6 +143,25 @@ pub fn parse_table(table: &str, csv_text: &str) -> Result<ParsedTable, ImportErr
         return Err(ImportError::Empty);
     }
     Ok(ParsedTable { columns, rows })
+}
+
+/// A row of `hs-tariff-zh`: a 6-, 8- or 10-digit code whose first six digits are an HS 2022
+/// subheading, and a Chinese description.
+fn check_tariff_row(code: &str, name: Option<&str>, line: usize) -> Result<(), ImportError> {
+    let invalid = |message: String| ImportError::InvalidRow { line, message };
+    if !matches!(code.len(), 6 | 8 | 10) || !code.bytes().all(|b| b.is_ascii_digit()) {
+        return Err(invalid(format!("code {code} is not 6, 8 or 10 digits")));
+    }
+    if !crate::hs::is_subheading(&code[..6]) {
+        return Err(invalid(format!(
+            "code {code}: {} is not an HS 2022 subheading",
+            &code[..6]
+        )));
+    }
+    if name.is_none_or(str::is_empty) {
+        return Err(invalid(format!("code {code} has no name")));
+    }
+    Ok(())
 }
 
 /// `name_en`, `NAME_EN`, `name-en` and `nameEn` all become `nameEn`: the API speaks camelCase.

@@ -144,3 +144,36 @@ fn cache_swaps_snapshots() {
     assert!(!before.is_loaded("units"));
     assert!(cache.current().is_loaded("units"));
 }
+
+#[test]
+fn chinese_tariff_rows_are_checked() {
+    let ok = parse_table(
+        "hs-tariff-zh",
+        "code,name,legalUnitOne,elements\n8517130000,智能手机,007,品名|品牌|型号\n610910,棉制针织T恤衫,,\n",
+    )
+    .map(|p| p.rows.len());
+    assert_eq!(ok.ok(), Some(2));
+    for (csv, needle) in [
+        ("code,nameEn\n851713,Smartphones\n", "`name`"),
+        (
+            "code,name\n85171,手机\n",
+            "line 2: code 85171 is not 6, 8 or 10 digits",
+        ),
+        (
+            "code,name\n851799,手机\n",
+            "851799 is not an HS 2022 subheading",
+        ),
+        (
+            "code,name\n8517130000,\n",
+            "line 2: code 8517130000 has no name",
+        ),
+    ] {
+        let err = parse_table("hs-tariff-zh", csv)
+            .err()
+            .map(|e| e.to_string());
+        assert!(
+            err.as_deref().is_some_and(|e| e.contains(needle)),
+            "{csv:?}: {err:?}"
+        );
+    }
+}

@@ -4,8 +4,9 @@
 use std::path::PathBuf;
 
 use chrono::NaiveDate;
-use command::reference::{ParsedTable, ReferenceData, TABLES, cell, csv_text, parse_table};
+use command::reference::{ParsedTable, ReferenceData, cell, csv_text, parse_table};
 use events::reference::ReferenceTableVersionImported;
+use events::reference::seeded_tables;
 
 pub fn seed_dir() -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../seeds/reference")
@@ -26,7 +27,7 @@ pub fn day(y: i32, m: u32, d: u32) -> NaiveDate {
 
 /// Every seed file as one version in force from `from`, without a database.
 pub fn seeded(from: NaiveDate) -> ReferenceData {
-    ReferenceData::from_events(TABLES.iter().map(|table| {
+    ReferenceData::from_events(seeded_tables().map(|table| {
         let parsed = seed(table);
         ReferenceTableVersionImported {
             table: table.to_string(),

@@ -23,6 +23,7 @@ import {
 import { IconArrowBackUp, IconCheck, IconChecks, IconEdit, IconX } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
 import { useChangeLabel } from '@/features/declarations/components/useChangeLabel';
+import { HsCodeInput } from '@/features/hs-codes/components/HsCodeInput';
 import { declarationDetailPath } from '@/lib/declarations';
 import { message } from '@/lib/message';
 import { ApiError } from '@/lib/request';
@@ -138,7 +139,19 @@ export function ReviewStep({ draft, onStartOver }: { draft: AiDraft; onStartOver
           </Text>
         </Table.Td>
         <Table.Td miw={160}>
-          {r.decision === 'edited' ? (
+          {r.decision === 'edited' && f.name === 'goodsCode' && f.line !== undefined ? (
+            // The HS field: suggestions for the line's goods name or the digits typed.
+            <HsCodeInput
+              size="xs"
+              aria-label={label(f.path)}
+              value={r.edited}
+              onChange={(code) => set(f.path, { edited: code })}
+              onFocus={() => setHovered(f.path)}
+              description={valueText(draft.goods[f.line]?.goodsName?.value)}
+              customerId={draft.customerId}
+              autoFocus
+            />
+          ) : r.decision === 'edited' ? (
             <TextInput
               size="xs"
               aria-label={label(f.path)}

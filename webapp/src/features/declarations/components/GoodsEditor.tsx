@@ -19,6 +19,7 @@ import { expectedTotal, goodsTotals } from '../model/validation';
 import type { GoodsLine } from '../model/types';
 import { FormInput, type DeclarationFormApi } from './FormInput';
 import { ProductPicker } from '@/features/master-data/components/ProductPicker';
+import { HsCodeInput } from '@/features/hs-codes/components/HsCodeInput';
 import { goodsFromProduct } from '@/features/master-data/model/product';
 
 const COLUMNS = GOODS_FIELDS.filter((f) => f.column);
@@ -127,15 +128,31 @@ export function GoodsEditor({ form, required, detailsOpen = false, customerId }:
                       <Table.Td key={f.name}>
                         <Group gap={2} wrap="nowrap" align="flex-start">
                           <div style={{ flex: 1, minWidth: 0 }}>
-                            <FormInput
-                              form={form}
-                              path={`declarationGoodsInfo.${i}.${f.name}`}
-                              kind={f.kind}
-                              table={f.table}
-                              size="xs"
-                              ariaLabel={`${t(`goods.${f.name}`)} ${i + 1}`}
-                              required={required.has(f.name)}
-                            />
+                            {f.name === 'goodsCode' ? (
+                              // HS code suggestions for the line's goods name or the digits typed.
+                              <HsCodeInput
+                                {...form.getInputProps(`declarationGoodsInfo.${i}.goodsCode`)}
+                                size="xs"
+                                aria-label={`${t('goods.goodsCode')} ${i + 1}`}
+                                withAsterisk={required.has('goodsCode')}
+                                value={String(lines[i].goodsCode ?? '')}
+                                onChange={(code) =>
+                                  form.setFieldValue(`declarationGoodsInfo.${i}.goodsCode`, code)
+                                }
+                                description={String(lines[i].goodsName ?? '')}
+                                customerId={customerId}
+                              />
+                            ) : (
+                              <FormInput
+                                form={form}
+                                path={`declarationGoodsInfo.${i}.${f.name}`}
+                                kind={f.kind}
+                                table={f.table}
+                                size="xs"
+                                ariaLabel={`${t(`goods.${f.name}`)} ${i + 1}`}
+                                required={required.has(f.name)}
+                              />
+                            )}
                           </div>
                           {f.name === 'totalPrice' && (
                             <Tooltip label={t('form.computeTotal')}>
