@@ -50,6 +50,7 @@ pub struct ClassCheck {
     pub reason_en: Option<String>,
     /// The goods value in CNY at the day's rates, when it can be told.
     #[schema(value_type = Option<f64>, example = 1280.5)]
+    #[serde(with = "rust_decimal::serde::float_option")]
     pub value_cny: Option<rust_decimal::Decimal>,
 }
 
