@@ -11,8 +11,9 @@ use crate::helpers::*;
 const PATH: &str = "/api/v1/declarations/validate";
 
 fn good_form() -> Value {
-    let mut data = serde_json::to_value(clearway::seed::demo_c_export("1ZCHECK0001", "PVG", "SHA01"))
-        .expect("json");
+    let mut data =
+        serde_json::to_value(clearway::seed::demo_c_export("1ZCHECK0001", "PVG", "SHA01"))
+            .expect("json");
     data["declarationType"] = json!("OC");
     data
 }
@@ -40,9 +41,21 @@ async fn a_good_form_passes_with_its_class_and_nothing_is_stored(pool: PgPool) {
     assert_eq!(d["class"]["declared"], "C");
     assert_eq!(d["class"]["proposed"], "C", "{d}");
     assert_eq!(d["class"]["agrees"], true);
-    assert!(d["class"]["reasonZh"].as_str().is_some_and(|s| !s.is_empty()));
-    assert!(d["class"]["reasonEn"].as_str().is_some_and(|s| s.contains("USD")), "{d}");
-    assert!(d["class"]["valueCny"].as_f64().is_some_and(|v| v > 0.0), "{d}");
+    assert!(
+        d["class"]["reasonZh"]
+            .as_str()
+            .is_some_and(|s| !s.is_empty())
+    );
+    assert!(
+        d["class"]["reasonEn"]
+            .as_str()
+            .is_some_and(|s| s.contains("USD")),
+        "{d}"
+    );
+    assert!(
+        d["class"]["valueCny"].as_f64().is_some_and(|v| v > 0.0),
+        "{d}"
+    );
     assert_eq!(event_count(&app).await, before, "validate appended events");
 }
 
@@ -68,7 +81,10 @@ async fn bad_fields_are_named_by_their_paths_in_the_callers_language(pool: PgPoo
     assert_eq!(r["code"], 200, "{r}");
     let d = &r["data"];
     assert_eq!(d["valid"], false);
-    assert_eq!(d["draftValid"], false, "no tracking number: not even a draft");
+    assert_eq!(
+        d["draftValid"], false,
+        "no tracking number: not even a draft"
+    );
     let problems = d["problems"].as_array().expect("problems");
     let find = |field: &str| {
         problems
@@ -78,8 +94,16 @@ async fn bad_fields_are_named_by_their_paths_in_the_callers_language(pool: PgPoo
     };
     let code = find("declarationGoodsInfo[0].goodsCode");
     assert_eq!(code["blocksDraft"], false);
-    assert!(code["message"].as_str().expect("message").contains("goodsCode"));
-    assert!(code["message"].as_str().expect("message").is_ascii(), "English asked: {code}");
+    assert!(
+        code["message"]
+            .as_str()
+            .expect("message")
+            .contains("goodsCode")
+    );
+    assert!(
+        code["message"].as_str().expect("message").is_ascii(),
+        "English asked: {code}"
+    );
     assert_eq!(find("netWeight")["blocksDraft"], false);
     assert_eq!(find("trackingNumber")["blocksDraft"], true);
 

@@ -12,9 +12,9 @@ use utoipa::ToSchema;
 
 use super::{CreateHead, owner, resolve_type};
 use crate::Violation;
+use crate::declaration::shape;
 use crate::declaration::validate::class::{Valued, goods_value_cny, propose};
 use crate::declaration::validate::{self, present};
-use crate::declaration::shape;
 use crate::http::CommandState;
 use crate::reference::ReferenceData;
 

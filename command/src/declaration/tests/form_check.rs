@@ -23,7 +23,10 @@ fn a_complete_form_has_no_problem_and_agrees_with_its_class() {
     assert_eq!(out.class.value_cny, Some(dec("1420")));
     assert!(out.class.agrees);
     let reason = out.class.reason_en.expect("reason");
-    assert!(reason.contains("200 USD") && reason.contains("CNY 1420"), "{reason}");
+    assert!(
+        reason.contains("200 USD") && reason.contains("CNY 1420"),
+        "{reason}"
+    );
     assert!(out.class.reason_zh.expect("zh").contains("1420"));
 }
 
@@ -82,7 +85,12 @@ fn a_value_above_five_thousand_yuan_calls_for_class_d() {
     let out = check(oc(), &d, &reference(), now());
     assert_eq!(out.class.proposed.as_deref(), Some("D"));
     assert!(!out.class.agrees);
-    assert!(out.class.reason_en.expect("reason").contains("above CNY 5,000"));
+    assert!(
+        out.class
+            .reason_en
+            .expect("reason")
+            .contains("above CNY 5,000")
+    );
     assert!(out.problems.iter().any(|p| p.rule == "class_c_limit"));
 }
 
