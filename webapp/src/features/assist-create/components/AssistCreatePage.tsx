@@ -57,6 +57,8 @@ export default function AssistCreatePage() {
   const [preparing, setPreparing] = useState(false);
   const [busy, setBusy] = useState<'draft' | 'submit' | null>(null);
   const idempotencyKey = useRef(newIdempotencyKey());
+  const create = useCreateDeclaration();
+  const submit = useSubmitDeclaration();
   const form = useForm<DeclarationFormValues>({ initialValues: blankForm() });
   const owner = staff ? customerId : undefined;
   const latest = useCustomerDeclarations(type, owner);
@@ -151,9 +153,6 @@ export default function AssistCreatePage() {
       setBusy(null);
     }
   };
-  const create = useCreateDeclaration();
-  const submit = useSubmitDeclaration();
-
   const stepLabel = (s: (typeof STEPS)[number]) => ({
     label: t(`steps.${s}`),
     description: t(`steps.${s}Hint`),
