@@ -6,7 +6,8 @@ import { useSessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
 import AssistCreatePage from '../components/AssistCreatePage';
 
-vi.setConfig({ testTimeout: 30_000 });
+// The walks render the whole declaration form in jsdom: slow on a busy machine.
+vi.setConfig({ testTimeout: 120_000 });
 
 if (!('fonts' in document))
   Object.defineProperty(document, 'fonts', {
@@ -69,8 +70,10 @@ let calls: Call[] = [];
 /** The server's check: the tracking number is required, nothing else is wrong. */
 function checkOf(body: Record<string, unknown>) {
   const missing = !body.trackingNumber;
+  const type = String(body.declarationType);
+  const declared = type.slice(1);
   return {
-    declarationType: 'OC',
+    declarationType: type,
     valid: !missing,
     draftValid: !missing,
     judgedOn: '2026-11-27',
@@ -85,9 +88,9 @@ function checkOf(body: Record<string, unknown>) {
         ]
       : [],
     class: {
-      declared: 'C',
+      declared,
       proposed: 'C',
-      agrees: true,
+      agrees: declared === 'C',
       reasonZh: '货值 170 USD',
       reasonEn: 'value 170 USD = CNY 1207 at the day rate',
       valueCny: 1207,
@@ -115,6 +118,13 @@ beforeEach(async () => {
       if (url.pathname === '/api/v1/declarations/validate') return ok(checkOf(body));
       if (url.pathname === '/api/v1/declarations' && method === 'POST')
         return ok({ id: 'decl-new', version: 1, position: 42 });
+      if (url.pathname === '/api/v1/declarations/decl-new/submit')
+        return ok({ id: 'decl-new', version: 2, position: 43 });
+      if (url.pathname === '/api/v1/customers')
+        return ok({
+          records: [{ customerId: 'cust-acme', username: 'acme', companyName: 'ACME Trading' }],
+          total: 1,
+        });
       return ok([]);
     }),
   );
@@ -210,6 +220,78 @@ describe('AssistCreatePage', () => {
     });
     expect(created.body).not.toHaveProperty('customerId');
     expect(calls.some((c) => c.path.endsWith('/submit'))).toBe(false);
+  });
+
+  it('lets staff file for a chosen customer from the template, switch class and submit', async () => {
+    useSessionStore.setState({ role: 'OPERATOR' });
+    renderPage();
+    const picker = screen
+      .getAllByLabelText(/^Customer/)
+      .find((e): e is HTMLInputElement => e instanceof HTMLInputElement)!;
+    picker.focus();
+    fireEvent.change(picker, { target: { value: 'acme' } });
+    fireEvent.click(await screen.findByRole('option', { name: /acme/, hidden: true }));
+    next();
+    fireEvent.click(screen.getByRole('radio', { name: /Export class B/ }));
+    next();
+    fireEvent.click(screen.getByRole('radio', { name: /^Template/ }));
+    expect(
+      await screen.findByText('Parties and agent taken from the last declaration, 1ZOLD0001.'),
+    ).toBeInTheDocument();
+    next();
+    // The template: the last declaration's parties, no tracking number, no goods.
+    expect(await screen.findByDisplayValue('Li Lei')).toBeInTheDocument();
+    await waitFor(
+      () =>
+        expect(
+          calls.filter((c) => c.path === '/api/v1/declarations/validate').length,
+        ).toBeGreaterThan(0),
+      { timeout: 3000 },
+    );
+    const sent = calls.find((c) => c.path === '/api/v1/declarations/validate')!;
+    expect(sent.body).toMatchObject({ customerId: 'cust-acme', declarationType: 'OB' });
+    expect(sent.body?.trackingNumber).toBeNull();
+    // The server proposes C for a form declared B: switching keeps the form.
+    await waitFor(() =>
+      expect(screen.getByTestId('class-check')).toHaveTextContent('Class C proposed; B chosen'),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Switch to OC' }));
+    await waitFor(
+      () =>
+        expect(
+          calls.some(
+            (c) =>
+              c.path === '/api/v1/declarations/validate' &&
+              (c.body as { declarationType?: string })?.declarationType === 'OC',
+          ),
+        ).toBe(true),
+      { timeout: 3000 },
+    );
+    expect(screen.getByDisplayValue('Li Lei')).toBeInTheDocument();
+    const tracking = screen
+      .getAllByLabelText(/^Tracking number/)
+      .find((e): e is HTMLInputElement => e instanceof HTMLInputElement)!;
+    fireEvent.change(tracking, { target: { value: '1ZSTAFF01' } });
+    await waitFor(
+      () => expect(screen.getByTestId('check-status')).toHaveTextContent('ready to submit'),
+      { timeout: 3000 },
+    );
+    next();
+    fireEvent.click(await screen.findByRole('button', { name: 'Submit' }));
+    await waitFor(() =>
+      expect(screen.getByTestId('location')).toHaveTextContent(
+        '/customs-clearance/detail-c/1?id=decl-new',
+      ),
+    );
+    const created = calls.find((c) => c.path === '/api/v1/declarations' && c.method === 'POST')!;
+    expect(created.body).toMatchObject({
+      customerId: 'cust-acme',
+      declarationType: 'OC',
+      trackingNumber: '1ZSTAFF01',
+      shipperName: 'Li Lei',
+    });
+    const submitted = calls.find((c) => c.path === '/api/v1/declarations/decl-new/submit')!;
+    expect(submitted.method).toBe('POST');
   });
 
   it('keeps staff on the first step until a customer is chosen', async () => {
