@@ -17,6 +17,7 @@ mod contract;
 mod customer_cache;
 mod customers;
 mod declaration_permission;
+mod declaration_validate;
 mod declarations;
 mod easy_clear_login;
 mod envelope;

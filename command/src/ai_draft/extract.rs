@@ -21,7 +21,7 @@ use std::collections::BTreeMap;
 
 use chrono::NaiveDate;
 use events::ai_draft::{ClassProposal, Proposal};
-use events::declaration::{DeclarationClass, Direction, TypeCode};
+use events::declaration::{Direction, TypeCode};
 use rust_decimal::Decimal;
 use serde_json::Value;
 

@@ -30,6 +30,7 @@ pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
     OpenApiRouter::with_openapi(Actions::openapi())
         .routes(routes!(create).map(|r| r.route_layer(guard.clone())))
         .routes(routes!(edit).map(|r| r.route_layer(guard.clone())))
+        .routes(routes!(validate::validate_form).map(|r| r.route_layer(guard.clone())))
         .route(
             "/api/v1/declarations/{id}/{action}",
             post(act).route_layer(declarations),
@@ -370,6 +371,7 @@ async fn act(
 }
 
 pub mod actions;
+pub mod validate;
 use actions::Actions;
 
 #[cfg(test)]

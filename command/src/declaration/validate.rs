@@ -9,7 +9,7 @@
 //! - Blank strings count as absent.
 
 pub mod caps;
-mod class;
+pub mod class;
 mod goods;
 mod header;
 pub mod id_number;

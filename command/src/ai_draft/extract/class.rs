@@ -7,6 +7,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use super::*;
+use crate::declaration::validate::class::{Valued, propose};
 
 pub(super) fn decimal_of(p: Option<&Proposal>) -> Option<Decimal> {
     p.and_then(|p| match &p.value {
@@ -72,35 +73,26 @@ pub(super) fn value_cny(
     Some(((total * rate).round_dp(2), currency, total))
 }
 
-/// B for a person's parcel within the per-parcel limit, C up to CNY 5,000 without a
-/// licence, D otherwise; `None` (with a warning) when the value cannot be told.
+/// The class through the declaration's one rule
+/// ([`propose`](crate::declaration::validate::class::propose)): D for a named licence or a
+/// value above CNY 5,000, B for a person's parcel within the per-parcel limit, C otherwise;
+/// `None` (with a warning) when the value cannot be told.
 pub(super) fn class(
     x: &Extraction,
     found: &BTreeMap<Key, Found>,
     ctx: &Context,
 ) -> Option<ClassProposal> {
-    let c = |class: DeclarationClass, zh: String, en: String| ClassProposal {
-        class: class.letter().to_string(),
-        reason_zh: zh,
-        reason_en: en,
+    let licence = found.contains_key(&Key::Licence);
+    let value = if licence {
+        None
+    } else {
+        let (cny, currency, total) = value_cny(x, found, ctx)?;
+        Some(Valued {
+            total,
+            currency,
+            cny,
+        })
     };
-    if found.contains_key(&Key::Licence) {
-        return Some(c(
-            DeclarationClass::D,
-            "单证载有许可证号，需正式报关".into(),
-            "the documents name a licence, which needs a formal declaration".into(),
-        ));
-    }
-    let (cny, currency, total) = value_cny(x, found, ctx)?;
-    let value_zh = format!("货值 {total} {currency} ≈ {cny} 元人民币（按当日汇率）");
-    let value_en = format!("value {total} {currency} = CNY {cny} at the day's rate");
-    if cny > Decimal::from(5000) {
-        return Some(c(
-            DeclarationClass::D,
-            format!("{value_zh}，超过 5000 元"),
-            format!("{value_en}, above CNY 5,000"),
-        ));
-    }
     let import = ctx.declaration_type.direction == Direction::Import;
     let receiver = found
         .get(&if import { Key::Consignee } else { Key::Shipper })
@@ -110,17 +102,5 @@ pub(super) fn class(
         .get("consigneeCompanyCn")
         .is_some_and(|p| p.source == "tradeCompany");
     let person = receiver.is_some_and(|r| !is_company(&r.text)) && !matched;
-    let limit = Decimal::from(1000);
-    if person && cny <= limit {
-        return Some(c(
-            DeclarationClass::B,
-            format!("{value_zh}，收发件人为个人，未超过每件 1000 元"),
-            format!("{value_en}; the consignee is a person, within CNY 1,000 per parcel"),
-        ));
-    }
-    Some(c(
-        DeclarationClass::C,
-        format!("{value_zh}，不超过 5000 元，未见许可证"),
-        format!("{value_en}, at most CNY 5,000, no licence named"),
-    ))
+    propose(licence, value.as_ref(), person)
 }

@@ -1,10 +1,13 @@
 //! Rules keyed by class: B needs the personal ID number, C stays within CNY 5,000, D
 //! carries the full header of a customs declaration (the list is in `docs/fields.md`).
 
+use chrono::NaiveDate;
+use events::ai_draft::ClassProposal;
 use events::declaration::{DeclarationClass, DeclarationData, Direction, TypeCode};
 use rust_decimal::Decimal;
 
 use super::{Checker, Lookup, id_number, present};
+use crate::Violation;
 use crate::declaration::messages as m;
 
 /// Class C: total goods value (excluding freight and insurance) in CNY.
@@ -62,9 +65,47 @@ fn class_b<R: Lookup + ?Sized>(c: &mut Checker<'_, R>, ty: TypeCode, d: &Declara
 }
 
 fn class_c_limit<R: Lookup + ?Sized>(c: &mut Checker<'_, R>, d: &DeclarationData) {
+    let date = c.date_label();
+    let value = goods_value_cny(c.reference, c.on, &date, d);
+    for v in value.problems {
+        c.push(v);
+    }
+    if let Some(total) = value.cny
+        && total > CLASS_C_LIMIT_CNY
+    {
+        c.push(m::class_c_limit(
+            "declarationGoodsInfo",
+            total.round_dp(2).normalize(),
+            CLASS_C_LIMIT_CNY,
+        ));
+    }
+}
+
+/// The goods value of a form.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct GoodsValue {
+    /// In CNY at the day's rates; `None` when a line could not be converted.
+    pub cny: Option<Decimal>,
+    /// The sum in the lines' own currency, when every valued line has the same one.
+    pub declared: Option<(Decimal, String)>,
+    /// Why `cny` is missing: a currency without a rate, a sum out of range.
+    pub problems: Vec<Violation>,
+}
+
+/// The goods value of a form in CNY (each line's `totalPrice`, else unit price x quantity,
+/// in the line's currency, else the form's `currencyCode`, else CNY), converted at the rates
+/// in force on `on`; `None` with the reasons when a line has no rate or a sum overflows.
+/// Freight and insurance are not goods value. `date` labels `on` in messages.
+pub fn goods_value_cny<R: Lookup + ?Sized>(
+    reference: &R,
+    on: NaiveDate,
+    date: &str,
+    d: &DeclarationData,
+) -> GoodsValue {
     let header = present(&d.currency_code);
     let mut total = Decimal::ZERO;
-    let mut complete = true;
+    let mut problems = Vec::new();
+    let mut declared: Option<Option<(Decimal, String)>> = None;
     for (i, g) in d.declaration_goods_info.iter().enumerate() {
         // Checked arithmetic throughout: `Decimal`'s operators panic past about 7.9e28.
         let value = match (g.total_price, g.unit_price.zip(g.goods_quantity)) {
@@ -72,10 +113,9 @@ fn class_c_limit<R: Lookup + ?Sized>(c: &mut Checker<'_, R>, d: &DeclarationData
             (None, Some((u, q))) => match u.checked_mul(q) {
                 Some(v) => v,
                 None => {
-                    c.push(m::out_of_range(&format!(
+                    problems.push(m::out_of_range(&format!(
                         "declarationGoodsInfo[{i}].goodsQuantity"
                     )));
-                    complete = false;
                     continue;
                 }
             },
@@ -87,35 +127,89 @@ fn class_c_limit<R: Lookup + ?Sized>(c: &mut Checker<'_, R>, d: &DeclarationData
             (None, None) => (String::new(), DEFAULT_CURRENCY),
         };
         let currency = currency.to_ascii_uppercase();
+        declared = Some(match declared {
+            None => Some((value, currency.clone())),
+            Some(Some((sum, cur))) if cur == currency => sum.checked_add(value).map(|s| (s, cur)),
+            Some(_) => None,
+        });
         let rate = if currency == DEFAULT_CURRENCY {
             Some(Decimal::ONE)
         } else {
-            c.reference.exchange_rate(&currency, c.on)
+            reference.exchange_rate(&currency, on)
         };
         match rate {
             Some(r) => match value.checked_mul(r).and_then(|v| total.checked_add(v)) {
                 Some(t) => total = t,
-                None => {
-                    complete = false;
-                    c.push(m::out_of_range(&format!(
-                        "declarationGoodsInfo[{i}].totalPrice"
-                    )));
-                }
+                None => problems.push(m::out_of_range(&format!(
+                    "declarationGoodsInfo[{i}].totalPrice"
+                ))),
             },
-            None => {
-                complete = false;
-                let date = c.date_label();
-                c.push(m::missing_rate(&field, &currency, &date));
-            }
+            None => problems.push(m::missing_rate(&field, &currency, date)),
         }
     }
-    if complete && total > CLASS_C_LIMIT_CNY {
-        c.push(m::class_c_limit(
-            "declarationGoodsInfo",
-            total.round_dp(2).normalize(),
-            CLASS_C_LIMIT_CNY,
+    GoodsValue {
+        cny: problems.is_empty().then_some(total),
+        declared: declared.flatten(),
+        problems,
+    }
+}
+
+/// Class B's per-parcel value limit used when proposing a class (the higher of the two:
+/// CNY 800 to and from Hong Kong, Macau and Taiwan, CNY 1,000 elsewhere).
+pub const CLASS_B_LIMIT_CNY: Decimal = Decimal::from_parts(1000, 0, 0, false, 0);
+
+/// A goods value: as declared (`total` in `currency`) and in CNY at the day's rate.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Valued {
+    pub total: Decimal,
+    pub currency: String,
+    pub cny: Decimal,
+}
+
+/// The class a shipment should be declared as, with its reason in Chinese and English: D
+/// when a licence is named or the value is above CNY 5,000; B for a person's parcel within
+/// the per-parcel limit; C otherwise. `None` when there is no licence and the value cannot
+/// be told. The AI extractor and the form check (`POST /api/v1/declarations/validate`)
+/// both propose through this one rule.
+pub fn propose(licence: bool, value: Option<&Valued>, person: bool) -> Option<ClassProposal> {
+    let c = |class: DeclarationClass, zh: String, en: String| ClassProposal {
+        class: class.letter().to_string(),
+        reason_zh: zh,
+        reason_en: en,
+    };
+    if licence {
+        return Some(c(
+            DeclarationClass::D,
+            "单证载有许可证号，需正式报关".into(),
+            "the documents name a licence, which needs a formal declaration".into(),
         ));
     }
+    let Valued {
+        total,
+        currency,
+        cny,
+    } = value?;
+    let value_zh = format!("货值 {total} {currency} ≈ {cny} 元人民币（按当日汇率）");
+    let value_en = format!("value {total} {currency} = CNY {cny} at the day's rate");
+    if *cny > CLASS_C_LIMIT_CNY {
+        return Some(c(
+            DeclarationClass::D,
+            format!("{value_zh}，超过 5000 元"),
+            format!("{value_en}, above CNY 5,000"),
+        ));
+    }
+    if person && *cny <= CLASS_B_LIMIT_CNY {
+        return Some(c(
+            DeclarationClass::B,
+            format!("{value_zh}，收发件人为个人，未超过每件 1000 元"),
+            format!("{value_en}; the consignee is a person, within CNY 1,000 per parcel"),
+        ));
+    }
+    Some(c(
+        DeclarationClass::C,
+        format!("{value_zh}，不超过 5000 元，未见许可证"),
+        format!("{value_en}, at most CNY 5,000, no licence named"),
+    ))
 }
 
 /// The header of a formal declaration (报关单). Parties: the domestic consignee/consignor

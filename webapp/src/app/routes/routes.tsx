@@ -21,8 +21,8 @@ import type { AppRoute } from './types';
 
 const ContactBook = lazy(() => import('@/features/contact-book/components/ContactBookPage'));
 const RecipientLink = lazy(() => import('@/features/clearance-exceptions/pages/RecipientLinkPage'));
-const Placeholder = lazy(() => import('@/features/placeholder/components/PlaceholderPage'));
 const AiCreate = lazy(() => import('@/features/ai-create/components/AiCreatePage'));
+const AssistCreate = lazy(() => import('@/features/assist-create/components/AssistCreatePage'));
 const CustomerLogin = lazy(() => import('@/features/auth/components/CustomerLoginPage'));
 const StaffLogin = lazy(() => import('@/features/auth/components/StaffLoginPage'));
 const AuthRedirect = lazy(() => import('@/features/auth/components/AuthRedirectPage'));
@@ -284,6 +284,12 @@ export const customerRoutes: AppRoute[] = [
     redirect: 'export',
     children: [
       ...shipmentGroups('supply', 'customer'),
+      {
+        path: 'assist-to-create',
+        name: 'supply-assist-to-create',
+        meta: { title: 'route.assistCreate', area: 'customer', noCache: true },
+        component: AssistCreate,
+      },
       ...detailPages('supply', 'route.customsDeclaration', 'customer'),
     ],
   },
@@ -419,8 +425,9 @@ export const staffRoutes: AppRoute[] = [
       {
         path: 'assist-to-create',
         name: 'assist-to-create',
-        meta: { title: 'route.assistCreate' },
-        component: Placeholder,
+        // Creating needs the declaration code too (the server's guard on create and validate).
+        meta: { title: 'route.assistCreate', permissionTag: 'declarations:management' },
+        component: AssistCreate,
       },
       {
         path: 'mapping-list',

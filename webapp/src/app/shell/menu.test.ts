@@ -137,7 +137,7 @@ describe('buildMenu', () => {
   it('lists the customer archive as the index of customer management', () => {
     const menu = buildMenu(protectedRoutes, {
       role: 'ADMIN',
-      permissions: ['customers:management'],
+      permissions: ['customers:management', 'declarations:management'],
     });
     const group = menu.find((i) => i.path === '/customers-profile')!;
     expect(group.children!.map((c) => c.path)).toEqual([
@@ -146,6 +146,13 @@ describe('buildMenu', () => {
       '/customers-profile/assist-to-create',
       '/customers-profile/mapping-list',
     ]);
+  });
+
+  it('shows the assisted creation to staff who may create declarations, and to customers', () => {
+    const paths = (role: 'ADMIN' | 'CUSTOMER', permissions: string[]) =>
+      JSON.stringify(buildMenu(protectedRoutes, { role, permissions }));
+    expect(paths('ADMIN', ['customers:management'])).not.toContain('assist-to-create');
+    expect(paths('CUSTOMER', [])).toContain('/customs-clearance-supply/assist-to-create');
   });
 });
 

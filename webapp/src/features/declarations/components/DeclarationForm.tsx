@@ -1,6 +1,6 @@
 // Create and edit form of a declaration (B, C, D; import and export): every field of the
-// Declaration and Shipment forms in collapsible groups (B/C lead with the shipment form and
-// goods lines, D with the full header), reference selects, goods lines, client-side rules
+// Declaration and Shipment forms in collapsible groups (`FormSections`: B/C lead with the
+// shipment form and goods lines, D with the full header), reference selects, goods lines, client-side rules
 // mirroring the server's, the server's field errors on the right inputs. "Save draft" is
 // always possible (POST, or PUT with If-Match); "Submit" validates, saves, then submits.
 import { useMemo, useRef, useState } from 'react';
@@ -13,7 +13,6 @@ import {
   Button,
   Group,
   Paper,
-  SimpleGrid,
   Stack,
   Text,
 } from '@mantine/core';
@@ -34,13 +33,7 @@ import { useReferences } from '../api/getReference';
 import { useSubmitDeclaration } from '../api/submitDeclaration';
 import { useUpdateDeclaration } from '../api/updateDeclaration';
 import { mayEdit, moveTarget } from '../model/actions';
-import {
-  FORM_TABLES,
-  groupOfPath,
-  fieldApplies,
-  orderedGroups,
-  primaryGroupIds,
-} from '../model/fields';
+import { FORM_TABLES, groupOfPath, orderedGroups, primaryGroupIds } from '../model/fields';
 import {
   newIdempotencyKey,
   toFormValues,
@@ -49,9 +42,8 @@ import {
 } from '../model/formValues';
 import { declarationDetailPath, declarationFormPath } from '@/lib/declarations';
 import type { Declaration } from '../model/types';
-import { classOf, directionOf } from '../model/types';
+import { classOf } from '../model/types';
 import {
-  requiredFields,
   toFormPath,
   toServerPath,
   validateDraft,
@@ -59,9 +51,7 @@ import {
   type ReferenceLookup,
   type Violation,
 } from '../model/validation';
-import { FormInput } from './FormInput';
-import { GoodsEditor } from './GoodsEditor';
-import { ProductsEditor } from './ProductsEditor';
+import { FormSections } from './FormSections';
 import { StatusBadge } from './StatusBadge';
 import { VersionConflictAlert } from './VersionConflict';
 import { PageLayout } from '@/components/PageLayout';
@@ -91,10 +81,6 @@ export function DeclarationForm({
   const role = useSessionStore((s) => s.role);
   const staff = isStaff(role);
   const cls = classOf(declarationType);
-  const direction = directionOf(declarationType);
-  const required = useMemo(() => requiredFields(cls, direction), [cls, direction]);
-  const requiredHeader = useMemo(() => new Set(required.header), [required]);
-  const requiredGoods = useMemo(() => new Set(required.goods), [required]);
 
   const initialProblems = useMemo(
     () => (initialErrors ?? []).map((e) => ({ path: toFormPath(e.field), message: e.message })),
@@ -118,10 +104,9 @@ export function DeclarationForm({
   const [customerError, setCustomerError] = useState<string | null>(null);
   const preselected = useCustomer(staff && !existing ? search.get('customerId') : null);
 
-  const groups = useMemo(() => orderedGroups(cls), [cls]);
   const allIds = useMemo(
-    () => ['owning', ...groups.map((g) => g.id), 'goods', 'products'],
-    [groups],
+    () => ['owning', ...orderedGroups(cls).map((g) => g.id), 'goods', 'products'],
+    [cls],
   );
   const [open, setOpen] = useState<string[]>(() => [
     'owning',
@@ -281,85 +266,6 @@ export function DeclarationForm({
   const canSubmit = moveTarget(role, 'submit', status) !== null;
   const typeLabel = tg(`declarationType.${declarationType}`);
 
-  const groupItem = (id: string) => {
-    const g = groups.find((x) => x.id === id)!;
-    const fields = g.fields.filter((f) => fieldApplies(f, direction));
-    const errorCount = problems.filter((p) => groupOfPath(p.path) === id).length;
-    return (
-      <Accordion.Item value={g.id} key={g.id}>
-        <Accordion.Control>
-          <Group gap="xs">
-            <Text fw={600}>{t(`group.${g.id}`)}</Text>
-            {errorCount > 0 && (
-              <Badge color="red" size="sm">
-                {errorCount}
-              </Badge>
-            )}
-          </Group>
-        </Accordion.Control>
-        <Accordion.Panel>
-          <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md" verticalSpacing="sm">
-            {fields.map((f) => (
-              <div
-                key={f.name}
-                style={f.kind === 'textarea' ? { gridColumn: '1 / -1' } : undefined}
-              >
-                <FormInput
-                  form={form}
-                  path={f.name}
-                  kind={f.kind}
-                  table={f.table}
-                  label={t(`field.${f.name}`)}
-                  required={requiredHeader.has(f.name)}
-                />
-              </div>
-            ))}
-          </SimpleGrid>
-        </Accordion.Panel>
-      </Accordion.Item>
-    );
-  };
-
-  const goodsErrors = problems.filter((p) => groupOfPath(p.path) === 'goods').length;
-  const goodsItem = (
-    <Accordion.Item value="goods" key="goods">
-      <Accordion.Control>
-        <Group gap="xs">
-          <Text fw={600}>{t('group.goods')}</Text>
-          <Badge variant="light" size="sm">
-            {form.values.declarationGoodsInfo.length}
-          </Badge>
-          {goodsErrors > 0 && (
-            <Badge color="red" size="sm">
-              {goodsErrors}
-            </Badge>
-          )}
-        </Group>
-      </Accordion.Control>
-      <Accordion.Panel>
-        <GoodsEditor
-          form={form}
-          required={requiredGoods}
-          detailsOpen={cls === 'D'}
-          customerId={staff ? customerId : undefined}
-        />
-      </Accordion.Panel>
-    </Accordion.Item>
-  );
-  const productsItem = (
-    <Accordion.Item value="products" key="products">
-      <Accordion.Control>
-        <Text fw={600}>{t('group.products')}</Text>
-      </Accordion.Control>
-      <Accordion.Panel>
-        <ProductsEditor form={form} />
-      </Accordion.Panel>
-    </Accordion.Item>
-  );
-
-  const ids = groups.map((g) => g.id);
-  const goodsAt = cls === 'D' ? ids.length : Math.min(ids.length, 4);
-
   return (
     // Room under the content for the sticky save bar.
     <Box pb={80}>
@@ -411,46 +317,44 @@ export function DeclarationForm({
           </Alert>
         )}
 
-        <Accordion
-          multiple
-          value={open}
-          onChange={setOpen}
-          variant="separated"
-          chevronPosition="left"
-        >
-          {staff && !existing && (
-            <Accordion.Item value="owning">
-              <Accordion.Control>
-                <Text fw={600}>{t('group.owning')}</Text>
-              </Accordion.Control>
-              <Accordion.Panel>
-                <CustomerPicker
-                  label={t('form.customer')}
-                  placeholder={t('form.customerPlaceholder')}
-                  value={customerId}
-                  onChange={(v) => {
-                    setCustomerId(v);
-                    setCustomerError(null);
-                  }}
-                  selected={preselected.data}
-                  withAsterisk
-                  error={
-                    customerError ??
-                    (preselected.isError && customerId === search.get('customerId')
-                      ? tg('customers.picker.notFound')
-                      : null)
-                  }
-                  maw={480}
-                />
-              </Accordion.Panel>
-            </Accordion.Item>
-          )}
-          {ids.slice(0, goodsAt).map(groupItem)}
-          {goodsItem}
-          {cls !== 'D' && productsItem}
-          {ids.slice(goodsAt).map(groupItem)}
-          {cls === 'D' && productsItem}
-        </Accordion>
+        <FormSections
+          form={form}
+          declarationType={declarationType}
+          problems={problems}
+          open={open}
+          onOpenChange={setOpen}
+          customerId={staff ? customerId : undefined}
+          leading={
+            staff &&
+            !existing && (
+              <Accordion.Item value="owning">
+                <Accordion.Control>
+                  <Text fw={600}>{t('group.owning')}</Text>
+                </Accordion.Control>
+                <Accordion.Panel>
+                  <CustomerPicker
+                    label={t('form.customer')}
+                    placeholder={t('form.customerPlaceholder')}
+                    value={customerId}
+                    onChange={(v) => {
+                      setCustomerId(v);
+                      setCustomerError(null);
+                    }}
+                    selected={preselected.data}
+                    withAsterisk
+                    error={
+                      customerError ??
+                      (preselected.isError && customerId === search.get('customerId')
+                        ? tg('customers.picker.notFound')
+                        : null)
+                    }
+                    maw={480}
+                  />
+                </Accordion.Panel>
+              </Accordion.Item>
+            )
+          }
+        />
 
         <Paper withBorder shadow="sm" p="sm" style={{ position: 'sticky', bottom: 0, zIndex: 5 }}>
           <Group justify="space-between">
