@@ -37,5 +37,7 @@ export default defineConfig({
     setupFiles: ['./src/test/setup.ts'],
     css: false,
     include: ['src/**/*.test.{ts,tsx}'],
+    // Screens render slowly in jsdom on a loaded 2-core machine (CI builds beside them).
+    testTimeout: 30_000,
   },
 });

@@ -1,6 +1,10 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+
+// findBy* and waitFor wait up to 5 s (1 s by default): on a loaded machine a Mantine screen
+// can take longer than a second to settle after a request answers.
+configure({ asyncUtilTimeout: 5_000 });
 
 // Mantine reads media queries; jsdom has none.
 Object.defineProperty(window, 'matchMedia', {
