@@ -19,6 +19,7 @@ mod declaration_permission;
 mod declarations;
 mod easy_clear_login;
 mod envelope;
+mod erasure;
 mod exception_link;
 mod exception_notices;
 mod field_paths;
