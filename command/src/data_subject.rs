@@ -59,7 +59,8 @@ pub struct Erase {
 
 /// - nothing stored for the subject: 404 (nothing to erase; the answer says no more);
 /// - already erased: 409;
-/// - a reason over [`REASON_MAX`] characters: 400 naming `reason`.
+/// - a reason over [`REASON_MAX`] characters, or with a NUL character (which the log's JSON
+///   cannot hold): 400 naming `reason`.
 pub fn decide_erase(
     _state: &DataSubjectState,
     cmd: &Erase,
@@ -72,6 +73,14 @@ pub fn decide_erase(
             "max_length",
             format!("原因最多 {REASON_MAX} 个字符"),
             format!("reason is at most {REASON_MAX} characters"),
+        )]));
+    }
+    if cmd.reason.as_deref().is_some_and(|r| r.contains('\0')) {
+        return Err(DomainError::Validation(vec![Violation::new(
+            "reason",
+            "no_nul",
+            "原因不能包含 NUL 字符",
+            "reason must not contain a NUL character",
         )]));
     }
     match cmd.held {

@@ -18,7 +18,7 @@
 //!
 //! Keys and plaintext are never logged.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeSet, HashMap};
 use std::sync::{Arc, RwLock};
 
 use base64::Engine;
@@ -271,21 +271,21 @@ pub async fn seal(
         return Ok(None);
     }
     let mut sealed: Vec<NewEvent> = events.to_vec();
-    let mut found: BTreeMap<String, ()> = BTreeMap::new();
+    let mut found: BTreeSet<String> = BTreeSet::new();
     for event in &mut sealed {
         visit_personal(&mut event.payload, &mut |_, v| {
             if let Some(text) = v.as_str()
                 && text != ERASED
                 && let Some(subject) = subject_of(text)
             {
-                found.insert(subject, ());
+                found.insert(subject);
             }
         });
     }
     if found.is_empty() {
         return Ok(None);
     }
-    let subjects: Vec<String> = found.into_keys().collect();
+    let subjects: Vec<String> = found.into_iter().collect();
     let keys = keys_for_sealing(conn, &subjects, stream_id).await?;
     for event in &mut sealed {
         let mut missing = false;

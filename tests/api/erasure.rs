@@ -20,11 +20,13 @@ const SHIPPER_PHONE: &str = "02161234567";
 const ERASED: &str = "[erased]";
 
 async fn raw_payloads(pool: &PgPool, stream: Uuid) -> Vec<String> {
-    sqlx::query_scalar("SELECT payload::text FROM events WHERE stream_id = $1 ORDER BY stream_version")
-        .bind(stream)
-        .fetch_all(pool)
-        .await
-        .expect("raw events")
+    sqlx::query_scalar(
+        "SELECT payload::text FROM events WHERE stream_id = $1 ORDER BY stream_version",
+    )
+    .bind(stream)
+    .fetch_all(pool)
+    .await
+    .expect("raw events")
 }
 
 async fn replay(store: &events::EventStore, stream: Uuid, as_of: bool) -> Vec<Value> {
@@ -104,9 +106,11 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
             .put(app.url(&format!("/api/v1/declarations/{id}")))
             .bearer_auth(&acme)
             .header("if-match", "1")
-            .json(&json!({"trackingNumber": "1ZERASE01", "recipientName": "张三",
+            .json(
+                &json!({"trackingNumber": "1ZERASE01", "recipientName": "张三",
                           "recipientIdNumber": ID_NUMBER, "recipientPhone": NEW_PHONE,
-                          "shipperPhone": SHIPPER_PHONE}))
+                          "shipperPhone": SHIPPER_PHONE}),
+            )
             .send()
             .await
             .expect("edit"),
@@ -124,15 +128,18 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
         }
         assert!(text.contains("\"enc\"") && text.contains("\"ds_"), "{text}");
     }
-    assert!(raw_before[0].contains("张三"), "other fields stay as they are");
+    assert!(
+        raw_before[0].contains("张三"),
+        "other fields stay as they are"
+    );
     let keys: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM pii_subject_streams s JOIN pii_keys k USING (subject)
          WHERE s.stream_id = $1 AND k.key IS NOT NULL",
     )
     .bind(stream)
     .fetch_one(&pool)
-        .await
-        .expect("keys");
+    .await
+    .expect("keys");
     assert_eq!(keys, 4, "one key per identifier");
 
     // The detail and history show them in full to the owner; the activity feed masks them.
@@ -146,8 +153,9 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
     })
     .await;
     assert!(history.to_string().contains(OLD_PHONE), "{history}");
-    let feed_path =
-        format!("/api/v1/declarations/activity?trackingNumber=1ZERASE01&action=edit&minPosition={position}");
+    let feed_path = format!(
+        "/api/v1/declarations/activity?trackingNumber=1ZERASE01&action=edit&minPosition={position}"
+    );
     let feed = get_when(&app, &admin, &feed_path, |r| r["data"]["total"] == 1).await;
     assert!(feed.to_string().contains("138****5678"), "{feed}");
     assert!(!feed.to_string().contains(OLD_PHONE), "{feed}");
@@ -165,7 +173,10 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
             .cloned()
             .expect("the draft")
     };
-    assert_eq!(drafted(&as_admin)["payload"]["data"]["recipientIdNumber"], ID_NUMBER);
+    assert_eq!(
+        drafted(&as_admin)["payload"]["data"]["recipientIdNumber"],
+        ID_NUMBER
+    );
     let as_auditor = body(app.get(&auditor, &audit_path).await).await;
     assert_eq!(as_auditor["code"], 200, "{as_auditor}");
     assert_eq!(
@@ -173,15 +184,28 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
         "1101**********1234"
     );
     for secret in [ID_NUMBER, OLD_PHONE, NEW_PHONE, SHIPPER_PHONE] {
-        assert!(!as_auditor.to_string().contains(secret), "{secret}: {as_auditor}");
+        assert!(
+            !as_auditor.to_string().contains(secret),
+            "{secret}: {as_auditor}"
+        );
     }
-    let state = body(app.get(&auditor, &format!("/api/v1/audit/streams/{id}")).await).await;
-    assert_eq!(state["data"]["state"]["data"]["recipientPhone"], "139****5432", "{state}");
+    let state = body(
+        app.get(&auditor, &format!("/api/v1/audit/streams/{id}"))
+            .await,
+    )
+    .await;
+    assert_eq!(
+        state["data"]["state"]["data"]["recipientPhone"], "139****5432",
+        "{state}"
+    );
 
     // Replay before the erasure: the values in full.
     let before = replay(&store, stream, false).await;
     assert_eq!(before[0]["payload"]["data"]["recipientIdNumber"], ID_NUMBER);
-    assert_eq!(replay(&store, stream, true).await[0]["state"]["data"]["recipientPhone"], NEW_PHONE);
+    assert_eq!(
+        replay(&store, stream, true).await[0]["state"]["data"]["recipientPhone"],
+        NEW_PHONE
+    );
 
     // Only ADMIN/SUPER_ADMIN holding personal-data:erase may erase; bad input is named.
     assert_eq!(erase(&app, &admin, ID_NUMBER).await["_status"], 403);
@@ -200,14 +224,23 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
     .await;
     assert_eq!(long["_status"], 400, "{long}");
     assert_eq!(long["data"][0]["field"], "reason", "{long}");
-    assert_eq!(erase(&app, &superadmin, "13000000000").await["_status"], 404);
+    assert_eq!(
+        erase(&app, &superadmin, "13000000000").await["_status"],
+        404
+    );
 
     // When the ID number and the old phone are erased (the phone written another way).
     let erased = erase(&app, &superadmin, ID_NUMBER).await;
     assert_eq!(erased["code"], 200, "{erased}");
     assert_eq!(erased["data"]["streams"], 1, "{erased}");
-    let subject = erased["data"]["subject"].as_str().expect("subject").to_string();
-    assert!(subject.starts_with("ds_") && subject.len() == 35, "{subject}");
+    let subject = erased["data"]["subject"]
+        .as_str()
+        .expect("subject")
+        .to_string();
+    assert!(
+        subject.starts_with("ds_") && subject.len() == 35,
+        "{subject}"
+    );
     assert_eq!(erase(&app, &superadmin, ID_NUMBER).await["_status"], 409);
     let phone = erase(&app, &superadmin, "+86 138-1234-5678").await;
     assert_eq!(phone["code"], 200, "{phone}");
@@ -220,7 +253,10 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
     })
     .await;
     assert_eq!(detail["data"]["recipientIdNumber"], ERASED, "{detail}");
-    assert_eq!(detail["data"]["recipientPhone"], NEW_PHONE, "another subject");
+    assert_eq!(
+        detail["data"]["recipientPhone"], NEW_PHONE,
+        "another subject"
+    );
     assert_eq!(detail["data"]["shipperPhone"], SHIPPER_PHONE);
     let history_path = format!("/api/v1/declarations/{id}/history?minPosition={last}");
     let history = get_when(&app, &acme, &history_path, |r| {
@@ -228,7 +264,10 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
     })
     .await;
     let text = history.to_string();
-    assert!(!text.contains(OLD_PHONE) && text.contains(NEW_PHONE), "{text}");
+    assert!(
+        !text.contains(OLD_PHONE) && text.contains(NEW_PHONE),
+        "{text}"
+    );
     let feed_path = format!(
         "/api/v1/declarations/activity?trackingNumber=1ZERASE01&action=edit&minPosition={last}"
     );
@@ -243,7 +282,10 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
     let state = replay(&store, stream, true).await;
     assert_eq!(state[0]["state"]["data"]["recipientIdNumber"], ERASED);
     let as_admin = body(app.get(&admin, &audit_path).await).await;
-    assert_eq!(drafted(&as_admin)["payload"]["data"]["recipientIdNumber"], ERASED);
+    assert_eq!(
+        drafted(&as_admin)["payload"]["data"]["recipientIdNumber"],
+        ERASED
+    );
     assert!(!as_admin.to_string().contains(ID_NUMBER));
 
     // The raw log is unchanged, the erasure is an event naming only the subject id, and the
@@ -257,7 +299,10 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
     .fetch_one(&pool)
     .await
     .expect("the erasure event");
-    assert!(payload.contains(&id) && !payload.contains(ID_NUMBER), "{payload}");
+    assert!(
+        payload.contains(&id) && !payload.contains(ID_NUMBER),
+        "{payload}"
+    );
     assert_eq!(actor.as_deref(), Some("superadmin"));
     let key: Option<Vec<u8>> = sqlx::query_scalar("SELECT key FROM pii_keys WHERE subject = $1")
         .bind(&subject)
@@ -269,10 +314,11 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
     // The audit chain, which covers the ciphertext, still verifies past the erasures.
     let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(60);
     loop {
-        let sealed: Option<i64> = sqlx::query_scalar("SELECT max(global_position) FROM audit_seals")
-            .fetch_one(&pool)
-            .await
-            .expect("seals");
+        let sealed: Option<i64> =
+            sqlx::query_scalar("SELECT max(global_position) FROM audit_seals")
+                .fetch_one(&pool)
+                .await
+                .expect("seals");
         if sealed.is_some_and(|s| s >= last) {
             break;
         }
@@ -295,6 +341,37 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
     let out = String::from_utf8(out).expect("utf-8");
     assert!(held && out.contains("OK"), "{out}");
 
+    // A rebuild of the declaration read models gives the same rows.
+    let rows = || async {
+        let data: String =
+            sqlx::query_scalar("SELECT data::jsonb::text FROM rm_declarations WHERE id = $1")
+                .bind(stream)
+                .fetch_one(&pool)
+                .await
+                .expect("row");
+        let changes: Vec<String> = sqlx::query_scalar(
+            "SELECT changes::text FROM rm_declaration_history WHERE declaration_id = $1 ORDER BY version",
+        )
+        .bind(stream)
+        .fetch_all(&pool)
+        .await
+        .expect("history");
+        (data, changes)
+    };
+    let live = rows().await;
+    assert!(
+        live.0.contains(ERASED) && !live.0.contains(ID_NUMBER),
+        "{live:?}"
+    );
+    for p in projector::all() {
+        if ["declaration_list", "declaration_history"].contains(&p.name()) {
+            projector::runtime::rebuild(&pool, p.as_ref())
+                .await
+                .expect("rebuild");
+        }
+    }
+    assert_eq!(rows().await, live);
+
     // The same number on a new declaration gets a fresh key and reads in full.
     let again = body(
         app.post(
@@ -307,10 +384,17 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
     )
     .await;
     assert_eq!(again["code"], 200, "{again}");
-    let new_id: Uuid = again["data"]["id"].as_str().expect("id").parse().expect("uuid");
+    let new_id: Uuid = again["data"]["id"]
+        .as_str()
+        .expect("id")
+        .parse()
+        .expect("uuid");
     let fresh = replay(&store, new_id, false).await;
     assert_eq!(fresh[0]["payload"]["data"]["recipientIdNumber"], ID_NUMBER);
-    assert_eq!(replay(&store, stream, false).await[0]["payload"]["data"]["recipientIdNumber"], ERASED);
+    assert_eq!(
+        replay(&store, stream, false).await[0]["payload"]["data"]["recipientIdNumber"],
+        ERASED
+    );
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -329,7 +413,11 @@ async fn clearway_erase_erases_by_number_and_reports_unknown_and_repeated_subjec
     )
     .await;
     assert_eq!(created["code"], 200, "{created}");
-    let stream: Uuid = created["data"]["id"].as_str().expect("id").parse().expect("uuid");
+    let stream: Uuid = created["data"]["id"]
+        .as_str()
+        .expect("id")
+        .parse()
+        .expect("uuid");
     let args = clearway::personal_data::EraseArgs {
         subject: vec!["440524188001010014".into(), "13600000000".into()],
         reason: Some("request 2026-18".into()),
@@ -340,11 +428,20 @@ async fn clearway_erase_erases_by_number_and_reports_unknown_and_repeated_subjec
         .expect("erase runs");
     let out = String::from_utf8(out).expect("utf-8");
     assert!(!all, "one subject was unknown: {out}");
-    assert!(out.contains("erased (1 streams") && out.contains("nothing stored"), "{out}");
-    assert!(!out.contains("440524188001010014"), "the number is never printed: {out}");
+    assert!(
+        out.contains("erased (1 streams") && out.contains("nothing stored"),
+        "{out}"
+    );
+    assert!(
+        !out.contains("440524188001010014"),
+        "the number is never printed: {out}"
+    );
     let replayed = replay(&store, stream, false).await;
     assert_eq!(replayed[0]["payload"]["data"]["shipperIdNumber"], ERASED);
-    assert_eq!(replayed[0]["payload"]["data"]["shipperPhone"], "13500001111");
+    assert_eq!(
+        replayed[0]["payload"]["data"]["shipperPhone"],
+        "13500001111"
+    );
     let (erased_by,): (Option<String>,) = sqlx::query_as(
         "SELECT metadata ->> 'actorName' FROM events WHERE stream_type = 'data_subject'",
     )

@@ -44,9 +44,14 @@ fn erasing_an_erased_subject_again_is_a_conflict() {
 }
 
 #[test]
-fn a_reason_over_500_characters_is_refused_naming_reason() {
+fn a_reason_over_500_characters_or_with_a_nul_is_refused_naming_reason() {
     let mut cmd = erase(Held::Live);
     cmd.reason = Some("x".repeat(REASON_MAX + 1));
+    match decide_erase(&DataSubjectState::default(), &cmd) {
+        Err(DomainError::Validation(v)) => assert_eq!(v[0].field, "reason"),
+        other => panic!("{other:?}"),
+    }
+    cmd.reason = Some("a\0b".into());
     match decide_erase(&DataSubjectState::default(), &cmd) {
         Err(DomainError::Validation(v)) => assert_eq!(v[0].field, "reason"),
         other => panic!("{other:?}"),
