@@ -57,6 +57,9 @@ pub struct Config {
     /// The audit chain's seal key and policy (docs/compliance.md).
     #[command(flatten)]
     pub audit: crate::audit::AuditConfig,
+    /// The secret of the personal data subjects (docs/personal-data.md).
+    #[command(flatten)]
+    pub personal_data: crate::personal_data::PersonalDataConfig,
 }
 
 /// The notice worker (docs/notifications.md). E-mail goes through the identity settings'

@@ -6,6 +6,7 @@ pub mod config;
 pub mod housekeeping;
 pub mod openapi;
 pub mod operations;
+pub mod personal_data;
 pub mod replay;
 pub mod seed;
 pub mod startup;

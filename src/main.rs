@@ -57,6 +57,8 @@ enum Command {
     Verify(clearway::audit::VerifyArgs),
     /// Print the event log (or a part) as JSON lines, or an aggregate's state at a time.
     Replay(replay::ReplayArgs),
+    /// Erase a data subject's personal data: destroy its key (docs/personal-data.md).
+    Erase(clearway::personal_data::EraseArgs),
     /// Load an official code table version: `import-reference TABLE FILE.csv --from DATE`.
     ImportReference {
         table: String,
@@ -98,6 +100,15 @@ async fn main() -> anyhow::Result<()> {
         )?;
         std::process::exit(if held { 0 } else { 1 });
     }
+    // The secret that names data subjects: needed wherever personal data is written or an
+    // erasure names its subject by number.
+    let needs_secret = matches!(
+        cli.command,
+        Command::Serve | Command::Seed { .. } | Command::Erase(_)
+    );
+    config
+        .personal_data
+        .install(config.development(), needs_secret)?;
     let pool = startup::connect(&config).await?;
     match cli.command {
         Command::Migrate => {
@@ -180,6 +191,13 @@ async fn main() -> anyhow::Result<()> {
             let stdout = std::io::stdout();
             let mut out = std::io::BufWriter::new(stdout.lock());
             replay::run(&store, args, &mut out).await?;
+        }
+        Command::Erase(args) => {
+            let store = events::EventStore::new(pool);
+            let mut out = std::io::stdout().lock();
+            if !clearway::personal_data::run_erase(&store, &args, &mut out).await? {
+                std::process::exit(1);
+            }
         }
         Command::ImportReference { table, file, from } => {
             let store = events::EventStore::new(pool);

@@ -94,6 +94,7 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
 
 /// The whole HTTP application.
 pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
+    config.personal_data.install(config.development(), true)?;
     let store = EventStore::new(pool.clone());
     let auth = auth(config, pool.clone())?;
     let reference = ReferenceCache::load(&store)

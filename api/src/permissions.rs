@@ -87,6 +87,11 @@ pub const PERMISSIONS: &[(&str, &str, &str)] = &[
         "Grant the COMPLIANCE role",
     ),
     ("audit:read", "查阅审计日志", "Read the audit log"),
+    (
+        "personal-data:erase",
+        "删除个人数据",
+        "Erase a data subject's personal data",
+    ),
 ];
 
 const OPERATOR: &[&str] = &[
@@ -104,7 +109,11 @@ pub fn default_codes(role: Role) -> Vec<&'static str> {
         Role::Admin => PERMISSIONS
             .iter()
             .map(|p| p.0)
-            .filter(|c| *c != "user-roles:grant:SUPER_ADMIN" && *c != "staff:permission:transfer")
+            .filter(|c| {
+                *c != "user-roles:grant:SUPER_ADMIN"
+                    && *c != "staff:permission:transfer"
+                    && *c != "personal-data:erase"
+            })
             .collect(),
         Role::Operator => OPERATOR.to_vec(),
         Role::Customer => Vec::new(),

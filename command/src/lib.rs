@@ -8,6 +8,7 @@ pub mod ai_draft;
 pub mod clearance_exception;
 pub mod contact_book;
 pub mod customer;
+pub mod data_subject;
 pub mod declaration;
 pub mod handler;
 pub mod hs;
@@ -52,5 +53,6 @@ pub fn routes(
         .merge(product::routes::router(&guards))
         .merge(mapping_scheme::routes::router(&guards))
         .merge(ai_draft::routes::router(&guards))
+        .merge(data_subject::routes::router(&guards))
         .with_state(state)
 }

@@ -10,6 +10,7 @@ mod row;
 
 pub use durability::{DurabilityReport, check_durability};
 pub use feed::{FeedBatch, decode_payload};
+pub use read::read_stream_on;
 pub use replay::ReplayFilter;
 
 use std::sync::Arc;
@@ -94,6 +95,7 @@ impl EventStore {
     }
 
     /// Appends `events` to a stream as versions `expected_version + 1 ..` in one INSERT.
+    /// Personal values in the payloads are stored sealed ([`crate::pii::seal`]).
     ///
     /// `expected_version` is the version the caller saw (0: the stream must not exist). A
     /// stream that is at any other version answers [`StoreError::Conflict`]; the caller may
@@ -107,15 +109,31 @@ impl EventStore {
         events: &[NewEvent],
         metadata: &Metadata,
     ) -> Result<Appended, StoreError> {
-        let appended = append_with(
-            &self.pool,
-            stream_type,
-            stream_id,
-            expected_version,
-            events,
-            metadata,
-        )
-        .await?;
+        let appended = if crate::pii::SEALED_STREAM_TYPES.contains(&stream_type) {
+            // Personal values are sealed first; their keys commit before the events that
+            // need them (a key left by a failed append holds nothing).
+            let mut conn = self.pool.acquire().await?;
+            let sealed = crate::pii::seal(&mut conn, stream_type, stream_id, events).await?;
+            append_with(
+                &mut *conn,
+                stream_type,
+                stream_id,
+                expected_version,
+                sealed.as_deref().unwrap_or(events),
+                metadata,
+            )
+            .await?
+        } else {
+            append_with(
+                &self.pool,
+                stream_type,
+                stream_id,
+                expected_version,
+                events,
+                metadata,
+            )
+            .await?
+        };
         if !events.is_empty() {
             self.notify();
         }
@@ -160,12 +178,13 @@ impl EventStore {
         events: &[NewEvent],
         metadata: &Metadata,
     ) -> Result<Appended, StoreError> {
+        let sealed = crate::pii::seal(&mut *conn, stream_type, stream_id, events).await?;
         append_with(
             conn,
             stream_type,
             stream_id,
             expected_version,
-            events,
+            sealed.as_deref().unwrap_or(events),
             metadata,
         )
         .await

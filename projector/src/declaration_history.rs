@@ -12,7 +12,7 @@
 
 use std::sync::Arc;
 
-use events::declaration::{DeclarationEvent, FieldChange, FieldProvenance, STREAM_TYPE};
+use events::declaration::{DeclarationEvent, FieldChange, FieldProvenance};
 use events::store::FeedBatch;
 use futures::future::BoxFuture;
 use sqlx::PgConnection;
@@ -45,11 +45,15 @@ impl Projection for DeclarationHistory {
         tx: &'a mut PgConnection,
         window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        Box::pin(batch::apply(tx, window))
+        Box::pin(async move {
+            let erased = crate::erasure::erased_streams(window)?;
+            batch::apply(tx, window).await?;
+            apply_erasures(tx, erased).await
+        })
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {
-        Some(&[STREAM_TYPE])
+        Some(&crate::erasure::STREAM_TYPES)
     }
 
     fn prepare(&self) -> Option<fn(&mut FeedBatch)> {
@@ -117,4 +121,30 @@ fn row_of(event: &DeclarationEvent) -> Row<'_> {
         }
     }
     row
+}
+
+/// The window's erasures (docs/personal-data.md): the recorded changes of each named
+/// declaration's events written again as they read now, where a value reads `[erased]`.
+async fn apply_erasures(tx: &mut PgConnection, erased: Vec<Uuid>) -> Result<(), ProjectionError> {
+    for id in erased {
+        for (recorded, event) in crate::erasure::declaration_events(tx, id).await? {
+            let row = row_of(&event);
+            let changes = match row.provenance {
+                Some(p) => serde_json::to_string(p),
+                None => serde_json::to_string(row.changes),
+            }
+            .map_err(|e| ProjectionError::Invalid(e.to_string()))?;
+            if !changes.contains(events::pii::ERASED) {
+                continue;
+            }
+            sqlx::query(
+                "UPDATE rm_declaration_history SET changes = $2::jsonb WHERE position = $1",
+            )
+            .bind(recorded.global_position)
+            .bind(changes)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    Ok(())
 }

@@ -21,11 +21,12 @@
 use std::sync::Arc;
 
 use chrono::{DateTime, Utc};
-use events::declaration::{DeclarationData, STREAM_TYPE};
+use events::declaration::{DeclarationData, DeclarationEvent};
 use events::store::FeedBatch;
 use futures::future::BoxFuture;
 use rust_decimal::Decimal;
 use sqlx::PgConnection;
+use uuid::Uuid;
 
 use crate::{Projection, ProjectionError};
 
@@ -58,11 +59,15 @@ impl Projection for DeclarationList {
         tx: &'a mut PgConnection,
         window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        Box::pin(batch::apply(tx, window))
+        Box::pin(async move {
+            let erased = crate::erasure::erased_streams(window)?;
+            batch::apply(tx, window).await?;
+            apply_erasures(tx, erased).await
+        })
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {
-        Some(&[STREAM_TYPE])
+        Some(&crate::erasure::STREAM_TYPES)
     }
 
     fn prepare(&self) -> Option<fn(&mut FeedBatch)> {
@@ -153,4 +158,44 @@ const RECOUNT: [&str; 3] = [
 /// The form as JSON text, for the `json` column (`$n::json` checks it, nothing more).
 fn json_text(data: &DeclarationData) -> Result<String, ProjectionError> {
     serde_json::to_string(data).map_err(|e| ProjectionError::Invalid(e.to_string()))
+}
+
+/// The window's erasures (docs/personal-data.md): in each named declaration's row, the
+/// personal fields of its form that read `[erased]` now are set so.
+async fn apply_erasures(tx: &mut PgConnection, erased: Vec<Uuid>) -> Result<(), ProjectionError> {
+    for id in erased {
+        let mut latest: Option<DeclarationData> = None;
+        for (_, event) in crate::erasure::declaration_events(tx, id).await? {
+            match event {
+                DeclarationEvent::Drafted(d) => latest = Some(d.data),
+                DeclarationEvent::Edited(e) => latest = Some(e.data),
+                DeclarationEvent::Amended(a) => latest = Some(a.data),
+                DeclarationEvent::ExceptionResolved(r) => latest = Some(r.data),
+                _ => {}
+            }
+        }
+        let Some(data) = latest else { continue };
+        let mut erased = serde_json::Map::new();
+        for (field, value) in [
+            ("shipperIdNumber", &data.shipper_id_number),
+            ("recipientIdNumber", &data.recipient_id_number),
+            ("shipperPhone", &data.shipper_phone),
+            ("recipientPhone", &data.recipient_phone),
+        ] {
+            if value.as_deref() == Some(events::pii::ERASED) {
+                erased.insert(field.into(), events::pii::ERASED.into());
+            }
+        }
+        if erased.is_empty() {
+            continue;
+        }
+        sqlx::query(
+            "UPDATE rm_declarations SET data = (data::jsonb || $2::jsonb)::json WHERE id = $1",
+        )
+        .bind(id)
+        .bind(serde_json::Value::Object(erased))
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(())
 }

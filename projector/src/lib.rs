@@ -17,6 +17,7 @@ pub mod customer_directory;
 mod declaration_feed;
 pub mod declaration_history;
 pub mod declaration_list;
+mod erasure;
 pub mod exception_outbox;
 pub mod master_data_directory;
 pub mod port_directory;

@@ -7,7 +7,7 @@
 //! It lives in the root crate because the as-of state is `clearway replay --as-of`'s
 //! ([`crate::replay::state_as_of`]), which folds every aggregate type.
 
-use api::{Actor, ApiError, Auth, Guards, Query};
+use api::{Actor, ApiError, Auth, Granted, Guards, Query};
 use axum::extract::{FromRef, Path, State};
 use chrono::{DateTime, Utc};
 use ed25519_dalek::VerifyingKey;
@@ -176,6 +176,7 @@ pub struct EventsPage {
 async fn events_page(
     State(state): State<AuditState>,
     actor: Actor,
+    granted: Granted,
     Query(params): Query<EventsParams>,
 ) -> Result<api::Ok<EventsPage>, ApiError> {
     let filter = LogFilter::parse(&params.filter())?;
@@ -215,6 +216,12 @@ async fn events_page(
     } else {
         None
     };
+    open_payloads(
+        &state.pool,
+        records.iter_mut().map(|r| &mut r.payload.0),
+        masked(&granted),
+    )
+    .await?;
     record(
         &state,
         &actor,
@@ -258,13 +265,14 @@ pub struct AsOfParams {
 async fn stream_as_of(
     State(state): State<AuditState>,
     actor: Actor,
+    granted: Granted,
     Path(id): Path<String>,
     Query(params): Query<AsOfParams>,
 ) -> Result<api::Ok<Value>, ApiError> {
     let id = uuid_field("id", &Some(id))?.unwrap_or_default();
     let as_of = params.as_of.unwrap_or_else(Utc::now);
     let mut answer = state_at(&state.pool, id, as_of).await?;
-    let timeline: Vec<AuditEvent> = sqlx::query_as(
+    let mut timeline: Vec<AuditEvent> = sqlx::query_as(
         "SELECT global_position AS position, stream_type, stream_id, stream_version, event_id,
                 event_type, schema_version, recorded_at, payload, metadata
          FROM events WHERE stream_id = $1 ORDER BY stream_version",
@@ -272,7 +280,17 @@ async fn stream_as_of(
     .bind(id)
     .fetch_all(&state.pool)
     .await?;
+    // The state was folded from the store's reads, whose personal values are opened.
+    open_payloads(
+        &state.pool,
+        timeline.iter_mut().map(|r| &mut r.payload.0),
+        false,
+    )
+    .await?;
     answer["timeline"] = serde_json::to_value(&timeline).unwrap_or(Value::Null);
+    if masked(&granted) {
+        mask_personal(&mut answer);
+    }
     record(
         &state,
         &actor,
@@ -348,6 +366,7 @@ pub struct FieldChange {
 async fn stream_diff(
     State(state): State<AuditState>,
     actor: Actor,
+    granted: Granted,
     Path(id): Path<String>,
     Query(params): Query<DiffParams>,
 ) -> Result<api::Ok<Vec<FieldChange>>, ApiError> {
@@ -361,7 +380,15 @@ async fn stream_diff(
     }
     let before = state_at(&state.pool, id, params.from).await?;
     let after = state_at(&state.pool, id, params.to).await?;
-    let changes = diff(&before["state"], &after["state"]);
+    let mut changes = diff(&before["state"], &after["state"]);
+    if masked(&granted) {
+        for c in &mut changes {
+            if let Some(kind) = events::pii::kind_of_field(&c.field) {
+                mask_value(kind, &mut c.from);
+                mask_value(kind, &mut c.to);
+            }
+        }
+    }
     record(
         &state,
         &actor,
@@ -370,6 +397,50 @@ async fn stream_diff(
     )
     .await?;
     Ok(api::ok(changes))
+}
+
+/// Personal values (docs/personal-data.md) are masked for a reader without
+/// `declarations:management`, the code under which a declaration's page shows them in full
+/// (a COMPLIANCE reviewer holds `audit:read` alone).
+fn masked(granted: &Granted) -> bool {
+    !granted.has("declarations:management")
+}
+
+/// Opens the sealed personal values of `payloads` (an erased subject's read `[erased]`) and
+/// masks them when `mask`. Events stored before encryption hold plaintext: masked alike.
+async fn open_payloads<'v>(
+    pool: &PgPool,
+    payloads: impl Iterator<Item = &'v mut Value>,
+    mask: bool,
+) -> Result<(), ApiError> {
+    let mut payloads: Vec<&mut Value> = payloads.collect();
+    let mut conn = pool.acquire().await?;
+    events::pii::open_values(&mut conn, payloads.iter_mut().map(|v| &mut **v))
+        .await
+        .map_err(ApiError::internal)?;
+    if mask {
+        for v in payloads {
+            mask_personal(v);
+        }
+    }
+    Ok(())
+}
+
+/// Masks every personal value in `value` as the lists do (`1101**********1234`,
+/// `138****5678`).
+pub fn mask_personal(value: &mut Value) {
+    events::pii::visit_personal(value, &mut mask_value);
+}
+
+fn mask_value(kind: events::pii::Kind, v: &mut Value) {
+    use query::declaration_list::mask::{mask_id_number, mask_phone};
+    if let Some(text) = v.as_str() {
+        let masked = match kind {
+            events::pii::Kind::IdNumber => mask_id_number(text),
+            events::pii::Kind::Phone => mask_phone(text),
+        };
+        *v = Value::String(masked);
+    }
 }
 
 /// The leaves of two JSON values that differ, as dotted paths.

@@ -219,6 +219,8 @@ pub const ROWS: &[Row] = &[
     Row { method: "POST", route: "/api/v1/mapping-schemes/preview", call: "", needs: &["customers:management"], body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     // --- operations: an admin resumes a stopped projection (no code: the role decides)
     Row { method: "POST", route: "/api/v1/admin/projections/{name}/resume", call: "/api/v1/admin/projections/declaration_list/resume", needs: NONE, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "ok"] },
+    // --- personal data (docs/personal-data.md): ADMIN/SUPER_ADMIN with personal-data:erase, by default SUPER_ADMIN alone
+    Row { method: "POST", route: "/api/v1/admin/data-subjects/erase", call: "", needs: &["personal-data:erase"], body: empty, expect: ["401", "403", "403", "403", "403", "ok", "403"] },
     // --- spec contract paths (section 7) not mounted yet: their rule once they are
     Row { method: "POST", route: "/api/v1/clearance/batch-export", call: "", needs: &["clearance:management"], body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/upload/log/status", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },

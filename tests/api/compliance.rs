@@ -241,11 +241,13 @@ async fn an_auditor_filters_the_log_goes_back_before_a_review_and_is_recorded(po
     );
     assert!(then["data"]["version"].as_i64() < now["data"]["version"].as_i64());
     assert!(now["data"]["timeline"].as_array().expect("timeline").len() >= 2);
-    // The same state `clearway replay --as-of` prints.
+    // The same state `clearway replay --as-of` prints, its personal values masked for the
+    // auditor (who lacks declarations:management; docs/personal-data.md).
     let store = events::EventStore::new(pool.clone());
-    let replayed = clearway::replay::state_as_of(&store, id, before)
+    let mut replayed = clearway::replay::state_as_of(&store, id, before)
         .await
         .expect("replay");
+    clearway::audit::api::mask_personal(&mut replayed);
     assert_eq!(then["data"]["state"], replayed["state"]);
 
     let diff = body(

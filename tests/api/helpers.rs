@@ -38,6 +38,10 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
             audit_signing_key: Some("42".repeat(32)),
             ..Default::default()
         },
+        personal_data: clearway::personal_data::PersonalDataConfig {
+            pii_secret: Some("test-personal-data-secret-0123456789abcdef".into()),
+            ..Default::default()
+        },
     }
 }
 

@@ -21,6 +21,7 @@ mod declaration_validate;
 mod declarations;
 mod easy_clear_login;
 mod envelope;
+mod erasure;
 mod exception_link;
 mod exception_notices;
 mod field_paths;

@@ -190,7 +190,7 @@ impl EventStore {
         if let Some(types) = stream_types {
             query = query.bind(types);
         }
-        let rows = query.fetch_all(conn).await?;
+        let rows = query.fetch_all(&mut *conn).await?;
         let mut batch = FeedBatch {
             events: Vec::with_capacity(rows.len()),
             payloads: Vec::with_capacity(rows.len()),
@@ -211,6 +211,7 @@ impl EventStore {
                 batch.payloads.push(payload);
             }
         }
+        crate::pii::open_json_text(conn, &batch.events, &mut batch.payloads).await?;
         Ok(batch)
     }
 }

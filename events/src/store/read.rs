@@ -14,8 +14,11 @@ use crate::{Checkpoint, RecordedEvent, StoreError};
 pub(crate) const SAFE: &str = "tx_id < pg_snapshot_xmin(pg_current_snapshot())";
 
 impl EventStore {
+    /// A stream's events in version order, personal values opened ([`crate::pii`]), as every
+    /// read of this store answers them.
     pub async fn read_stream(&self, stream_id: Uuid) -> Result<Vec<RecordedEvent>, StoreError> {
-        read_stream_with(&self.pool, stream_id).await
+        let mut conn = self.pool.acquire().await?;
+        read_stream_with(&mut conn, stream_id).await
     }
 
     /// [`EventStore::read_stream`] on the caller's connection, e.g. inside an idempotency
@@ -38,12 +41,15 @@ impl EventStore {
             "SELECT {COLUMNS} FROM events WHERE stream_id = $1 AND recorded_at <= $2 \
              ORDER BY stream_version"
         );
+        let mut conn = self.pool.acquire().await?;
         let rows = sqlx::query(&sql)
             .bind(stream_id)
             .bind(until)
-            .fetch_all(&self.pool)
+            .fetch_all(&mut *conn)
             .await?;
-        from_rows(&rows)
+        let mut events = from_rows(&rows)?;
+        crate::pii::open_events(&mut conn, &mut events).await?;
+        Ok(events)
     }
 
     /// The stream's current version: 0 when it has no events.
@@ -59,7 +65,8 @@ impl EventStore {
         after: Checkpoint,
         limit: i64,
     ) -> Result<Vec<RecordedEvent>, StoreError> {
-        read_all_after_with(&self.pool, after, limit).await
+        let mut conn = self.pool.acquire().await?;
+        read_all_after_with(&mut conn, after, limit).await
     }
 
     /// [`EventStore::read_all_after`] on the caller's connection (a projector's own
@@ -115,20 +122,31 @@ impl EventStore {
     }
 }
 
-async fn read_stream_with<'c, E: PgExecutor<'c>>(
-    executor: E,
+/// A stream's events on `conn`, personal values opened: for a projection that must read a
+/// stream inside its batch transaction (an erasure's streams), where no store is at hand.
+pub async fn read_stream_on(
+    conn: &mut PgConnection,
+    stream_id: Uuid,
+) -> Result<Vec<RecordedEvent>, StoreError> {
+    read_stream_with(conn, stream_id).await
+}
+
+async fn read_stream_with(
+    conn: &mut PgConnection,
     stream_id: Uuid,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
     let sql = format!("SELECT {COLUMNS} FROM events WHERE stream_id = $1 ORDER BY stream_version");
     let rows = sqlx::query(&sql)
         .bind(stream_id)
-        .fetch_all(executor)
+        .fetch_all(&mut *conn)
         .await?;
-    from_rows(&rows)
+    let mut events = from_rows(&rows)?;
+    crate::pii::open_events(conn, &mut events).await?;
+    Ok(events)
 }
 
-async fn read_all_after_with<'c, E: PgExecutor<'c>>(
-    executor: E,
+async fn read_all_after_with(
+    conn: &mut PgConnection,
     after: Checkpoint,
     limit: i64,
 ) -> Result<Vec<RecordedEvent>, StoreError> {
@@ -141,9 +159,11 @@ async fn read_all_after_with<'c, E: PgExecutor<'c>>(
         .bind(xid8_param(after.tx_id))
         .bind(after.position)
         .bind(limit)
-        .fetch_all(executor)
+        .fetch_all(&mut *conn)
         .await?;
-    rows.iter().map(from_row).collect()
+    let mut events = rows.iter().map(from_row).collect::<Result<Vec<_>, _>>()?;
+    crate::pii::open_events(conn, &mut events).await?;
+    Ok(events)
 }
 
 /// The stream's version and the position of its last event, (0, 0) for no stream.

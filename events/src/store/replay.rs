@@ -68,7 +68,10 @@ impl EventStore {
         }
         sql.push(" ORDER BY events.tx_id, events.global_position LIMIT ")
             .push_bind(limit);
-        let rows = sql.build().fetch_all(&self.pool).await?;
-        from_rows(&rows)
+        let mut conn = self.pool.acquire().await?;
+        let rows = sql.build().fetch_all(&mut *conn).await?;
+        let mut events = from_rows(&rows)?;
+        crate::pii::open_events(&mut conn, &mut events).await?;
+        Ok(events)
     }
 }

@@ -1,9 +1,17 @@
 //! Masking of personal data in lists and exports (QUALITY.md): personal ID numbers keep
 //! their first and last four characters (`1101**********1234`), phone numbers their first
 //! three and last four (`138****5678`). The detail page shows them in full to the owner and
-//! staff; lists and exports always mask them.
+//! staff; lists and exports always mask them. An erased value (docs/personal-data.md) is
+//! shown as it is: `[erased]`.
+
+/// What a personal value reads as once its data subject is erased (`events::pii::ERASED`;
+/// this crate never imports `events`).
+pub const ERASED: &str = "[erased]";
 
 fn mask_keeping(value: &str, head: usize, tail: usize) -> String {
+    if value == ERASED {
+        return value.to_string();
+    }
     let chars: Vec<char> = value.trim().chars().collect();
     let n = chars.len();
     if n == 0 {
@@ -42,5 +50,7 @@ mod tests {
         assert_eq!(mask_phone("13812345678"), "138****5678");
         assert_eq!(mask_phone("1234"), "***4");
         assert_eq!(mask_id_number(""), "");
+        assert_eq!(mask_id_number(ERASED), ERASED);
+        assert_eq!(mask_phone(ERASED), ERASED);
     }
 }

@@ -104,6 +104,11 @@ export const PERMISSIONS = [
     zh: '查阅审计日志',
     en: 'Read the audit log',
   },
+  {
+    code: 'personal-data:erase',
+    zh: '删除个人数据',
+    en: 'Erase a data subject\'s personal data',
+  },
 ] as const;
 
 /** A permission code the server knows. */

@@ -5,6 +5,7 @@ import customersEn from './customers.en';
 import uploadEn from './upload.en';
 import masterDataEn from './masterData.en';
 import complianceEn from './compliance.en';
+import personalDataEn from './personalData.en';
 
 const en: Messages = {
   platform: platformEn,
@@ -13,6 +14,7 @@ const en: Messages = {
   upload: uploadEn,
   masterData: masterDataEn,
   compliance: complianceEn,
+  personalData: personalDataEn,
   app: { title: 'Intelligent Customs Clearance Management System' },
   common: {
     confirm: 'OK',

@@ -136,6 +136,7 @@ const platformEn: Messages['platform'] = {
     'ports_add-slic': 'Maintain facility SLICs',
     'user-roles_grant_COMPLIANCE': 'Grant COMPLIANCE',
     audit_read: 'Read the audit log',
+    'personal-data_erase': "Erase a data subject's personal data",
   },
   ports: {
     title: 'Port management',

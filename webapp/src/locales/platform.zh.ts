@@ -134,6 +134,7 @@ const platformZh = {
     'ports_add-slic': '维护设施 SLIC',
     'user-roles_grant_COMPLIANCE': '授予合规审查角色',
     audit_read: '查阅审计日志',
+    'personal-data_erase': '删除个人数据',
   },
   ports: {
     title: '口岸管理',

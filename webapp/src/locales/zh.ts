@@ -5,6 +5,7 @@ import customersZh from './customers.zh';
 import uploadZh from './upload.zh';
 import masterDataZh from './masterData.zh';
 import complianceZh from './compliance.zh';
+import personalDataZh from './personalData.zh';
 
 const zh = {
   platform: platformZh,
@@ -13,6 +14,7 @@ const zh = {
   upload: uploadZh,
   masterData: masterDataZh,
   compliance: complianceZh,
+  personalData: personalDataZh,
   app: { title: '智能清关管理系统' },
   common: {
     confirm: '确定',

@@ -57,6 +57,7 @@ const AddStaff = lazy(() => import('@/features/platform/staff/AddStaffPage'));
 const Roles = lazy(() => import('@/features/platform/roles/RolesPage'));
 const Ports = lazy(() => import('@/features/platform/ports/PortsPage'));
 const Audit = lazy(() => import('@/features/platform/audit/AuditPage'));
+const Erasure = lazy(() => import('@/features/personal-data/components/ErasurePage'));
 const CustomerList = lazy(() => import('@/features/customers/components/CustomerListPage'));
 const CustomerDetail = lazy(() => import('@/features/customers/components/CustomerDetailPage'));
 const ExceptionList = lazy(() => import('@/features/clearance-exceptions/pages/ExceptionListPage'));
@@ -511,6 +512,12 @@ export const staffRoutes: AppRoute[] = [
         name: 'platform-audit',
         meta: { title: 'platform.routeAudit', permissionTag: 'staff:management' },
         component: Audit,
+      },
+      {
+        path: 'personal-data',
+        name: 'platform-personal-data',
+        meta: { title: 'personalData.route', permissionTag: 'personal-data:erase' },
+        component: Erasure,
       },
       {
         path: 'add',

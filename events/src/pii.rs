@@ -1,0 +1,609 @@
+//! Personal data in the append-only log (docs/personal-data.md): personal ID numbers and
+//! phone numbers are stored in event payloads only as ciphertext under a key of their data
+//! subject, and an erasure destroys that key.
+//!
+//! - **Data subject**: one personal identifier (an ID number or a phone number). Its id is
+//!   `ds_` + the first 16 bytes, in hex, of HMAC-SHA256 over the normalized identifier with
+//!   the server's secret ([`install`], `CLEARWAY_PII_SECRET`): the same person's number gives
+//!   the same id in every stream, and the id does not reveal the number (ID numbers are
+//!   guessable; a plain hash of one is not a secret).
+//! - **Keys**: `pii_keys` (subject, 32 random bytes, created, erased), apart from `events`.
+//! - **Sealing** ([`seal`]): when events are appended, every personal value in their payload
+//!   is replaced by `{"enc": base64(nonce || ciphertext), "subject": "ds_..."}`
+//!   (ChaCha20-Poly1305, a random 96-bit nonce per value, the subject id as associated data).
+//! - **Opening** ([`open_events`], [`open_json_text`], [`open_values`]): the one place that
+//!   turns those objects back into text, used by every read of the event store (commands,
+//!   projections, rebuilds, `clearway replay`) and by the audit API. A value whose key is gone
+//!   reads as [`ERASED`].
+//!
+//! Keys and plaintext are never logged.
+
+use std::collections::{BTreeSet, HashMap};
+use std::sync::{Arc, RwLock};
+
+use base64::Engine;
+use base64::engine::general_purpose::STANDARD as B64;
+use chacha20poly1305::aead::{Aead, AeadCore, KeyInit, OsRng, Payload};
+use chacha20poly1305::{ChaCha20Poly1305, Key, Nonce};
+use hmac::{Hmac, Mac};
+use serde_json::{Map, Value};
+use sha2::Sha256;
+use sqlx::{PgConnection, Row};
+use uuid::Uuid;
+
+use crate::{NewEvent, RecordedEvent, StoreError};
+
+/// What a personal value reads as once its subject has been erased.
+pub const ERASED: &str = "[erased]";
+
+/// The form fields (docs/fields.md) that hold personal identifiers, and what each holds.
+pub const DECLARATION_FIELDS: [(&str, Kind); 4] = [
+    ("shipperIdNumber", Kind::IdNumber),
+    ("recipientIdNumber", Kind::IdNumber),
+    ("shipperPhone", Kind::Phone),
+    ("recipientPhone", Kind::Phone),
+];
+
+/// The stream types whose payloads are sealed. Clearance exceptions' notice contacts and the
+/// contact book are not yet (docs/personal-data.md, "Not done").
+pub const SEALED_STREAM_TYPES: [&str; 1] = [crate::declaration::STREAM_TYPE];
+
+/// What a personal value is (for masking).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    IdNumber,
+    Phone,
+}
+
+/// The kind of a form field by its name, or the last segment of a dotted path
+/// (`data.recipientPhone`).
+pub fn kind_of_field(field: &str) -> Option<Kind> {
+    let name = field.rsplit('.').next().unwrap_or(field);
+    DECLARATION_FIELDS
+        .iter()
+        .find(|(f, _)| *f == name)
+        .map(|(_, k)| *k)
+}
+
+static SECRET: RwLock<Option<Arc<[u8]>>> = RwLock::new(None);
+
+/// The secret used when none was installed: development and tests only. The binary installs
+/// `CLEARWAY_PII_SECRET` (required in production) before it appends anything.
+const DEVELOPMENT_SECRET: &[u8] = b"clearway development personal-data secret: never in production";
+
+/// Installs the HMAC secret that derives subject ids (process-wide).
+pub fn install(secret: &[u8]) {
+    let mut slot = SECRET.write().unwrap_or_else(|e| e.into_inner());
+    *slot = Some(Arc::from(secret));
+}
+
+fn secret() -> Arc<[u8]> {
+    let slot = SECRET.read().unwrap_or_else(|e| e.into_inner());
+    slot.clone()
+        .unwrap_or_else(|| Arc::from(DEVELOPMENT_SECRET))
+}
+
+/// The identifier as it is compared: a leading `+86`/`0086` dropped, letters upper-cased,
+/// everything but ASCII letters and digits removed (`138-1234 5678` = `13812345678`,
+/// `11010519491231002x` = `11010519491231002X`).
+pub fn normalize(identifier: &str) -> String {
+    let t = identifier.trim();
+    let t = t
+        .strip_prefix("+86")
+        .or_else(|| t.strip_prefix("0086"))
+        .unwrap_or(t);
+    t.chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_uppercase())
+        .collect()
+}
+
+/// The subject id of an identifier; `None` when it holds no letter or digit (nothing
+/// personal to protect).
+pub fn subject_of(identifier: &str) -> Option<String> {
+    let normalized = normalize(identifier);
+    if normalized.is_empty() {
+        return None;
+    }
+    let secret = secret();
+    let mut mac = <Hmac<Sha256> as Mac>::new_from_slice(&secret).ok()?;
+    mac.update(b"clearway-data-subject/1\n");
+    mac.update(normalized.as_bytes());
+    let digest = mac.finalize().into_bytes();
+    Some(format!("ds_{}", hex_lower(&digest[..16])))
+}
+
+/// Is `text` a subject id (`ds_` + 32 lower-case hex digits)?
+pub fn is_subject_id(text: &str) -> bool {
+    text.len() == 35
+        && text.starts_with("ds_")
+        && text[3..]
+            .bytes()
+            .all(|b| b.is_ascii_digit() || (b'a'..=b'f').contains(&b))
+}
+
+/// What `clearway erase --subject` and the admin action accept: a subject id as it is, or an
+/// ID number / phone number turned into its subject id.
+pub fn parse_subject(input: &str) -> Option<String> {
+    let t = input.trim();
+    if is_subject_id(t) {
+        return Some(t.to_string());
+    }
+    subject_of(t)
+}
+
+fn hex_lower(bytes: &[u8]) -> String {
+    use std::fmt::Write;
+    let mut out = String::with_capacity(bytes.len() * 2);
+    for b in bytes {
+        let _ = write!(out, "{b:02x}");
+    }
+    out
+}
+
+/// A subject's key, never printed.
+#[derive(Clone)]
+pub struct SubjectKey([u8; 32]);
+
+impl std::fmt::Debug for SubjectKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("SubjectKey(..)")
+    }
+}
+
+impl SubjectKey {
+    pub fn generate() -> Self {
+        let key = ChaCha20Poly1305::generate_key(&mut OsRng);
+        let mut bytes = [0u8; 32];
+        bytes.copy_from_slice(&key);
+        Self(bytes)
+    }
+
+    fn from_slice(bytes: &[u8]) -> Option<Self> {
+        <[u8; 32]>::try_from(bytes).ok().map(Self)
+    }
+
+    fn cipher(&self) -> ChaCha20Poly1305 {
+        ChaCha20Poly1305::new(Key::from_slice(&self.0))
+    }
+}
+
+/// `plaintext` sealed for `subject`: `{"enc": ..., "subject": ...}`.
+pub fn encrypt(key: &SubjectKey, subject: &str, plaintext: &str) -> Value {
+    let nonce = ChaCha20Poly1305::generate_nonce(&mut OsRng);
+    let sealed = key
+        .cipher()
+        .encrypt(
+            &nonce,
+            Payload {
+                msg: plaintext.as_bytes(),
+                aad: subject.as_bytes(),
+            },
+        )
+        // Encryption fails only for messages above 256 GiB.
+        .unwrap_or_default();
+    let mut bytes = nonce.to_vec();
+    bytes.extend_from_slice(&sealed);
+    let mut map = Map::new();
+    map.insert("enc".into(), Value::String(B64.encode(bytes)));
+    map.insert("subject".into(), Value::String(subject.to_string()));
+    Value::Object(map)
+}
+
+/// The plaintext of a sealed value; `None` when the key is gone or does not open it.
+pub fn decrypt(key: Option<&SubjectKey>, subject: &str, enc: &str) -> Option<String> {
+    let key = key?;
+    let bytes = B64.decode(enc).ok()?;
+    if bytes.len() < 12 {
+        return None;
+    }
+    let (nonce, sealed) = bytes.split_at(12);
+    let plain = key
+        .cipher()
+        .decrypt(
+            Nonce::from_slice(nonce),
+            Payload {
+                msg: sealed,
+                aad: subject.as_bytes(),
+            },
+        )
+        .ok()?;
+    String::from_utf8(plain).ok()
+}
+
+/// `(enc, subject)` when `value` is a sealed value.
+pub fn sealed_parts(value: &Value) -> Option<(&str, &str)> {
+    let map = value.as_object()?;
+    if map.len() != 2 {
+        return None;
+    }
+    Some((map.get("enc")?.as_str()?, map.get("subject")?.as_str()?))
+}
+
+/// Calls `visit` with every personal value of a payload (or a state, or a read model's
+/// form): a string (or sealed object) under a personal field's key, and `old`/`new` of a
+/// `{field, old, new}` change (edits, amendments, a draft's provenance) of a personal field.
+pub fn visit_personal(value: &mut Value, visit: &mut dyn FnMut(Kind, &mut Value)) {
+    match value {
+        Value::Object(map) => {
+            let change_kind = map
+                .get("field")
+                .and_then(Value::as_str)
+                .and_then(kind_of_field);
+            for (key, inner) in map.iter_mut() {
+                let kind = match key.as_str() {
+                    "old" | "new" | "from" | "to" if change_kind.is_some() => change_kind,
+                    k => DECLARATION_FIELDS
+                        .iter()
+                        .find(|(f, _)| *f == k)
+                        .map(|(_, kind)| *kind),
+                };
+                match kind {
+                    Some(kind) if inner.is_string() || sealed_parts(inner).is_some() => {
+                        visit(kind, inner)
+                    }
+                    _ => visit_personal(inner, visit),
+                }
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                visit_personal(item, visit);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Keys by subject, as read for opening: `None` for an erased subject.
+pub type Keys = HashMap<String, Option<SubjectKey>>;
+
+/// Seals the personal values of `events` about to be appended to `stream_id`, making the
+/// subjects' keys (and linking the subjects to the stream) on `conn`. `None` when there is
+/// nothing to seal (the events are appended as they are).
+pub async fn seal(
+    conn: &mut PgConnection,
+    stream_type: &str,
+    stream_id: Uuid,
+    events: &[NewEvent],
+) -> Result<Option<Vec<NewEvent>>, StoreError> {
+    if !SEALED_STREAM_TYPES.contains(&stream_type) {
+        return Ok(None);
+    }
+    let mut sealed: Vec<NewEvent> = events.to_vec();
+    let mut found: BTreeSet<String> = BTreeSet::new();
+    for event in &mut sealed {
+        visit_personal(&mut event.payload, &mut |_, v| {
+            if let Some(text) = v.as_str()
+                && text != ERASED
+                && let Some(subject) = subject_of(text)
+            {
+                found.insert(subject);
+            }
+        });
+    }
+    if found.is_empty() {
+        return Ok(None);
+    }
+    let subjects: Vec<String> = found.into_iter().collect();
+    let keys = keys_for_sealing(conn, &subjects, stream_id).await?;
+    for event in &mut sealed {
+        let mut missing = false;
+        visit_personal(&mut event.payload, &mut |_, v| {
+            let Some(text) = v.as_str() else { return };
+            if text == ERASED {
+                return;
+            }
+            let Some(subject) = subject_of(text) else {
+                return;
+            };
+            match keys.get(&subject) {
+                Some(key) => *v = encrypt(key, &subject, text),
+                None => missing = true,
+            }
+        });
+        if missing {
+            // Never store a personal value in the clear for want of a key.
+            return Err(StoreError::Database(sqlx::Error::Protocol(
+                "no key could be made for a data subject".into(),
+            )));
+        }
+    }
+    Ok(Some(sealed))
+}
+
+/// The live keys of `subjects`, made where missing (or erased: a subject seen again after an
+/// erasure gets a fresh key), each linked to `stream_id`. A key made at the same moment by
+/// another transaction is read on the next try.
+async fn keys_for_sealing(
+    conn: &mut PgConnection,
+    subjects: &[String],
+    stream_id: Uuid,
+) -> Result<HashMap<String, SubjectKey>, StoreError> {
+    let mut keys = HashMap::with_capacity(subjects.len());
+    for _ in 0..3 {
+        let fresh: Vec<Vec<u8>> = subjects
+            .iter()
+            .map(|_| SubjectKey::generate().0.to_vec())
+            .collect();
+        let rows = sqlx::query(
+            "WITH wanted AS (SELECT * FROM UNNEST($1::text[], $2::bytea[]) AS w(subject, key)),
+             made AS (
+                 INSERT INTO pii_keys (subject, key) SELECT subject, key FROM wanted
+                 ON CONFLICT (subject) DO UPDATE SET key = EXCLUDED.key, created_at = now()
+                 WHERE pii_keys.key IS NULL
+                 RETURNING subject, key),
+             linked AS (
+                 INSERT INTO pii_subject_streams (subject, stream_id)
+                 SELECT subject, $3 FROM wanted ON CONFLICT DO NOTHING)
+             SELECT subject, key FROM made
+             UNION ALL
+             SELECT k.subject, k.key FROM pii_keys k
+             WHERE k.subject = ANY($1) AND k.key IS NOT NULL
+               AND NOT EXISTS (SELECT 1 FROM made m WHERE m.subject = k.subject)",
+        )
+        .bind(subjects)
+        .bind(&fresh)
+        .bind(stream_id)
+        .fetch_all(&mut *conn)
+        .await?;
+        for row in rows {
+            let subject: String = row.try_get(0)?;
+            let key: Vec<u8> = row.try_get(1)?;
+            if let Some(key) = SubjectKey::from_slice(&key) {
+                keys.insert(subject, key);
+            }
+        }
+        if subjects.iter().all(|s| keys.contains_key(s)) {
+            break;
+        }
+    }
+    Ok(keys)
+}
+
+/// Reads the keys of `subjects` (erased ones as `None`; unknown ones are left out and read
+/// as erased too).
+pub async fn keys(
+    conn: &mut PgConnection,
+    subjects: &BTreeSet<String>,
+) -> Result<Keys, StoreError> {
+    if subjects.is_empty() {
+        return Ok(Keys::new());
+    }
+    let list: Vec<&str> = subjects.iter().map(String::as_str).collect();
+    let rows = sqlx::query("SELECT subject, key FROM pii_keys WHERE subject = ANY($1)")
+        .bind(&list)
+        .fetch_all(conn)
+        .await?;
+    let mut keys = Keys::with_capacity(rows.len());
+    for row in rows {
+        let subject: String = row.try_get(0)?;
+        let key: Option<Vec<u8>> = row.try_get(1)?;
+        keys.insert(subject, key.as_deref().and_then(SubjectKey::from_slice));
+    }
+    Ok(keys)
+}
+
+/// Adds the subjects of every sealed value in `value` to `out`.
+pub fn subjects_in(value: &Value, out: &mut BTreeSet<String>) {
+    match value {
+        Value::Object(map) => {
+            if let Some((_, subject)) = sealed_parts(value) {
+                out.insert(subject.to_string());
+                return;
+            }
+            for inner in map.values() {
+                subjects_in(inner, out);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                subjects_in(item, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+/// Replaces every sealed value in `value` by its plaintext, or [`ERASED`].
+pub fn open_with(value: &mut Value, keys: &Keys) {
+    match value {
+        Value::Object(map) => {
+            if let Some((enc, subject)) = sealed_parts_of(map) {
+                let key = keys.get(subject).and_then(Option::as_ref);
+                let text = decrypt(key, subject, enc).unwrap_or_else(|| ERASED.to_string());
+                *value = Value::String(text);
+                return;
+            }
+            for inner in map.values_mut() {
+                open_with(inner, keys);
+            }
+        }
+        Value::Array(items) => {
+            for item in items {
+                open_with(item, keys);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn sealed_parts_of(map: &Map<String, Value>) -> Option<(&str, &str)> {
+    if map.len() != 2 {
+        return None;
+    }
+    Some((map.get("enc")?.as_str()?, map.get("subject")?.as_str()?))
+}
+
+/// Whether a payload's JSON text may hold a sealed value (`"enc"` as a key: inside a JSON
+/// string a quote is escaped, so the bytes `"enc"` only occur as a key or a whole value).
+pub fn may_be_sealed(json: &[u8]) -> bool {
+    memchr::memmem::find(json, b"\"enc\"").is_some()
+}
+
+/// Opens the sealed values of several JSON values with one read of the keys.
+pub async fn open_values<'v>(
+    conn: &mut PgConnection,
+    values: impl IntoIterator<Item = &'v mut Value>,
+) -> Result<(), StoreError> {
+    let values: Vec<&mut Value> = values.into_iter().collect();
+    let mut subjects = BTreeSet::new();
+    for v in &values {
+        subjects_in(v, &mut subjects);
+    }
+    if subjects.is_empty() {
+        return Ok(());
+    }
+    let keys = keys(conn, &subjects).await?;
+    for v in values {
+        open_with(v, &keys);
+    }
+    Ok(())
+}
+
+/// Opens the payloads of events read from the store.
+pub async fn open_events(
+    conn: &mut PgConnection,
+    events: &mut [RecordedEvent],
+) -> Result<(), StoreError> {
+    open_values(conn, events.iter_mut().map(|e| &mut e.payload)).await
+}
+
+/// Opens payloads kept as JSON text (the projectors' feed): only those that may hold a
+/// sealed value are parsed, opened and written back as text.
+pub async fn open_json_text(
+    conn: &mut PgConnection,
+    events: &[RecordedEvent],
+    payloads: &mut [Box<[u8]>],
+) -> Result<(), StoreError> {
+    let mut parsed: Vec<(usize, Value)> = Vec::new();
+    for (index, payload) in payloads.iter().enumerate() {
+        if may_be_sealed(payload) {
+            let value: Value = crate::store::decode_payload(&events[index], payload)?;
+            parsed.push((index, value));
+        }
+    }
+    if parsed.is_empty() {
+        return Ok(());
+    }
+    open_values(conn, parsed.iter_mut().map(|(_, v)| v)).await?;
+    for (index, value) in parsed {
+        let text = serde_json::to_vec(&value).map_err(|e| StoreError::Corrupt {
+            event_id: events[index].event_id,
+            event_type: events[index].event_type.clone(),
+            schema_version: events[index].schema_version,
+            reason: e.to_string(),
+        })?;
+        payloads[index] = text.into_boxed_slice();
+    }
+    Ok(())
+}
+
+/// The data subjects' erasure: the key destroyed (`key` NULL, `erased_at` now) on the
+/// caller's transaction. Answers whether a live key was destroyed.
+pub async fn destroy_key(conn: &mut PgConnection, subject: &str) -> Result<bool, StoreError> {
+    let done = sqlx::query(
+        "UPDATE pii_keys SET key = NULL, erased_at = now() WHERE subject = $1 AND key IS NOT NULL",
+    )
+    .bind(subject)
+    .execute(conn)
+    .await?;
+    Ok(done.rows_affected() == 1)
+}
+
+/// What is known of a subject: `None` when nothing was ever stored for it; else whether it
+/// is erased now and the streams holding its values.
+pub async fn subject_status(
+    conn: &mut PgConnection,
+    subject: &str,
+) -> Result<Option<(bool, Vec<Uuid>)>, StoreError> {
+    let row = sqlx::query("SELECT key IS NULL FROM pii_keys WHERE subject = $1")
+        .bind(subject)
+        .fetch_optional(&mut *conn)
+        .await?;
+    let Some(row) = row else { return Ok(None) };
+    let erased: bool = row.try_get(0)?;
+    let streams: Vec<Uuid> = sqlx::query_scalar(
+        "SELECT stream_id FROM pii_subject_streams WHERE subject = $1 ORDER BY stream_id",
+    )
+    .bind(subject)
+    .fetch_all(conn)
+    .await?;
+    Ok(Some((erased, streams)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn identifiers_normalize_and_give_stable_keyed_subject_ids() {
+        assert_eq!(normalize(" +86 138-1234 5678 "), "13812345678");
+        assert_eq!(normalize("11010519491231002x"), "11010519491231002X");
+        let a = subject_of("13812345678").expect("subject");
+        assert!(is_subject_id(&a), "{a}");
+        assert_eq!(subject_of("+86 138 1234 5678"), Some(a.clone()));
+        assert_ne!(subject_of("13812345679"), Some(a.clone()));
+        assert_eq!(subject_of(" - "), None);
+        assert_eq!(parse_subject(&a), Some(a.clone()));
+        assert_eq!(parse_subject("138 1234 5678"), Some(a));
+    }
+
+    #[test]
+    fn a_sealed_value_opens_with_its_key_and_reads_erased_without_it() {
+        let key = SubjectKey::generate();
+        let subject = subject_of("110101199001011234").expect("subject");
+        let sealed = encrypt(&key, &subject, "110101199001011234");
+        let (enc, s) = sealed_parts(&sealed).expect("sealed");
+        assert_eq!(s, subject);
+        assert!(!sealed.to_string().contains("110101199001011234"));
+        assert_eq!(
+            decrypt(Some(&key), &subject, enc).as_deref(),
+            Some("110101199001011234")
+        );
+        // Erased (no key), another key, another subject as associated data: no plaintext.
+        assert_eq!(decrypt(None, &subject, enc), None);
+        assert_eq!(decrypt(Some(&SubjectKey::generate()), &subject, enc), None);
+        assert_eq!(decrypt(Some(&key), "ds_other", enc), None);
+        // Two seals of one value differ (a nonce each).
+        assert_ne!(encrypt(&key, &subject, "x"), encrypt(&key, &subject, "x"));
+
+        let mut payload = json!({"data": {"recipientIdNumber": sealed.clone(), "note": "n"}});
+        let mut keys = Keys::new();
+        keys.insert(subject.clone(), Some(key));
+        let mut opened = payload.clone();
+        open_with(&mut opened, &keys);
+        assert_eq!(opened["data"]["recipientIdNumber"], "110101199001011234");
+        keys.insert(subject, None);
+        open_with(&mut payload, &keys);
+        assert_eq!(payload["data"]["recipientIdNumber"], ERASED);
+        assert_eq!(payload["data"]["note"], "n");
+    }
+
+    #[test]
+    fn personal_values_are_found_in_forms_and_in_changes_of_personal_fields() {
+        let mut payload = json!({
+            "data": {"shipperPhone": "021 6123 4567", "recipientName": "张三",
+                     "recipientIdNumber": null, "goods": [{"recipientPhone": "139"}]},
+            "changes": [{"field": "recipientIdNumber", "old": "A1", "new": "B2"},
+                        {"field": "recipientName", "old": "张三", "new": "李四"}],
+        });
+        let mut seen = Vec::new();
+        visit_personal(&mut payload, &mut |kind, v| {
+            seen.push((kind, v.as_str().unwrap_or_default().to_string()))
+        });
+        seen.sort_by(|a, b| a.1.cmp(&b.1));
+        assert_eq!(
+            seen,
+            [
+                (Kind::Phone, "021 6123 4567".to_string()),
+                (Kind::Phone, "139".to_string()),
+                (Kind::IdNumber, "A1".to_string()),
+                (Kind::IdNumber, "B2".to_string()),
+            ]
+        );
+        assert!(may_be_sealed(br#"{"a": {"enc": "x", "subject": "y"}}"#));
+        assert!(!may_be_sealed(br#"{"note": "say \"enc\""}"#));
+    }
+}
