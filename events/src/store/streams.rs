@@ -39,6 +39,25 @@ impl EventStore {
     ) -> Result<Vec<Appended>, StoreError> {
         append_new_streams(conn, stream_type, streams).await
     }
+
+    /// Which of `stream_ids` exist (have a first event), read on the caller's connection: a
+    /// bulk creation leaves out the streams an earlier attempt made before it appends. One
+    /// lookup of the unique `(stream_id, stream_version)` key per id.
+    pub async fn existing_streams_in(
+        &self,
+        conn: &mut PgConnection,
+        stream_ids: &[Uuid],
+    ) -> Result<Vec<Uuid>, StoreError> {
+        if stream_ids.is_empty() {
+            return Ok(Vec::new());
+        }
+        Ok(sqlx::query_scalar(
+            "SELECT stream_id FROM events WHERE stream_id = ANY($1) AND stream_version = 1",
+        )
+        .bind(stream_ids)
+        .fetch_all(conn)
+        .await?)
+    }
 }
 
 async fn append_new_streams<'c, E: PgExecutor<'c>>(
