@@ -446,9 +446,7 @@ where
 {
     let empty = A::default();
     let decided: Vec<Result<Vec<NewEvent>, DomainError>> = (0..creations.len())
-        .map(|i| {
-            decide(i, &empty).map(|events| events.iter().map(|e| e.to_new_event()).collect())
-        })
+        .map(|i| decide(i, &empty).map(|events| events.iter().map(|e| e.to_new_event()).collect()))
         .collect();
     let ids: Vec<Uuid> = creations.iter().map(|c| c.stream_id).collect();
     let mut attempts = 0;

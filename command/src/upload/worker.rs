@@ -659,7 +659,8 @@ impl Gate for Reservations<'_> {
                     asked.insert(number, self.ids[*i]);
                 }
             }
-            let (numbers, ids): (Vec<&str>, Vec<Uuid>) = asked.iter().map(|(n, d)| (*n, *d)).unzip();
+            let (numbers, ids): (Vec<&str>, Vec<Uuid>) =
+                asked.iter().map(|(n, d)| (*n, *d)).unzip();
             let held: Vec<(String, Uuid)> = sqlx::query_as(
                 "INSERT INTO upload_tracking_reservations AS r (customer_id, tracking_number, declaration_id)
                  SELECT $1, t.n, t.d FROM UNNEST($2::text[], $3::uuid[]) AS t(n, d) ORDER BY t.n

@@ -7,11 +7,7 @@ use uuid::Uuid;
 
 use crate::support::{event, events, metadata};
 
-fn streams<'a>(
-    ids: &[Uuid],
-    evs: &'a [Vec<NewEvent>],
-    meta: &'a [Metadata],
-) -> Vec<NewStream<'a>> {
+fn streams<'a>(ids: &[Uuid], evs: &'a [Vec<NewEvent>], meta: &'a [Metadata]) -> Vec<NewStream<'a>> {
     ids.iter()
         .zip(evs)
         .zip(meta)
@@ -32,9 +28,7 @@ async fn count(pool: &PgPool, ids: &[Uuid]) -> i64 {
 }
 
 #[sqlx::test(migrations = "../migrations")]
-async fn many_new_streams_start_at_version_1_in_one_statement_each_with_its_metadata(
-    pool: PgPool,
-) {
+async fn many_new_streams_start_at_version_1_in_one_statement_each_with_its_metadata(pool: PgPool) {
     let store = EventStore::new(pool.clone());
     let ids: Vec<Uuid> = (0..3).map(|_| Uuid::now_v7()).collect();
     let evs = vec![events(1..=1), events(2..=3), events(4..=4)];
@@ -108,6 +102,12 @@ async fn a_stream_that_exists_refuses_the_whole_batch_naming_it(pool: PgPool) {
     }
     assert_eq!(count(&pool, &[ids[0], ids[2]]).await, 0, "nothing appended");
     assert_eq!(store.read_stream(taken).await.unwrap().len(), 1);
+    let mut conn = pool.acquire().await.unwrap();
+    assert_eq!(
+        store.existing_streams_in(&mut conn, &ids).await.unwrap(),
+        [taken],
+        "what a retry leaves out"
+    );
 }
 
 #[sqlx::test(migrations = "../migrations")]
@@ -141,6 +141,9 @@ async fn a_new_stream_without_events_is_refused(pool: PgPool) {
         .append_new_streams_in(&mut conn, "test", &streams(&ids, &evs, &meta))
         .await;
 
-    assert!(matches!(refused, Err(StoreError::Database(_))), "{refused:?}");
+    assert!(
+        matches!(refused, Err(StoreError::Database(_))),
+        "{refused:?}"
+    );
     assert_eq!(count(&pool, &ids).await, 0);
 }
