@@ -506,6 +506,9 @@ where
             .await
         {
             Ok(appended) => {
+                // The batch's statement grew the connection's buffers to its size; sqlx
+                // would keep them for the connection's life.
+                sqlx::Connection::shrink_buffers(&mut *tx);
                 tx.commit().await?;
                 if !appended.is_empty() {
                     store.notify();

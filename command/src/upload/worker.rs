@@ -192,11 +192,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
         upload_command(store, id, &received, cmd).await?;
         return finish_job(&state.pool, id).await;
     }
-    let bytes: Option<Vec<u8>> =
-        sqlx::query_scalar("SELECT content FROM upload_blobs WHERE sha256 = $1")
-            .bind(&received.sha256)
-            .fetch_optional(&state.pool)
-            .await?;
+    let bytes = stored_file(&state.pool, &received.sha256).await?;
     let Some(bytes) = bytes else {
         let cmd = fail(
             "找不到上传的文件".into(),
@@ -320,6 +316,38 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
     }
     upload_command(store, id, &received, UploadCommand::Complete).await?;
     finish_job(&state.pool, id).await
+}
+
+/// The stored file, read in slices ([`super::routes::BLOB_SLICE`]) into one buffer of its
+/// size: one copy of the file in memory, and the connection's buffers never grow to it.
+/// `None` when it is missing (or was swept meanwhile).
+async fn stored_file(pool: &sqlx::PgPool, sha256: &str) -> Result<Option<Vec<u8>>, CommandError> {
+    let mut conn = pool.acquire().await?;
+    let size: Option<i32> =
+        sqlx::query_scalar("SELECT length(content) FROM upload_blobs WHERE sha256 = $1")
+            .bind(sha256)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some(size) = size.map(|n| n.max(0) as usize) else {
+        return Ok(None);
+    };
+    let mut bytes = Vec::with_capacity(size);
+    while bytes.len() < size {
+        let slice: Option<Vec<u8>> = sqlx::query_scalar(
+            "SELECT substring(content FROM $2 FOR $3) FROM upload_blobs WHERE sha256 = $1",
+        )
+        .bind(sha256)
+        .bind(bytes.len() as i32 + 1)
+        .bind(super::routes::BLOB_SLICE as i32)
+        .fetch_optional(&mut *conn)
+        .await?;
+        match slice {
+            Some(s) if !s.is_empty() => bytes.extend_from_slice(&s),
+            _ => return Ok(None),
+        }
+    }
+    conn.shrink_buffers();
+    Ok(Some(bytes))
 }
 
 /// What the reading thread hands over: the row count (after the first pass), then the
