@@ -13,6 +13,7 @@ use tracing_subscriber::EnvFilter;
 /// heap for good). mimalloc gives them back to the system by itself, whatever environment the
 /// server is started from: the mixed benchmark peaks at 68 MiB instead of 255 MiB
 /// (docs/benchmarks.md, "Issue 11").
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

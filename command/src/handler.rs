@@ -390,3 +390,138 @@ where
         .append_in(conn, B::STREAM_TYPE, stream_id, version, &new, metadata)
         .await?)
 }
+
+/// One new stream of [`create_many`]: its id and the metadata of its events.
+#[derive(Debug, Clone)]
+pub struct Creation {
+    pub stream_id: Uuid,
+    pub metadata: Metadata,
+}
+
+/// What became of one creation of [`create_many`].
+#[derive(Debug, Clone, PartialEq)]
+pub enum Created {
+    /// Appended by this call (version 0, position 0: the decision had no event to append).
+    Made(Appended),
+    /// The stream existed already (an earlier attempt made it): nothing appended.
+    Existed,
+    /// The decision refused it: nothing appended.
+    Refused(DomainError),
+    /// The [`Gate`] held it back: nothing appended.
+    HeldBack,
+}
+
+/// What [`Gate::admit`] answers: for each candidate, in order, whether it may be appended.
+pub type Admitted<'c> = Pin<Box<dyn Future<Output = Result<Vec<bool>, CommandError>> + Send + 'c>>;
+
+/// Writes a batch of creations makes besides its events (a reservation), in the appending
+/// transaction and before the append, which may hold some of them back. A failure rolls
+/// the whole batch back.
+pub trait Gate: Sync {
+    /// `candidates`: the indexes (into the creations) of those decided, with events, and
+    /// not made before.
+    fn admit<'c>(&'c self, tx: &'c mut PgConnection, candidates: &'c [usize]) -> Admitted<'c>;
+}
+
+/// Many creating commands of one aggregate type in one transaction: the batch form of
+/// [`execute_then`] with [`Command::create`], for a bulk creation (an upload's declarations).
+///
+/// Each creation is decided on the empty state by `decide(index, state)` (the aggregate's own
+/// decision, as on the one-stream path); the streams that exist already are left out (a
+/// retry after a crash finds what the first attempt made: [`Created::Existed`]); `gate`, if
+/// any, runs on the transaction and may hold some back; the rest are appended in one
+/// statement ([`EventStore::append_new_streams_in`]) and committed together, then the
+/// projectors are notified once. A stream made meanwhile by another writer makes the
+/// statement fail; the batch is rolled back and tried again (at most five times, then
+/// [`CommandError::VersionConflict`]). Answers one [`Created`] per creation, in order.
+pub async fn create_many<A, D>(
+    store: &EventStore,
+    creations: &[Creation],
+    decide: D,
+    gate: Option<&dyn Gate>,
+) -> Result<Vec<Created>, CommandError>
+where
+    A: Aggregate,
+    D: Fn(usize, &A) -> Result<Vec<A::Event>, DomainError>,
+{
+    let empty = A::default();
+    let decided: Vec<Result<Vec<NewEvent>, DomainError>> = (0..creations.len())
+        .map(|i| decide(i, &empty).map(|events| events.iter().map(|e| e.to_new_event()).collect()))
+        .collect();
+    let ids: Vec<Uuid> = creations.iter().map(|c| c.stream_id).collect();
+    let mut attempts = 0;
+    loop {
+        attempts += 1;
+        let mut tx = store.pool().begin().await?;
+        let existing: std::collections::HashSet<Uuid> = store
+            .existing_streams_in(&mut tx, &ids)
+            .await?
+            .into_iter()
+            .collect();
+        let mut out: Vec<Created> = Vec::with_capacity(creations.len());
+        let mut candidates: Vec<usize> = Vec::new();
+        for (i, (c, d)) in creations.iter().zip(&decided).enumerate() {
+            out.push(match d {
+                _ if existing.contains(&c.stream_id) => Created::Existed,
+                Err(refused) => Created::Refused(refused.clone()),
+                Ok(events) if events.is_empty() => Created::Made(Appended {
+                    version: 0,
+                    position: 0,
+                }),
+                Ok(_) => {
+                    candidates.push(i);
+                    Created::HeldBack
+                }
+            });
+        }
+        let admitted = match gate {
+            Some(gate) if !candidates.is_empty() => {
+                let flags = gate.admit(&mut tx, &candidates).await?;
+                if flags.len() != candidates.len() {
+                    return Err(CommandError::Internal(
+                        "the gate did not answer for every candidate".into(),
+                    ));
+                }
+                candidates
+                    .iter()
+                    .zip(flags)
+                    .filter_map(|(i, ok)| ok.then_some(*i))
+                    .collect()
+            }
+            _ => candidates,
+        };
+        let streams: Vec<events::store::NewStream<'_>> = admitted
+            .iter()
+            .filter_map(|i| {
+                let events = decided[*i].as_ref().ok()?;
+                Some(events::store::NewStream {
+                    stream_id: creations[*i].stream_id,
+                    events,
+                    metadata: &creations[*i].metadata,
+                })
+            })
+            .collect();
+        match store
+            .append_new_streams_in(&mut tx, A::STREAM_TYPE, &streams)
+            .await
+        {
+            Ok(appended) => {
+                // The batch's statement grew the connection's buffers to its size; sqlx
+                // would keep them for the connection's life.
+                sqlx::Connection::shrink_buffers(&mut *tx);
+                tx.commit().await?;
+                if !appended.is_empty() {
+                    store.notify();
+                }
+                for (i, a) in admitted.iter().zip(appended) {
+                    out[*i] = Created::Made(a);
+                }
+                return Ok(out);
+            }
+            Err(StoreError::Conflict { .. }) if attempts < 5 => {
+                tx.rollback().await?;
+            }
+            Err(e) => return Err(e.into()),
+        }
+    }
+}

@@ -7,11 +7,13 @@ mod passed;
 mod read;
 mod replay;
 mod row;
+mod streams;
 
 pub use durability::{DurabilityReport, check_durability};
 pub use feed::{FeedBatch, decode_payload};
 pub use read::read_stream_on;
 pub use replay::ReplayFilter;
+pub use streams::NewStream;
 
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU8, Ordering};

@@ -57,6 +57,7 @@ use tracing_subscriber::EnvFilter;
 
 /// The server's allocator (src/main.rs), so the export benchmark's server child behaves as
 /// `clearway serve` does.
+#[cfg(not(feature = "system-allocator"))]
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -45,6 +45,7 @@ mod sso;
 mod sso_limits;
 mod staff;
 mod upload;
+mod upload_batch;
 mod upload_crash;
 mod upload_custom;
 mod upload_race;

@@ -14,7 +14,7 @@ use crate::helpers::*;
 use crate::upload::{rows_of, table_file};
 
 /// Records an upload of `file` for acme the way the request does (event, blob, job).
-async fn received(state: &command::http::CommandState, file: &[u8]) -> Uuid {
+pub async fn received(state: &command::http::CommandState, file: &[u8]) -> Uuid {
     // The content's key (the request uses its SHA-256; any unique key serves here).
     let sha256 = format!("race-{}", Uuid::now_v7().simple());
     sqlx::query(

@@ -17,7 +17,7 @@ use events::declaration::TypeCode;
 use events::upload::Received;
 use serde::Deserialize;
 use sha2::{Digest, Sha256};
-use sqlx::PgConnection;
+use sqlx::{Connection, PgConnection};
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
@@ -119,9 +119,13 @@ struct File {
 }
 
 /// Reads a file part with its size capped: the part is refused as soon as it passes the
-/// limit, before the rest of it is read.
-async fn read_file(field: &mut axum::extract::multipart::Field<'_>) -> Result<Vec<u8>, ApiError> {
-    let mut bytes = Vec::new();
+/// limit, before the rest of it is read. `expected`: the request's declared length, to hold
+/// the file in one allocation of about its size instead of growing by doubling.
+async fn read_file(
+    field: &mut axum::extract::multipart::Field<'_>,
+    expected: usize,
+) -> Result<Vec<u8>, ApiError> {
+    let mut bytes = Vec::with_capacity(expected.min(MAX_FILE_BYTES));
     while let Some(chunk) = field
         .chunk()
         .await
@@ -135,8 +139,14 @@ async fn read_file(field: &mut axum::extract::multipart::Field<'_>) -> Result<Ve
         }
         bytes.extend_from_slice(&chunk);
     }
+    bytes.shrink_to_fit();
     Ok(bytes)
 }
+
+/// The stored file is written and read in slices of this many bytes: a statement that binds
+/// or answers the whole file grows the connection's buffers to the file's size (and sqlx
+/// keeps them for the connection's life).
+pub const BLOB_SLICE: usize = 2 * 1024 * 1024;
 
 /// Writes the file (content-addressed) and its job in the transaction of `UploadReceived`.
 struct Store<'a> {
@@ -148,20 +158,37 @@ struct Store<'a> {
 impl AfterAppend for Store<'_> {
     fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: events::Appended) -> Hooked<'c> {
         Box::pin(async move {
-            sqlx::query(
+            // The first slice makes the row (or finds the same content stored already); the
+            // others are appended to it, all in this transaction, so no upload ever sees a
+            // part of a file.
+            let mut slices = self.bytes.chunks(BLOB_SLICE);
+            let first = slices.next().unwrap_or_default();
+            let made: Option<bool> = sqlx::query_scalar(
                 "INSERT INTO upload_blobs (sha256, content, size) VALUES ($1, $2, $3)
-                 ON CONFLICT (sha256) DO NOTHING",
+                 ON CONFLICT (sha256) DO NOTHING RETURNING true",
             )
             .bind(self.sha256)
-            .bind(self.bytes)
+            .bind(first)
             .bind(self.bytes.len() as i64)
-            .execute(&mut *tx)
+            .fetch_optional(&mut *tx)
             .await?;
+            if made.is_some() {
+                for slice in slices {
+                    sqlx::query(
+                        "UPDATE upload_blobs SET content = content || $2 WHERE sha256 = $1",
+                    )
+                    .bind(self.sha256)
+                    .bind(slice)
+                    .execute(&mut *tx)
+                    .await?;
+                }
+            }
             sqlx::query("INSERT INTO upload_jobs (upload_id, sha256) VALUES ($1, $2)")
                 .bind(self.upload_id)
                 .bind(self.sha256)
                 .execute(&mut *tx)
                 .await?;
+            tx.shrink_buffers();
             Ok::<i64, CommandError>(appended.position)
         })
     }
@@ -241,6 +268,12 @@ async fn upload(
     })?;
     let mut files: Vec<File> = Vec::new();
     let mut text = std::collections::HashMap::<String, String>::new();
+    // What the body says it holds, less the files read so far: room for the next file.
+    let length = headers
+        .get(header::CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<usize>().ok())
+        .unwrap_or(0);
     while let Some(mut field) = multipart
         .next_field()
         .await
@@ -256,7 +289,8 @@ async fn upload(
                 ));
             }
             let file_name = field.file_name().unwrap_or_default().to_string();
-            let bytes = read_file(&mut field).await?;
+            let read_so_far: usize = files.iter().map(|f| f.bytes.len()).sum();
+            let bytes = read_file(&mut field, length.saturating_sub(read_so_far)).await?;
             files.push(File {
                 name: file_name,
                 bytes,

@@ -10,23 +10,23 @@
 //! hold back the event feed's safe horizon).
 //!
 //! **Crash safety.** Each declaration's id is derived from the upload id and its first row
-//! ([`events::upload::declaration_id`]), and it is made with `Command::create` through the
-//! declaration's command path: a second attempt meets the stream of the first and changes
-//! nothing, so no row ever makes two declarations. The worker records its progress after
-//! each batch (`UploadProgressed`, naming the groups it covers); a resumed upload starts
-//! after the last recorded batch and counts a declaration it finds already made as made.
+//! ([`events::upload::declaration_id`]). A batch's declarations are decided by the
+//! declaration's own `decide` and appended together, with their tracking-number
+//! reservations, in one transaction ([`handler::create_many`]): a batch is made whole or not
+//! at all, and a second attempt finds the streams of the first and leaves them be, so no row
+//! ever makes two declarations. The worker records its progress after each batch
+//! (`UploadProgressed`, naming the groups it covers); a resumed upload starts after the last
+//! recorded batch and counts a declaration it finds already made as made.
 
-use std::collections::HashSet;
+use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 use std::time::Duration;
 
 use api::{Actor, Role};
 use chrono::Utc;
-use events::declaration::TypeCode;
-use events::declaration::UploadSource;
+use events::declaration::{DeclarationData, TypeCode, UploadSource};
 use events::upload::{Item, Progressed, Received, declaration_id};
 use events::{EventStore, Metadata};
-use futures::StreamExt;
 use sqlx::{Connection, PgConnection};
 use uuid::Uuid;
 
@@ -35,20 +35,17 @@ use super::library::Library;
 use super::parse::{self, Group, Judge, Outcome};
 use super::read::FileError;
 use super::{UploadCommand, UploadState, decide};
-use crate::DomainError;
 use crate::declaration::{self, CustomerRef, DeclarationCommand, DeclarationState};
 use crate::handler::{
-    AfterAppend, Command, CommandError, Hooked, execute, execute_then, load, load_in,
+    self, Admitted, Command, CommandError, Created, Creation, Gate, execute, load, load_in,
 };
 use crate::http::CommandState;
 use crate::mapping_scheme::MappingSchemeState;
 use crate::mapping_scheme::model::SchemeDefinition;
 use crate::{Ctx, customer::CustomerState};
 
-/// Declarations per recorded batch.
+/// Declarations per recorded batch, made in one transaction.
 pub const BATCH: usize = 200;
-/// Declarations made at once within a batch.
-const CONCURRENCY: usize = 8;
 /// How often an idle worker looks for work.
 const IDLE: Duration = Duration::from_millis(500);
 
@@ -195,11 +192,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
         upload_command(store, id, &received, cmd).await?;
         return finish_job(&state.pool, id).await;
     }
-    let bytes: Option<Vec<u8>> =
-        sqlx::query_scalar("SELECT content FROM upload_blobs WHERE sha256 = $1")
-            .bind(&received.sha256)
-            .fetch_optional(&state.pool)
-            .await?;
+    let bytes = stored_file(&state.pool, &received.sha256).await?;
     let Some(bytes) = bytes else {
         let cmd = fail(
             "找不到上传的文件".into(),
@@ -323,6 +316,38 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
     }
     upload_command(store, id, &received, UploadCommand::Complete).await?;
     finish_job(&state.pool, id).await
+}
+
+/// The stored file, read in slices ([`super::routes::BLOB_SLICE`]) into one buffer of its
+/// size: one copy of the file in memory, and the connection's buffers never grow to it.
+/// `None` when it is missing (or was swept meanwhile).
+async fn stored_file(pool: &sqlx::PgPool, sha256: &str) -> Result<Option<Vec<u8>>, CommandError> {
+    let mut conn = pool.acquire().await?;
+    let size: Option<i32> =
+        sqlx::query_scalar("SELECT length(content) FROM upload_blobs WHERE sha256 = $1")
+            .bind(sha256)
+            .fetch_optional(&mut *conn)
+            .await?;
+    let Some(size) = size.map(|n| n.max(0) as usize) else {
+        return Ok(None);
+    };
+    let mut bytes = Vec::with_capacity(size);
+    while bytes.len() < size {
+        let slice: Option<Vec<u8>> = sqlx::query_scalar(
+            "SELECT substring(content FROM $2 FOR $3) FROM upload_blobs WHERE sha256 = $1",
+        )
+        .bind(sha256)
+        .bind(bytes.len() as i32 + 1)
+        .bind(super::routes::BLOB_SLICE as i32)
+        .fetch_optional(&mut *conn)
+        .await?;
+        match slice {
+            Some(s) if !s.is_empty() => bytes.extend_from_slice(&s),
+            _ => return Ok(None),
+        }
+    }
+    conn.shrink_buffers();
+    Ok(Some(bytes))
 }
 
 /// What the reading thread hands over: the row count (after the first pass), then the
@@ -511,44 +536,26 @@ async fn batch(
                     p.items.push(item(received, group, *row, desc, false));
                 }
             }
-            Outcome::Valid(data) => to_make.push((group, data)),
+            Outcome::Valid(data) => to_make.push((group, data.as_ref())),
         }
     }
-    let reference = state.reference.current();
-    let ctx = Making {
-        state,
-        upload_id,
-        received,
-        customer,
-        actor,
-        ty,
-        reference: &reference,
-    };
-    let futures: Vec<_> = to_make
-        .iter()
-        .map(|(group, data)| make(&ctx, group.first_row(), data))
-        .collect();
-    let results: Vec<Result<Made, CommandError>> = futures::stream::iter(futures)
-        .buffered(CONCURRENCY)
-        .collect()
-        .await;
-    let made = to_make.iter().map(|(g, _)| *g).zip(results);
-    for (group, result) in made {
+    let made = make(state, upload_id, received, customer, actor, ty, &to_make).await?;
+    for ((group, _), result) in to_make.iter().zip(made) {
         let n = group.rows.len() as u32;
         match result {
-            Ok(Made::Made) => {
+            Created::Made(_) | Created::Existed => {
                 p.success += n;
                 p.ticket_success += 1;
                 fill_notes(received, group, &mut p.items);
             }
-            Ok(Made::Repeat) => {
+            Created::HeldBack => {
                 p.repeat += n;
                 for row in &group.rows {
                     p.items
                         .push(item(received, group, *row, exists(group), true));
                 }
             }
-            Err(CommandError::Domain(refused)) => {
+            Created::Refused(refused) => {
                 p.abnormal += n;
                 let desc = match refused {
                     crate::DomainError::Validation(violations) => parse::describe(&violations),
@@ -562,142 +569,178 @@ async fn batch(
                     p.items.push(item(received, group, *row, desc, false));
                 }
             }
-            Err(e) => return Err(e),
         }
     }
     p.items.sort_by_key(|i| i.row);
     Ok(p)
 }
 
-/// What making one declaration of an upload needs.
-struct Making<'a> {
-    state: &'a CommandState,
-    upload_id: Uuid,
-    received: &'a Received,
-    customer: &'a CustomerRef,
-    actor: &'a Actor,
-    ty: TypeCode,
-    reference: &'a crate::reference::ReferenceData,
-}
-
-/// What making a group's declaration came to.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Made {
-    /// Made now, or found made by an earlier attempt of this upload.
-    Made,
-    /// Another declaration (of another upload, made at the same moment) holds the tracking
-    /// number.
-    Repeat,
-}
-
-/// The message of the conflict that rolls back a declaration whose tracking number is taken.
-const TAKEN: &str = "upload: tracking number reserved by another declaration";
-
-/// Reserves the tracking number for the declaration in the transaction of its append: the
-/// write side's own uniqueness, so that two uploads of one number at once make one draft.
-struct Reserve<'a> {
-    store: &'a EventStore,
-    customer_id: Uuid,
-    tracking_number: &'a str,
-    declaration_id: Uuid,
-}
-
-impl AfterAppend for Reserve<'_> {
-    fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: events::Appended) -> Hooked<'c> {
-        Box::pin(async move {
-            let holder: Option<Uuid> = sqlx::query_scalar(
-                "INSERT INTO upload_tracking_reservations (customer_id, tracking_number, declaration_id)
-                 VALUES ($1, $2, $3)
-                 ON CONFLICT (customer_id, tracking_number) DO UPDATE SET reserved_at = now()
-                 RETURNING declaration_id",
-            )
-            .bind(self.customer_id)
-            .bind(self.tracking_number)
-            .bind(self.declaration_id)
-            .fetch_optional(&mut *tx)
-            .await?;
-            match holder {
-                None => {}
-                Some(h) if h == self.declaration_id => {}
-                Some(h) => {
-                    let (held, _) = load_in::<DeclarationState>(self.store, &mut *tx, h).await?;
-                    let deleted = held.status.is_none()
-                        || held.status == Some(events::declaration::DeclarationStatus::Deleted);
-                    if !deleted {
-                        return Err(CommandError::Domain(DomainError::Conflict(TAKEN.into())));
-                    }
-                    sqlx::query(
-                        "UPDATE upload_tracking_reservations SET declaration_id = $3
-                          WHERE customer_id = $1 AND tracking_number = $2",
-                    )
-                    .bind(self.customer_id)
-                    .bind(self.tracking_number)
-                    .bind(self.declaration_id)
-                    .execute(&mut *tx)
-                    .await?;
-                }
-            }
-            Ok::<i64, CommandError>(appended.position)
-        })
-    }
-}
-
-/// Makes the declaration of the group whose first row is `row`, through the declaration's
-/// command path, with the id derived from (upload, row). One made before an interruption is
-/// found as its stream: counted as made, never made twice. Its tracking number is reserved
-/// in the same transaction; one taken meanwhile by another declaration is a repeat.
+/// Makes the declarations of a batch's valid groups in one transaction, through the
+/// declaration's own decision ([`handler::create_many`]): each with the id derived from
+/// (upload, first row) and `upload: {uploadId, row}` on its `DeclarationDrafted`, so one
+/// made by an earlier attempt (before a crash) is found as its stream (`Existed`) and never
+/// made twice. Their tracking numbers are reserved in the same transaction
+/// ([`Reservations`]); a number another live declaration holds is held back (a repeat).
+#[allow(clippy::too_many_arguments)]
 async fn make(
-    m: &Making<'_>,
-    row: u32,
-    data: &events::declaration::DeclarationData,
-) -> Result<Made, CommandError> {
-    let id = declaration_id(m.upload_id, row);
-    let mut metadata = meta(m.received);
-    metadata.causation_id = Some(m.upload_id);
-    let command = DeclarationCommand::Create {
-        id,
-        declaration_type: m.ty,
-        customer: m.customer.clone(),
-        data: data.clone(),
+    state: &CommandState,
+    upload_id: Uuid,
+    received: &Received,
+    customer: &CustomerRef,
+    actor: &Actor,
+    ty: TypeCode,
+    groups: &[(&Group, &DeclarationData)],
+) -> Result<Vec<Created>, CommandError> {
+    if groups.is_empty() {
+        return Ok(Vec::new());
+    }
+    let creations: Vec<Creation> = groups
+        .iter()
+        .map(|(g, _)| {
+            let mut metadata = meta(received);
+            metadata.causation_id = Some(upload_id);
+            Creation {
+                stream_id: declaration_id(upload_id, g.first_row()),
+                metadata,
+            }
+        })
+        .collect();
+    let reservations = Reservations {
+        store: &state.store,
+        customer_id: received.customer_id,
+        numbers: groups
+            .iter()
+            .map(|(_, d)| {
+                d.tracking_number
+                    .as_deref()
+                    .map(str::trim)
+                    .unwrap_or_default()
+            })
+            .collect(),
+        ids: creations.iter().map(|c| c.stream_id).collect(),
     };
-    let source = UploadSource {
-        upload_id: m.upload_id,
-        row,
-    };
-    let tracking = data
-        .tracking_number
-        .as_deref()
-        .map(str::trim)
-        .unwrap_or_default();
-    let hook = Reserve {
-        store: &m.state.store,
-        customer_id: m.received.customer_id,
-        tracking_number: tracking,
-        declaration_id: id,
-    };
-    let run = Command::<DeclarationState>::create(&m.state.store, id, metadata);
-    let result = execute_then(
-        run,
-        |s, _| {
+    let reference = state.reference.current();
+    let now = Utc::now();
+    handler::create_many::<DeclarationState, _>(
+        &state.store,
+        &creations,
+        |i, s| {
+            let (group, data) = groups[i];
             let ctx = Ctx {
-                actor: m.actor,
-                now: Utc::now(),
-                reference: m.reference,
+                actor,
+                now,
+                reference: &reference,
             };
-            let mut events = declaration::decide(s, command.clone(), &ctx)?;
+            let command = DeclarationCommand::Create {
+                id: creations[i].stream_id,
+                declaration_type: ty,
+                customer: customer.clone(),
+                data: data.clone(),
+            };
+            let mut events = declaration::decide(s, command, &ctx)?;
             for e in &mut events {
                 if let events::declaration::DeclarationEvent::Drafted(d) = e {
-                    d.upload = Some(source);
+                    d.upload = Some(UploadSource {
+                        upload_id,
+                        row: group.first_row(),
+                    });
                 }
             }
             Ok(events)
         },
-        (!tracking.is_empty()).then_some(&hook as &dyn AfterAppend),
+        Some(&reservations),
     )
-    .await;
-    match result {
-        Ok(_) | Err(CommandError::VersionConflict) => Ok(Made::Made),
-        Err(CommandError::Domain(DomainError::Conflict(m))) if m == TAKEN => Ok(Made::Repeat),
-        Err(e) => Err(e),
+    .await
+}
+
+/// Reserves the tracking numbers of a batch's declarations in the transaction of their
+/// append (`upload_tracking_reservations`): the write side's own uniqueness, so that two
+/// uploads of one number at once make one draft. The second insert of a number waits for
+/// the first's commit and then finds it held; a number held by a declaration deleted since
+/// is taken over; a retry of the same row (after a crash) holds its own reservation. Numbers
+/// are inserted in sorted order, so two batches sharing numbers never wait on each other in
+/// a circle.
+struct Reservations<'a> {
+    store: &'a EventStore,
+    customer_id: Uuid,
+    /// Per creation: its tracking number (trimmed; empty: none to reserve).
+    numbers: Vec<&'a str>,
+    /// Per creation: its declaration id.
+    ids: Vec<Uuid>,
+}
+
+impl Gate for Reservations<'_> {
+    fn admit<'c>(&'c self, tx: &'c mut PgConnection, candidates: &'c [usize]) -> Admitted<'c> {
+        Box::pin(async move {
+            let mut admitted = vec![true; candidates.len()];
+            // The first of a number in the batch asks for it; a later one with the same
+            // number is held by that first (made now, or itself held back): a repeat.
+            let mut asked: HashMap<&str, Uuid> = HashMap::new();
+            for (k, i) in candidates.iter().enumerate() {
+                let number = self.numbers[*i];
+                if number.is_empty() {
+                    continue;
+                }
+                if asked.contains_key(number) {
+                    admitted[k] = false;
+                } else {
+                    asked.insert(number, self.ids[*i]);
+                }
+            }
+            let (numbers, ids): (Vec<&str>, Vec<Uuid>) =
+                asked.iter().map(|(n, d)| (*n, *d)).unzip();
+            let held: Vec<(String, Uuid)> = sqlx::query_as(
+                "INSERT INTO upload_tracking_reservations AS r (customer_id, tracking_number, declaration_id)
+                 SELECT $1, t.n, t.d FROM UNNEST($2::text[], $3::uuid[]) AS t(n, d) ORDER BY t.n
+                 ON CONFLICT (customer_id, tracking_number) DO UPDATE
+                    SET reserved_at = CASE WHEN r.declaration_id = EXCLUDED.declaration_id
+                                           THEN now() ELSE r.reserved_at END
+                 RETURNING tracking_number, declaration_id",
+            )
+            .bind(self.customer_id)
+            .bind(&numbers)
+            .bind(&ids)
+            .fetch_all(&mut *tx)
+            .await?;
+            let mut refused: HashSet<String> = HashSet::new();
+            let mut taken_over: Vec<(String, Uuid)> = Vec::new();
+            for (number, holder) in held {
+                let Some(own) = asked.get(number.as_str()).copied() else {
+                    continue;
+                };
+                if holder == own {
+                    continue;
+                }
+                let (state, _) = load_in::<DeclarationState>(self.store, &mut *tx, holder).await?;
+                let deleted = state.status.is_none()
+                    || state.status == Some(events::declaration::DeclarationStatus::Deleted);
+                if deleted {
+                    taken_over.push((number, own));
+                } else {
+                    refused.insert(number);
+                }
+            }
+            if !taken_over.is_empty() {
+                let (numbers, ids): (Vec<String>, Vec<Uuid>) = taken_over.into_iter().unzip();
+                sqlx::query(
+                    "UPDATE upload_tracking_reservations r
+                        SET declaration_id = t.d, reserved_at = now()
+                       FROM UNNEST($2::text[], $3::uuid[]) AS t(n, d)
+                      WHERE r.customer_id = $1 AND r.tracking_number = t.n",
+                )
+                .bind(self.customer_id)
+                .bind(&numbers)
+                .bind(&ids)
+                .execute(&mut *tx)
+                .await?;
+            }
+            for (k, i) in candidates.iter().enumerate() {
+                let number = self.numbers[*i];
+                if refused.contains(number) {
+                    admitted[k] = false;
+                }
+            }
+            Ok(admitted)
+        })
     }
 }

@@ -5,4 +5,5 @@
 mod append;
 mod feed;
 mod idempotency;
+mod new_streams;
 mod support;

@@ -30,6 +30,10 @@ pub struct Opts {
     /// Goods lines per declaration.
     #[arg(long, default_value_t = 5)]
     pub lines: u32,
+    /// Only write the two files into this folder (`upload-<rows>.xlsx`) and stop: for a heap
+    /// profile of a server started by hand (docs/benchmarks.md, "Upload").
+    #[arg(long)]
+    pub write_files: Option<std::path::PathBuf>,
 }
 
 impl Default for Opts {
@@ -305,6 +309,15 @@ pub async fn run(server: &Server, opts: &Opts) -> anyhow::Result<()> {
         large_file.len() as f64 / (1 << 20) as f64,
         opts.lines
     );
+    if let Some(dir) = &opts.write_files {
+        std::fs::create_dir_all(dir)?;
+        for (rows, file) in [(opts.small, &small_file), (opts.rows, &large_file)] {
+            let path = dir.join(format!("upload-{rows}.xlsx"));
+            std::fs::write(&path, file)?;
+            println!("written: {}", path.display());
+        }
+        return Ok(());
+    }
     let running = ChildServer::start(&server.url(&server.name("upload"))).await?;
     crate::server::wait_for_projections(&pool).await?;
     let client = Running::client()?;
