@@ -31,13 +31,28 @@ impl EventStore {
     /// roll it back. A stream without events is refused as an error of the caller (it would
     /// start nothing). The table's triggers run for every row as for any append; after
     /// committing, call [`EventStore::notify`] (one notification for the whole batch).
+    /// Personal values in the payloads are stored sealed, as by every append
+    /// ([`crate::pii::seal`]; their keys are written in the same transaction).
     pub async fn append_new_streams_in(
         &self,
         conn: &mut PgConnection,
         stream_type: &str,
         streams: &[NewStream<'_>],
     ) -> Result<Vec<Appended>, StoreError> {
-        append_new_streams(conn, stream_type, streams).await
+        let mut sealed = Vec::with_capacity(streams.len());
+        for stream in streams {
+            sealed
+                .push(crate::pii::seal(conn, stream_type, stream.stream_id, stream.events).await?);
+        }
+        let streams: Vec<NewStream<'_>> = streams
+            .iter()
+            .zip(&sealed)
+            .map(|(stream, sealed)| NewStream {
+                events: sealed.as_deref().unwrap_or(stream.events),
+                ..*stream
+            })
+            .collect();
+        append_new_streams(conn, stream_type, &streams).await
     }
 
     /// Which of `stream_ids` exist (have a first event), read on the caller's connection: a

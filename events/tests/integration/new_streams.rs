@@ -147,3 +147,45 @@ async fn a_new_stream_without_events_is_refused(pool: PgPool) {
     );
     assert_eq!(count(&pool, &ids).await, 0);
 }
+
+#[sqlx::test(migrations = "../migrations")]
+async fn personal_values_of_a_batch_are_stored_sealed_and_read_back_open(pool: PgPool) {
+    let store = EventStore::new(pool.clone());
+    let ids: Vec<Uuid> = (0..2).map(|_| Uuid::now_v7()).collect();
+    let id_number = "11010519491231002X";
+    let evs = vec![
+        vec![NewEvent {
+            event_type: "DeclarationDrafted".into(),
+            schema_version: 1,
+            payload: serde_json::json!({"data": {"recipientIdNumber": id_number, "note": "n"}}),
+        }],
+        events(1..=1),
+    ];
+    let meta: Vec<Metadata> = (0..2).map(|_| metadata()).collect();
+    let mut tx = pool.begin().await.unwrap();
+    store
+        .append_new_streams_in(
+            &mut tx,
+            events::declaration::STREAM_TYPE,
+            &streams(&ids, &evs, &meta),
+        )
+        .await
+        .unwrap();
+    tx.commit().await.unwrap();
+
+    let raw: Vec<String> =
+        sqlx::query_scalar("SELECT payload::text FROM events WHERE stream_id = ANY($1)")
+            .bind(&ids)
+            .fetch_all(&pool)
+            .await
+            .unwrap();
+    assert!(raw.iter().all(|p| !p.contains(id_number)), "{raw:?}");
+    assert!(raw.iter().any(|p| p.contains("\"enc\"")), "{raw:?}");
+    let read = store.read_stream(ids[0]).await.unwrap();
+    assert_eq!(read[0].payload["data"]["recipientIdNumber"], id_number);
+    let keys: i64 = sqlx::query_scalar("SELECT count(*) FROM pii_keys")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(keys, 1);
+}
