@@ -36,6 +36,7 @@ async fn a_server_started_without_a_mode_has_no_test_login(pool: PgPool) {
     cfg.identity = test.identity;
     cfg.oidc = test.oidc;
     cfg.audit = test.audit;
+    cfg.personal_data = test.personal_data;
     let app = spawn_with(pool, cfg).await;
     for user in ["superadmin", "acme"] {
         let r = app
