@@ -827,7 +827,8 @@ fn responses() -> Vec<(&'static str, utoipa::openapi::Response)> {
                  the move is not allowed from the current status. `IDEMPOTENCY_KEY_REUSED`: the key was \
                  used with another body. `USERNAME_TAKEN`: the username belongs to another account. \
                  `UPS_ID_TAKEN`: the UPS id is bound to another customer. `DECLARATIONS_IN_PROGRESS`: \
-                 the customer still has declarations in progress. `CONFLICT`: another conflict.",
+                 the customer still has declarations in progress. `VERIFICATION_RUNNING`: an audit \
+                 chain verification is running already. `CONFLICT`: another conflict.",
                 409,
                 object(
                     "",
@@ -842,6 +843,7 @@ fn responses() -> Vec<(&'static str, utoipa::openapi::Response)> {
                                 "USERNAME_TAKEN",
                                 "UPS_ID_TAKEN",
                                 "DECLARATIONS_IN_PROGRESS",
+                                "VERIFICATION_RUNNING",
                                 "CONFLICT",
                             ],
                         ),
