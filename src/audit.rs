@@ -127,7 +127,9 @@ fn read_key_file(path: &Path) -> anyhow::Result<SealKey> {
     SealKey::from_hex(&text).with_context(|| format!("the key in {}", path.display()))
 }
 
-fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
+/// Writes `text` to a new file only its owner can read (a generated development key or
+/// secret); refuses a file that exists.
+pub(crate) fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
     let mut options = std::fs::OpenOptions::new();
     options.write(true).create_new(true);
     #[cfg(unix)]

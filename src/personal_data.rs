@@ -80,7 +80,7 @@ impl PersonalDataConfig {
                 std::fs::create_dir_all(dir)
                     .with_context(|| format!("creating {}", dir.display()))?;
             }
-            write_private(path, &secret)?;
+            crate::audit::write_private(path, &secret)?;
             tracing::warn!(
                 file = %path.display(),
                 "development mode: generated the personal data secret (set CLEARWAY_PII_SECRET in production)"
@@ -102,18 +102,6 @@ fn read_secret(path: &Path) -> anyhow::Result<String> {
         path.display()
     );
     Ok(text)
-}
-
-fn write_private(path: &Path, text: &str) -> anyhow::Result<()> {
-    let mut options = std::fs::OpenOptions::new();
-    options.write(true).create_new(true);
-    #[cfg(unix)]
-    std::os::unix::fs::OpenOptionsExt::mode(&mut options, 0o600);
-    let mut file = options
-        .open(path)
-        .with_context(|| format!("creating {}", path.display()))?;
-    file.write_all(text.as_bytes())
-        .with_context(|| format!("writing {}", path.display()))
 }
 
 /// `clearway erase`.
