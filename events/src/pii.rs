@@ -271,21 +271,25 @@ pub async fn seal(
         return Ok(None);
     }
     let mut sealed: Vec<NewEvent> = events.to_vec();
-    let mut found: BTreeSet<String> = BTreeSet::new();
+    // Each value's subject is derived once: the sealing pass below looks it up here rather
+    // than deriving it again (the process-wide secret may be installed in between).
+    let mut subject_by_text: HashMap<String, String> = HashMap::new();
     for event in &mut sealed {
         visit_personal(&mut event.payload, &mut |_, v| {
             if let Some(text) = v.as_str()
                 && text != ERASED
+                && !subject_by_text.contains_key(text)
                 && let Some(subject) = subject_of(text)
             {
-                found.insert(subject);
+                subject_by_text.insert(text.to_string(), subject);
             }
         });
     }
-    if found.is_empty() {
+    if subject_by_text.is_empty() {
         return Ok(None);
     }
-    let subjects: Vec<String> = found.into_iter().collect();
+    let found: BTreeSet<&String> = subject_by_text.values().collect();
+    let subjects: Vec<String> = found.into_iter().cloned().collect();
     let keys = keys_for_sealing(conn, &subjects, stream_id).await?;
     for event in &mut sealed {
         let mut missing = false;
@@ -294,11 +298,11 @@ pub async fn seal(
             if text == ERASED {
                 return;
             }
-            let Some(subject) = subject_of(text) else {
+            let Some(subject) = subject_by_text.get(text) else {
                 return;
             };
-            match keys.get(&subject) {
-                Some(key) => *v = encrypt(key, &subject, text),
+            match keys.get(subject) {
+                Some(key) => *v = encrypt(key, subject, text),
                 None => missing = true,
             }
         });

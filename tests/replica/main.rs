@@ -74,6 +74,8 @@ fn config(primary: &str, replica: &str) -> anyhow::Result<Config> {
 }
 
 async fn seed(pool: &sqlx::PgPool, cfg: &Config) -> anyhow::Result<()> {
+    // Subjects are derived with the server's secret, installed before the seed appends.
+    cfg.personal_data.install(cfg.development(), false)?;
     let store = events::EventStore::new(pool.clone());
     let state = command::http::CommandState {
         auth: clearway::startup::auth(cfg, pool.clone())?,

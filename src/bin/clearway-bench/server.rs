@@ -42,6 +42,8 @@ pub fn config(database_url: &str) -> anyhow::Result<Config> {
 /// Reference tables and the demo accounts (acme, globex, operator, admin, superadmin),
 /// through the real command paths, as `clearway seed` does.
 pub async fn seed(pool: &PgPool, cfg: &Config) -> anyhow::Result<()> {
+    // Subjects are derived with the server's secret, installed before the seed appends.
+    cfg.personal_data.install(cfg.development(), false)?;
     let store = events::EventStore::new(pool.clone());
     let state = command::http::CommandState {
         auth: clearway::startup::auth(cfg, pool.clone())?,
