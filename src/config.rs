@@ -42,6 +42,10 @@ pub struct Config {
     /// Largest pool of database connections.
     #[arg(long, env = "CLEARWAY_DB_MAX_CONNECTIONS", default_value_t = 20)]
     pub max_connections: u32,
+    /// How long a query carrying `minPosition` waits for its read model, in milliseconds,
+    /// before it answers what the read model holds (read-your-writes, API.md).
+    #[arg(long, env = "CLEARWAY_READ_WAIT_MS", default_value_t = 2000)]
+    pub read_wait_ms: u64,
     /// Log as JSON lines instead of text.
     #[arg(long, env = "CLEARWAY_LOG_JSON", default_value_t = false)]
     pub log_json: bool,

@@ -133,6 +133,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
             .context("connecting to the read replica (CLEARWAY_READ_DATABASE_URL)")?,
         _ => pool.clone(),
     };
+    query::wait::set_max_wait(Duration::from_millis(config.read_wait_ms));
     let query_state = query::QueryState {
         pool: read_pool,
         auth,

@@ -1,6 +1,6 @@
 //! Read-your-writes: a query that carries `minPosition` (the `position` a command answered)
-//! waits, 2 s at most, until every projection it reads has passed that position, then
-//! answers whatever the read model holds.
+//! waits, 2 s at most by default (`CLEARWAY_READ_WAIT_MS`, [`set_max_wait`]), until every
+//! projection it reads has passed that position, then answers whatever the read model holds.
 //!
 //! "Passed" means: no committed event at a position <= `minPosition` lies after the
 //! projection's checkpoint in the feed's `(tx_id, global_position)` order. The feed orders by
@@ -21,13 +21,27 @@
 //! transactions in commit order, so once it holds that event it holds every event the command
 //! could see as committed. On the primary the command's event is committed before it answers.
 
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use sqlx::PgPool;
 use tokio::time::Instant;
 
-/// The longest a query waits for its read model.
+/// The longest a query waits for its read model unless set otherwise.
 pub const MAX_WAIT: Duration = Duration::from_secs(2);
+
+static MAX_WAIT_MS: AtomicU64 = AtomicU64::new(MAX_WAIT.as_millis() as u64);
+
+/// Sets how long a query waits for its read model (process-wide; the server sets it from
+/// `CLEARWAY_READ_WAIT_MS` at start).
+pub fn set_max_wait(limit: Duration) {
+    MAX_WAIT_MS.store(limit.as_millis() as u64, Ordering::Relaxed);
+}
+
+/// How long a query waits for its read model now.
+pub fn max_wait() -> Duration {
+    Duration::from_millis(MAX_WAIT_MS.load(Ordering::Relaxed))
+}
 
 /// How many of the projections are behind, plus one when this database is a replica that does
 /// not hold the event at the position yet.
@@ -60,13 +74,13 @@ pub async fn passed(
 }
 
 /// Wait until `projections` have passed `min_position` (no wait when it is absent or not
-/// positive), at most [`MAX_WAIT`]. Answers whether they got there in time.
+/// positive), at most [`max_wait`]. Answers whether they got there in time.
 pub async fn wait_for(
     pool: &PgPool,
     projections: &[&str],
     min_position: Option<i64>,
 ) -> Result<bool, sqlx::Error> {
-    wait_for_at_most(pool, projections, min_position, MAX_WAIT).await
+    wait_for_at_most(pool, projections, min_position, max_wait()).await
 }
 
 pub async fn wait_for_at_most(

@@ -25,6 +25,9 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
         session_max_secs: 8 * 3600,
         web_dir: None,
         max_connections: 10,
+        // Read-your-writes waits long enough for a loaded CI machine (the server's 2 s
+        // default answers the read model as it is after that, which a test would misread).
+        read_wait_ms: 30_000,
         log_json: false,
         identity: Default::default(),
         oidc: Default::default(),
