@@ -44,15 +44,49 @@ pub const DECLARATION_FIELDS: [(&str, Kind); 4] = [
     ("recipientPhone", Kind::Phone),
 ];
 
-/// The stream types whose payloads are sealed. Clearance exceptions' notice contacts and the
-/// contact book are not yet (docs/personal-data.md, "Not done").
-pub const SEALED_STREAM_TYPES: [&str; 1] = [crate::declaration::STREAM_TYPE];
+/// The fields of a clearance exception's form that hold a person's contact (the spec's
+/// "Exception and documents" and "Notification contact" forms). `upsAccount` is the
+/// courier account number, not a person's.
+pub const EXCEPTION_FIELDS: [(&str, Kind); 11] = [
+    ("personalPhone", Kind::Phone),
+    ("personalEmail", Kind::Email),
+    ("shipperWechat", Kind::Wechat),
+    ("shipperEmail", Kind::Email),
+    ("shipperSms", Kind::Phone),
+    ("recipientWechat", Kind::Wechat),
+    ("recipientEmail", Kind::Email),
+    ("recipientSms", Kind::Phone),
+    ("upsAccountWechat", Kind::Wechat),
+    ("upsAccountEmail", Kind::Email),
+    ("upsAccountSms", Kind::Phone),
+];
+
+/// The stream types whose payloads are sealed: declarations (ID and phone numbers),
+/// clearance exceptions (notice contacts) and contact books (saved contacts).
+pub const SEALED_STREAM_TYPES: [&str; 3] = [
+    crate::declaration::STREAM_TYPE,
+    crate::clearance_exception::STREAM_TYPE,
+    crate::contact_book::STREAM_TYPE,
+];
 
 /// What a personal value is (for masking).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Kind {
     IdNumber,
     Phone,
+    Email,
+    /// A WeChat openId.
+    Wechat,
+}
+
+/// The kind of a contact's address by its channel (`email`, `sms`/`phone`, `wechat`).
+pub fn kind_of_channel(channel: &str) -> Option<Kind> {
+    match channel {
+        "email" => Some(Kind::Email),
+        "sms" | "phone" => Some(Kind::Phone),
+        "wechat" => Some(Kind::Wechat),
+        _ => None,
+    }
 }
 
 /// The kind of a form field by its name, or the last segment of a dotted path
@@ -61,6 +95,7 @@ pub fn kind_of_field(field: &str) -> Option<Kind> {
     let name = field.rsplit('.').next().unwrap_or(field);
     DECLARATION_FIELDS
         .iter()
+        .chain(EXCEPTION_FIELDS.iter())
         .find(|(f, _)| *f == name)
         .map(|(_, k)| *k)
 }
@@ -83,11 +118,15 @@ fn secret() -> Arc<[u8]> {
         .unwrap_or_else(|| Arc::from(DEVELOPMENT_SECRET))
 }
 
-/// The identifier as it is compared: a leading `+86`/`0086` dropped, letters upper-cased,
-/// everything but ASCII letters and digits removed (`138-1234 5678` = `13812345678`,
+/// The identifier as it is compared: an e-mail address trimmed and lower-cased; anything
+/// else with a leading `+86`/`0086` dropped, letters upper-cased, everything but ASCII
+/// letters and digits removed (`138-1234 5678` = `13812345678`,
 /// `11010519491231002x` = `11010519491231002X`).
 pub fn normalize(identifier: &str) -> String {
     let t = identifier.trim();
+    if t.contains('@') {
+        return t.to_lowercase();
+    }
     let t = t
         .strip_prefix("+86")
         .or_else(|| t.strip_prefix("0086"))
@@ -123,7 +162,7 @@ pub fn is_subject_id(text: &str) -> bool {
 }
 
 /// What `clearway erase --subject` and the admin action accept: a subject id as it is, or an
-/// ID number / phone number turned into its subject id.
+/// ID number, phone number, e-mail address or WeChat openId turned into its subject id.
 pub fn parse_subject(input: &str) -> Option<String> {
     let t = input.trim();
     if is_subject_id(t) {
@@ -221,8 +260,10 @@ pub fn sealed_parts(value: &Value) -> Option<(&str, &str)> {
 }
 
 /// Calls `visit` with every personal value of a payload (or a state, or a read model's
-/// form): a string (or sealed object) under a personal field's key, and `old`/`new` of a
-/// `{field, old, new}` change (edits, amendments, a draft's provenance) of a personal field.
+/// form): a string (or sealed object) under a personal field's key, `old`/`new` of a
+/// `{field, old, new}` change (edits, amendments, a draft's provenance) of a personal field,
+/// and the `address` (a notice's contact) or `value` (a saved contact) of an object whose
+/// `channel` is `email`, `sms`/`phone` or `wechat`.
 pub fn visit_personal(value: &mut Value, visit: &mut dyn FnMut(Kind, &mut Value)) {
     match value {
         Value::Object(map) => {
@@ -230,11 +271,17 @@ pub fn visit_personal(value: &mut Value, visit: &mut dyn FnMut(Kind, &mut Value)
                 .get("field")
                 .and_then(Value::as_str)
                 .and_then(kind_of_field);
+            let channel_kind = map
+                .get("channel")
+                .and_then(Value::as_str)
+                .and_then(kind_of_channel);
             for (key, inner) in map.iter_mut() {
                 let kind = match key.as_str() {
                     "old" | "new" | "from" | "to" if change_kind.is_some() => change_kind,
+                    "address" | "value" if channel_kind.is_some() => channel_kind,
                     k => DECLARATION_FIELDS
                         .iter()
+                        .chain(EXCEPTION_FIELDS.iter())
                         .find(|(f, _)| *f == k)
                         .map(|(_, kind)| *kind),
                 };
@@ -503,6 +550,23 @@ pub async fn open_json_text(
     Ok(())
 }
 
+/// Replaces every personal value of `subject` in `value` (a read model's copy, in the
+/// clear) by [`ERASED`]; answers whether anything changed. The read models that keep
+/// contacts apply an erasure with it.
+pub fn scrub(value: &mut Value, subject: &str) -> bool {
+    let mut changed = false;
+    visit_personal(value, &mut |_, v| {
+        if let Some(text) = v.as_str()
+            && text != ERASED
+            && subject_of(text).as_deref() == Some(subject)
+        {
+            *v = Value::String(ERASED.to_string());
+            changed = true;
+        }
+    });
+    changed
+}
+
 /// The data subjects' erasure: the key destroyed (`key` NULL, `erased_at` now) on the
 /// caller's transaction. Answers whether a live key was destroyed.
 pub async fn destroy_key(conn: &mut PgConnection, subject: &str) -> Result<bool, StoreError> {
@@ -608,6 +672,44 @@ mod tests {
             ]
         );
         assert!(may_be_sealed(br#"{"a": {"enc": "x", "subject": "y"}}"#));
+    }
+
+    #[test]
+    fn contacts_of_exceptions_and_contact_books_are_personal_values() {
+        let mut payload = json!({
+            "form": {"personalPhone": "13900001111", "personalEmail": "Li.Si@Example.com",
+                     "notificationContact": {"recipientWechat": "oUpF8uMuAJO_M2pxb1Q9z",
+                                             "upsAccount": "A12345", "shipperSms": null}},
+            "contacts": [{"channel": "email", "party": "recipient", "address": "a@b.cn"},
+                         {"channel": "fax", "party": "recipient", "address": "021"}],
+            "saved": [{"channel": "sms", "side": "shipTo", "name": "Li", "value": "138"}],
+        });
+        let mut seen = Vec::new();
+        visit_personal(&mut payload, &mut |kind, v| {
+            seen.push((kind, v.as_str().unwrap_or_default().to_string()))
+        });
+        seen.sort_by(|a, b| a.1.cmp(&b.1));
+        assert_eq!(
+            seen,
+            [
+                (Kind::Phone, "138".to_string()),
+                (Kind::Phone, "13900001111".to_string()),
+                (Kind::Email, "Li.Si@Example.com".to_string()),
+                (Kind::Email, "a@b.cn".to_string()),
+                (Kind::Wechat, "oUpF8uMuAJO_M2pxb1Q9z".to_string()),
+            ]
+        );
+        // E-mail addresses compare lower-cased, dots kept; a subject is scrubbed everywhere.
+        assert_eq!(normalize(" Li.Si@Example.com "), "li.si@example.com");
+        assert_ne!(
+            subject_of("lisi@example.com"),
+            subject_of("li.si@example.com")
+        );
+        let subject = subject_of("li.si@example.COM").expect("subject");
+        assert!(scrub(&mut payload, &subject));
+        assert_eq!(payload["form"]["personalEmail"], ERASED);
+        assert_eq!(payload["form"]["personalPhone"], "13900001111");
+        assert!(!scrub(&mut payload, &subject), "nothing left to scrub");
         assert!(!may_be_sealed(br#"{"note": "say \"enc\""}"#));
     }
 }

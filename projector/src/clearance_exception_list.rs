@@ -43,8 +43,35 @@ impl Projection for ClearanceExceptionList {
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {
-        Some(&[STREAM_TYPE])
+        Some(&[STREAM_TYPE, events::data_subject::STREAM_TYPE])
     }
+}
+
+/// An erasure (docs/personal-data.md): the subject's contacts in the rows and timeline
+/// details of the exceptions it names read `[erased]`.
+async fn erase(
+    tx: &mut PgConnection,
+    e: &events::data_subject::Erased,
+) -> Result<(), ProjectionError> {
+    crate::erasure::scrub_rows(
+        tx,
+        "rm_clearance_exceptions",
+        "id",
+        &["form", "proposed_changes", "contacts"],
+        &e.streams,
+        &e.subject,
+    )
+    .await?;
+    crate::erasure::scrub_rows(
+        tx,
+        "rm_clearance_exception_history",
+        "exception_id",
+        &["detail"],
+        &e.streams,
+        &e.subject,
+    )
+    .await?;
+    Ok(())
 }
 
 fn json_of<T: serde::Serialize>(v: &T) -> Result<Value, ProjectionError> {
@@ -52,6 +79,9 @@ fn json_of<T: serde::Serialize>(v: &T) -> Result<Value, ProjectionError> {
 }
 
 async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+    if let Some(erased) = crate::erasure::erasure_of(event)? {
+        return erase(tx, &erased).await;
+    }
     if event.stream_type != STREAM_TYPE {
         return Ok(());
     }

@@ -38,11 +38,39 @@ impl Projection for ContactBooks {
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {
-        Some(&[STREAM_TYPE])
+        Some(&[STREAM_TYPE, events::data_subject::STREAM_TYPE])
     }
 }
 
+/// An erasure (docs/personal-data.md): the subject's saved contacts in the books it names
+/// read `[erased]` (a book's stream id derives from its customer's id).
+async fn erase(
+    tx: &mut PgConnection,
+    e: &events::data_subject::Erased,
+) -> Result<(), ProjectionError> {
+    let customers: Vec<uuid::Uuid> = sqlx::query_scalar("SELECT customer_id FROM rm_contact_books")
+        .fetch_all(&mut *tx)
+        .await?;
+    let named: Vec<uuid::Uuid> = customers
+        .into_iter()
+        .filter(|c| e.streams.contains(&events::contact_book::stream_id(*c)))
+        .collect();
+    crate::erasure::scrub_rows(
+        tx,
+        "rm_contact_books",
+        "customer_id",
+        &["contacts"],
+        &named,
+        &e.subject,
+    )
+    .await?;
+    Ok(())
+}
+
 async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+    if let Some(erased) = crate::erasure::erasure_of(event)? {
+        return erase(tx, &erased).await;
+    }
     if event.stream_type != STREAM_TYPE {
         return Ok(());
     }

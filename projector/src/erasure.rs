@@ -1,5 +1,6 @@
 //! Erasures of data subjects (docs/personal-data.md) in the read models that hold personal
-//! values in the clear (`rm_declarations.data`, `rm_declaration_history.changes`).
+//! values in the clear (`rm_declarations.data`, `rm_declaration_history.changes`; the
+//! clearance exceptions' forms, contacts, timeline details and deliveries; the contact books).
 //!
 //! A `DataSubjectErased` event names the streams that held values of the subject; its key is
 //! already destroyed when the event can be read (both commit together), so reading those
@@ -10,11 +11,12 @@
 //! the rest of the window's events were read.
 
 use events::RecordedEvent;
-use events::data_subject::{DataSubjectEvent, STREAM_TYPE};
+use events::data_subject::{DataSubjectEvent, Erased, STREAM_TYPE};
 use events::declaration::{DeclarationEvent, STREAM_TYPE as DECLARATION};
 use events::store::FeedBatch;
 use events::{DomainEvent, store::read_stream_on};
-use sqlx::PgConnection;
+use serde_json::Value;
+use sqlx::{PgConnection, Row};
 use uuid::Uuid;
 
 use crate::ProjectionError;
@@ -62,4 +64,67 @@ pub(crate) async fn declaration_events(
         out.push((event, decoded));
     }
     Ok(out)
+}
+
+/// The erasure an event of the feed records; `None` for an event of another stream type.
+pub(crate) fn erasure_of(event: &RecordedEvent) -> Result<Option<Erased>, ProjectionError> {
+    if event.stream_type != STREAM_TYPE {
+        return Ok(None);
+    }
+    match DataSubjectEvent::from_recorded(event)? {
+        DataSubjectEvent::Erased(e) => Ok(Some(e)),
+    }
+}
+
+/// In the rows of `table` whose `key` is one of `ids`, every value of `subject` in the jsonb
+/// `columns` becomes `[erased]` ([`events::pii::scrub`]); nothing else changes. Answers how
+/// many rows changed. `table`, `key` and `columns` are the caller's constants.
+pub(crate) async fn scrub_rows(
+    tx: &mut PgConnection,
+    table: &str,
+    key: &str,
+    columns: &[&str],
+    ids: &[Uuid],
+    subject: &str,
+) -> Result<u64, ProjectionError> {
+    if ids.is_empty() {
+        return Ok(0);
+    }
+    let rows = sqlx::query(&format!(
+        "SELECT ctid::text, {} FROM {table} WHERE {key} = ANY($1) FOR UPDATE",
+        columns.join(", ")
+    ))
+    .bind(ids)
+    .fetch_all(&mut *tx)
+    .await?;
+    let sets: Vec<String> = columns
+        .iter()
+        .enumerate()
+        .map(|(i, c)| format!("{c} = ${}", i + 2))
+        .collect();
+    let update = format!(
+        "UPDATE {table} SET {} WHERE ctid = $1::tid",
+        sets.join(", ")
+    );
+    let mut changed = 0;
+    for row in rows {
+        let ctid: String = row.try_get(0)?;
+        let mut values: Vec<Value> = (0..columns.len())
+            .map(|i| row.try_get::<Value, _>(i + 1))
+            .collect::<Result<_, _>>()?;
+        let mut any = false;
+        for v in &mut values {
+            any |= events::pii::scrub(v, subject);
+        }
+        if !any {
+            continue;
+        }
+        let mut q = sqlx::query(&update).bind(ctid);
+        for v in values {
+            q = q.bind(v);
+        }
+        q.execute(&mut *tx).await?;
+        changed += 1;
+    }
+    Ok(changed)
 }

@@ -49,8 +49,58 @@ impl Projection for ExceptionOutbox {
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {
-        Some(&[STREAM_TYPE])
+        Some(&[STREAM_TYPE, events::data_subject::STREAM_TYPE])
     }
+}
+
+/// What a delivery to an erased recipient records as its error.
+pub const ERASED_RECIPIENT: &str = "the recipient's personal data was erased";
+
+/// An erasure (docs/personal-data.md): the subject's contacts in the notices of the
+/// exceptions it names read `[erased]`, and their deliveries to the subject show
+/// `[erased]`; one not yet sent is given up (the worker sends nothing to it).
+async fn erase(
+    tx: &mut PgConnection,
+    e: &events::data_subject::Erased,
+) -> Result<(), ProjectionError> {
+    crate::erasure::scrub_rows(
+        tx,
+        "rm_exception_notices",
+        "exception_id",
+        &["contacts", "proposed_changes"],
+        &e.streams,
+        &e.subject,
+    )
+    .await?;
+    let rows: Vec<(Uuid, String)> = sqlx::query_as(
+        "SELECT id, recipient FROM exception_deliveries
+          WHERE exception_id = ANY($1) AND recipient <> $2 FOR UPDATE",
+    )
+    .bind(&e.streams)
+    .bind(events::pii::ERASED)
+    .fetch_all(&mut *tx)
+    .await?;
+    let erased: Vec<Uuid> = rows
+        .into_iter()
+        .filter(|(_, recipient)| {
+            events::pii::subject_of(recipient).as_deref() == Some(e.subject.as_str())
+        })
+        .map(|(id, _)| id)
+        .collect();
+    if !erased.is_empty() {
+        sqlx::query(
+            "UPDATE exception_deliveries SET recipient = $2, recipient_masked = $2,
+                 last_error = CASE WHEN status IN ('pending', 'sending') THEN $3 ELSE last_error END,
+                 status = CASE WHEN status IN ('pending', 'sending') THEN 'failed' ELSE status END
+              WHERE id = ANY($1)",
+        )
+        .bind(&erased)
+        .bind(events::pii::ERASED)
+        .bind(ERASED_RECIPIENT)
+        .execute(&mut *tx)
+        .await?;
+    }
+    Ok(())
 }
 
 /// The unique key of one delivery: exception, notice version, channel and a digest of the
@@ -68,6 +118,9 @@ fn json_of<T: serde::Serialize>(v: &T) -> Result<Value, ProjectionError> {
 }
 
 async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+    if let Some(erased) = crate::erasure::erasure_of(event)? {
+        return erase(tx, &erased).await;
+    }
     if event.stream_type != STREAM_TYPE {
         return Ok(());
     }
@@ -157,14 +210,15 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
     Ok(())
 }
 
-/// One pending row per contact of the notice (a repeated address on a channel is one row).
+/// One pending row per contact of the notice (a repeated address on a channel is one row);
+/// an erased contact gets none.
 async fn enqueue(
     tx: &mut PgConnection,
     event: &RecordedEvent,
     kind: &str,
     contacts: &[Contact],
 ) -> Result<(), ProjectionError> {
-    for c in contacts {
+    for c in contacts.iter().filter(|c| c.address != events::pii::ERASED) {
         let key = delivery_key(
             event.stream_id,
             event.stream_version,

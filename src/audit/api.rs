@@ -426,8 +426,8 @@ async fn open_payloads<'v>(
     Ok(())
 }
 
-/// Masks every personal value in `value` as the lists do (`1101**********1234`,
-/// `138****5678`).
+/// Masks every personal value in `value` as the lists and the delivery log do
+/// (`1101**********1234`, `138****5678`, `a***@example.com`, `oUp***`).
 pub fn mask_personal(value: &mut Value) {
     events::pii::visit_personal(value, &mut mask_value);
 }
@@ -438,6 +438,12 @@ fn mask_value(kind: events::pii::Kind, v: &mut Value) {
         let masked = match kind {
             events::pii::Kind::IdNumber => mask_id_number(text),
             events::pii::Kind::Phone => mask_phone(text),
+            events::pii::Kind::Email | events::pii::Kind::Wechat if text == events::pii::ERASED => {
+                text.to_string()
+            }
+            events::pii::Kind::Email | events::pii::Kind::Wechat => {
+                events::clearance_exception::mask_address(text)
+            }
         };
         *v = Value::String(masked);
     }

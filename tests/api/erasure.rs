@@ -451,3 +451,141 @@ async fn clearway_erase_erases_by_number_and_reports_unknown_and_repeated_subjec
     .expect("event");
     assert_eq!(erased_by.as_deref(), Some("clearway erase"));
 }
+
+/// Every text a table's rows hold (for "no plaintext left" checks).
+async fn table_text(pool: &PgPool, table: &str) -> String {
+    sqlx::query_scalar::<_, Option<String>>(&format!(
+        "SELECT string_agg(t::text, '\n') FROM {table} t"
+    ))
+    .fetch_one(pool)
+    .await
+    .expect(table)
+    .unwrap_or_default()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn exception_contacts_and_the_contact_book_are_sealed_and_an_erasure_reaches_them(
+    pool: PgPool,
+) {
+    use crate::clearance_exception::{act, caught_up, invoice_request, raise, submitted};
+    const PERSON_PHONE: &str = "13700001111";
+    const PERSON_EMAIL: &str = "li.lei@example.com";
+    const BUYER: &str = "buyer@example.com";
+
+    // The notice worker is off: the deliveries stay pending until the erasure.
+    let app = spawn(pool.clone()).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let superadmin = app.login("superadmin").await;
+    let acme_id = clearway::seed::customer_id("acme");
+
+    // Given a contact book and a notified exception holding the same person's phone.
+    let saved = body(
+        app.put(
+            &acme,
+            &format!("/api/v1/customers/{acme_id}/contacts"),
+            json!({"contacts": [
+                {"channel": "phone", "side": "shipTo", "name": "Li Lei", "value": "137 0000 1111"},
+                {"channel": "email", "side": "shipTo", "name": "Li Lei", "value": PERSON_EMAIL},
+                {"channel": "email", "side": "shipTo", "name": "Desk", "value": BUYER},
+            ]}),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(saved["code"], 200, "{saved}");
+    let decl = submitted(&app, &acme, "1ZERASE02").await;
+    let mut request = invoice_request(&decl);
+    request["sendToSms"] = json!(true);
+    request["personalPhone"] = json!(PERSON_PHONE);
+    request["personalEmail"] = json!(PERSON_EMAIL);
+    let raised = raise(&app, &op, request).await;
+    assert_eq!(raised["code"], 200, "{raised}");
+    let id = raised["data"]["id"].as_str().expect("id").to_string();
+    let exception: Uuid = id.parse().expect("uuid");
+    let notified = act(&app, &op, &id, "notify", json!({})).await;
+    assert_eq!(notified["code"], 200, "{notified}");
+    caught_up(&app).await;
+
+    // The raw events of both streams hold no contact in the clear.
+    let book_stream = events::contact_book::stream_id(acme_id);
+    let raw_exception = raw_payloads(&pool, exception).await;
+    let raw_book = raw_payloads(&pool, book_stream).await;
+    for text in raw_exception.iter().chain(&raw_book) {
+        for secret in [PERSON_PHONE, PERSON_EMAIL, BUYER] {
+            assert!(!text.contains(secret), "{secret} in the log: {text}");
+        }
+    }
+    assert!(raw_exception[0].contains("\"enc\""), "{}", raw_exception[0]);
+
+    // They read as before: the detail's form, its contacts and pending deliveries, the book.
+    let before = crate::exception_notices::detail(&app, &op, &id).await;
+    assert_eq!(before["form"]["personalPhone"], PERSON_PHONE, "{before}");
+    assert_eq!(before["form"]["personalEmail"], PERSON_EMAIL);
+    assert_eq!(
+        before["form"]["notificationContact"]["recipientEmail"],
+        BUYER
+    );
+    let sms = |d: &Value| -> Value {
+        d["deliveries"]
+            .as_array()
+            .expect("deliveries")
+            .iter()
+            .find(|x| x["channel"] == "sms")
+            .cloned()
+            .expect("an sms delivery")
+    };
+    assert_eq!(sms(&before)["recipient"], "137****1111", "{before}");
+    assert_eq!(sms(&before)["status"], "pending");
+    let book_path = format!("/api/v1/customers/{acme_id}/contacts");
+    let book = body(app.get(&acme, &book_path).await).await;
+    assert_eq!(book["data"]["contacts"][0]["channel"], "phone", "{book}");
+    assert_ne!(book["data"]["contacts"][0]["value"], ERASED, "{book}");
+
+    // When the phone is erased (written another way), the subject's values read "[erased]"
+    // in the exception's row, timeline, notice and deliveries and in the book; the e-mail
+    // addresses (other subjects) stay; the pending SMS is given up.
+    let erased = erase(&app, &superadmin, "+86 137-0000-1111").await;
+    assert_eq!(erased["code"], 200, "{erased}");
+    assert_eq!(
+        erased["data"]["streams"], 2,
+        "the exception and the book: {erased}"
+    );
+    caught_up(&app).await;
+    let after = crate::exception_notices::detail(&app, &op, &id).await;
+    assert_eq!(after["form"]["personalPhone"], ERASED, "{after}");
+    assert_eq!(after["form"]["personalEmail"], PERSON_EMAIL);
+    assert_eq!(sms(&after)["recipient"], ERASED, "{after}");
+    assert_eq!(sms(&after)["status"], "failed");
+    assert!(
+        after["contacts"]
+            .as_array()
+            .expect("contacts")
+            .iter()
+            .any(|c| c["channel"] == "sms" && c["address"] == ERASED),
+        "{after}"
+    );
+    let book = body(app.get(&acme, &book_path).await).await;
+    assert_eq!(book["data"]["contacts"][0]["value"], ERASED, "{book}");
+    assert_eq!(book["data"]["contacts"][1]["value"], PERSON_EMAIL);
+    for table in [
+        "rm_clearance_exceptions",
+        "rm_clearance_exception_history",
+        "rm_exception_notices",
+        "exception_deliveries",
+        "rm_contact_books",
+    ] {
+        let text = table_text(&pool, table).await;
+        assert!(!text.contains(PERSON_PHONE), "{table}: {text}");
+    }
+
+    // The e-mail address is a subject of its own, erasable in turn; the raw log is unchanged.
+    let email = erase(&app, &superadmin, "Li.Lei@Example.com").await;
+    assert_eq!(email["code"], 200, "{email}");
+    caught_up(&app).await;
+    let last = crate::exception_notices::detail(&app, &op, &id).await;
+    assert_eq!(last["form"]["personalEmail"], ERASED, "{last}");
+    assert_eq!(last["form"]["notificationContact"]["recipientEmail"], BUYER);
+    assert_eq!(raw_payloads(&pool, exception).await, raw_exception);
+    assert_eq!(raw_payloads(&pool, book_stream).await, raw_book);
+}

@@ -1,11 +1,11 @@
 // POST /api/v1/admin/data-subjects/erase (ADMIN/SUPER_ADMIN with personal-data:erase):
-// destroys a data subject's key, so its ID or phone number reads "[erased]" everywhere.
+// destroys a data subject's key, so its ID number, phone number, e-mail or WeChat id reads "[erased]" everywhere.
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { useCommandMutation } from '@/lib/commandMutation';
 
 export interface EraseBody {
-  /** An ID number, a phone number or a subject id (`ds_` + 32 hex digits). */
+  /** An ID number, a phone number, an e-mail address, a WeChat id or a subject id (`ds_` + 32 hex digits). */
   subject: string;
   reason?: string;
 }
