@@ -649,6 +649,16 @@ mod tests {
         assert_eq!(payload["data"]["note"], "n");
     }
 
+    /// Every personal value `visit_personal` finds, with its kind, sorted by text.
+    fn personal_values(payload: &mut Value) -> Vec<(Kind, String)> {
+        let mut seen = Vec::new();
+        visit_personal(payload, &mut |kind, v| {
+            seen.push((kind, v.as_str().unwrap_or_default().to_string()))
+        });
+        seen.sort_by(|a, b| a.1.cmp(&b.1));
+        seen
+    }
+
     #[test]
     fn personal_values_are_found_in_forms_and_in_changes_of_personal_fields() {
         let mut payload = json!({
@@ -657,13 +667,8 @@ mod tests {
             "changes": [{"field": "recipientIdNumber", "old": "A1", "new": "B2"},
                         {"field": "recipientName", "old": "张三", "new": "李四"}],
         });
-        let mut seen = Vec::new();
-        visit_personal(&mut payload, &mut |kind, v| {
-            seen.push((kind, v.as_str().unwrap_or_default().to_string()))
-        });
-        seen.sort_by(|a, b| a.1.cmp(&b.1));
         assert_eq!(
-            seen,
+            personal_values(&mut payload),
             [
                 (Kind::Phone, "021 6123 4567".to_string()),
                 (Kind::Phone, "139".to_string()),
@@ -672,6 +677,7 @@ mod tests {
             ]
         );
         assert!(may_be_sealed(br#"{"a": {"enc": "x", "subject": "y"}}"#));
+        assert!(!may_be_sealed(br#"{"note": "say \"enc\""}"#));
     }
 
     #[test]
@@ -684,13 +690,8 @@ mod tests {
                          {"channel": "fax", "party": "recipient", "address": "021"}],
             "saved": [{"channel": "sms", "side": "shipTo", "name": "Li", "value": "138"}],
         });
-        let mut seen = Vec::new();
-        visit_personal(&mut payload, &mut |kind, v| {
-            seen.push((kind, v.as_str().unwrap_or_default().to_string()))
-        });
-        seen.sort_by(|a, b| a.1.cmp(&b.1));
         assert_eq!(
-            seen,
+            personal_values(&mut payload),
             [
                 (Kind::Phone, "138".to_string()),
                 (Kind::Phone, "13900001111".to_string()),
@@ -710,6 +711,5 @@ mod tests {
         assert_eq!(payload["form"]["personalEmail"], ERASED);
         assert_eq!(payload["form"]["personalPhone"], "13900001111");
         assert!(!scrub(&mut payload, &subject), "nothing left to scrub");
-        assert!(!may_be_sealed(br#"{"note": "say \"enc\""}"#));
     }
 }

@@ -53,25 +53,23 @@ async fn erase(
     tx: &mut PgConnection,
     e: &events::data_subject::Erased,
 ) -> Result<(), ProjectionError> {
-    crate::erasure::scrub_rows(
+    crate::erasure::scrub_tables(
         tx,
-        "rm_clearance_exceptions",
-        "id",
-        &["form", "proposed_changes", "contacts"],
-        &e.streams,
-        &e.subject,
+        &[
+            (
+                "rm_clearance_exceptions",
+                "id",
+                &["form", "proposed_changes", "contacts"],
+            ),
+            (
+                "rm_clearance_exception_history",
+                "exception_id",
+                &["detail"],
+            ),
+        ],
+        e,
     )
-    .await?;
-    crate::erasure::scrub_rows(
-        tx,
-        "rm_clearance_exception_history",
-        "exception_id",
-        &["detail"],
-        &e.streams,
-        &e.subject,
-    )
-    .await?;
-    Ok(())
+    .await
 }
 
 fn json_of<T: serde::Serialize>(v: &T) -> Result<Value, ProjectionError> {

@@ -128,3 +128,15 @@ pub(crate) async fn scrub_rows(
     }
     Ok(changed)
 }
+
+/// [`scrub_rows`] over several `(table, key, columns)` of one projection, for one erasure.
+pub(crate) async fn scrub_tables(
+    tx: &mut PgConnection,
+    tables: &[(&str, &str, &[&str])],
+    erased: &Erased,
+) -> Result<(), ProjectionError> {
+    for (table, key, columns) in tables {
+        scrub_rows(tx, table, key, columns, &erased.streams, &erased.subject).await?;
+    }
+    Ok(())
+}

@@ -63,13 +63,14 @@ async fn erase(
     tx: &mut PgConnection,
     e: &events::data_subject::Erased,
 ) -> Result<(), ProjectionError> {
-    crate::erasure::scrub_rows(
+    crate::erasure::scrub_tables(
         tx,
-        "rm_exception_notices",
-        "exception_id",
-        &["contacts", "proposed_changes"],
-        &e.streams,
-        &e.subject,
+        &[(
+            "rm_exception_notices",
+            "exception_id",
+            &["contacts", "proposed_changes"],
+        )],
+        e,
     )
     .await?;
     let rows: Vec<(Uuid, String)> = sqlx::query_as(
