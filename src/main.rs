@@ -226,7 +226,7 @@ async fn main() -> anyhow::Result<()> {
         }
         Command::Seed { reference_dir } => {
             startup::MIGRATOR.run(&pool).await.context("migrating")?;
-            let router_state = command_state(&config, pool.clone()).await?;
+            let router_state = startup::offline_command_state(&config, pool.clone()).await?;
             seed::seed_reference(&router_state, &reference_dir).await?;
             let hs = seed::seed_hs_nomenclature(&pool).await?;
             println!("HS 2022 nomenclature index: {hs} rows written");
@@ -247,22 +247,4 @@ async fn main() -> anyhow::Result<()> {
         }
     }
     Ok(())
-}
-
-async fn command_state(
-    config: &Config,
-    pool: sqlx::PgPool,
-) -> anyhow::Result<command::http::CommandState> {
-    let store = events::EventStore::new(pool.clone());
-    Ok(command::http::CommandState {
-        auth: startup::auth(config, pool.clone())?,
-        reference: command::reference::ReferenceCache::load(&store).await?,
-        idempotency: events::idempotency::IdempotencyStore::new(pool.clone()),
-        hasher: command::account::password::Hasher::new(2)?,
-        development: config.development(),
-        sso: None,
-        customers: command::customer::cache::CustomerCache::new(pool.clone()),
-        store,
-        pool,
-    })
 }

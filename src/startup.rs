@@ -92,6 +92,25 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
     ApiError::internal("a request handler panicked").into_response()
 }
 
+/// The command side's state outside the server (seeding, `clearway` commands, tests and the
+/// bench): the real command paths, without single sign-on or the server's workers.
+pub async fn offline_command_state(config: &Config, pool: PgPool) -> anyhow::Result<CommandState> {
+    let store = EventStore::new(pool.clone());
+    Ok(CommandState {
+        auth: auth(config, pool.clone())?,
+        reference: ReferenceCache::load(&store)
+            .await
+            .context("loading reference data")?,
+        idempotency: IdempotencyStore::new(pool.clone()),
+        hasher: Hasher::new(2)?,
+        development: config.development(),
+        sso: None,
+        customers: command::customer::cache::CustomerCache::new(pool.clone()),
+        store,
+        pool,
+    })
+}
+
 /// The whole HTTP application.
 pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     config.personal_data.install(config.development(), true)?;

@@ -50,20 +50,9 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
 
 /// The command side's state on `pool`, for seeding through the real command paths.
 pub async fn command_state(pool: &PgPool, cfg: &Config) -> command::http::CommandState {
-    let store = events::EventStore::new(pool.clone());
-    command::http::CommandState {
-        auth: clearway::startup::auth(cfg, pool.clone()).expect("auth"),
-        reference: command::reference::ReferenceCache::load(&store)
-            .await
-            .expect("reference"),
-        idempotency: events::idempotency::IdempotencyStore::new(pool.clone()),
-        hasher: command::account::password::Hasher::new(2).expect("hasher"),
-        development: cfg.development(),
-        sso: None,
-        customers: command::customer::cache::CustomerCache::new(pool.clone()),
-        store,
-        pool: pool.clone(),
-    }
+    clearway::startup::offline_command_state(cfg, pool.clone())
+        .await
+        .expect("command state")
 }
 
 /// Seed reference tables and demo data through the real command paths.

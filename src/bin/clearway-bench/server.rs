@@ -44,18 +44,7 @@ pub fn config(database_url: &str) -> anyhow::Result<Config> {
 pub async fn seed(pool: &PgPool, cfg: &Config) -> anyhow::Result<()> {
     // Subjects are derived with the server's secret, installed before the seed appends.
     cfg.personal_data.install(cfg.development(), false)?;
-    let store = events::EventStore::new(pool.clone());
-    let state = command::http::CommandState {
-        auth: clearway::startup::auth(cfg, pool.clone())?,
-        reference: command::reference::ReferenceCache::load(&store).await?,
-        idempotency: events::idempotency::IdempotencyStore::new(pool.clone()),
-        hasher: command::account::password::Hasher::new(2)?,
-        development: true,
-        sso: None,
-        customers: command::customer::cache::CustomerCache::new(pool.clone()),
-        store,
-        pool: pool.clone(),
-    };
+    let state = clearway::startup::offline_command_state(cfg, pool.clone()).await?;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/reference");
     clearway::seed::seed_reference(&state, &dir).await?;
     clearway::seed::seed_demo(&state).await?;
