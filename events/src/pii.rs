@@ -364,16 +364,39 @@ pub async fn seal(
 }
 
 /// The live keys of `subjects`, made where missing (or erased: a subject seen again after an
-/// erasure gets a fresh key), each linked to `stream_id`. A key made at the same moment by
-/// another transaction is read on the next try.
+/// erasure gets a fresh key), each linked to `stream_id`.
+///
+/// The common case (every subject has a live key: a person seen before) is one statement
+/// that links and reads, taking no lock on `pii_keys`: commands about the same person do not
+/// wait for each other. Only missing keys are then made with an upsert; a key made at the
+/// same moment by another transaction is read on the next try.
 async fn keys_for_sealing(
     conn: &mut PgConnection,
     subjects: &[String],
     stream_id: Uuid,
 ) -> Result<HashMap<String, SubjectKey>, StoreError> {
     let mut keys = HashMap::with_capacity(subjects.len());
+    let rows = sqlx::query(
+        "WITH linked AS (
+             INSERT INTO pii_subject_streams (subject, stream_id)
+             SELECT subject, $2 FROM UNNEST($1::text[]) AS w(subject) ON CONFLICT DO NOTHING)
+         SELECT subject, key FROM pii_keys WHERE subject = ANY($1) AND key IS NOT NULL",
+    )
+    .bind(subjects)
+    .bind(stream_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    collect_keys(rows, &mut keys)?;
     for _ in 0..3 {
-        let fresh: Vec<Vec<u8>> = subjects
+        let missing: Vec<&str> = subjects
+            .iter()
+            .filter(|s| !keys.contains_key(*s))
+            .map(String::as_str)
+            .collect();
+        if missing.is_empty() {
+            break;
+        }
+        let fresh: Vec<Vec<u8>> = missing
             .iter()
             .map(|_| SubjectKey::generate().0.to_vec())
             .collect();
@@ -383,33 +406,34 @@ async fn keys_for_sealing(
                  INSERT INTO pii_keys (subject, key) SELECT subject, key FROM wanted
                  ON CONFLICT (subject) DO UPDATE SET key = EXCLUDED.key, created_at = now()
                  WHERE pii_keys.key IS NULL
-                 RETURNING subject, key),
-             linked AS (
-                 INSERT INTO pii_subject_streams (subject, stream_id)
-                 SELECT subject, $3 FROM wanted ON CONFLICT DO NOTHING)
+                 RETURNING subject, key)
              SELECT subject, key FROM made
              UNION ALL
              SELECT k.subject, k.key FROM pii_keys k
              WHERE k.subject = ANY($1) AND k.key IS NOT NULL
                AND NOT EXISTS (SELECT 1 FROM made m WHERE m.subject = k.subject)",
         )
-        .bind(subjects)
+        .bind(&missing)
         .bind(&fresh)
-        .bind(stream_id)
         .fetch_all(&mut *conn)
         .await?;
-        for row in rows {
-            let subject: String = row.try_get(0)?;
-            let key: Vec<u8> = row.try_get(1)?;
-            if let Some(key) = SubjectKey::from_slice(&key) {
-                keys.insert(subject, key);
-            }
-        }
-        if subjects.iter().all(|s| keys.contains_key(s)) {
-            break;
-        }
+        collect_keys(rows, &mut keys)?;
     }
     Ok(keys)
+}
+
+fn collect_keys(
+    rows: Vec<sqlx::postgres::PgRow>,
+    keys: &mut HashMap<String, SubjectKey>,
+) -> Result<(), StoreError> {
+    for row in rows {
+        let subject: String = row.try_get(0)?;
+        let key: Vec<u8> = row.try_get(1)?;
+        if let Some(key) = SubjectKey::from_slice(&key) {
+            keys.insert(subject, key);
+        }
+    }
+    Ok(())
 }
 
 /// Reads the keys of `subjects` (erased ones as `None`; unknown ones are left out and read

@@ -112,19 +112,22 @@ impl EventStore {
         metadata: &Metadata,
     ) -> Result<Appended, StoreError> {
         let appended = if crate::pii::SEALED_STREAM_TYPES.contains(&stream_type) {
-            // Personal values are sealed first; their keys commit before the events that
-            // need them (a key left by a failed append holds nothing).
-            let mut conn = self.pool.acquire().await?;
-            let sealed = crate::pii::seal(&mut conn, stream_type, stream_id, events).await?;
-            append_with(
-                &mut *conn,
+            // Personal values are sealed first, in the append's transaction: the stream's
+            // links to its subjects (and any key made for a new subject) commit with the
+            // events, in one commit (one WAL flush) per command.
+            let mut tx = self.pool.begin().await?;
+            let sealed = crate::pii::seal(&mut tx, stream_type, stream_id, events).await?;
+            let appended = append_with(
+                &mut *tx,
                 stream_type,
                 stream_id,
                 expected_version,
                 sealed.as_deref().unwrap_or(events),
                 metadata,
             )
-            .await?
+            .await?;
+            tx.commit().await?;
+            appended
         } else {
             append_with(
                 &self.pool,
