@@ -93,8 +93,11 @@ fn panic_response(_: Box<dyn std::any::Any + Send + 'static>) -> Response {
 }
 
 /// The command side's state outside the server (seeding, `clearway` commands, tests and the
-/// bench): the real command paths, without single sign-on or the server's workers.
+/// bench): the real command paths, without single sign-on or the server's workers. Like
+/// [`router`], it installs the personal-data secret first, so that whatever appends through
+/// it derives data subjects as the server does.
 pub async fn offline_command_state(config: &Config, pool: PgPool) -> anyhow::Result<CommandState> {
+    config.personal_data.install(config.development(), true)?;
     let store = EventStore::new(pool.clone());
     Ok(CommandState {
         auth: auth(config, pool.clone())?,

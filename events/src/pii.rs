@@ -89,15 +89,19 @@ pub fn kind_of_channel(channel: &str) -> Option<Kind> {
     }
 }
 
-/// The kind of a form field by its name, or the last segment of a dotted path
-/// (`data.recipientPhone`).
-pub fn kind_of_field(field: &str) -> Option<Kind> {
-    let name = field.rsplit('.').next().unwrap_or(field);
+/// The kind of a personal field by its exact name (declaration or exception form).
+fn kind_of_name(name: &str) -> Option<Kind> {
     DECLARATION_FIELDS
         .iter()
         .chain(EXCEPTION_FIELDS.iter())
         .find(|(f, _)| *f == name)
         .map(|(_, k)| *k)
+}
+
+/// The kind of a form field by its name, or the last segment of a dotted path
+/// (`data.recipientPhone`).
+pub fn kind_of_field(field: &str) -> Option<Kind> {
+    kind_of_name(field.rsplit('.').next().unwrap_or(field))
 }
 
 static SECRET: RwLock<Option<Arc<[u8]>>> = RwLock::new(None);
@@ -279,11 +283,7 @@ pub fn visit_personal(value: &mut Value, visit: &mut dyn FnMut(Kind, &mut Value)
                 let kind = match key.as_str() {
                     "old" | "new" | "from" | "to" if change_kind.is_some() => change_kind,
                     "address" | "value" if channel_kind.is_some() => channel_kind,
-                    k => DECLARATION_FIELDS
-                        .iter()
-                        .chain(EXCEPTION_FIELDS.iter())
-                        .find(|(f, _)| *f == k)
-                        .map(|(_, kind)| *kind),
+                    k => kind_of_name(k),
                 };
                 match kind {
                     Some(kind) if inner.is_string() || sealed_parts(inner).is_some() => {

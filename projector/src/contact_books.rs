@@ -63,8 +63,7 @@ async fn erase(
         &named,
         &e.subject,
     )
-    .await?;
-    Ok(())
+    .await
 }
 
 async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {

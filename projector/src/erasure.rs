@@ -77,8 +77,8 @@ pub(crate) fn erasure_of(event: &RecordedEvent) -> Result<Option<Erased>, Projec
 }
 
 /// In the rows of `table` whose `key` is one of `ids`, every value of `subject` in the jsonb
-/// `columns` becomes `[erased]` ([`events::pii::scrub`]); nothing else changes. Answers how
-/// many rows changed. `table`, `key` and `columns` are the caller's constants.
+/// `columns` becomes `[erased]` ([`events::pii::scrub`]); nothing else changes. `table`,
+/// `key` and `columns` are the caller's constants.
 pub(crate) async fn scrub_rows(
     tx: &mut PgConnection,
     table: &str,
@@ -86,9 +86,9 @@ pub(crate) async fn scrub_rows(
     columns: &[&str],
     ids: &[Uuid],
     subject: &str,
-) -> Result<u64, ProjectionError> {
+) -> Result<(), ProjectionError> {
     if ids.is_empty() {
-        return Ok(0);
+        return Ok(());
     }
     let rows = sqlx::query(&format!(
         "SELECT ctid::text, {} FROM {table} WHERE {key} = ANY($1) FOR UPDATE",
@@ -106,7 +106,6 @@ pub(crate) async fn scrub_rows(
         "UPDATE {table} SET {} WHERE ctid = $1::tid",
         sets.join(", ")
     );
-    let mut changed = 0;
     for row in rows {
         let ctid: String = row.try_get(0)?;
         let mut values: Vec<Value> = (0..columns.len())
@@ -124,9 +123,8 @@ pub(crate) async fn scrub_rows(
             q = q.bind(v);
         }
         q.execute(&mut *tx).await?;
-        changed += 1;
     }
-    Ok(changed)
+    Ok(())
 }
 
 /// [`scrub_rows`] over several `(table, key, columns)` of one projection, for one erasure.

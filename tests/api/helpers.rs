@@ -57,12 +57,6 @@ pub async fn command_state(pool: &PgPool, cfg: &Config) -> command::http::Comman
 
 /// Seed reference tables and demo data through the real command paths.
 pub async fn seed(pool: &PgPool, cfg: &Config) {
-    // The secret that derives data subjects is process-wide: installed before the seed
-    // appends anything, as `clearway seed` does, so that subjects do not depend on whether
-    // another test's server has started yet.
-    cfg.personal_data
-        .install(cfg.development(), true)
-        .expect("personal data secret");
     let state = command_state(pool, cfg).await;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/reference");
     clearway::seed::seed_reference(&state, &dir)

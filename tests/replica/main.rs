@@ -74,8 +74,6 @@ fn config(primary: &str, replica: &str) -> anyhow::Result<Config> {
 }
 
 async fn seed(pool: &sqlx::PgPool, cfg: &Config) -> anyhow::Result<()> {
-    // Subjects are derived with the server's secret, installed before the seed appends.
-    cfg.personal_data.install(cfg.development(), false)?;
     let state = clearway::startup::offline_command_state(cfg, pool.clone()).await?;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/reference");
     clearway::seed::seed_reference(&state, &dir).await?;

@@ -42,8 +42,6 @@ pub fn config(database_url: &str) -> anyhow::Result<Config> {
 /// Reference tables and the demo accounts (acme, globex, operator, admin, superadmin),
 /// through the real command paths, as `clearway seed` does.
 pub async fn seed(pool: &PgPool, cfg: &Config) -> anyhow::Result<()> {
-    // Subjects are derived with the server's secret, installed before the seed appends.
-    cfg.personal_data.install(cfg.development(), false)?;
     let state = clearway::startup::offline_command_state(cfg, pool.clone()).await?;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/reference");
     clearway::seed::seed_reference(&state, &dir).await?;
