@@ -56,9 +56,11 @@ impl Provider {
             .expect("node runs tests/oidc/provider.mjs");
         let stdout = child.stdout.take().expect("stdout");
         let mut lines = BufReader::new(stdout).lines();
-        let line = tokio::time::timeout(Duration::from_secs(30), lines.next_line())
+        // Node loads oidc-provider and makes two 2048-bit RSA keys before it listens: about a
+        // second on an idle machine, but once more than 30 s while CI's other suites ran.
+        let line = tokio::time::timeout(Duration::from_secs(120), lines.next_line())
             .await
-            .expect("the provider starts within 30 s")
+            .expect("the provider starts within 120 s")
             .expect("read stdout")
             .expect("a first line");
         let issuer = line
