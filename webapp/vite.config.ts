@@ -38,6 +38,6 @@ export default defineConfig({
     css: false,
     include: ['src/**/*.test.{ts,tsx}'],
     // Screens render slowly in jsdom on a loaded 2-core machine (CI builds beside them).
-    testTimeout: 30_000,
+    testTimeout: 60_000,
   },
 });

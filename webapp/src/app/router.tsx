@@ -8,7 +8,7 @@ import { joinPath } from '@/lib/url';
 import { RouteGuard } from './guard/RouteGuard';
 import { PageLoader } from './shell/KeepAliveOutlet';
 import { NotFoundPage, protectedRoutes, publicRoutes } from './routes/routes';
-import type { AppRoute, RouteHandle } from './routes/types';
+import type { AppRoute, RouteHandle } from '@/shared/routing/types';
 
 const ShellLayout = lazy(() => import('./shell/ShellLayout'));
 

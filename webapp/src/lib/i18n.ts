@@ -45,3 +45,12 @@ export function currentLanguage(): Language {
 }
 
 export default i18n;
+
+/**
+ * Registers a screen's own namespace (texts in src/locales/<ns>.<lang>.ts) when its module
+ * first loads, so the strings stay out of the initial bundle.
+ */
+export function registerNamespace(ns: string, zh: object, en: object): void {
+  if (!i18n.hasResourceBundle('zh', ns)) i18n.addResourceBundle('zh', ns, zh, true, true);
+  if (!i18n.hasResourceBundle('en', ns)) i18n.addResourceBundle('en', ns, en, true, true);
+}

@@ -105,6 +105,11 @@ export const PERMISSIONS = [
     en: 'Read the audit log',
   },
   {
+    code: 'audit:export',
+    zh: '导出审计日志（含未遮蔽的原始内容）',
+    en: 'Export the audit log (raw payloads, unmasked)',
+  },
+  {
     code: 'personal-data:erase',
     zh: '删除个人数据',
     en: 'Erase a data subject\'s personal data',

@@ -74,6 +74,28 @@ export class ApiError<T = unknown> extends Error {
   }
 }
 
+/**
+ * The header of a query answer whose read models had not yet reached the caller's last write
+ * (its value is that event-store position): the answer may lack what the user just saved.
+ */
+export const READ_BEHIND_HEADER = 'X-Read-Behind';
+
+/**
+ * A query answered from read models that are still catching up with the caller's own write.
+ * Thrown (never shown as an error) so that TanStack Query asks again with back-off until the
+ * answer is current (see `queryClient.ts`); `data` is the answer as it stood.
+ */
+export class ReadBehindError<T = unknown> extends Error {
+  readonly position: number;
+  readonly data: T;
+  constructor(position: number, data: T) {
+    super(`the read models are catching up with position ${position}`);
+    this.name = 'ReadBehindError';
+    this.position = position;
+    this.data = data;
+  }
+}
+
 interface ClientHooks {
   /** Client-side navigation (set by the router); falls back to a full page load. */
   navigate: (path: string) => void;
@@ -227,7 +249,12 @@ export async function requestEnvelope<T>(
         parsed = null;
       }
     }
-    return handleEnvelope<T>(response.status, parsed, { hideErrorMessage });
+    const envelope = handleEnvelope<T>(response.status, parsed, { hideErrorMessage });
+    const behind = response.headers.get(READ_BEHIND_HEADER);
+    if (method === 'GET' && behind !== null) {
+      throw new ReadBehindError(Number(behind), envelope.data);
+    }
+    return envelope;
   } finally {
     clearTimeout(timer);
     options.signal?.removeEventListener('abort', onAbort);

@@ -27,6 +27,7 @@ const en: Messages = {
     timeout: 'The request timed out. Please try again later',
     network: 'Network error. Please check your connection',
     httpError: 'Request failed ({{status}})',
+    catchingUp: 'The list is catching up with your latest change and refreshes by itself…',
   },
   download: {
     wait: 'Exporting, please wait…',

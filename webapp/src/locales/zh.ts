@@ -27,6 +27,7 @@ const zh = {
     timeout: '请求超时，请稍后重试',
     network: '网络异常，请检查网络连接',
     httpError: '请求失败（{{status}}）',
+    catchingUp: '列表正在同步您刚才的修改，稍后自动刷新…',
   },
   download: {
     wait: '正在导出，请稍候…',

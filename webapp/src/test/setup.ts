@@ -2,9 +2,10 @@ import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
-// findBy* and waitFor wait up to 5 s (1 s by default): on a loaded machine a Mantine screen
+// findBy* and waitFor wait up to 20 s (1 s by default): on a loaded machine (the suite runs
+// beside the Rust tests on two cores) a Mantine screen
 // can take longer than a second to settle after a request answers.
-configure({ asyncUtilTimeout: 5_000 });
+configure({ asyncUtilTimeout: 20_000 });
 
 // Mantine reads media queries; jsdom has none.
 Object.defineProperty(window, 'matchMedia', {

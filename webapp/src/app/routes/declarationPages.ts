@@ -2,7 +2,7 @@
 // Each route below names the page file it wants; until that file exists the route shows
 // a placeholder, so the shell builds and runs before the screens are written.
 import { lazy, type ComponentType } from 'react';
-import type { PageComponent } from './types';
+import type { PageComponent } from '@/shared/routing/types';
 
 const pages = import.meta.glob<{ default: ComponentType }>(
   '../../features/declarations/pages/*.tsx',
@@ -22,9 +22,7 @@ export function declarationPage(name: DeclarationPageName): PageComponent {
   const cached = cache.get(name);
   if (cached) return cached;
   const loader = pages[`../../features/declarations/pages/${name}.tsx`];
-  const component = lazy(
-    loader ?? (() => import('@/features/placeholder/components/PlaceholderPage')),
-  );
+  const component = lazy(loader ?? (() => import('@/features/placeholder/pages/PlaceholderPage')));
   cache.set(name, component);
   return component;
 }

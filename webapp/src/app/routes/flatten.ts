@@ -1,6 +1,6 @@
 import { matchPath } from 'react-router';
 import { joinPath } from '@/lib/url';
-import type { AppRoute, FlatRoute, RouteMeta } from './types';
+import type { AppRoute, FlatRoute, RouteMeta } from '@/shared/routing/types';
 
 /** Every route with its absolute path, depth-first, parents before children. */
 export function flattenRoutes(

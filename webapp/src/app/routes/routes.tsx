@@ -17,49 +17,49 @@ import {
 } from '@tabler/icons-react';
 import type { Role } from '@/lib/roles';
 import { declarationPage } from './declarationPages';
-import type { AppRoute } from './types';
+import type { AppRoute } from '@/shared/routing/types';
 
-const ContactBook = lazy(() => import('@/features/contact-book/components/ContactBookPage'));
+const ContactBook = lazy(() => import('@/features/contact-book/pages/ContactBookPage'));
 const RecipientLink = lazy(() => import('@/features/clearance-exceptions/pages/RecipientLinkPage'));
-const AiCreate = lazy(() => import('@/features/ai-create/components/AiCreatePage'));
-const AssistCreate = lazy(() => import('@/features/assist-create/components/AssistCreatePage'));
-const CustomerLogin = lazy(() => import('@/features/auth/components/CustomerLoginPage'));
-const StaffLogin = lazy(() => import('@/features/auth/components/StaffLoginPage'));
-const AuthRedirect = lazy(() => import('@/features/auth/components/AuthRedirectPage'));
-const PassReset = lazy(() => import('@/features/auth/components/PassResetPage'));
-const PassUpdate = lazy(() => import('@/features/auth/components/PassUpdatePage'));
-const ForgetPassword = lazy(() => import('@/features/auth/components/ForgetPasswordPage'));
-const AccountTransfer = lazy(() => import('@/features/auth/components/AccountTransferPage'));
-const Lasso = lazy(() => import('@/features/auth/components/LassoPage'));
-const CenterAccount = lazy(() => import('@/features/account-center/components/AccountPage'));
-const CenterBind = lazy(() => import('@/features/account-center/components/BindPage'));
-const TradeCompanies = lazy(() => import('@/features/master-data/components/TradeCompaniesPage'));
-const Products = lazy(() => import('@/features/master-data/components/ProductsPage'));
-const MappingCenter = lazy(() => import('@/features/master-data/components/MappingSchemesPage'));
+const AiCreate = lazy(() => import('@/features/ai-create/pages/AiCreatePage'));
+const AssistCreate = lazy(() => import('@/features/assist-create/pages/AssistCreatePage'));
+const CustomerLogin = lazy(() => import('@/features/auth/pages/CustomerLoginPage'));
+const StaffLogin = lazy(() => import('@/features/auth/pages/StaffLoginPage'));
+const AuthRedirect = lazy(() => import('@/features/auth/pages/AuthRedirectPage'));
+const PassReset = lazy(() => import('@/features/auth/pages/PassResetPage'));
+const PassUpdate = lazy(() => import('@/features/auth/pages/PassUpdatePage'));
+const ForgetPassword = lazy(() => import('@/features/auth/pages/ForgetPasswordPage'));
+const AccountTransfer = lazy(() => import('@/features/auth/pages/AccountTransferPage'));
+const Lasso = lazy(() => import('@/features/auth/pages/LassoPage'));
+const CenterAccount = lazy(() => import('@/features/account-center/pages/AccountPage'));
+const CenterBind = lazy(() => import('@/features/account-center/pages/BindPage'));
+const TradeCompanies = lazy(() => import('@/features/master-data/pages/TradeCompaniesPage'));
+const Products = lazy(() => import('@/features/master-data/pages/ProductsPage'));
+const MappingCenter = lazy(() => import('@/features/master-data/pages/MappingSchemesPage'));
 const MappingList = lazy(() =>
-  import('@/features/master-data/components/MappingSchemesPage').then((m) => ({
+  import('@/features/master-data/pages/MappingSchemesPage').then((m) => ({
     default: m.MappingListPage,
   })),
 );
 const MappingEditor = lazy(() =>
-  import('@/features/master-data/components/MappingSchemesPage').then((m) => ({
+  import('@/features/master-data/pages/MappingSchemesPage').then((m) => ({
     default: m.MappingEditorPage,
   })),
 );
-const Environment = lazy(() => import('@/features/system/components/EnvironmentPage'));
-const Forbidden = lazy(() => import('@/features/system/components/ForbiddenPage'));
-const NotFound = lazy(() => import('@/features/system/components/NotFoundPage'));
-const Unauthorized = lazy(() => import('@/features/system/components/UnauthorizedPage'));
-const CustomerWelcome = lazy(() => import('@/features/welcome/components/CustomerWelcomePage'));
-const AdminWelcome = lazy(() => import('@/features/welcome/components/AdminWelcomePage'));
-const StaffList = lazy(() => import('@/features/platform/staff/StaffListPage'));
-const AddStaff = lazy(() => import('@/features/platform/staff/AddStaffPage'));
-const Roles = lazy(() => import('@/features/platform/roles/RolesPage'));
-const Ports = lazy(() => import('@/features/platform/ports/PortsPage'));
-const Audit = lazy(() => import('@/features/platform/audit/AuditPage'));
-const Erasure = lazy(() => import('@/features/personal-data/components/ErasurePage'));
-const CustomerList = lazy(() => import('@/features/customers/components/CustomerListPage'));
-const CustomerDetail = lazy(() => import('@/features/customers/components/CustomerDetailPage'));
+const Environment = lazy(() => import('@/features/system/pages/EnvironmentPage'));
+const Forbidden = lazy(() => import('@/features/system/pages/ForbiddenPage'));
+const NotFound = lazy(() => import('@/features/system/pages/NotFoundPage'));
+const Unauthorized = lazy(() => import('@/features/system/pages/UnauthorizedPage'));
+const CustomerWelcome = lazy(() => import('@/features/welcome/pages/CustomerWelcomePage'));
+const AdminWelcome = lazy(() => import('@/features/welcome/pages/AdminWelcomePage'));
+const StaffList = lazy(() => import('@/features/platform/pages/StaffListPage'));
+const AddStaff = lazy(() => import('@/features/platform/pages/AddStaffPage'));
+const Roles = lazy(() => import('@/features/platform/pages/RolesPage'));
+const Ports = lazy(() => import('@/features/platform/pages/PortsPage'));
+const Audit = lazy(() => import('@/features/platform/pages/AuditPage'));
+const Erasure = lazy(() => import('@/features/personal-data/pages/ErasurePage'));
+const CustomerList = lazy(() => import('@/features/customers/pages/CustomerListPage'));
+const CustomerDetail = lazy(() => import('@/features/customers/pages/CustomerDetailPage'));
 const ExceptionList = lazy(() => import('@/features/clearance-exceptions/pages/ExceptionListPage'));
 const ExceptionCreate = lazy(
   () => import('@/features/clearance-exceptions/pages/ExceptionCreatePage'),
@@ -68,9 +68,9 @@ const ExceptionDetail = lazy(
   () => import('@/features/clearance-exceptions/pages/ExceptionDetailPage'),
 );
 
-const ComplianceLog = lazy(() => import('@/features/compliance/components/LogPage'));
-const ComplianceStream = lazy(() => import('@/features/compliance/components/StreamPage'));
-const ComplianceChain = lazy(() => import('@/features/compliance/components/ChainPage'));
+const ComplianceLog = lazy(() => import('@/features/compliance/pages/LogPage'));
+const ComplianceStream = lazy(() => import('@/features/compliance/pages/StreamPage'));
+const ComplianceChain = lazy(() => import('@/features/compliance/pages/ChainPage'));
 
 const CUSTOMER: readonly Role[] = ['CUSTOMER'];
 const STAFF: readonly Role[] = ['OPERATOR', 'ADMIN'];

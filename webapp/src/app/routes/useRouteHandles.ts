@@ -1,5 +1,5 @@
 import { useMatches } from 'react-router';
-import type { RouteHandle } from './types';
+import type { RouteHandle } from '@/shared/routing/types';
 
 /** Handles (name, full path, metadata) of the matched routes, outermost first. */
 export function useRouteHandles(): RouteHandle[] {

@@ -17,14 +17,14 @@ import { IconKey, IconLogout, IconUserCircle } from '@tabler/icons-react';
 import { ColorSchemeToggle } from '@/components/ColorSchemeToggle';
 import { LanguageSwitch } from '@/components/LanguageSwitch';
 import { useTranslation } from 'react-i18next';
-import { useStaffProfile } from '@/features/auth/api/staffProfile';
-import { useLogout } from '@/features/auth/useLogout';
+import { useStaffProfile } from '@/shared/auth/api/staffProfile';
+import { useLogout } from '@/shared/auth/useLogout';
 import { isAdmin, isCustomer } from '@/lib/roles';
 import { useSessionStore } from '@/lib/session';
 import { useSettingsStore } from '@/lib/settings';
 import { UploadHistorySlot } from './HeaderSlots';
 
-const ChangePasswordDialog = lazy(() => import('@/features/auth/components/ChangePasswordDialog'));
+const ChangePasswordDialog = lazy(() => import('@/shared/auth/components/ChangePasswordDialog'));
 
 function AdminProfile() {
   const { t } = useTranslation();

@@ -11,7 +11,7 @@ import {
   type Location,
 } from 'react-router';
 import { useRouteHandles } from '../routes/useRouteHandles';
-import { useTabsStore } from './tabsStore';
+import { useTabsStore } from '@/shared/tabs/tabsStore';
 
 interface Entry {
   element: ReactNode;

@@ -5,6 +5,7 @@ import { AppShell } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { DatesProvider } from '@mantine/dates';
 import { useTranslation } from 'react-i18next';
+import { ReadBehindNotice } from '@/components/ReadBehindNotice';
 import { useSettingsStore } from '@/lib/settings';
 import { Breadcrumbs } from './Breadcrumbs';
 import { Header } from './Header';
@@ -44,6 +45,7 @@ export default function ShellLayout() {
         <AppShell.Main>
           <Breadcrumbs />
           <TabsView />
+          <ReadBehindNotice />
           <KeepAliveOutlet />
         </AppShell.Main>
       </AppShell>

@@ -7,7 +7,9 @@ import { isAdmin } from '@/lib/roles';
 import { useSessionStore } from '@/lib/session';
 
 // The declarations engineer replaces this stub with their dialog (see the file).
-const ExportReportDialog = lazy(() => import('@/features/export/ExportReportDialog'));
+const ExportReportDialog = lazy(
+  () => import('@/features/declarations/components/ExportReportDialog'),
+);
 
 /** Admin: the export-report button. Others: the contact block with its popover. */
 export function SidebarFooter() {

@@ -9,7 +9,7 @@ import { roleAllowed } from '@/lib/roles';
 import { useRouteHandles } from '../routes/useRouteHandles';
 import { effectiveRoles, flattenRoutes } from '../routes/flatten';
 import { protectedRoutes } from '../routes/routes';
-import { useTabsStore, type TabView } from './tabsStore';
+import { useTabsStore, type TabView } from '@/shared/tabs/tabsStore';
 
 const flat = flattenRoutes(protectedRoutes);
 

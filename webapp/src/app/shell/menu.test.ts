@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { protectedRoutes } from '../routes/routes';
-import type { AppRoute } from '../routes/types';
+import type { AppRoute } from '@/shared/routing/types';
 import {
   buildMenu,
   groupPathTo,

@@ -2,7 +2,7 @@
 import type { Icon } from '@tabler/icons-react';
 import { roleAllowed, type Role } from '@/lib/roles';
 import { isExternal, joinPath } from '@/lib/url';
-import type { AppRoute } from '../routes/types';
+import type { AppRoute } from '@/shared/routing/types';
 
 export interface MenuItem {
   /** Identity: the path for a leaf, the path plus "#" for a group (its index page may share the path). */

@@ -3,7 +3,7 @@ import { queryOptions, useMutation } from '@tanstack/react-query';
 import { useCommandMutation, ifMatch } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { declarationKeys } from '@/features/declarations/api/keys';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 import type { AiDraft } from '../model/types';
 
 export const AI_DRAFTS_PATH = '/api/v1/ai-drafts';

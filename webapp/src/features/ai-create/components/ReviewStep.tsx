@@ -22,8 +22,8 @@ import {
 } from '@mantine/core';
 import { IconArrowBackUp, IconCheck, IconChecks, IconEdit, IconX } from '@tabler/icons-react';
 import { useNavigate } from 'react-router';
-import { useChangeLabel } from '@/features/declarations/components/useChangeLabel';
-import { HsCodeInput } from '@/features/hs-codes/components/HsCodeInput';
+import { useChangeLabel } from '@/shared/declarations/components/useChangeLabel';
+import { HsCodeInput } from '@/shared/hs-codes/components/HsCodeInput';
 import { declarationDetailPath } from '@/lib/declarations';
 import { message } from '@/lib/message';
 import { ApiError } from '@/lib/request';

@@ -16,7 +16,7 @@ import {
 import { Dropzone } from '@mantine/dropzone';
 import '@mantine/dropzone/styles.css';
 import { IconFileText, IconUpload, IconX } from '@tabler/icons-react';
-import { CustomerPicker } from '@/features/customers/components/CustomerPicker';
+import { CustomerPicker } from '@/shared/customers/components/CustomerPicker';
 import { DECLARATION_TYPES } from '@/lib/declarations';
 import { ApiError } from '@/lib/request';
 import { useAiT } from '../i18n';

@@ -2,8 +2,8 @@ import { fireEvent, screen } from '@testing-library/react';
 import { beforeEach, describe, expect, it } from 'vitest';
 import i18n from '@/lib/i18n';
 import { renderWithProviders } from '@/test/render';
-import { HistoryTimeline } from '@/features/declarations/components/HistoryTimeline';
-import type { HistoryEntry } from '@/features/declarations/model/types';
+import { HistoryTimeline } from '@/shared/declarations/components/HistoryTimeline';
+import type { HistoryEntry } from '@/shared/declarations/model/types';
 
 const created: HistoryEntry = {
   version: 1,

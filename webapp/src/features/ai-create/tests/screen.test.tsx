@@ -3,10 +3,10 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '@/lib/i18n';
 import { renderWithProviders } from '@/test/render';
-import AiCreatePage from '../components/AiCreatePage';
+import AiCreatePage from '@/features/ai-create/pages/AiCreatePage';
 import { sampleDraft } from './sample';
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 if (!('fonts' in document))
   Object.defineProperty(document, 'fonts', {

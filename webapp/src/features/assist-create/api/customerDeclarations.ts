@@ -2,7 +2,7 @@
 // wizard's template reads the latest, its copy step lists them or finds one by tracking
 // number (exact). Customers see only their own whatever is asked; staff name the customer.
 import type { DeclarationType } from '@/lib/declarations';
-import { useDeclarations } from '@/features/declarations/api/getDeclarations';
+import { useDeclarations } from '@/shared/declarations/api/getDeclarations';
 
 /** The customer's declarations of `type`, latest first (filtered by exact tracking number). */
 export function useCustomerDeclarations(

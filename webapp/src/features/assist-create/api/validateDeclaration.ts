@@ -5,7 +5,7 @@ import { useMemo } from 'react';
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { useDebouncedValue } from '@mantine/hooks';
 import { request } from '@/lib/request';
-import type { DeclarationData } from '@/features/declarations/model/types';
+import type { DeclarationData } from '@/shared/declarations/model/types';
 
 export interface FormProblem {
   /** Server path: `declarationGoodsInfo[2].goodsCode`. */

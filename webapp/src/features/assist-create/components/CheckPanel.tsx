@@ -15,10 +15,10 @@ import {
   Tooltip,
 } from '@mantine/core';
 import { IconAlertTriangle, IconCircleCheck, IconScale } from '@tabler/icons-react';
-import { typeCode } from '@/features/declarations/model/types';
+import { typeCode } from '@/shared/declarations/model/types';
 import type { DeclarationType } from '@/lib/declarations';
-import { formatNumber, isEnglish } from '@/features/declarations/model/format';
-import { useChangeLabel } from '@/features/declarations/components/useChangeLabel';
+import { formatNumber, isEnglish } from '@/shared/declarations/model/format';
+import { useChangeLabel } from '@/shared/declarations/components/useChangeLabel';
 import { useAssistT } from '../i18n';
 import type { FormCheck } from '../api/validateDeclaration';
 import type { WizardTotals } from '../model/units';

@@ -2,10 +2,10 @@
 // which type (the six codes, each class explained).
 import { Alert, Radio, SimpleGrid, Stack, Text } from '@mantine/core';
 import { IconBuilding } from '@tabler/icons-react';
-import { CustomerPicker } from '@/features/customers/components/CustomerPicker';
+import { CustomerPicker } from '@/shared/customers/components/CustomerPicker';
 import { DECLARATION_TYPES, type DeclarationType } from '@/lib/declarations';
 import { useSessionStore } from '@/lib/session';
-import { classOf } from '@/features/declarations/model/types';
+import { classOf } from '@/shared/declarations/model/types';
 import { useAssistT } from '../i18n';
 
 export function CustomerStep({

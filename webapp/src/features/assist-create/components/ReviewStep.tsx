@@ -3,9 +3,9 @@ import { Alert, Button, Group, Stack, Table, Text } from '@mantine/core';
 import { IconDeviceFloppy, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import type { DeclarationType } from '@/lib/declarations';
-import type { DeclarationData } from '@/features/declarations/model/types';
-import { formatNumber, isEnglish } from '@/features/declarations/model/format';
-import { goodsTotals } from '@/features/declarations/model/validation';
+import type { DeclarationData } from '@/shared/declarations/model/types';
+import { formatNumber, isEnglish } from '@/shared/declarations/model/format';
+import { goodsTotals } from '@/shared/declarations/model/validation';
 import { useAssistT } from '../i18n';
 import type { FormCheck } from '../api/validateDeclaration';
 

@@ -5,9 +5,9 @@ import {
   emptyGoodsLine,
   toFormValues,
   type DeclarationFormValues,
-} from '@/features/declarations/model/formValues';
-import type { Declaration, DeclarationData } from '@/features/declarations/model/types';
-import { classOf } from '@/features/declarations/model/types';
+} from '@/shared/declarations/model/formValues';
+import type { Declaration, DeclarationData } from '@/shared/declarations/model/types';
+import { classOf } from '@/shared/declarations/model/types';
 
 export type StartKind = 'blank' | 'template' | 'copy';
 

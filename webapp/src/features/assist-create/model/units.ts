@@ -3,8 +3,8 @@
 // `unit_conversion`): a unit converts to its `convCode` times `convRatio`, following the
 // chain to a base unit (083 ounce -> 036 gram -> 035 kilogram); a base unit converts to
 // itself; empty, `0` or `00` means not convertible.
-import type { GoodsLine } from '@/features/declarations/model/types';
-import { goodsTotals, toNumber, type GoodsTotals } from '@/features/declarations/model/validation';
+import type { GoodsLine } from '@/shared/declarations/model/types';
+import { goodsTotals, toNumber, type GoodsTotals } from '@/shared/declarations/model/validation';
 
 export interface UnitRow {
   code: string;

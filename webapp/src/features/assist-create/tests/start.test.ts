@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { Declaration } from '@/features/declarations/model/types';
+import type { Declaration } from '@/shared/declarations/model/types';
 import { blankForm, copyForm, IDENTIFYING_FIELDS, templateForm } from '../model/start';
 import { blockerOf, type WizardChoices } from '../model/steps';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { GoodsLine } from '@/features/declarations/model/types';
+import type { GoodsLine } from '@/shared/declarations/model/types';
 import { convert, legalQuantities, toBase, unitTable, wizardTotals } from '../model/units';
 
 // Rows as GET /api/v1/reference/units answers them (seeds/reference/units.csv).

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '@/lib/i18n';
 import { useSessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
-import AssistCreatePage from '../components/AssistCreatePage';
+import AssistCreatePage from '@/features/assist-create/pages/AssistCreatePage';
 
 // The walks render the whole declaration form in jsdom: slow on a busy machine.
 vi.setConfig({ testTimeout: 120_000 });

@@ -1,7 +1,7 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/request';
-import { flowStorage } from '../flowStorage';
-import { classifyLoginError, continueLogin } from './login';
+import { flowStorage } from '@/shared/auth/flowStorage';
+import { classifyLoginError, continueLogin } from '@/shared/auth/api/login';
 
 const err = (code: number, data: unknown = null, status = 200, message = 'msg') =>
   new ApiError(code, message, status, data);

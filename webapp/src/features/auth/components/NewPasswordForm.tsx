@@ -6,7 +6,7 @@ import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { validateConfirmPassword, validatePassword, type PasswordOwner } from '@/lib/validators';
-import { splitFieldErrors } from '../model/fieldErrors';
+import { splitFieldErrors } from '@/shared/auth/model/fieldErrors';
 
 export interface NewPasswordValues {
   newPassword: string;

@@ -9,10 +9,10 @@ import { IconAlertTriangle, IconCircleCheck } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useNavigate, useSearchParams } from 'react-router';
-import { classifyLoginError, continueLogin, useLogin } from '../api/login';
-import { flowStorage, type LoginNotice, type LoginPage } from '../flowStorage';
+import { classifyLoginError, continueLogin, useLogin } from '@/shared/auth/api/login';
+import { flowStorage, type LoginNotice, type LoginPage } from '@/shared/auth/flowStorage';
 import { safeRedirect } from '../landing';
-import { completeLogin } from '../sessionLoader';
+import { completeLogin } from '@/shared/auth/sessionLoader';
 
 type Problem =
   | { kind: 'text'; text: string }

@@ -7,8 +7,8 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/request';
 import { useSsoConfig } from '../api/getSsoConfig';
 import { startSso } from '../api/startSso';
-import { flowStorage } from '../flowStorage';
-import { browser } from '../model/browser';
+import { flowStorage } from '@/shared/auth/flowStorage';
+import { browser } from '@/shared/auth/model/browser';
 import { ssoRedirectUri } from '../model/ssoRedirect';
 
 export function SsoButton() {

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/request';
 import { forgotBody } from '../api/forgotPassword';
-import { splitFieldErrors } from './fieldErrors';
+import { splitFieldErrors } from '@/shared/auth/model/fieldErrors';
 
 describe('splitFieldErrors', () => {
   it("puts the form's fields under the inputs and the others above the form", () => {

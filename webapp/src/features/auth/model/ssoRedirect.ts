@@ -1,6 +1,6 @@
 // What /auth-redirect (or /azure-redirect) was given by the identity provider, checked
 // against the sign-in this tab started (docs/sso.md).
-import type { SsoFlow } from '../flowStorage';
+import type { SsoFlow } from '@/shared/auth/flowStorage';
 
 export type SsoRedirect =
   /** No provider parameters: the plain landing redirect. */

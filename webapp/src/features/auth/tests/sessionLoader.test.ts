@@ -5,7 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { queryClient } from '@/lib/queryClient';
 import { sessionActions, useSessionStore } from '@/lib/session';
 import { storage } from '@/lib/storage';
-import { completeLogin, loadSession } from '../sessionLoader';
+import { completeLogin, loadSession } from '@/shared/auth/sessionLoader';
 
 const envelope = (data: unknown) =>
   new Response(JSON.stringify({ code: 200, message: 'ok', data, refreshed: false }), {

@@ -1,9 +1,9 @@
 import { useCommandMutation } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { declarationKeys } from '@/features/declarations/api/keys';
-import type { ExceptionFormData } from '../model/types';
-import { exceptionKeys, exceptionPath } from './keys';
+import { declarationKeys } from '@/shared/declarations/api/keys';
+import type { ExceptionFormData } from '@/shared/clearance-exceptions/model/types';
+import { exceptionKeys, exceptionPath } from '@/shared/clearance-exceptions/api/keys';
 
 export interface CreateExceptionInput {
   declarationId: string;

@@ -1,6 +1,6 @@
 import { useMutation } from '@tanstack/react-query';
 import { downloadFile } from '@/lib/download';
-import { exceptionPath } from './keys';
+import { exceptionPath } from '@/shared/clearance-exceptions/api/keys';
 
 export interface DocumentRef {
   exceptionId: string;

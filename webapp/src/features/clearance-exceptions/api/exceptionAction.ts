@@ -4,8 +4,8 @@
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { ifMatch } from '@/lib/commandMutation';
-import type { ExceptionAction } from '../model/statuses';
-import { exceptionPath } from './keys';
+import type { ExceptionAction } from '@/shared/clearance-exceptions/model/statuses';
+import { exceptionPath } from '@/shared/clearance-exceptions/api/keys';
 
 export interface ActionInput<Body = Record<string, never>> {
   id: string;

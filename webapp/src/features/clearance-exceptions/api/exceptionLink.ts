@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import type { ProposedChange } from '../model/types';
+import type { ProposedChange } from '@/shared/clearance-exceptions/model/types';
 
 /** GET /api/v1/exception-link: what a recipient link shows (no account needed). */
 export interface LinkView {

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/request';
 import { minPositionParam } from '@/lib/readYourWrites';
-import type { ClearanceException } from '../model/types';
-import { exceptionKeys, exceptionPath } from './keys';
+import type { ClearanceException } from '@/shared/clearance-exceptions/model/types';
+import { exceptionKeys, exceptionPath } from '@/shared/clearance-exceptions/api/keys';
 
 /** GET /api/v1/clearance-exceptions/{id}: the form, version, documents and deliveries. */
 export function getException(id: string): Promise<ClearanceException> {

@@ -1,8 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/request';
 import { minPositionParam } from '@/lib/readYourWrites';
-import type { ExceptionHistoryEntry } from '../model/types';
-import { exceptionKeys, exceptionPath } from './keys';
+import type { ExceptionHistoryEntry } from '@/shared/clearance-exceptions/model/types';
+import { exceptionKeys, exceptionPath } from '@/shared/clearance-exceptions/api/keys';
 
 /** GET /api/v1/clearance-exceptions/{id}/history: every event, oldest first. */
 export function getExceptionHistory(id: string): Promise<ExceptionHistoryEntry[]> {

@@ -1,7 +1,7 @@
 import { useCommandMutation } from '@/lib/commandMutation';
-import { declarationKeys } from '@/features/declarations/api/keys';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 import { postExceptionAction, type ActionInput } from './exceptionAction';
-import { exceptionKeys } from './keys';
+import { exceptionKeys } from '@/shared/clearance-exceptions/api/keys';
 
 /** POST .../{id}/notify: 1 -> 2 (or a re-notice in 2 and 3): the notice goes on the chosen channels. */
 export const notifyException = (input: ActionInput) => postExceptionAction('notify', input);

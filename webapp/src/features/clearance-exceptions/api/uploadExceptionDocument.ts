@@ -1,7 +1,7 @@
 import { useCommandMutation } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { exceptionKeys, exceptionPath } from './keys';
+import { exceptionKeys, exceptionPath } from '@/shared/clearance-exceptions/api/keys';
 
 export interface UploadInput {
   id: string;

@@ -2,8 +2,8 @@
 // reason, channel not configured), attempts and when.
 import { Badge, Table, Text } from '@mantine/core';
 import { formatDateTime } from '@/lib/dates';
-import { useExcT } from '../i18n';
-import type { DeliveryResult, ExceptionDelivery } from '../model/types';
+import { useExcT } from '@/shared/clearance-exceptions/i18n';
+import type { DeliveryResult, ExceptionDelivery } from '@/shared/clearance-exceptions/model/types';
 
 const COLORS: Record<DeliveryResult, string> = {
   pending: 'gray',

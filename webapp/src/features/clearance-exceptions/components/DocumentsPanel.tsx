@@ -6,10 +6,10 @@ import { Alert, Button, FileButton, Group, Stack, Table, Text } from '@mantine/c
 import { IconAlertTriangle, IconDownload, IconUpload } from '@tabler/icons-react';
 import { formatDateTime } from '@/lib/dates';
 import { showMessage } from '@/lib/message';
-import { useExcT } from '../i18n';
+import { useExcT } from '@/shared/clearance-exceptions/i18n';
 import { useDownloadExceptionDocument } from '../api/downloadExceptionDocument';
 import { useUploadExceptionDocument } from '../api/uploadExceptionDocument';
-import type { ExceptionDocument } from '../model/types';
+import type { ExceptionDocument } from '@/shared/clearance-exceptions/model/types';
 
 export const ACCEPTED_TYPES =
   'application/pdf,image/png,image/jpeg,image/gif,image/webp,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,.pdf,.png,.jpg,.jpeg,.xlsx';

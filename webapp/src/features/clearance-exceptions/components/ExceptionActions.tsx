@@ -8,19 +8,19 @@ import { ConfirmDialog, MAX_REASON, type ConfirmValues } from '@/components/Conf
 import { ApiError } from '@/lib/request';
 import { showMessage } from '@/lib/message';
 import { isCustomer, type Role } from '@/lib/roles';
-import { useExcT } from '../i18n';
+import { useExcT } from '@/shared/clearance-exceptions/i18n';
 import { useNotifyException } from '../api/notifyException';
 import { useAcknowledgeException } from '../api/acknowledgeException';
 import { useRespondException } from '../api/respondException';
 import { useApproveException } from '../api/approveException';
 import { useRejectException } from '../api/rejectException';
 import { useVoidException } from '../api/voidException';
-import { exceptionKeys } from '../api/keys';
+import { exceptionKeys } from '@/shared/clearance-exceptions/api/keys';
 import {
   EXCEPTION_ACTIONS,
   allowedExceptionActions,
   type ExceptionAction,
-} from '../model/statuses';
+} from '@/shared/clearance-exceptions/model/statuses';
 
 const COLORS: Partial<Record<ExceptionAction, string>> = {
   approve: 'teal',

@@ -17,10 +17,10 @@ import {
   Title,
 } from '@mantine/core';
 import { IconPlus, IconTrash } from '@tabler/icons-react';
-import { useContactBook } from '@/features/contact-book/api/contactBook';
-import { ContactInput } from '@/features/contact-book/components/ContactInput';
-import { offeredFor } from '@/features/contact-book/model/contacts';
-import { useExcT } from '../i18n';
+import { useContactBook } from '@/shared/contact-book/api/contactBook';
+import { ContactInput } from '@/shared/contact-book/components/ContactInput';
+import { offeredFor } from '@/shared/contact-book/model/contacts';
+import { useExcT } from '@/shared/clearance-exceptions/i18n';
 import {
   MAX_ADDRESS,
   MAX_CODE,
@@ -37,7 +37,7 @@ import {
   DOCUMENT_FLAGS,
   NEW_VALUE_FIELDS,
   type ContactField,
-} from '../model/types';
+} from '@/shared/clearance-exceptions/model/types';
 
 export interface ExceptionFormProps {
   values: ExceptionFormValues;

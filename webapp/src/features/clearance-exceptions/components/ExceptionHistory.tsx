@@ -1,8 +1,8 @@
 // The exception's history: who, when, status from -> to, reason or note, the file uploaded
 // or the notice delivered, oldest first.
-import { Badge, Group, Text, Timeline } from '@mantine/core';
+import { Badge, Text } from '@mantine/core';
+import { HistoryLine, HistoryTimeline } from '@/components/HistoryTimeline';
 import {
-  IconArrowRight,
   IconBan,
   IconCircleCheck,
   IconArrowBackUp,
@@ -15,9 +15,9 @@ import {
 } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { formatDateTime } from '@/lib/dates';
-import { useExcT } from '../i18n';
-import type { ExceptionHistoryEntry } from '../model/types';
-import { ExceptionStatusBadge } from './StatusBadge';
+import { useExcT } from '@/shared/clearance-exceptions/i18n';
+import type { ExceptionHistoryEntry } from '@/shared/clearance-exceptions/model/types';
+import { ExceptionStatusBadge } from '@/shared/clearance-exceptions/components/StatusBadge';
 
 const ICONS: Record<string, typeof IconPoint> = {
   raise: IconPlus,
@@ -51,16 +51,11 @@ function facts(e: ExceptionHistoryEntry) {
 export function ExceptionHistory({ entries }: { entries: ExceptionHistoryEntry[] }) {
   const { t } = useExcT();
   const { t: tg } = useTranslation();
-  if (entries.length === 0)
-    return (
-      <Text size="sm" c="dimmed">
-        {t('detail.noHistory')}
-      </Text>
-    );
   return (
-    <Timeline active={entries.length - 1} bulletSize={24} lineWidth={2}>
-      {entries.map((e) => {
-        const Icon = ICONS[e.action] ?? IconPoint;
+    <HistoryTimeline
+      empty={t('detail.noHistory')}
+      StatusBadge={ExceptionStatusBadge}
+      entries={entries.map((e) => {
         const f = facts(e);
         const role = e.actor.role ? tg(`role.${e.actor.role}`, { defaultValue: e.actor.role }) : '';
         const who =
@@ -69,71 +64,51 @@ export function ExceptionHistory({ entries }: { entries: ExceptionHistoryEntry[]
             : e.actor.name
               ? t('history.by', { name: e.actor.name, role })
               : role;
-        return (
-          <Timeline.Item
-            key={`${e.version}-${e.position}`}
-            bullet={<Icon size={13} />}
-            title={
-              <Group gap="xs" wrap="wrap">
-                <Text fw={600} size="sm">
-                  {t(`history.action.${e.action}`, { defaultValue: e.action })}
+        return {
+          key: `${e.version}-${e.position}`,
+          icon: ICONS[e.action] ?? IconPoint,
+          action: t(`history.action.${e.action}`, { defaultValue: e.action }),
+          // No status badge for an entry without a status to show.
+          from: e.toStatus === null ? null : e.fromStatus,
+          to: e.toStatus,
+          badge: f.result && (
+            <Badge size="xs" variant="outline" color={f.result === 'sent' ? 'teal' : 'red'}>
+              {t(`delivery.status.${f.result}`, { defaultValue: f.result })}
+            </Badge>
+          ),
+          meta: `${formatDateTime(e.at)}${who ? ` · ${who}` : ''}`,
+          children: (
+            <>
+              {e.reason && <HistoryLine>{t('history.reason', { reason: e.reason })}</HistoryLine>}
+              {e.note && <HistoryLine>{t('history.note', { note: e.note })}</HistoryLine>}
+              {f.fileName && (
+                <Text size="sm" mt={4}>
+                  {t('history.file', { name: f.fileName })}
                 </Text>
-                {e.fromStatus !== null && e.toStatus !== null && e.fromStatus !== e.toStatus ? (
-                  <Group gap={4} wrap="nowrap">
-                    <ExceptionStatusBadge status={e.fromStatus} size="xs" />
-                    <IconArrowRight size={12} aria-label="→" />
-                    <ExceptionStatusBadge status={e.toStatus} size="xs" />
-                  </Group>
-                ) : e.fromStatus === null && e.toStatus !== null ? (
-                  <ExceptionStatusBadge status={e.toStatus} size="xs" />
-                ) : null}
-                {f.result && (
-                  <Badge size="xs" variant="outline" color={f.result === 'sent' ? 'teal' : 'red'}>
-                    {t(`delivery.status.${f.result}`, { defaultValue: f.result })}
-                  </Badge>
-                )}
-              </Group>
-            }
-          >
-            <Text size="xs" c="dimmed">
-              {formatDateTime(e.at)}
-              {who ? ` · ${who}` : ''}
-            </Text>
-            {e.reason && (
-              <Text size="sm" mt={4} style={{ whiteSpace: 'pre-wrap' }}>
-                {t('history.reason', { reason: e.reason })}
-              </Text>
-            )}
-            {e.note && (
-              <Text size="sm" mt={4} style={{ whiteSpace: 'pre-wrap' }}>
-                {t('history.note', { note: e.note })}
-              </Text>
-            )}
-            {f.fileName && (
-              <Text size="sm" mt={4}>
-                {t('history.file', { name: f.fileName })}
-              </Text>
-            )}
-            {f.channels.length > 0 && !f.channel && (
-              <Text size="sm" mt={4}>
-                {f.channels.map((c) => t(`delivery.channel.${c}`, { defaultValue: c })).join(' · ')}
-              </Text>
-            )}
-            {f.channel && (
-              <Text size="sm" mt={4}>
-                {t('history.delivery', {
-                  channel: t(`delivery.channel.${f.channel}`, { defaultValue: f.channel }),
-                  recipient: f.recipient ?? '',
-                  result: t(`delivery.status.${f.result ?? 'pending'}`, {
-                    defaultValue: f.result ?? '',
-                  }),
-                })}
-                {f.error ? ` (${f.error})` : ''}
-              </Text>
-            )}
-          </Timeline.Item>
-        );
+              )}
+              {f.channels.length > 0 && !f.channel && (
+                <Text size="sm" mt={4}>
+                  {f.channels
+                    .map((c) => t(`delivery.channel.${c}`, { defaultValue: c }))
+                    .join(' · ')}
+                </Text>
+              )}
+              {f.channel && (
+                <Text size="sm" mt={4}>
+                  {t('history.delivery', {
+                    channel: t(`delivery.channel.${f.channel}`, { defaultValue: f.channel }),
+                    recipient: f.recipient ?? '',
+                    result: t(`delivery.status.${f.result ?? 'pending'}`, {
+                      defaultValue: f.result ?? '',
+                    }),
+                  })}
+                  {f.error ? ` (${f.error})` : ''}
+                </Text>
+              )}
+            </>
+          ),
+        };
       })}
-    </Timeline>
+    />
   );
 }

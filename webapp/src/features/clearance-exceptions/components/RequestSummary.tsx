@@ -2,9 +2,9 @@
 // changes old -> new, the exception details, the summary and remarks.
 import { Code, Group, List, Stack, Table, Text, Title } from '@mantine/core';
 import { IconArrowRight } from '@tabler/icons-react';
-import { useExcT } from '../i18n';
+import { useExcT } from '@/shared/clearance-exceptions/i18n';
 import { requestedItems } from '../model/form';
-import type { ExceptionFormData, ProposedChange } from '../model/types';
+import type { ExceptionFormData, ProposedChange } from '@/shared/clearance-exceptions/model/types';
 
 export function RequestSummary({
   data,

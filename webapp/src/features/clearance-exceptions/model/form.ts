@@ -2,7 +2,7 @@
 // by the server's field names (`exceptionDetails[0].exceptionDescription`, `otherDocuments[1]`,
 // `newHtsCode`, `notificationContact.shipperEmail`), so the server's 400 answers land on
 // the same inputs as the client's checks.
-import type { Declaration } from '@/features/declarations/model/types';
+import type { Declaration } from '@/shared/declarations/model/types';
 import {
   CHANGE_FLAGS,
   CHANGE_FLAG_NAMES,
@@ -19,7 +19,7 @@ import {
   type ExceptionDetail,
   type ExceptionFormData,
   type ProposedChange,
-} from './types';
+} from '@/shared/clearance-exceptions/model/types';
 
 export const MAX_SUMMARY = 1000;
 export const MAX_TEXT = 200;

@@ -19,15 +19,15 @@ import { IconAlertTriangle, IconArrowLeft, IconSearch, IconSend } from '@tabler/
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageLayout } from '@/components/PageLayout';
-import { useRouteMeta } from '@/app/routes/useRouteMeta';
+import { useRouteMeta } from '@/shared/routing/useRouteMeta';
 import { ApiError } from '@/lib/request';
 import { showMessage } from '@/lib/message';
-import { StatusBadge } from '@/features/declarations/components/StatusBadge';
-import { useDeclaration } from '@/features/declarations/api/getDeclaration';
-import { useDeclarations } from '@/features/declarations/api/getDeclarations';
-import { newIdempotencyKey } from '@/features/declarations/model/formValues';
-import type { Declaration } from '@/features/declarations/model/types';
-import { useExcT } from '../i18n';
+import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
+import { useDeclaration } from '@/shared/declarations/api/getDeclaration';
+import { useDeclarations } from '@/shared/declarations/api/getDeclarations';
+import { newIdempotencyKey } from '@/shared/declarations/model/formValues';
+import type { Declaration } from '@/shared/declarations/model/types';
+import { useExcT } from '@/shared/clearance-exceptions/i18n';
 import { useCreateException } from '../api/createException';
 import {
   emptyExceptionForm,
@@ -41,9 +41,9 @@ import {
   exceptionDetailPath,
   exceptionListPath,
   type Area,
-} from '../model/paths';
+} from '@/shared/clearance-exceptions/model/paths';
 import { ExceptionForm } from '../components/ExceptionForm';
-import { ELIGIBLE_DECLARATION_STATUSES } from '../model/statuses';
+import { ELIGIBLE_DECLARATION_STATUSES } from '@/shared/clearance-exceptions/model/statuses';
 
 function DeclarationLookup({ area }: { area: Area }) {
   const { t } = useExcT();

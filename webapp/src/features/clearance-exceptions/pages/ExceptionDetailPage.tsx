@@ -20,25 +20,33 @@ import { IconAlertTriangle, IconArrowLeft } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageLayout } from '@/components/PageLayout';
-import { useRouteMeta } from '@/app/routes/useRouteMeta';
+import { useRouteMeta } from '@/shared/routing/useRouteMeta';
 import { declarationDetailPath } from '@/lib/declarations';
 import { useSessionStore } from '@/lib/session';
 import { isCustomer } from '@/lib/roles';
 import { ApiError } from '@/lib/request';
-import { useExcT } from '../i18n';
+import { useExcT } from '@/shared/clearance-exceptions/i18n';
 import { useException } from '../api/getException';
 import { useExceptionHistory } from '../api/getExceptionHistory';
 import { useAcknowledgeException } from '../api/acknowledgeException';
-import { canUpload } from '../model/statuses';
-import { CHANNEL_FLAGS, CONTACT_FIELDS, type ClearanceException } from '../model/types';
-import { directionOfShipment, exceptionListPath, type Area } from '../model/paths';
-import { ExceptionStatusBadge } from '../components/StatusBadge';
+import { canUpload } from '@/shared/clearance-exceptions/model/statuses';
+import {
+  CHANNEL_FLAGS,
+  CONTACT_FIELDS,
+  type ClearanceException,
+} from '@/shared/clearance-exceptions/model/types';
+import {
+  directionOfShipment,
+  exceptionListPath,
+  type Area,
+} from '@/shared/clearance-exceptions/model/paths';
+import { ExceptionStatusBadge } from '@/shared/clearance-exceptions/components/StatusBadge';
 import { ExceptionActions } from '../components/ExceptionActions';
 import { ExceptionHistory } from '../components/ExceptionHistory';
 import { DeliveryLog } from '../components/DeliveryLog';
 import { DocumentsPanel } from '../components/DocumentsPanel';
 import { RequestSummary } from '../components/RequestSummary';
-import { WaitingCell } from '../components/WaitingCell';
+import { WaitingCell } from '@/shared/clearance-exceptions/components/WaitingCell';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (

@@ -3,29 +3,34 @@
 // paging and sorting, status badges, how long each exception has waited and on whom
 // (overdue in red), "create exception", and for staff the export dialog.
 import { useMemo, useState } from 'react';
-import { Anchor, Button, Stack, Text } from '@mantine/core';
+import { Anchor, Button, Text } from '@mantine/core';
 import { IconFileExport, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/DataTable';
 import { PageLayout } from '@/components/PageLayout';
-import { useRouteMeta } from '@/app/routes/useRouteMeta';
+import { CustomerCell } from '@/components/CustomerCell';
+import { useRouteMeta } from '@/shared/routing/useRouteMeta';
 import { formatDateTime } from '@/lib/dates';
-import { useExcT } from '../i18n';
-import { useExceptions } from '../api/getExceptions';
+import { useExcT } from '@/shared/clearance-exceptions/i18n';
+import { useExceptions } from '@/shared/clearance-exceptions/api/getExceptions';
 import {
   EXCEPTION_FILTER_KEYS,
   exceptionListParams,
   shipmentTypeOf,
   type Direction,
-} from '../model/listFilters';
-import { exceptionCreatePath, exceptionDetailPath, type Area } from '../model/paths';
-import type { ExceptionSummary } from '../model/types';
+} from '@/shared/clearance-exceptions/model/listFilters';
+import {
+  exceptionCreatePath,
+  exceptionDetailPath,
+  type Area,
+} from '@/shared/clearance-exceptions/model/paths';
+import type { ExceptionSummary } from '@/shared/clearance-exceptions/model/types';
 import { requestedDocumentFlag } from '../model/form';
 import { ExceptionFilters } from '../components/ExceptionFilters';
 import { ExportExceptionsDialog } from '../components/ExportExceptionsDialog';
-import { ExceptionStatusBadge } from '../components/StatusBadge';
-import { WaitingCell } from '../components/WaitingCell';
+import { ExceptionStatusBadge } from '@/shared/clearance-exceptions/components/StatusBadge';
+import { WaitingCell } from '@/shared/clearance-exceptions/components/WaitingCell';
 
 const col = dataTableColumns<ExceptionSummary>();
 
@@ -78,14 +83,11 @@ export default function ExceptionListPage() {
             col.accessor('username', {
               header: t('list.col.customer'),
               cell: ({ row }) => (
-                <Stack gap={0} maw={160}>
-                  <Text size="sm">{row.original.username}</Text>
-                  {row.original.companyName && (
-                    <Text size="xs" c="dimmed" truncate title={row.original.companyName}>
-                      {row.original.companyName}
-                    </Text>
-                  )}
-                </Stack>
+                <CustomerCell
+                  username={row.original.username}
+                  companyName={row.original.companyName}
+                  maw={160}
+                />
               ),
             }),
             col.accessor('port', {

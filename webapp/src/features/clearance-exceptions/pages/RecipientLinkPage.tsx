@@ -22,7 +22,7 @@ import {
 } from '@mantine/core';
 import { IconArrowRight, IconCircleCheck, IconLinkOff, IconUpload } from '@tabler/icons-react';
 import { formatDateTime } from '@/lib/dates';
-import { useExcT } from '../i18n';
+import { useExcT } from '@/shared/clearance-exceptions/i18n';
 import { useConfirmLink, useExceptionLink, useUploadLinkDocument } from '../api/exceptionLink';
 import { ACCEPTED_TYPES, MAX_UPLOAD_BYTES } from '../components/DocumentsPanel';
 import { requestedDocumentFlag } from '../model/form';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ageText, longestWaiting } from '../model/age';
+import { ageText, longestWaiting } from '@/shared/clearance-exceptions/model/age';
 import { initialExceptionExport, toExceptionExportForm } from '../model/exportForm';
 import {
   emptyExceptionForm,
@@ -9,16 +9,24 @@ import {
   validateExceptionForm,
   type ExceptionFormValues,
 } from '../model/form';
-import { exceptionListParams } from '../model/listFilters';
-import { exceptionCreatePath, exceptionDetailPath, exceptionListPath } from '../model/paths';
+import { exceptionListParams } from '@/shared/clearance-exceptions/model/listFilters';
+import {
+  exceptionCreatePath,
+  exceptionDetailPath,
+  exceptionListPath,
+} from '@/shared/clearance-exceptions/model/paths';
 import {
   STATUS_COLORS,
   allowedExceptionActions,
   canUpload,
   STATUS_FILTER_VALUES,
-} from '../model/statuses';
-import { DOCUMENT_FLAGS, EXCEPTION_STATUSES, type ExceptionSummary } from '../model/types';
-import type { Declaration } from '@/features/declarations/model/types';
+} from '@/shared/clearance-exceptions/model/statuses';
+import {
+  DOCUMENT_FLAGS,
+  EXCEPTION_STATUSES,
+  type ExceptionSummary,
+} from '@/shared/clearance-exceptions/model/types';
+import type { Declaration } from '@/shared/declarations/model/types';
 
 describe('statuses', () => {
   it('gives every status of spec 4 its own badge colour and a filter value; 5 is unused', () => {

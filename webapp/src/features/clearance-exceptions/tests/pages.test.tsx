@@ -6,16 +6,19 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session';
 import type { Role } from '@/lib/roles';
 import { renderWithProviders } from '@/test/render';
-import type { RouteMeta } from '@/app/routes/types';
-import type { ClearanceException, ExceptionSummary } from '../model/types';
+import type { RouteMeta } from '@/shared/routing/types';
+import type {
+  ClearanceException,
+  ExceptionSummary,
+} from '@/shared/clearance-exceptions/model/types';
 import { emptyExceptionForm, toExceptionBody } from '../model/form';
 import ExceptionListPage from '../pages/ExceptionListPage';
 import ExceptionDetailPage from '../pages/ExceptionDetailPage';
 import ExceptionCreatePage from '../pages/ExceptionCreatePage';
-import { ExceptionStatusBadge } from '../components/StatusBadge';
-import { WaitingOnCustomersCard } from '../components/WaitingOnCustomersCard';
+import { ExceptionStatusBadge } from '@/shared/clearance-exceptions/components/StatusBadge';
+import { WaitingOnCustomersCard } from '@/shared/clearance-exceptions/components/WaitingOnCustomersCard';
 
-vi.setConfig({ testTimeout: 30_000 });
+vi.setConfig({ testTimeout: 60_000 });
 
 // Autosizing textareas listen to document.fonts, which jsdom lacks.
 if (!('fonts' in document))

@@ -1,4 +1,4 @@
-// POST /api/v1/audit/exports (audit:read): the log with the current filters as one file of
+// POST /api/v1/audit/exports (audit:export): the log with the current filters as one file of
 // JSON lines, which `clearway verify --export FILE` checks offline with the public key.
 import { downloadFile } from '@/lib/download';
 import i18n from '@/lib/i18n';

@@ -4,8 +4,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '@/lib/i18n';
 import { useSessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
-import ChainPage from '../components/ChainPage';
-import LogPage from '../components/LogPage';
+import ChainPage from '@/features/compliance/pages/ChainPage';
+import LogPage from '@/features/compliance/pages/LogPage';
 import type { VerificationRun } from '../api/types';
 import { percentDone } from '../model/verification';
 
@@ -40,7 +40,7 @@ beforeEach(async () => {
   );
   URL.createObjectURL = vi.fn(() => 'blob:x');
   URL.revokeObjectURL = vi.fn();
-  useSessionStore.setState({ role: 'COMPLIANCE', permissions: ['audit:read'] });
+  useSessionStore.setState({ role: 'COMPLIANCE', permissions: ['audit:read', 'audit:export'] });
 });
 
 afterEach(() => {

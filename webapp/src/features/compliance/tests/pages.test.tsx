@@ -4,9 +4,9 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '@/lib/i18n';
 import { useSessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
-import ChainPage from '../components/ChainPage';
-import LogPage from '../components/LogPage';
-import StreamPage from '../components/StreamPage';
+import ChainPage from '@/features/compliance/pages/ChainPage';
+import LogPage from '@/features/compliance/pages/LogPage';
+import StreamPage from '@/features/compliance/pages/StreamPage';
 import type { AuditEvent } from '../api/types';
 
 const STREAM = '0b6c1d3e-1111-4222-8333-444455556666';

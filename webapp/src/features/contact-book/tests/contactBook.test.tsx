@@ -1,8 +1,8 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
-import { ContactBookEditor } from '../components/ContactBookEditor';
-import { fieldContacts, offeredFor, type SavedContact } from '../model/contacts';
+import { ContactBookEditor } from '@/shared/contact-book/components/ContactBookEditor';
+import { fieldContacts, offeredFor, type SavedContact } from '@/shared/contact-book/model/contacts';
 
 vi.setConfig({ testTimeout: 30_000 });
 

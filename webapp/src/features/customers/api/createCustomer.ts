@@ -1,8 +1,8 @@
 import { useCommandMutation } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import type { NewLogin } from '../model/types';
-import { customerKeys } from './keys';
+import type { NewLogin } from '@/shared/customers/model/types';
+import { customerKeys } from '@/shared/customers/api/keys';
 
 export interface CreateCustomerAnswer extends CommandAnswer {
   account?: NewLogin | null;

@@ -4,7 +4,7 @@ import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { useCommandMutation } from '@/lib/commandMutation';
 import { customerPath, ifMatchSeen } from './customerPath';
-import { customerKeys } from './keys';
+import { customerKeys } from '@/shared/customers/api/keys';
 
 export interface DeleteCustomerInput {
   id: string;

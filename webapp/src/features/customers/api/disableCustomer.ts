@@ -3,7 +3,7 @@ import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { useCommandMutation } from '@/lib/commandMutation';
 import { customerPath, ifMatchSeen } from './customerPath';
-import { customerKeys } from './keys';
+import { customerKeys } from '@/shared/customers/api/keys';
 
 export interface DisableCustomerInput {
   id: string;

@@ -3,7 +3,7 @@ import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { useCommandMutation } from '@/lib/commandMutation';
 import { accountPath } from './accountPath';
-import { customerKeys } from './keys';
+import { customerKeys } from '@/shared/customers/api/keys';
 
 export interface ForceAccountPasswordResetInput {
   accountId: string;

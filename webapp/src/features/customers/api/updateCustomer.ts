@@ -1,7 +1,7 @@
 import { useCommandMutation } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import { customerKeys } from './keys';
+import { customerKeys } from '@/shared/customers/api/keys';
 
 export interface UpdateCustomerInput {
   id: string;

@@ -12,7 +12,7 @@ import { useDisableAccount } from '../api/disableAccount';
 import { useEnableAccount } from '../api/enableAccount';
 import { useForceAccountPasswordReset } from '../api/forceAccountPasswordReset';
 import { useTransferAccount } from '../api/transferAccount';
-import type { CustomerAccount, NewLogin } from '../model/types';
+import type { CustomerAccount, NewLogin } from '@/shared/customers/model/types';
 import { validateUsername } from '../model/validation';
 import { AddLoginDialog } from './AddLoginDialog';
 import { ConfirmDialog } from '@/components/ConfirmDialog';

@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { ApiError } from '@/lib/request';
 import { validatePassword } from '@/lib/validators';
 import { useAddCustomerAccount } from '../api/addCustomerAccount';
-import type { NewLogin } from '../model/types';
+import type { NewLogin } from '@/shared/customers/model/types';
 import { validateEmail, validateUsername } from '../model/validation';
 
 type Field = 'username' | 'email' | 'initialPassword';

@@ -20,13 +20,13 @@ import {
 import { useForm } from '@mantine/form';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import { usePortSlicInfo } from '@/features/platform/api/getPortSlicInfo';
+import { usePortSlicInfo } from '@/shared/platform/api/getPortSlicInfo';
 import { DECLARATION_TYPES } from '@/lib/declarations';
 import { ApiError } from '@/lib/request';
 import { useCreateCustomer, type CreateCustomerAnswer } from '../api/createCustomer';
 import { useUpdateCustomer } from '../api/updateCustomer';
 import { portOptions, slicOptions, type PortSlicEntry } from '../model/links';
-import type { CustomerSummary } from '../model/types';
+import type { CustomerSummary } from '@/shared/customers/model/types';
 import {
   EMPTY_CUSTOMER_FORM,
   formFieldOf,

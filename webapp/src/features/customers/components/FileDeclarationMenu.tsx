@@ -5,7 +5,7 @@ import { IconFilePlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { fileDeclarationPath, filedTypes } from '../model/links';
-import type { CustomerSummary } from '../model/types';
+import type { CustomerSummary } from '@/shared/customers/model/types';
 
 export function FileDeclarationMenu({
   customer,

@@ -4,7 +4,7 @@ import { ActionIcon, Alert, Button, Code, Group, Modal, Stack, Text, Tooltip } f
 import { CopyButton } from '@mantine/core';
 import { IconAlertTriangle, IconCheck, IconCopy } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
-import type { GeneratedLogin } from '../model/types';
+import type { GeneratedLogin } from '@/shared/customers/model/types';
 
 export function InitialPasswordDialog({
   login,

@@ -12,7 +12,7 @@ import {
   type CustomerSummary,
   type GeneratedLogin,
   type NewLogin,
-} from '../model/types';
+} from '@/shared/customers/model/types';
 import { ConfirmDialog } from '@/components/ConfirmDialog';
 import { CustomerFormDialog } from './CustomerFormDialog';
 import { InitialPasswordDialog } from './InitialPasswordDialog';

@@ -8,7 +8,7 @@ import {
   slicOptions,
 } from './links';
 import { customerListParams } from './listFilters';
-import { customerOptionLabel } from './picker';
+import { customerOptionLabel } from '@/shared/customers/model/picker';
 
 describe('archive links', () => {
   it('opens the detail page by id', () => {

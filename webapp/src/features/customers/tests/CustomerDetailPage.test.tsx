@@ -3,8 +3,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
-import CustomerDetailPage from '../components/CustomerDetailPage';
-import type { CustomerDetail } from '../model/types';
+import CustomerDetailPage from '@/features/customers/pages/CustomerDetailPage';
+import type { CustomerDetail } from '@/shared/customers/model/types';
 
 const detail: CustomerDetail = {
   customerId: 'c-1',

@@ -3,8 +3,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
-import CustomerListPage from '../components/CustomerListPage';
-import type { CustomerSummary } from '../model/types';
+import CustomerListPage from '@/features/customers/pages/CustomerListPage';
+import type { CustomerSummary } from '@/shared/customers/model/types';
 
 const acme: CustomerSummary = {
   customerId: 'c-1',

@@ -2,7 +2,10 @@ import { useState } from 'react';
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { renderWithProviders } from '@/test/render';
-import { CustomerPicker, CustomerUsernameInput } from '../components/CustomerPicker';
+import {
+  CustomerPicker,
+  CustomerUsernameInput,
+} from '@/shared/customers/components/CustomerPicker';
 
 const rows = [
   { customerId: 'c-1', username: 'acme', companyName: 'ACME Trading' },

@@ -1,8 +1,8 @@
 // POST /api/v1/declarations/{id}/delete `{reason?}`
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { useCommandMutation } from '@/lib/commandMutation';
-import { postMove, type MoveInput } from './declarationMove';
-import { declarationKeys } from './keys';
+import { postMove, type MoveInput } from '@/shared/declarations/api/declarationMove';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 
 export interface DeleteDeclarationBody {
   reason?: string;

@@ -1,8 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
 import { request, type Params } from '@/lib/request';
 import type { Page } from '@/lib/apiTypes';
-import type { ActivityEntry } from '../model/types';
-import { declarationKeys } from './keys';
+import type { ActivityEntry } from '@/shared/declarations/model/types';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 import { minPositionParam } from '@/lib/readYourWrites';
 
 /** GET /api/v1/declarations/activity: the event feed across declarations, newest first. */

@@ -1,7 +1,7 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/request';
-import type { HistoryEntry } from '../model/types';
-import { declarationKeys } from './keys';
+import type { HistoryEntry } from '@/shared/declarations/model/types';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 import { minPositionParam } from '@/lib/readYourWrites';
 
 /** GET /api/v1/declarations/{id}/history: every event, oldest first. */

@@ -1,8 +1,8 @@
 // POST /api/v1/declarations/{id}/reject `{reason, receiptCode?: "E"|"Z"|"Y"}`
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { useCommandMutation } from '@/lib/commandMutation';
-import { postMove, type MoveInput } from './declarationMove';
-import { declarationKeys } from './keys';
+import { postMove, type MoveInput } from '@/shared/declarations/api/declarationMove';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 
 export interface RejectDeclarationBody {
   /** Required by the server (400 naming the field when missing); the dialog asks for it. */

@@ -1,8 +1,8 @@
 // POST /api/v1/declarations/{id}/review (no body)
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { useCommandMutation } from '@/lib/commandMutation';
-import { postMove, type MoveInput } from './declarationMove';
-import { declarationKeys } from './keys';
+import { postMove, type MoveInput } from '@/shared/declarations/api/declarationMove';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 
 /** POST /api/v1/declarations/{id}/review: one state-machine move. */
 export function reviewDeclaration(input: MoveInput): Promise<CommandAnswer> {

@@ -3,7 +3,7 @@
 // chooses between them) and invalidates the declarations' root key like each of them.
 import { useCommandMutation } from '@/lib/commandMutation';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import type { MoveAction } from '../model/actions';
+import type { MoveAction } from '@/shared/declarations/model/actions';
 import { amendDeclaration } from './amendDeclaration';
 import { completeDeclaration } from './completeDeclaration';
 import { deleteDeclaration } from './deleteDeclaration';
@@ -12,9 +12,9 @@ import { rejectDeclaration } from './rejectDeclaration';
 import { returnDeclaration } from './returnDeclaration';
 import { reviewDeclaration } from './reviewDeclaration';
 import { sendBackDeclaration } from './sendBackDeclaration';
-import { submitDeclaration } from './submitDeclaration';
+import { submitDeclaration } from '@/shared/declarations/api/submitDeclaration';
 import { withdrawDeclaration } from './withdrawDeclaration';
-import { declarationKeys } from './keys';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 
 /** What the action dialog collects; each endpoint takes the fields it knows. */
 export interface ActionBody {

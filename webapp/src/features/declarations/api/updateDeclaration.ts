@@ -1,8 +1,8 @@
 import { useCommandMutation } from '@/lib/commandMutation';
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
-import type { DeclarationData } from '../model/types';
-import { declarationKeys } from './keys';
+import type { DeclarationData } from '@/shared/declarations/model/types';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 
 export interface UpdateDeclarationInput {
   id: string;

@@ -13,8 +13,8 @@ import {
   IconX,
   type Icon,
 } from '@tabler/icons-react';
-import { useDeclT } from '../i18n';
-import { DANGEROUS, type DeclarationAction } from '../model/actions';
+import { useDeclT } from '@/shared/declarations/i18n';
+import { DANGEROUS, type DeclarationAction } from '@/shared/declarations/model/actions';
 
 const ACTION_ICONS: Record<DeclarationAction, Icon> = {
   edit: IconEdit,

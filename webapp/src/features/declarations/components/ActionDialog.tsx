@@ -4,8 +4,13 @@
 import { useState } from 'react';
 import { Alert, Button, Group, Modal, Select, Stack, Text, Textarea } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
-import { useDeclT } from '../i18n';
-import { RECEIPT_CODES, REASON_OPTIONAL, REASON_REQUIRED, type MoveAction } from '../model/actions';
+import { useDeclT } from '@/shared/declarations/i18n';
+import {
+  RECEIPT_CODES,
+  REASON_OPTIONAL,
+  REASON_REQUIRED,
+  type MoveAction,
+} from '@/shared/declarations/model/actions';
 import type { ActionBody } from '../api/runDeclarationAction';
 import { parseAmendChanges } from '../model/amend';
 

@@ -20,29 +20,34 @@ import { useForm } from '@mantine/form';
 import { IconAlertTriangle, IconDeviceFloppy, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
-import { useCustomer } from '@/features/customers/api/getCustomer';
-import { CustomerPicker } from '@/features/customers/components/CustomerPicker';
+import { useCustomer } from '@/shared/customers/api/getCustomer';
+import { CustomerPicker } from '@/shared/customers/components/CustomerPicker';
 import type { Area, DeclarationType } from '@/lib/declarations';
 import { message } from '@/lib/message';
 import { ApiError, type FieldError } from '@/lib/request';
 import { useSessionStore } from '@/lib/session';
 import { isStaff } from '@/lib/roles';
-import { useDeclT } from '../i18n';
-import { useCreateDeclaration } from '../api/createDeclaration';
-import { useReferences } from '../api/getReference';
-import { useSubmitDeclaration } from '../api/submitDeclaration';
+import { useDeclT } from '@/shared/declarations/i18n';
+import { useCreateDeclaration } from '@/shared/declarations/api/createDeclaration';
+import { useReferences } from '@/shared/declarations/api/getReference';
+import { useSubmitDeclaration } from '@/shared/declarations/api/submitDeclaration';
 import { useUpdateDeclaration } from '../api/updateDeclaration';
-import { mayEdit, moveTarget } from '../model/actions';
-import { FORM_TABLES, groupOfPath, orderedGroups, primaryGroupIds } from '../model/fields';
+import { mayEdit, moveTarget } from '@/shared/declarations/model/actions';
+import {
+  FORM_TABLES,
+  groupOfPath,
+  orderedGroups,
+  primaryGroupIds,
+} from '@/shared/declarations/model/fields';
 import {
   newIdempotencyKey,
   toFormValues,
   toPayload,
   type DeclarationFormValues,
-} from '../model/formValues';
+} from '@/shared/declarations/model/formValues';
 import { declarationDetailPath, declarationFormPath } from '@/lib/declarations';
-import type { Declaration } from '../model/types';
-import { classOf } from '../model/types';
+import type { Declaration } from '@/shared/declarations/model/types';
+import { classOf } from '@/shared/declarations/model/types';
 import {
   toFormPath,
   toServerPath,
@@ -50,12 +55,12 @@ import {
   validateFull,
   type ReferenceLookup,
   type Violation,
-} from '../model/validation';
-import { FormSections } from './FormSections';
-import { StatusBadge } from './StatusBadge';
+} from '@/shared/declarations/model/validation';
+import { FormSections } from '@/shared/declarations/components/FormSections';
+import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
 import { VersionConflictAlert } from './VersionConflict';
 import { PageLayout } from '@/components/PageLayout';
-import { useChangeLabel } from './useChangeLabel';
+import { useChangeLabel } from '@/shared/declarations/components/useChangeLabel';
 
 export interface DeclarationFormProps {
   declarationType: DeclarationType;

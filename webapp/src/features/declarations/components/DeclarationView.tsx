@@ -2,20 +2,20 @@
 // and products. Used by the detail page and the print view.
 import { Fragment, type ReactNode } from 'react';
 import { Badge, Card, Group, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
-import { useDeclT } from '../i18n';
+import { useDeclT } from '@/shared/declarations/i18n';
 import {
   GOODS_FIELDS,
   PRODUCT_FIELDS,
   fieldApplies,
   orderedGroups,
   primaryGroupIds,
-} from '../model/fields';
-import { present } from '../model/validation';
-import { requiredFields } from '../model/validation';
-import type { Declaration, GoodsLine } from '../model/types';
-import { classOf, directionOf } from '../model/types';
+} from '@/shared/declarations/model/fields';
+import { present } from '@/shared/declarations/model/validation';
+import { requiredFields } from '@/shared/declarations/model/validation';
+import type { Declaration, GoodsLine } from '@/shared/declarations/model/types';
+import { classOf, directionOf } from '@/shared/declarations/model/types';
 import { FieldValue } from './FieldValue';
-import { useRefLabel } from './useRefLabels';
+import { useRefLabel } from '@/shared/declarations/components/useRefLabels';
 import { useFieldText } from './useFieldText';
 
 export interface DeclarationViewProps {

@@ -1,8 +1,8 @@
 import { Text } from '@mantine/core';
-import { useDeclT } from '../i18n';
-import type { FieldKind, RefTable } from '../model/fields';
+import { useDeclT } from '@/shared/declarations/i18n';
+import type { FieldKind, RefTable } from '@/shared/declarations/model/fields';
 import { useFieldText } from './useFieldText';
-import { useRefLabel } from './useRefLabels';
+import { useRefLabel } from '@/shared/declarations/components/useRefLabels';
 
 export function FieldValue({
   kind,

@@ -5,9 +5,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { useLocation } from 'react-router';
 import type { Area, DeclarationType } from '@/lib/declarations';
 import type { FieldError } from '@/lib/request';
-import { useDeclT } from '../i18n';
-import { useDeclaration } from '../api/getDeclaration';
-import { declarationKeys } from '../api/keys';
+import { useDeclT } from '@/shared/declarations/i18n';
+import { useDeclaration } from '@/shared/declarations/api/getDeclaration';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 import { DeclarationForm } from './DeclarationForm';
 
 export function FormScreen({

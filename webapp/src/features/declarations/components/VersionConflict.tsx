@@ -1,6 +1,6 @@
 import { Alert, Button, Group, Modal, Stack, Text } from '@mantine/core';
 import { IconAlertTriangle, IconRefresh } from '@tabler/icons-react';
-import { useDeclT } from '../i18n';
+import { useDeclT } from '@/shared/declarations/i18n';
 
 /** The 409 VERSION_CONFLICT message with its reload button, inline. */
 export function VersionConflictAlert({ onReload }: { onReload: () => void }) {

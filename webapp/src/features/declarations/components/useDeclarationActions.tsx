@@ -7,10 +7,14 @@ import { modals } from '@mantine/modals';
 import { useQueryClient } from '@tanstack/react-query';
 import { message } from '@/lib/message';
 import { ApiError, type FieldError } from '@/lib/request';
-import { useDeclT } from '../i18n';
-import { declarationKeys } from '../api/keys';
+import { useDeclT } from '@/shared/declarations/i18n';
+import { declarationKeys } from '@/shared/declarations/api/keys';
 import { useDeclarationAction, type ActionBody } from '../api/runDeclarationAction';
-import { needsDialog, type DeclarationAction, type MoveAction } from '../model/actions';
+import {
+  needsDialog,
+  type DeclarationAction,
+  type MoveAction,
+} from '@/shared/declarations/model/actions';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { ActionDialog } from './ActionDialog';
 import { VersionConflictModal } from './VersionConflict';

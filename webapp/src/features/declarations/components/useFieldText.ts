@@ -1,8 +1,8 @@
 import { useTranslation } from 'react-i18next';
-import { useDeclT } from '../i18n';
-import type { FieldKind } from '../model/fields';
+import { useDeclT } from '@/shared/declarations/i18n';
+import type { FieldKind } from '@/shared/declarations/model/fields';
 import { formatDate, formatDateTime } from '@/lib/dates';
-import { formatNumber } from '../model/format';
+import { formatNumber } from '@/shared/declarations/model/format';
 
 /** A field's value as text: reference codes with their names, markers, dates, numbers. */
 export function useFieldText() {

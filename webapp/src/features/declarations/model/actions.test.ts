@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { allowedActions, mayEdit, moveTarget, needsDialog } from './actions';
+import {
+  allowedActions,
+  mayEdit,
+  moveTarget,
+  needsDialog,
+} from '@/shared/declarations/model/actions';
 
 describe('row actions per role and status (the server state machine)', () => {
   it('customer: edit/submit/delete drafts and returned ones, withdraw unprocessed', () => {

@@ -1,7 +1,11 @@
 import { describe, expect, it } from 'vitest';
 import { fromYmd, isoToYmd, toYmd, ymdToIso } from '@/lib/dates';
-import { listApiParams, normalizeTrackingNumbers, statusForUrl } from './listFilters';
-import { initialExportDraft, toExportForm, ALL } from './exportForm';
+import {
+  listApiParams,
+  normalizeTrackingNumbers,
+  statusForUrl,
+} from '@/shared/declarations/model/listFilters';
+import { initialExportDraft, toExportForm, ALL } from '@/shared/declarations/model/exportForm';
 import { parseAmendChanges } from './amend';
 import { declarationFormPath } from '@/lib/declarations';
 

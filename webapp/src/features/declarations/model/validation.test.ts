@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { DeclarationData, GoodsLine } from './types';
+import type { DeclarationData, GoodsLine } from '@/shared/declarations/model/types';
 import {
   checkUscc,
   goodsTotals,
@@ -12,7 +12,7 @@ import {
   usccCheckChar,
   validateDraft,
   validateFull,
-} from './validation';
+} from '@/shared/declarations/model/validation';
 
 const rules = (v: { field: string; rule: string }[]) => v.map((x) => `${x.field}:${x.rule}`);
 

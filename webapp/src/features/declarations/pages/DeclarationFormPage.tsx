@@ -1,10 +1,10 @@
 // Staff "declaration submission": `/customers-profile/detail` (new D) and
 // `/customers-profile/detail{,-c,-b}/:shipmentType` (new, or `?id=` to edit).
 import { useParams, useSearchParams } from 'react-router';
-import { useRouteMeta } from '@/app/routes/useRouteMeta';
-import '../i18n';
+import { useRouteMeta } from '@/shared/routing/useRouteMeta';
+import '@/shared/declarations/i18n';
 import { FormScreen } from '../components/FormScreen';
-import { typeCode } from '../model/types';
+import { typeCode } from '@/shared/declarations/model/types';
 
 export default function DeclarationFormPage() {
   const meta = useRouteMeta();

@@ -8,23 +8,24 @@ import { IconFileExport, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/DataTable';
-import { useRouteMeta } from '@/app/routes/useRouteMeta';
+import { useRouteMeta } from '@/shared/routing/useRouteMeta';
 import type { Area } from '@/lib/declarations';
 import { isAdmin } from '@/lib/roles';
 import { useSessionStore } from '@/lib/session';
-import { useDeclT } from '../i18n';
-import { useDeclarations } from '../api/getDeclarations';
-import { allowedActions } from '../model/actions';
+import { useDeclT } from '@/shared/declarations/i18n';
+import { useDeclarations } from '@/shared/declarations/api/getDeclarations';
+import { allowedActions } from '@/shared/declarations/model/actions';
 import { formatDateTime } from '@/lib/dates';
-import { formatMoney } from '../model/format';
-import { LIST_FILTER_KEYS, listApiParams } from '../model/listFilters';
+import { formatMoney } from '@/shared/declarations/model/format';
+import { LIST_FILTER_KEYS, listApiParams } from '@/shared/declarations/model/listFilters';
 import { declarationDetailPath, declarationFormPath } from '@/lib/declarations';
-import type { DeclarationSummary } from '../model/types';
+import type { DeclarationSummary } from '@/shared/declarations/model/types';
 import { RowActions } from '../components/ActionButtons';
 import { ListFilters } from '../components/ListFilters';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
 import { useDeclarationActions } from '../components/useDeclarationActions';
 import { PageLayout } from '@/components/PageLayout';
+import { CustomerCell } from '@/components/CustomerCell';
 
 const ExportReportDialog = lazy(() => import('../components/ExportReportDialog'));
 
@@ -118,14 +119,11 @@ export default function DeclarationListPage() {
             col.accessor('username', {
               header: t('list.col.customer'),
               cell: ({ row }) => (
-                <Stack gap={0} maw={150}>
-                  <Text size="sm">{row.original.username}</Text>
-                  {row.original.companyName && (
-                    <Text size="xs" c="dimmed" truncate title={row.original.companyName}>
-                      {row.original.companyName}
-                    </Text>
-                  )}
-                </Stack>
+                <CustomerCell
+                  username={row.original.username}
+                  companyName={row.original.companyName}
+                  maw={150}
+                />
               ),
             }),
           ]

@@ -16,12 +16,12 @@ import { IconPrinter } from '@tabler/icons-react';
 import dayjs from 'dayjs';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
-import { useDeclT } from '../i18n';
-import { useDeclaration } from '../api/getDeclaration';
+import { useDeclT } from '@/shared/declarations/i18n';
+import { useDeclaration } from '@/shared/declarations/api/getDeclaration';
 import { useDeclarationHistory } from '../api/getDeclarationHistory';
 import { formatDateTime } from '@/lib/dates';
 import { DeclarationView } from '../components/DeclarationView';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
 import './print.css';
 
 export default function DeclarationPdfPage() {

@@ -10,15 +10,15 @@ import { DataTable, dataTableColumns, useTableSearchParams } from '@/components/
 import { DECLARATION_TYPES } from '@/lib/declarations';
 import { isCustomer } from '@/lib/roles';
 import { useSessionStore } from '@/lib/session';
-import { useDeclT } from '../i18n';
+import { useDeclT } from '@/shared/declarations/i18n';
 import { useDeclarationActivity } from '../api/getDeclarationActivity';
-import { ACTIVITY_ACTIONS } from '../model/actions';
+import { ACTIVITY_ACTIONS } from '@/shared/declarations/model/actions';
 import { formatDateTime } from '@/lib/dates';
 import { isoToYmd, ymdToIso } from '@/lib/dates';
-import { normalizeTrackingNumbers } from '../model/listFilters';
+import { normalizeTrackingNumbers } from '@/shared/declarations/model/listFilters';
 import { declarationDetailPath } from '@/lib/declarations';
-import type { ActivityEntry } from '../model/types';
-import { StatusBadge } from '../components/StatusBadge';
+import type { ActivityEntry } from '@/shared/declarations/model/types';
+import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
 import { PageLayout } from '@/components/PageLayout';
 
 const FILTERS = [

@@ -19,12 +19,12 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { useSessionStore } from '@/lib/session';
 import { isCustomer } from '@/lib/roles';
-import { useDeclT } from '../i18n';
-import { useDeclarations } from '../api/getDeclarations';
+import { useDeclT } from '@/shared/declarations/i18n';
+import { useDeclarations } from '@/shared/declarations/api/getDeclarations';
 import { formatDateTime } from '@/lib/dates';
-import { normalizeTrackingNumbers } from '../model/listFilters';
+import { normalizeTrackingNumbers } from '@/shared/declarations/model/listFilters';
 import { declarationDetailPath } from '@/lib/declarations';
-import { StatusBadge } from '../components/StatusBadge';
+import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
 import { PageLayout } from '@/components/PageLayout';
 
 export const MAX_TRACKING_NUMBERS = 100;

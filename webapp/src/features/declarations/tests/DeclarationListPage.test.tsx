@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
-import type { DeclarationSummary } from '../model/types';
+import type { DeclarationSummary } from '@/shared/declarations/model/types';
 import DeclarationListPage from '../pages/DeclarationListPage';
 
 function summary(over: Partial<DeclarationSummary>): DeclarationSummary {

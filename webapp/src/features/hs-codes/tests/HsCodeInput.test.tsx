@@ -3,8 +3,8 @@ import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '@/lib/i18n';
 import { renderWithProviders } from '@/test/render';
-import { HsCodeInput } from '../components/HsCodeInput';
-import type { HsSuggestion } from '../model/types';
+import { HsCodeInput } from '@/shared/hs-codes/components/HsCodeInput';
+import type { HsSuggestion } from '@/shared/hs-codes/model/types';
 
 const headphones: HsSuggestion = {
   code: '8518300000',

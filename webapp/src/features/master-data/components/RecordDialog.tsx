@@ -5,9 +5,9 @@ import { Button, Group, Modal, SimpleGrid, Stack, TextInput } from '@mantine/cor
 import { useTranslation } from 'react-i18next';
 import { useSessionStore } from '@/lib/session';
 import { isCustomer } from '@/lib/roles';
-import { CustomerPicker } from '@/features/customers/components/CustomerPicker';
-import { FormError } from '@/features/platform/components/FormError';
-import { errorText, fieldErrorsOf } from '@/features/platform/model/errors';
+import { CustomerPicker } from '@/shared/customers/components/CustomerPicker';
+import { FormError } from '@/shared/platform/components/FormError';
+import { errorText, fieldErrorsOf } from '@/shared/platform/model/errors';
 import type { Problems } from '../model/validation';
 import type { FieldSpec } from '../model/fields';
 

@@ -23,17 +23,17 @@ import { useTranslation } from 'react-i18next';
 import { showMessage } from '@/lib/message';
 import { useSessionStore } from '@/lib/session';
 import { isCustomer } from '@/lib/roles';
-import { CustomerPicker } from '@/features/customers/components/CustomerPicker';
-import { FormError } from '@/features/platform/components/FormError';
-import { errorText } from '@/features/platform/model/errors';
+import { CustomerPicker } from '@/shared/customers/components/CustomerPicker';
+import { FormError } from '@/shared/platform/components/FormError';
+import { errorText } from '@/shared/platform/model/errors';
 import { ApiError } from '@/lib/request';
 import {
   useCreateMappingScheme,
   useMappingTargets,
   usePreviewMappingScheme,
   useUpdateMappingScheme,
-} from '../api/mappingSchemes';
-import type { MappingPreview, MappingSchemeRecord } from '../api/types';
+} from '@/shared/master-data/api/mappingSchemes';
+import type { MappingPreview, MappingSchemeRecord } from '@/shared/master-data/api/types';
 import {
   emptySchemeForm,
   fromDefinition,

@@ -1,5 +1,5 @@
 // The mapping scheme editor's model: the form rows and the definition sent to the server.
-import type { SchemeDefinition } from '../api/types';
+import type { SchemeDefinition } from '@/shared/master-data/api/types';
 
 export interface ColumnRow {
   field: string;

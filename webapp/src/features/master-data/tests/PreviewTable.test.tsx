@@ -2,7 +2,7 @@ import { screen } from '@testing-library/react';
 import { describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/test/render';
 import { PreviewTable } from '../components/SchemeEditor';
-import type { MappingPreview } from '../api/types';
+import type { MappingPreview } from '@/shared/master-data/api/types';
 
 const preview: MappingPreview = {
   sheet: 'Sheet1',

@@ -3,8 +3,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
-import TradeCompaniesPage from '../components/TradeCompaniesPage';
-import type { TradeCompanyRecord } from '../api/types';
+import TradeCompaniesPage from '@/features/master-data/pages/TradeCompaniesPage';
+import type { TradeCompanyRecord } from '@/shared/master-data/api/types';
 
 const record: TradeCompanyRecord = {
   id: 't-1',

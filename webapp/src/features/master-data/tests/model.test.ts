@@ -8,7 +8,7 @@ import {
   toDefinition,
 } from '../model/scheme';
 import { bodyOf, formValues, TRADE_FIELDS } from '../model/fields';
-import { goodsFromProduct } from '../model/product';
+import { goodsFromProduct } from '@/shared/master-data/model/product';
 
 describe('usccProblem', () => {
   it('accepts published codes and names the kind of mistake', () => {

@@ -3,7 +3,7 @@ import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import i18n from '@/lib/i18n';
 import { renderWithProviders } from '@/test/render';
-import ErasurePage from '../components/ErasurePage';
+import ErasurePage from '@/features/personal-data/pages/ErasurePage';
 
 const envelope = (status: number, data: unknown, message = 'ok') =>
   new Response(JSON.stringify({ code: status, message, data }), {
@@ -36,9 +36,12 @@ const render = () =>
   renderWithProviders(<ErasurePage />, (ui) => <ModalsProvider>{ui}</ModalsProvider>);
 
 const fill = (subject: string, reason = '') => {
-  fireEvent.change(screen.getByLabelText(/ID number, phone number, e-mail, WeChat id or subject id/), {
-    target: { value: subject },
-  });
+  fireEvent.change(
+    screen.getByLabelText(/ID number, phone number, e-mail, WeChat id or subject id/),
+    {
+      target: { value: subject },
+    },
+  );
   if (reason) fireEvent.change(screen.getByLabelText(/^Reason/), { target: { value: reason } });
 };
 
@@ -61,7 +64,11 @@ describe('ErasurePage', { timeout: 20_000 }, () => {
     expect(bodies).toHaveLength(0);
     fireEvent.click(within(dialog).getByRole('button', { name: 'Erase' }));
     await screen.findByText('ds_00112233445566778899aabbccddeeff');
-    expect(screen.getByText(/2 record\(s\) \(declarations, clearance exceptions, contact books\) held this value/)).toBeTruthy();
+    expect(
+      screen.getByText(
+        /2 record\(s\) \(declarations, clearance exceptions, contact books\) held this value/,
+      ),
+    ).toBeTruthy();
     expect(bodies).toEqual([{ subject: '110101199001011234', reason: 'request 17' }]);
   });
 
@@ -69,7 +76,11 @@ describe('ErasurePage', { timeout: 20_000 }, () => {
     answer = () => envelope(200, {});
     render();
     fireEvent.click(screen.getByRole('button', { name: 'Erase' }));
-    expect(await screen.findByText('Enter an ID number, a phone number, an e-mail address, a WeChat id or a subject id')).toBeTruthy();
+    expect(
+      await screen.findByText(
+        'Enter an ID number, a phone number, an e-mail address, a WeChat id or a subject id',
+      ),
+    ).toBeTruthy();
     expect(screen.queryByRole('dialog')).toBeNull();
     expect(bodies).toHaveLength(0);
   });
@@ -79,16 +90,18 @@ describe('ErasurePage', { timeout: 20_000 }, () => {
     render();
     fill('13000000000');
     fireEvent.click(screen.getByRole('button', { name: 'Erase' }));
-    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Erase' }));
+    fireEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Erase' }),
+    );
     await waitFor(() =>
       expect(screen.getByRole('alert').textContent).toContain('No personal data of this value'),
     );
     answer = () => envelope(409, null, 'conflict');
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     fireEvent.click(screen.getByRole('button', { name: 'Erase' }));
-    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: 'Erase' }));
-    await waitFor(() =>
-      expect(screen.getByRole('alert').textContent).toContain('already erased'),
+    fireEvent.click(
+      within(await screen.findByRole('dialog')).getByRole('button', { name: 'Erase' }),
     );
+    await waitFor(() => expect(screen.getByRole('alert').textContent).toContain('already erased'));
   });
 });

@@ -2,7 +2,7 @@
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { useCommandMutation } from '@/lib/commandMutation';
-import { platformKeys } from './keys';
+import { platformKeys } from '@/shared/platform/api/keys';
 
 export interface PortFields {
   portCode?: string;

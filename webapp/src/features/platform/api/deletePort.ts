@@ -2,7 +2,7 @@
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { ifMatch, useCommandMutation } from '@/lib/commandMutation';
-import { platformKeys } from './keys';
+import { platformKeys } from '@/shared/platform/api/keys';
 import { portPath } from './portPath';
 
 /** DELETE /api/v1/ports/{id}; errors are not toasted (the dialogs show them). */

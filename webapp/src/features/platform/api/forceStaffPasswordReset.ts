@@ -2,7 +2,7 @@
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { ifMatch, useCommandMutation } from '@/lib/commandMutation';
-import { platformKeys } from './keys';
+import { platformKeys } from '@/shared/platform/api/keys';
 
 /** POST /api/v1/accounts/{id}/force-password-reset; errors are not toasted (the dialogs show them). */
 export function forceStaffPasswordReset({

@@ -3,8 +3,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { request, type Params } from '@/lib/request';
 import { minPositionParam } from '@/lib/readYourWrites';
 import type { Page } from '@/lib/apiTypes';
-import { platformKeys } from './keys';
-import type { AuditRecord } from './types';
+import { platformKeys } from '@/shared/platform/api/keys';
+import type { AuditRecord } from '@/shared/platform/api/types';
 
 export function getAudit(params: Params): Promise<Page<AuditRecord>> {
   return request<Page<AuditRecord>>('/api/v1/admin/audit', {

@@ -3,8 +3,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { request, type Params } from '@/lib/request';
 import { minPositionParam } from '@/lib/readYourWrites';
 import type { Page } from '@/lib/apiTypes';
-import { platformKeys } from './keys';
-import type { PortRecord } from './types';
+import { platformKeys } from '@/shared/platform/api/keys';
+import type { PortRecord } from '@/shared/platform/api/types';
 
 export function getPorts(params: Params): Promise<Page<PortRecord>> {
   return request<Page<PortRecord>>('/api/v1/ports', {

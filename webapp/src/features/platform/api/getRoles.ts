@@ -2,8 +2,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { request } from '@/lib/request';
 import { minPositionParam } from '@/lib/readYourWrites';
-import { platformKeys } from './keys';
-import type { RoleRecord } from './types';
+import { platformKeys } from '@/shared/platform/api/keys';
+import type { RoleRecord } from '@/shared/platform/api/types';
 
 export function getRoles(): Promise<RoleRecord[]> {
   return request<RoleRecord[]>('/api/v1/roles', { params: minPositionParam() });

@@ -3,8 +3,8 @@ import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query'
 import { request, type Params } from '@/lib/request';
 import { minPositionParam } from '@/lib/readYourWrites';
 import type { Page } from '@/lib/apiTypes';
-import { platformKeys } from './keys';
-import type { StaffRecord } from './types';
+import { platformKeys } from '@/shared/platform/api/keys';
+import type { StaffRecord } from '@/shared/platform/api/types';
 
 export function getStaff(params: Params): Promise<Page<StaffRecord>> {
   return request<Page<StaffRecord>>('/api/v1/staff', {

@@ -2,7 +2,7 @@
 import { request } from '@/lib/request';
 import type { CommandAnswer } from '@/lib/apiTypes';
 import { ifMatch, useCommandMutation } from '@/lib/commandMutation';
-import { platformKeys } from './keys';
+import { platformKeys } from '@/shared/platform/api/keys';
 import { staffPath } from './staffPath';
 
 /** POST /api/v1/staff/{id}/transfer-authority; errors are not toasted (the dialogs show them). */

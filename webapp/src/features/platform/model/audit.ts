@@ -1,5 +1,5 @@
 // Rendering of the audit log: values of a change and the "field: from -> to" lines.
-import type { AuditChange } from '../api/types';
+import type { AuditChange } from '@/shared/platform/api/types';
 
 /** A change value as text: lists joined, objects as JSON, null/'' as the empty marker. */
 export function formatValue(value: unknown, empty: string): string {

@@ -1,7 +1,7 @@
 // The permission codes (generated from the server's list), grouped for the role editor, and
 // the roles a user may grant (user-roles:grant:X).
 import { PERMISSIONS, type PermissionCode } from '@/lib/permissions.generated';
-import type { PermissionEntry, RoleRecord } from '../api/types';
+import type { PermissionEntry, RoleRecord } from '@/shared/platform/api/types';
 
 const CODES: readonly PermissionCode[] = PERMISSIONS.map((p) => p.code);
 

@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { showMessage } from '@/lib/message';
 import { useCreatePort } from '../api/createPort';
 import { useUpdatePort } from '../api/updatePort';
-import type { PortRecord } from '../api/types';
-import { FormError } from '../components/FormError';
-import { errorText, fieldErrorsOf } from '../model/errors';
+import type { PortRecord } from '@/shared/platform/api/types';
+import { FormError } from '@/shared/platform/components/FormError';
+import { errorText, fieldErrorsOf } from '@/shared/platform/model/errors';
 
 const FIELDS = ['portCode', 'portName', 'portNameEn', 'declarationSlic'] as const;
 type Field = (typeof FIELDS)[number];

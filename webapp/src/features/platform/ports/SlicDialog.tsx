@@ -5,9 +5,9 @@ import { useTranslation } from 'react-i18next';
 import { showMessage } from '@/lib/message';
 import { useAddSlic } from '../api/addSlic';
 import { useUpdateSlic } from '../api/updateSlic';
-import type { PortRecord, SlicInfo } from '../api/types';
-import { FormError } from '../components/FormError';
-import { errorText, fieldErrorsOf } from '../model/errors';
+import type { PortRecord, SlicInfo } from '@/shared/platform/api/types';
+import { FormError } from '@/shared/platform/components/FormError';
+import { errorText, fieldErrorsOf } from '@/shared/platform/model/errors';
 
 const FIELDS = ['upsFacilityName', 'upsFacilitySlic'] as const;
 

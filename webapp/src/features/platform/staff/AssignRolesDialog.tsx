@@ -6,9 +6,9 @@ import { useTranslation } from 'react-i18next';
 import { showMessage } from '@/lib/message';
 import { useSessionStore } from '@/lib/session';
 import { useAssignStaffRoles } from '../api/assignStaffRoles';
-import type { StaffRecord } from '../api/types';
-import { FormError } from '../components/FormError';
-import { errorText, fieldErrorsOf } from '../model/errors';
+import type { StaffRecord } from '@/shared/platform/api/types';
+import { FormError } from '@/shared/platform/components/FormError';
+import { errorText, fieldErrorsOf } from '@/shared/platform/model/errors';
 import { roleChoices, roleCodesOf } from '../model/permissions';
 
 export function AssignRolesDialog({ row, onClose }: { row: StaffRecord; onClose: () => void }) {

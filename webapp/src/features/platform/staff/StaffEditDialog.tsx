@@ -4,9 +4,9 @@ import { Button, Group, Modal, Stack, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { showMessage } from '@/lib/message';
 import { useUpdateStaff } from '../api/updateStaff';
-import type { StaffRecord } from '../api/types';
-import { FormError } from '../components/FormError';
-import { errorText, staffFieldErrors } from '../model/errors';
+import type { StaffRecord } from '@/shared/platform/api/types';
+import { FormError } from '@/shared/platform/components/FormError';
+import { errorText, staffFieldErrors } from '@/shared/platform/model/errors';
 import { checkStaffDraft, type StaffField } from '../model/staffForm';
 import { useStaffProblemText } from './useStaffFieldErrors';
 

@@ -3,8 +3,8 @@ import { createMemoryRouter, RouterProvider } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
-import type { StaffRecord } from '../api/types';
-import StaffListPage from '../staff/StaffListPage';
+import type { StaffRecord } from '@/shared/platform/api/types';
+import StaffListPage from '@/features/platform/pages/StaffListPage';
 
 function staff(over: Partial<StaffRecord>): StaffRecord {
   return {

@@ -1,10 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import { ApiError } from '@/lib/request';
-import type { PortRecord } from '../api/types';
+import type { PortRecord } from '@/shared/platform/api/types';
 import { formatTime, isoToYmd as toYmd, ymdToIso as fromYmd } from '@/lib/dates';
 import { formatChanges, formatValue, summarizeChanges } from '../model/audit';
-import { conflictField, fieldErrorsOf, isConflict, staffFieldErrors } from '../model/errors';
-import { portOptions, slicOptions } from '../model/exportLists';
+import {
+  conflictField,
+  fieldErrorsOf,
+  isConflict,
+  staffFieldErrors,
+} from '@/shared/platform/model/errors';
+import { portOptions, slicOptions } from '@/shared/platform/model/exportLists';
 import {
   ALL_CODES,
   descriptionsOf,
@@ -41,8 +46,9 @@ describe('permission groups', () => {
     ]);
     expect(g.button).toContain('audit:read');
     expect(g.button).toContain('personal-data:erase');
+    expect(g.button).toContain('audit:export');
     expect(g.route.length + g.button.length + g.grant.length).toBe(ALL_CODES.length);
-    expect(ALL_CODES.length).toBe(21);
+    expect(ALL_CODES.length).toBe(22);
   });
 
   it('adds codes only the server knows once, after the known ones', () => {

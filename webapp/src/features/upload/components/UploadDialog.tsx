@@ -16,9 +16,9 @@ import {
   Text,
 } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { CustomerPicker } from '@/features/customers/components/CustomerPicker';
+import { CustomerPicker } from '@/shared/customers/components/CustomerPicker';
 import { useQuery } from '@tanstack/react-query';
-import { mappingSchemesQueryOptions } from '@/features/master-data/api/mappingSchemes';
+import { mappingSchemesQueryOptions } from '@/shared/master-data/api/mappingSchemes';
 import { showMessage } from '@/lib/message';
 import { ApiError } from '@/lib/request';
 import { isCustomer } from '@/lib/roles';

@@ -5,6 +5,7 @@ import { useEffect } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useTranslation } from 'react-i18next';
 import { showMessage } from '@/lib/message';
+import { ReadBehindError } from '@/lib/request';
 import { getUploadStatus } from '../api/getUploadStatus';
 import { uploadKeys } from '../api/keys';
 import { BANNER_DELAY_MS, POLL_INTERVAL_MS, keepPolling } from '../model/polling';
@@ -38,7 +39,10 @@ export function useUploadPolling(enabled: boolean) {
         }
       } catch (e) {
         if (cancelled) return;
-        showMessage('warning', e instanceof Error ? e.message : t('upload.pollFailed'));
+        // An answer still catching up with the confirm or upload is simply polled again.
+        if (!(e instanceof ReadBehindError)) {
+          showMessage('warning', e instanceof Error ? e.message : t('upload.pollFailed'));
+        }
       }
       timer = setTimeout(() => void tick(), POLL_INTERVAL_MS);
     };

@@ -1,0 +1,16 @@
+import { Stack } from '@mantine/core';
+import { Permission } from '@/components/Permission';
+import { WaitingOnCustomersCard } from '@/shared/clearance-exceptions/components/WaitingOnCustomersCard';
+import { WelcomeDashboard } from '@/features/welcome/components/WelcomeDashboard';
+
+/** /admin-welcome: the declaration counts, and the exceptions waiting on customers. */
+export default function AdminWelcomePage() {
+  return (
+    <Stack gap="md">
+      <WelcomeDashboard area="staff" />
+      <Permission code="clearance:management">
+        <WaitingOnCustomersCard />
+      </Permission>
+    </Stack>
+  );
+}
