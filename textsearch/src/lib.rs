@@ -15,12 +15,14 @@
 //! jieba's dictionary is built on first use (measured: about 33 MB resident, 0.8 s in a debug
 //! build), so a process that never segments never pays for it.
 
+pub mod hs;
+
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use jieba_rs::Jieba;
 
-static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
+pub(crate) static JIEBA: LazyLock<Jieba> = LazyLock::new(Jieba::new);
 
 const GLOSSARY_CSV: &str = include_str!("../../seeds/hs-glossary.csv");
 
@@ -48,7 +50,7 @@ static GLOSSARY: LazyLock<Vec<(String, Vec<String>)>> = LazyLock::new(|| {
 });
 
 /// A CJK ideograph (the unified blocks and their extensions A; compatibility ideographs).
-fn is_han(c: char) -> bool {
+pub(crate) fn is_han(c: char) -> bool {
     matches!(c, '\u{3400}'..='\u{4DBF}' | '\u{4E00}'..='\u{9FFF}' | '\u{F900}'..='\u{FAFF}')
 }
 
