@@ -72,6 +72,11 @@ pub struct Locked {
     /// Failed sign-ins counted in the window when the lock triggered.
     pub failures: i64,
     pub until: DateTime<Utc>,
+    /// `false`: the name is locked only for the client address the failures came from;
+    /// `true`: for every address but those it signed in from before. Absent in locks
+    /// recorded before per-address locks (they held for every address).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub every_address: Option<bool>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]

@@ -10,9 +10,31 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::pii::{ERASED, Kind, Personal};
 use crate::{DomainEvent, NewEvent, RecordedEvent, StoreError, join_tagged, split_tagged};
 
 pub const STREAM_TYPE: &str = "clearance_exception";
+
+/// The fields of a clearance exception's form that hold a person's contact (the spec's
+/// "Exception and documents" and "Notification contact" forms). `upsAccount` is the
+/// courier account number, not a person's. A notice's contacts (`{channel, address}`) are
+/// personal by their channel (docs/personal-data.md).
+pub const PERSONAL: Personal = Personal {
+    stream_type: STREAM_TYPE,
+    fields: &[
+        ("personalPhone", Kind::Phone),
+        ("personalEmail", Kind::Email),
+        ("shipperWechat", Kind::Wechat),
+        ("shipperEmail", Kind::Email),
+        ("shipperSms", Kind::Phone),
+        ("recipientWechat", Kind::Wechat),
+        ("recipientEmail", Kind::Email),
+        ("recipientSms", Kind::Phone),
+        ("upsAccountWechat", Kind::Wechat),
+        ("upsAccountEmail", Kind::Email),
+        ("upsAccountSms", Kind::Phone),
+    ],
+};
 
 /// The exception statuses (codes are the spec's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -295,11 +317,14 @@ pub struct DocumentAttached {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "camelCase")]
 pub struct DeliveryAttempted {
-    /// The outbox row's unique key: exception, notice event version, channel, recipient.
+    /// The outbox row's unique key: exception, notice event version, channel and a keyed
+    /// digest of the recipient (`events::pii::keyed_digest`, never a plain hash).
     pub delivery_key: String,
     pub channel: String,
     pub party: String,
-    /// The recipient, masked (`a***@example.com`, `138****5678`).
+    /// The recipient's address, sealed like every contact (docs/personal-data.md): readers
+    /// mask it ([`mask_address`]) and it reads `[erased]` once its subject is erased. Events
+    /// recorded before this held the mask itself (`138****5678`), which no erasure reaches.
     pub recipient: String,
     /// 1-based attempt number.
     pub attempt: i32,
@@ -413,9 +438,17 @@ impl DomainEvent for ClearanceExceptionEvent {
     }
 }
 
-/// An address as the log shows it: `a***@example.com`, `138****5678`, `oAb***`.
+/// What a delivery to an erased recipient records as its error (the outbox projection on an
+/// erasure, the notice worker when it finds the recipient erased before or after sending).
+pub const ERASED_RECIPIENT: &str = "the recipient's personal data was erased";
+
+/// An address as the log shows it: `a***@example.com`, `138****5678`, `oAb***`; an erased
+/// one stays `[erased]`.
 pub fn mask_address(address: &str) -> String {
     let a = address.trim();
+    if a == ERASED {
+        return a.to_string();
+    }
     if let Some((local, domain)) = a.split_once('@') {
         let first: String = local.chars().take(1).collect();
         return format!("{first}***@{domain}");

@@ -8,9 +8,17 @@
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
+use crate::pii::Personal;
 use crate::{DomainEvent, NewEvent, RecordedEvent, StoreError, join_tagged, split_tagged};
 
 pub const STREAM_TYPE: &str = "contact_book";
+
+/// A saved contact (`{channel, value}`) is personal by its channel: the stream is sealed,
+/// with no field of its own to name (docs/personal-data.md).
+pub const PERSONAL: Personal = Personal {
+    stream_type: STREAM_TYPE,
+    fields: &[],
+};
 
 /// The stream of `customer`'s contact book.
 pub fn stream_id(customer: Uuid) -> Uuid {

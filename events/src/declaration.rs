@@ -9,9 +9,23 @@ use rust_decimal::Decimal;
 use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use uuid::Uuid;
 
+use crate::pii::{Kind, Personal};
 use crate::{DomainEvent, NewEvent, RecordedEvent, StoreError, split_tagged};
 
 pub const STREAM_TYPE: &str = "declaration";
+
+/// The form fields (docs/fields.md) that hold personal identifiers, and what each holds:
+/// sealed in every payload of the stream, masked and erased wherever they are read
+/// (docs/personal-data.md).
+pub const PERSONAL: Personal = Personal {
+    stream_type: STREAM_TYPE,
+    fields: &[
+        ("shipperIdNumber", Kind::IdNumber),
+        ("recipientIdNumber", Kind::IdNumber),
+        ("shipperPhone", Kind::Phone),
+        ("recipientPhone", Kind::Phone),
+    ],
+};
 
 mod codes;
 mod upcast;

@@ -48,6 +48,11 @@ impl IdempotencyStore {
         key: &str,
         request_hash: &str,
     ) -> Result<Begin, StoreError> {
+        // Stored keyed (docs/personal-data.md): the body of a request holds personal values
+        // (an ID number, a contact) beside fields the log shows, so a plain hash of it could
+        // be matched against candidates once the values are erased.
+        let keyed = crate::pii::keyed_digest("idempotency-request", request_hash);
+        let request_hash = keyed.as_str();
         for _ in 0..ATTEMPTS {
             let mut tx = self.pool.begin().await?;
             // Blocks on a concurrent uncommitted insert of the same key until it ends.

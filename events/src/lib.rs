@@ -17,6 +17,7 @@ pub mod customer;
 pub mod data_subject;
 pub mod declaration;
 pub mod mapping_scheme;
+pub mod personal;
 pub mod pii;
 pub mod port;
 pub mod product;

@@ -8,6 +8,7 @@ mod read;
 mod replay;
 mod row;
 mod streams;
+pub mod written;
 
 pub use durability::{DurabilityReport, check_durability};
 pub use feed::{FeedBatch, decode_payload};
@@ -22,6 +23,7 @@ use sqlx::types::Json;
 use sqlx::{PgConnection, PgExecutor, PgPool, Row};
 use uuid::Uuid;
 
+use crate::pii::Declared;
 use crate::{Appended, Metadata, NewEvent, StoreError};
 
 /// The name of the `UNIQUE(stream_id, stream_version)` constraint: violating it means another
@@ -33,6 +35,9 @@ const STREAM_VERSION_KEY: &str = "events_stream_version_key";
 pub struct EventStore {
     pool: PgPool,
     notifier: Arc<Notifier>,
+    /// Which streams' payloads are sealed, and where their personal values are
+    /// ([`crate::personal::DECLARED`], given by `EventStore::new`).
+    declared: &'static Declared,
 }
 
 /// Single flight for `NOTIFY`: at most one in flight per store, and every request made while
@@ -85,10 +90,13 @@ impl Notifier {
 }
 
 impl EventStore {
-    pub fn new(pool: PgPool) -> Self {
+    /// The store over `pool`, sealing what `declared` declares personal. `EventStore::new`
+    /// (in [`crate::personal`]) gives it every event module's declaration.
+    pub fn sealing(pool: PgPool, declared: &'static Declared) -> Self {
         Self {
             pool,
             notifier: Arc::default(),
+            declared,
         }
     }
 
@@ -111,12 +119,13 @@ impl EventStore {
         events: &[NewEvent],
         metadata: &Metadata,
     ) -> Result<Appended, StoreError> {
-        let appended = if crate::pii::SEALED_STREAM_TYPES.contains(&stream_type) {
+        let appended = if self.declared.seals(stream_type) {
             // Personal values are sealed first, in the append's transaction: the stream's
             // links to its subjects (and any key made for a new subject) commit with the
             // events, in one commit (one WAL flush) per command.
             let mut tx = self.pool.begin().await?;
-            let sealed = crate::pii::seal(&mut tx, stream_type, stream_id, events).await?;
+            let sealed =
+                crate::pii::seal(&mut tx, self.declared, stream_type, stream_id, events).await?;
             let appended = append_with(
                 &mut *tx,
                 stream_type,
@@ -183,7 +192,8 @@ impl EventStore {
         events: &[NewEvent],
         metadata: &Metadata,
     ) -> Result<Appended, StoreError> {
-        let sealed = crate::pii::seal(&mut *conn, stream_type, stream_id, events).await?;
+        let sealed =
+            crate::pii::seal(&mut *conn, self.declared, stream_type, stream_id, events).await?;
         append_with(
             conn,
             stream_type,
@@ -196,7 +206,29 @@ impl EventStore {
     }
 }
 
+/// [`append_rows`], noting the position reached for the current request ([`written`]).
 async fn append_with<'c, E: PgExecutor<'c>>(
+    executor: E,
+    stream_type: &str,
+    stream_id: Uuid,
+    expected_version: i64,
+    events: &[NewEvent],
+    metadata: &Metadata,
+) -> Result<Appended, StoreError> {
+    let appended = append_rows(
+        executor,
+        stream_type,
+        stream_id,
+        expected_version,
+        events,
+        metadata,
+    )
+    .await?;
+    written::note(appended.position);
+    Ok(appended)
+}
+
+async fn append_rows<'c, E: PgExecutor<'c>>(
     executor: E,
     stream_type: &str,
     stream_id: Uuid,

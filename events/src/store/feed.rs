@@ -211,9 +211,39 @@ impl EventStore {
                 batch.payloads.push(payload);
             }
         }
-        crate::pii::open_json_text(conn, &batch.events, &mut batch.payloads).await?;
+        open_json_text(conn, &batch.events, &mut batch.payloads).await?;
         Ok(batch)
     }
+}
+
+/// Opens payloads kept as JSON text (the projectors' feed): only those that may hold a
+/// sealed value are parsed, opened and written back as text.
+async fn open_json_text(
+    conn: &mut PgConnection,
+    events: &[RecordedEvent],
+    payloads: &mut [Box<[u8]>],
+) -> Result<(), StoreError> {
+    let mut parsed: Vec<(usize, serde_json::Value)> = Vec::new();
+    for (index, payload) in payloads.iter().enumerate() {
+        if crate::pii::may_be_sealed(payload) {
+            let value: serde_json::Value = decode_payload(&events[index], payload)?;
+            parsed.push((index, value));
+        }
+    }
+    if parsed.is_empty() {
+        return Ok(());
+    }
+    crate::pii::open_values(conn, parsed.iter_mut().map(|(_, v)| v)).await?;
+    for (index, value) in parsed {
+        let text = serde_json::to_vec(&value).map_err(|e| StoreError::Corrupt {
+            event_id: events[index].event_id,
+            event_type: events[index].event_type.clone(),
+            schema_version: events[index].schema_version,
+            reason: e.to_string(),
+        })?;
+        payloads[index] = text.into_boxed_slice();
+    }
+    Ok(())
 }
 
 /// A payload's JSON text.

@@ -41,8 +41,16 @@ impl EventStore {
     ) -> Result<Vec<Appended>, StoreError> {
         let mut sealed = Vec::with_capacity(streams.len());
         for stream in streams {
-            sealed
-                .push(crate::pii::seal(conn, stream_type, stream.stream_id, stream.events).await?);
+            sealed.push(
+                crate::pii::seal(
+                    conn,
+                    self.declared,
+                    stream_type,
+                    stream.stream_id,
+                    stream.events,
+                )
+                .await?,
+            );
         }
         let streams: Vec<NewStream<'_>> = streams
             .iter()
@@ -148,13 +156,12 @@ async fn append_new_streams<'c, E: PgExecutor<'c>>(
     };
     let mut by_id: HashMap<Uuid, Appended> = HashMap::with_capacity(rows.len());
     for row in &rows {
-        by_id.insert(
-            row.try_get(0)?,
-            Appended {
-                version: row.try_get(1)?,
-                position: row.try_get(2)?,
-            },
-        );
+        let appended = Appended {
+            version: row.try_get(1)?,
+            position: row.try_get(2)?,
+        };
+        super::written::note(appended.position);
+        by_id.insert(row.try_get(0)?, appended);
     }
     streams
         .iter()
