@@ -17,7 +17,6 @@ use uuid::Uuid;
 
 use crate::actor::{Actor, Role};
 use crate::error::{ApiError, Text};
-use crate::lang;
 use crate::permissions::RolePermissions;
 
 /// How long the previous token stays valid after a refresh.
@@ -67,6 +66,8 @@ struct Inner {
     pool: PgPool,
     permissions: RolePermissions,
     sessions: Mutex<SessionCache>,
+    /// The last position each session wrote (read your own writes, [`crate::reads`]).
+    positions: crate::reads::SessionPositions,
     /// Keys of the recipients' single-purpose links ([`crate::link`]), derived from the
     /// secret so that a link can never pass as a session token or the other way round.
     link_encoding: EncodingKey,
@@ -199,6 +200,7 @@ impl Auth {
             permissions: RolePermissions::new(pool.clone()),
             pool,
             sessions: Mutex::new(SessionCache::default()),
+            positions: Default::default(),
         }))
     }
 
@@ -429,12 +431,13 @@ impl Auth {
                 row.current_iat,
                 row.absolute_expiry,
             );
-            lang::set_refreshed_token(self.encode(&renewed)?);
+            crate::context::set_refreshed_token(self.encode(&renewed)?);
         } else if claims.exp - now.timestamp() <= self.0.config.refresh_window.num_seconds()
             && claims.exp < row.absolute_expiry.timestamp()
         {
             self.rotate(&subject, &roles, &claims, &row, now).await?;
         }
+        crate::reads::set_session(claims.sid, &self.0.positions);
         let actor = Actor {
             id: claims.sub,
             username: claims.name,
@@ -482,7 +485,7 @@ impl Auth {
             }
         };
         let renewed = self.claims_for(subject, roles, claims.sid, jti, iat, row.absolute_expiry);
-        lang::set_refreshed_token(self.encode(&renewed)?);
+        crate::context::set_refreshed_token(self.encode(&renewed)?);
         Ok(())
     }
 }

@@ -22,7 +22,7 @@ pub struct Envelope<T> {
 /// Render an envelope with the given HTTP status, filling in a renewed token if the request
 /// earned one.
 pub fn render<T: Serialize>(status: StatusCode, code: i32, message: String, data: T) -> Response {
-    let access_token = lang::refreshed_token();
+    let access_token = crate::context::refreshed_token();
     let envelope = Envelope {
         code,
         message,

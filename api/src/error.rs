@@ -145,7 +145,24 @@ impl ApiError {
         }
     }
 
-    pub fn internal(err: impl std::fmt::Display) -> Self {
+    /// 503: the database cannot be reached now ([`database_unavailable`]).
+    pub fn database_unavailable() -> Self {
+        Self::Unavailable(Text::new(
+            "数据库暂时不可用，请稍后重试",
+            "the database is unavailable; please try again shortly",
+        ))
+    }
+
+    /// Something went wrong underneath: 500, unless `err` is a database error that says the
+    /// database is away ([`database_unavailable`]), which answers 503 wherever it is met.
+    pub fn internal<E: std::fmt::Display + 'static>(err: E) -> Self {
+        let any: &dyn std::any::Any = &err;
+        if let Some(e) = any.downcast_ref::<sqlx::Error>()
+            && database_unavailable(e)
+        {
+            tracing::warn!(error = %e, "database unavailable");
+            return Self::database_unavailable();
+        }
         Self::Internal(err.to_string())
     }
 
@@ -167,8 +184,30 @@ impl ApiError {
     }
 }
 
+/// Whether `e` says the database cannot be reached now (restarting, shut down, the pool's
+/// acquire timeout ran out while no connection could be made), rather than that the request
+/// went wrong: such answers are 503 "the database is unavailable", never a 500 or a hang.
+pub fn database_unavailable(e: &sqlx::Error) -> bool {
+    match e {
+        sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed
+        | sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_) => true,
+        // Class 08: connection exception; 57P01-57P03: admin or crash shutdown, starting up.
+        sqlx::Error::Database(db) => db
+            .code()
+            .is_some_and(|c| c.starts_with("08") || c.starts_with("57P")),
+        _ => false,
+    }
+}
+
 impl From<sqlx::Error> for ApiError {
     fn from(e: sqlx::Error) -> Self {
+        if database_unavailable(&e) {
+            tracing::warn!(error = %e, "database unavailable");
+            return Self::database_unavailable();
+        }
         Self::Internal(format!("database: {e}"))
     }
 }
@@ -243,5 +282,42 @@ impl IntoResponse for ApiError {
             }
         };
         render(status, code, message, data)
+    }
+}
+
+#[cfg(test)]
+mod unavailable_tests {
+    use super::*;
+
+    #[test]
+    fn a_database_that_cannot_be_reached_is_a_503_naming_the_database() {
+        let refused = sqlx::Error::Io(std::io::Error::from(std::io::ErrorKind::ConnectionRefused));
+        for e in [sqlx::Error::PoolTimedOut, refused] {
+            assert!(database_unavailable(&e), "{e}");
+            let answer = ApiError::from(e);
+            assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE);
+            assert!(matches!(&answer, ApiError::Unavailable(t)
+                if t.render(Lang::En).contains("database is unavailable")));
+        }
+        let missing = sqlx::Error::RowNotFound;
+        assert!(!database_unavailable(&missing));
+        assert_eq!(
+            ApiError::from(missing).status(),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
+    }
+
+    #[test]
+    fn an_unreachable_database_met_as_an_internal_error_is_a_503_too() {
+        let answer = ApiError::internal(sqlx::Error::PoolTimedOut);
+        assert_eq!(answer.status(), StatusCode::SERVICE_UNAVAILABLE);
+        assert_eq!(
+            ApiError::internal(sqlx::Error::RowNotFound).status(),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
+        assert_eq!(
+            ApiError::internal("a broken header").status(),
+            StatusCode::INTERNAL_SERVER_ERROR
+        );
     }
 }

@@ -1,11 +1,7 @@
-//! The caller's language (`Accept-Language`: Chinese by default, English on request) and the
-//! per-request context that envelopes read when they are rendered.
+//! The caller's language (`Accept-Language`: Chinese by default, English on request), as the
+//! request being served has it.
 
-use axum::extract::Request;
 use axum::http::header::ACCEPT_LANGUAGE;
-use axum::middleware::Next;
-use axum::response::Response;
-use std::sync::{Arc, Mutex};
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum Lang {
@@ -50,52 +46,27 @@ impl Lang {
     }
 }
 
-/// What an answer needs to know about its request while it is being rendered.
-#[derive(Debug, Default)]
-pub struct RequestContext {
-    pub lang: Lang,
-    /// A renewed token to hand back in the envelope (`refreshed: true`, `accessToken`).
-    pub refreshed_token: Mutex<Option<String>>,
-}
-
 tokio::task_local! {
-    static CONTEXT: Arc<RequestContext>;
+    static LANG: Lang;
 }
 
 /// The language of the request being served (Chinese outside a request).
 pub fn current() -> Lang {
-    CONTEXT.try_with(|c| c.lang).unwrap_or_default()
+    LANG.try_with(|l| *l).unwrap_or_default()
 }
 
-/// Record a renewed token for the envelope of the current answer.
-pub fn set_refreshed_token(token: String) {
-    let _ = CONTEXT.try_with(|c| {
-        if let Ok(mut slot) = c.refreshed_token.lock() {
-            *slot = Some(token);
-        }
-    });
+/// Runs `f` with `lang` as the request's language ([`crate::context`] does, per request).
+pub(crate) async fn scope<F: std::future::Future>(lang: Lang, f: F) -> F::Output {
+    LANG.scope(lang, f).await
 }
 
-pub fn refreshed_token() -> Option<String> {
-    CONTEXT
-        .try_with(|c| c.refreshed_token.lock().ok().and_then(|t| t.clone()))
-        .ok()
-        .flatten()
-}
-
-/// Middleware: runs the rest of the request inside its `RequestContext`.
-pub async fn request_context(request: Request, next: Next) -> Response {
-    let lang = request
-        .headers()
+/// The language an `Accept-Language` header asks for (Chinese without one).
+pub(crate) fn of_headers(headers: &axum::http::HeaderMap) -> Lang {
+    headers
         .get(ACCEPT_LANGUAGE)
         .and_then(|v| v.to_str().ok())
         .map(Lang::from_header)
-        .unwrap_or_default();
-    let context = Arc::new(RequestContext {
-        lang,
-        refreshed_token: Mutex::new(None),
-    });
-    CONTEXT.scope(context, next.run(request)).await
+        .unwrap_or_default()
 }
 
 #[cfg(test)]

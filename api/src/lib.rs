@@ -5,6 +5,7 @@
 
 mod actor;
 pub mod auth;
+pub mod context;
 pub mod dates;
 pub mod doc;
 mod envelope;
@@ -15,11 +16,12 @@ pub mod lang;
 pub mod link;
 mod paging;
 pub mod permissions;
+pub mod reads;
 
 pub use actor::{Actor, Role};
 pub use auth::{ActorRoles, Auth, AuthConfig, LoginMethod, SessionSubject};
 pub use envelope::{Envelope, Ok, envelope_every_error, ok, render};
-pub use error::{ApiError, ApiResult, FieldError, Text};
+pub use error::{ApiError, ApiResult, FieldError, Text, database_unavailable};
 pub use extract::{FormOrJson, Json, JsonParts, Query};
 pub use guard::{Granted, Guards, Rule};
 pub use lang::Lang;

@@ -88,6 +88,11 @@ pub const PERMISSIONS: &[(&str, &str, &str)] = &[
     ),
     ("audit:read", "查阅审计日志", "Read the audit log"),
     (
+        "audit:export",
+        "导出审计日志（含未遮蔽的原始内容）",
+        "Export the audit log (raw payloads, unmasked)",
+    ),
+    (
         "personal-data:erase",
         "删除个人数据",
         "Erase a data subject's personal data",
@@ -113,11 +118,14 @@ pub fn default_codes(role: Role) -> Vec<&'static str> {
                 *c != "user-roles:grant:SUPER_ADMIN"
                     && *c != "staff:permission:transfer"
                     && *c != "personal-data:erase"
+                    && *c != "audit:export"
             })
             .collect(),
         Role::Operator => OPERATOR.to_vec(),
         Role::Customer => Vec::new(),
-        Role::Compliance => vec!["audit:read"],
+        // The export carries payloads unmasked (docs/compliance.md): the reviewer who
+        // verifies the log offline holds it, an administrator only when granted it.
+        Role::Compliance => vec!["audit:read", "audit:export"],
     }
 }
 
@@ -280,6 +288,8 @@ mod tests {
         let admin = default_codes(Role::Admin);
         assert!(!admin.contains(&"user-roles:grant:SUPER_ADMIN"));
         assert!(!admin.contains(&"staff:permission:transfer"));
+        assert!(!admin.contains(&"audit:export"));
+        assert!(default_codes(Role::Compliance).contains(&"audit:export"));
         assert!(admin.contains(&"ports:add-slic"));
         let op = default_codes(Role::Operator);
         assert!(!op.contains(&"customers:delete"));

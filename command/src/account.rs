@@ -1,14 +1,12 @@
 //! The `Account` aggregate (a person who signs in): registration, passwords, the login states
 //! (new user, forced reset, transfer, lock), disabling, deleting, staff details and role
 //! grants, and the single sign-on subject link. The `Customer` aggregate (a trading company)
-//! is in `crate::customer` (re-exported here). Every decision is pure; the given/when/then
-//! tests are in `account/tests.rs`.
+//! is in `crate::customer`. Every decision is pure; the given/when/then tests are in
+//! `account/tests.rs`.
 
 pub mod access;
 pub mod breached;
-pub mod limiter;
 pub mod lockout;
-pub mod mail;
 pub mod password;
 pub(crate) mod routes;
 pub mod sso;
@@ -26,7 +24,8 @@ use events::account::{
 };
 use uuid::Uuid;
 
-use crate::aggregate::{Aggregate, DomainError, Violation};
+use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
+use crate::rules::{email_violation, username_violations};
 
 #[derive(Debug, Default, Clone)]
 pub struct AccountState {
@@ -83,6 +82,7 @@ impl AccountState {
 
 impl Aggregate for AccountState {
     type Event = AccountEvent;
+    type Command = AccountCommand;
     const STREAM_TYPE: &'static str = events::account::STREAM_TYPE;
 
     fn evolve(&mut self, event: &AccountEvent) {
@@ -133,11 +133,113 @@ impl Aggregate for AccountState {
             }
         }
     }
+
+    fn decide(&self, cmd: AccountCommand, _ctx: &Ctx) -> Result<Vec<AccountEvent>, DomainError> {
+        use AccountCommand as C;
+        match cmd {
+            C::Register(register) => self::register(self, register),
+            C::RegisterTransferred { old } => register_transferred(&old, self),
+            C::SetPassword { how } => password_set(self, &how),
+            C::ForceReset { reason } => force_reset(self, &reason),
+            C::Lock {
+                failures,
+                until,
+                every_address,
+            } => lock(self, failures, until, every_address),
+            C::Transfer { new_username, by } => match by {
+                Some(by) => transfer_by(self, &by, &new_username),
+                None => transfer(self, &new_username),
+            },
+            C::CompleteTransfer => complete_transfer(self),
+            C::Disable { by, reason } => disable(self, &by, reason),
+            C::Enable { by } => enable(self, &by),
+            C::Delete { by, reason } => delete(self, &by, reason),
+            C::ChangeStaff { by, change } => change_staff(self, &by, change),
+            C::SetRoles { by, roles } => set_roles(self, &by, &roles),
+            C::GainAuthority { caller, by } => {
+                transfer_authority(self, &caller, &by).map(|(gain, _)| gain)
+            }
+            C::YieldAuthority { target, by } => {
+                transfer_authority(&target, self, &by).map(|(_, lose)| lose)
+            }
+            C::LinkSso { issuer, subject } => sso_link(self, &issuer, &subject),
+        }
+    }
+}
+
+/// What may be asked of an account. `by` is the member of staff acting on another account,
+/// for the rules about acting on other accounts.
+#[derive(Debug, Clone)]
+pub enum AccountCommand {
+    Register(Register),
+    /// The registration of the new login of a confirmed transfer (decided on the new
+    /// login's state): a copy of the old account.
+    RegisterTransferred {
+        old: AccountState,
+    },
+    /// A password was set (`how`: "setup", "reset", ...).
+    SetPassword {
+        how: String,
+    },
+    /// Require a new password at the next sign-in (10003): "admin" or "breached".
+    ForceReset {
+        reason: String,
+    },
+    /// The lock triggered by failed sign-ins (recorded for the audit trail).
+    Lock {
+        failures: i64,
+        until: DateTime<Utc>,
+        every_address: bool,
+    },
+    /// Mark the account as moved to a new login (10004 at its next sign-in); by a member of
+    /// staff, nobody transfers their own account and only a SUPER_ADMIN a SUPER_ADMIN's.
+    Transfer {
+        new_username: String,
+        by: Option<Acting>,
+    },
+    /// Close the old account of a confirmed transfer.
+    CompleteTransfer,
+    Disable {
+        by: Acting,
+        reason: Option<String>,
+    },
+    Enable {
+        by: Acting,
+    },
+    /// Soft delete: the stream stays (audit); the account can no longer sign in.
+    Delete {
+        by: Acting,
+        reason: Option<String>,
+    },
+    ChangeStaff {
+        by: Acting,
+        change: StaffDetails,
+    },
+    /// Replace a staff member's roles (see [`set_roles`]).
+    SetRoles {
+        by: Acting,
+        roles: Vec<Role>,
+    },
+    /// The hand-over of SUPER_ADMIN authority, decided on the target (which gains it) ...
+    GainAuthority {
+        caller: AccountState,
+        by: Acting,
+    },
+    /// ... and on the caller (which loses it); both run the same checks.
+    YieldAuthority {
+        target: AccountState,
+        by: Acting,
+    },
+    /// Record the single sign-on identity linked at a staff member's first sign-in.
+    LinkSso {
+        issuer: String,
+        subject: String,
+    },
 }
 
 /// Record the single sign-on identity linked at a staff member's first sign-in; the same
 /// link again records nothing.
-pub fn decide_sso_link(
+fn sso_link(
     state: &AccountState,
     issuer: &str,
     subject: &str,
@@ -154,13 +256,13 @@ pub fn decide_sso_link(
 
 /// Who is acting, for the rules about acting on other accounts.
 #[derive(Debug, Clone)]
-pub struct Acting<'a> {
+pub struct Acting {
     pub account_id: Uuid,
-    pub roles: &'a [Role],
-    pub granted: &'a BTreeSet<String>,
+    pub roles: Vec<Role>,
+    pub granted: BTreeSet<String>,
 }
 
-impl Acting<'_> {
+impl Acting {
     pub fn is_super_admin(&self) -> bool {
         self.roles.contains(&Role::SuperAdmin)
     }
@@ -175,54 +277,6 @@ pub struct Register {
     pub customer_id: Option<Uuid>,
     pub staff_id: Option<String>,
     pub must_set_password: bool,
-}
-
-pub(crate) fn username_violations(field: &str, username: &str) -> Vec<Violation> {
-    let ok_chars = username
-        .chars()
-        .all(|c| c.is_ascii_alphanumeric() || matches!(c, '.' | '_' | '-' | '@'));
-    if username.is_empty() {
-        vec![Violation::new(
-            field,
-            "required",
-            "用户名不能为空",
-            "username cannot be empty",
-        )]
-    } else if username.len() > 64 || !ok_chars {
-        vec![Violation::new(
-            field,
-            "format",
-            "用户名只能包含字母、数字和 . _ - @，最多 64 个字符",
-            "username may contain letters, digits and . _ - @, at most 64 characters",
-        )]
-    } else {
-        Vec::new()
-    }
-}
-
-/// A plausible e-mail address: one `@`, a dot in the domain, no spaces, at most 254 chars.
-pub fn email_ok(email: &str) -> bool {
-    let Some((local, domain)) = email.split_once('@') else {
-        return false;
-    };
-    email.len() <= 254
-        && !local.is_empty()
-        && domain.contains('.')
-        && !domain.starts_with('.')
-        && !domain.ends_with('.')
-        && !email.contains(char::is_whitespace)
-        && !domain.contains('@')
-}
-
-fn email_violation(field: &str, email: Option<&str>) -> Option<Violation> {
-    email.filter(|e| !email_ok(e)).map(|_| {
-        Violation::new(
-            field,
-            "email",
-            "邮箱格式不正确",
-            "not a valid e-mail address",
-        )
-    })
 }
 
 /// Role grants in the fixed role order: the first one is the role shown.
@@ -259,10 +313,7 @@ fn roles_violations(field: &str, roles: &[Role]) -> Vec<Violation> {
     Vec::new()
 }
 
-pub fn decide_register(
-    state: &AccountState,
-    cmd: Register,
-) -> Result<Vec<AccountEvent>, DomainError> {
+fn register(state: &AccountState, cmd: Register) -> Result<Vec<AccountEvent>, DomainError> {
     if state.registered.is_some() {
         return Err(DomainError::Conflict(format!(
             "account {} already exists",
@@ -304,10 +355,7 @@ fn live(state: &AccountState) -> Result<&Registered, DomainError> {
     }
 }
 
-pub fn decide_password_set(
-    state: &AccountState,
-    how: &str,
-) -> Result<Vec<AccountEvent>, DomainError> {
+fn password_set(state: &AccountState, how: &str) -> Result<Vec<AccountEvent>, DomainError> {
     live(state)?;
     Ok(vec![AccountEvent::PasswordSet(PasswordSet {
         how: how.to_string(),
@@ -315,10 +363,7 @@ pub fn decide_password_set(
 }
 
 /// Require a new password at the next sign-in (10003): "admin" or "breached".
-pub fn decide_force_reset(
-    state: &AccountState,
-    reason: &str,
-) -> Result<Vec<AccountEvent>, DomainError> {
+fn force_reset(state: &AccountState, reason: &str) -> Result<Vec<AccountEvent>, DomainError> {
     live(state)?;
     if state.reset_forced.is_some() {
         return Ok(Vec::new());
@@ -331,31 +376,33 @@ pub fn decide_force_reset(
 }
 
 /// The lock triggered by failed sign-ins (recorded for the audit trail).
-pub fn decide_lock(
+fn lock(
     state: &AccountState,
     failures: i64,
     until: DateTime<Utc>,
+    every_address: bool,
 ) -> Result<Vec<AccountEvent>, DomainError> {
     live(state)?;
-    Ok(vec![AccountEvent::Locked(Locked { failures, until })])
+    Ok(vec![AccountEvent::Locked(Locked {
+        failures,
+        until,
+        every_address: Some(every_address),
+    })])
 }
 
-/// [`decide_transfer`] by a member of staff: like every administration command, nobody
+/// [`transfer`] by a member of staff: like every administration command, nobody
 /// transfers their own account and only a SUPER_ADMIN transfers a SUPER_ADMIN's.
-pub fn decide_transfer_by(
+fn transfer_by(
     state: &AccountState,
     acting: &Acting,
     new_username: &str,
 ) -> Result<Vec<AccountEvent>, DomainError> {
     may_act_on(acting, state)?;
-    decide_transfer(state, new_username)
+    transfer(state, new_username)
 }
 
 /// Staff mark an account as moved to a new login (10004 at its next sign-in).
-pub fn decide_transfer(
-    state: &AccountState,
-    new_username: &str,
-) -> Result<Vec<AccountEvent>, DomainError> {
+fn transfer(state: &AccountState, new_username: &str) -> Result<Vec<AccountEvent>, DomainError> {
     let r = live(state)?;
     let mut violations = username_violations("newUsername", new_username);
     if r.username.eq_ignore_ascii_case(new_username.trim()) {
@@ -378,7 +425,7 @@ pub fn decide_transfer(
 }
 
 /// The registration of the new login of a confirmed transfer: a copy of the old account.
-pub fn decide_register_transferred(
+fn register_transferred(
     old: &AccountState,
     new_state: &AccountState,
 ) -> Result<Vec<AccountEvent>, DomainError> {
@@ -403,7 +450,7 @@ pub fn decide_register_transferred(
 }
 
 /// Close the old account of a confirmed transfer.
-pub fn decide_complete_transfer(state: &AccountState) -> Result<Vec<AccountEvent>, DomainError> {
+fn complete_transfer(state: &AccountState) -> Result<Vec<AccountEvent>, DomainError> {
     live(state)?;
     let new_username = state.transfer_to.clone().ok_or(DomainError::NotFound)?;
     Ok(vec![AccountEvent::TransferCompleted(TransferCompleted {
@@ -430,7 +477,7 @@ fn may_act_on(acting: &Acting, target: &AccountState) -> Result<(), DomainError>
     Ok(())
 }
 
-pub fn decide_disable(
+fn disable(
     state: &AccountState,
     acting: &Acting,
     reason: Option<String>,
@@ -442,10 +489,7 @@ pub fn decide_disable(
     Ok(vec![AccountEvent::Disabled(Reason { reason })])
 }
 
-pub fn decide_enable(
-    state: &AccountState,
-    acting: &Acting,
-) -> Result<Vec<AccountEvent>, DomainError> {
+fn enable(state: &AccountState, acting: &Acting) -> Result<Vec<AccountEvent>, DomainError> {
     may_act_on(acting, state)?;
     if !state.disabled {
         return Ok(Vec::new());
@@ -454,7 +498,7 @@ pub fn decide_enable(
 }
 
 /// Soft delete: the stream stays (audit); the account can no longer sign in.
-pub fn decide_delete(
+fn delete(
     state: &AccountState,
     acting: &Acting,
     reason: Option<String>,
@@ -471,7 +515,7 @@ pub struct StaffDetails {
     pub staff_id: Option<String>,
 }
 
-pub fn decide_change_staff(
+fn change_staff(
     state: &AccountState,
     acting: &Acting,
     change: StaffDetails,
@@ -527,7 +571,7 @@ pub fn decide_change_staff(
 
 /// Replace a staff member's roles. Each role added or removed needs
 /// `user-roles:grant:<ROLE>`; SUPER_ADMIN authority moves only by hand-over.
-pub fn decide_set_roles(
+fn set_roles(
     state: &AccountState,
     acting: &Acting,
     roles: &[Role],
@@ -572,7 +616,7 @@ pub fn decide_set_roles(
 /// Hand SUPER_ADMIN authority over: the target gains SUPER_ADMIN, the caller loses it (an
 /// ADMIN is left in its place when it was the caller's only role). Answers the events of
 /// the target and of the caller; both are appended in one transaction.
-pub fn decide_transfer_authority(
+fn transfer_authority(
     target: &AccountState,
     caller: &AccountState,
     acting: &Acting,
@@ -616,5 +660,3 @@ pub fn decide_transfer_authority(
     });
     Ok((vec![gain], vec![lose]))
 }
-
-// The customer aggregate lives in `crate::customer`; re-exported for the existing callers.

@@ -9,15 +9,15 @@ use events::account::AccountEvent;
 use events::customer::CustomerProfile;
 use uuid::Uuid;
 
-use crate::account::{self, AccountState, Register};
-use crate::aggregate::{DomainError, Violation};
-use crate::customer::CustomerState;
+use crate::account::{AccountCommand, AccountState, Register};
+use crate::aggregate::{Aggregate, DomainError, Violation};
+use crate::customer::{CustomerCommand, CustomerState};
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
 };
 use crate::http::CommandState;
 pub use crate::identity::{Identity, IdentityState, PreLogout};
-use crate::role::{self as role_agg, RoleState};
+use crate::role::{RoleCommand, RoleState};
 
 pub fn system_metadata(actor: &Actor, customer_id: Option<Uuid>) -> events::Metadata {
     events::Metadata {
@@ -50,12 +50,12 @@ pub async fn register_customer(
     execute_then(
         Command::<CustomerState>::on(&state.store, customer_id, metadata),
         |current, _| {
-            crate::customer::decide_register_customer(
-                current,
+            let command = CustomerCommand::Register {
                 customer_id,
-                username,
-                profile.clone(),
-            )
+                username: username.to_string(),
+                profile: profile.clone(),
+            };
+            current.decide(command, &state.ctx(actor))
         },
         Some(&reservation),
     )
@@ -115,7 +115,7 @@ pub async fn register_account(
     let metadata = system_metadata(actor, cmd.customer_id);
     execute(
         Command::<AccountState>::create(&state.store, id, metadata),
-        |state, _| account::decide_register(state, cmd.clone()),
+        |s, _| s.decide(AccountCommand::Register(cmd.clone()), &state.ctx(actor)),
     )
     .await
 }
@@ -195,7 +195,10 @@ pub async fn set_password_with(
     };
     execute_then(
         Command::<AccountState>::on(&state.store, account_id, metadata.clone()),
-        |account, _| account::decide_password_set(account, how),
+        |account, _| {
+            let how = how.to_string();
+            account.decide(AccountCommand::SetPassword { how }, &state.system_ctx())
+        },
         Some(&credential),
     )
     .await
@@ -262,7 +265,7 @@ pub async fn seed_roles(state: &CommandState, actor: &Actor) -> Result<(), Comma
                 events::role::role_stream_id(role.as_str()),
                 metadata.clone(),
             ),
-            |s, _| role_agg::decide_define(s, role),
+            |s, _| s.decide(RoleCommand::Define(role), &state.ctx(actor)),
         )
         .await?;
     }
@@ -287,7 +290,13 @@ pub async fn set_role_permissions(
         )
         .expect(expected),
         |s, _| {
-            role_agg::decide_set_permissions(s, role, codes, caller_granted, caller_is_super_admin)
+            let command = RoleCommand::SetPermissions {
+                role,
+                codes: codes.to_vec(),
+                caller_granted: caller_granted.clone(),
+                caller_is_super_admin,
+            };
+            s.decide(command, &state.system_ctx())
         },
     )
     .await?;

@@ -1,6 +1,8 @@
 //! The shape every aggregate follows: pure `evolve` and `decide`, with time, the actor and
 //! the reference data passed in, and domain rejections as values (never infrastructure errors).
 
+use std::sync::Arc;
+
 use api::Actor;
 use chrono::{DateTime, Utc};
 use events::DomainEvent;
@@ -10,7 +12,13 @@ use crate::reference::ReferenceData;
 pub trait Aggregate: Default + Send {
     type Event: DomainEvent;
     const STREAM_TYPE: &'static str;
+    /// What may be asked of the aggregate: one enum per aggregate, a variant per verb.
+    type Command;
     fn evolve(&mut self, event: &Self::Event);
+
+    /// The one decision: the events `cmd` makes from this state, or why it is refused. Pure:
+    /// the actor, the time and the reference data come in `ctx`.
+    fn decide(&self, cmd: Self::Command, ctx: &Ctx) -> Result<Vec<Self::Event>, DomainError>;
 
     /// An event that a client's `If-Match` need not have seen: a record the system adds
     /// beside the state the client acts on (a delivery attempt, a reminder). A command whose
@@ -26,7 +34,31 @@ pub trait Aggregate: Default + Send {
 pub struct Ctx<'a> {
     pub actor: &'a Actor,
     pub now: DateTime<Utc>,
-    pub reference: &'a ReferenceData,
+    pub reference: Arc<ReferenceData>,
+}
+
+impl<'a> Ctx<'a> {
+    /// A decision made now by `actor`.
+    pub fn new(actor: &'a Actor, reference: Arc<ReferenceData>) -> Self {
+        Self {
+            actor,
+            now: Utc::now(),
+            reference,
+        }
+    }
+
+    /// A decision the system makes, on nobody's request.
+    pub fn system(reference: Arc<ReferenceData>) -> Ctx<'static> {
+        static SYSTEM: std::sync::LazyLock<Actor> = std::sync::LazyLock::new(Actor::system);
+        Ctx::new(&SYSTEM, reference)
+    }
+
+    /// The calendar day in China at `now` (the day a rule "valid from" is read on).
+    pub fn today(&self) -> chrono::NaiveDate {
+        self.now
+            .with_timezone(&chrono_tz::Asia::Shanghai)
+            .date_naive()
+    }
 }
 
 /// A field that broke a rule, with the message in both languages.

@@ -24,7 +24,7 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 use uuid::Uuid;
 
-use crate::aggregate::{Aggregate, DomainError};
+use crate::aggregate::{Aggregate, Ctx, DomainError};
 
 #[derive(Debug, Default, Clone, PartialEq)]
 pub struct AiDraftState {
@@ -44,12 +44,46 @@ impl AiDraftState {
 
 impl Aggregate for AiDraftState {
     type Event = AiDraftEvent;
+    type Command = AiDraftCommand;
     const STREAM_TYPE: &'static str = events::ai_draft::STREAM_TYPE;
 
     fn evolve(&mut self, event: &AiDraftEvent) {
         match event {
             AiDraftEvent::Proposed(p) => self.proposed = Some(p.clone()),
             AiDraftEvent::Accepted(a) => self.accepted = Some(a.declaration_id),
+        }
+    }
+
+    fn decide(&self, cmd: AiDraftCommand, _ctx: &Ctx) -> Result<Vec<AiDraftEvent>, DomainError> {
+        let state = self;
+        match cmd {
+            AiDraftCommand::Propose(p) => {
+                if state.exists() {
+                    return Err(DomainError::Conflict("the draft already exists".into()));
+                }
+                Ok(vec![AiDraftEvent::Proposed(*p)])
+            }
+            AiDraftCommand::Accept {
+                declaration_id,
+                fields,
+            } => {
+                if !state.exists() {
+                    return Err(DomainError::NotFound);
+                }
+                if let Some(made) = state.accepted {
+                    return Err(DomainError::Conflict(format!(
+                        "the draft was already accepted as declaration {made}"
+                    )));
+                }
+                let count =
+                    |d: ReviewDecision| fields.iter().filter(|f| f.decision == d).count() as u32;
+                Ok(vec![AiDraftEvent::Accepted(Accepted {
+                    declaration_id,
+                    accepted: count(ReviewDecision::Accepted),
+                    changed: count(ReviewDecision::Changed),
+                    rejected: count(ReviewDecision::Rejected),
+                })])
+            }
         }
     }
 }
@@ -62,38 +96,6 @@ pub enum AiDraftCommand {
         declaration_id: Uuid,
         fields: Vec<FieldProvenance>,
     },
-}
-
-pub fn decide(state: &AiDraftState, cmd: AiDraftCommand) -> Result<Vec<AiDraftEvent>, DomainError> {
-    match cmd {
-        AiDraftCommand::Propose(p) => {
-            if state.exists() {
-                return Err(DomainError::Conflict("the draft already exists".into()));
-            }
-            Ok(vec![AiDraftEvent::Proposed(*p)])
-        }
-        AiDraftCommand::Accept {
-            declaration_id,
-            fields,
-        } => {
-            if !state.exists() {
-                return Err(DomainError::NotFound);
-            }
-            if let Some(made) = state.accepted {
-                return Err(DomainError::Conflict(format!(
-                    "the draft was already accepted as declaration {made}"
-                )));
-            }
-            let count =
-                |d: ReviewDecision| fields.iter().filter(|f| f.decision == d).count() as u32;
-            Ok(vec![AiDraftEvent::Accepted(Accepted {
-                declaration_id,
-                accepted: count(ReviewDecision::Accepted),
-                changed: count(ReviewDecision::Changed),
-                rejected: count(ReviewDecision::Rejected),
-            })])
-        }
-    }
 }
 
 /// The review of every proposed field against the saved form: the same value is

@@ -34,8 +34,8 @@ use events::declaration::{DeclarationData, DeclarationStatus};
 use serde_json::{Map, Value};
 use uuid::Uuid;
 
-use crate::aggregate::{Aggregate, DomainError, Violation};
-use crate::declaration::validate::uscc;
+use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
+use crate::rules::{email_ok, phone_ok, uscc};
 
 /// A document attached to the exception, as the state keeps it.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -45,6 +45,8 @@ pub struct Document {
     pub content_type: String,
     pub sha256: String,
     pub uploaded_by: Uuid,
+    /// Bytes.
+    pub size: i64,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -93,6 +95,7 @@ impl ExceptionState {
 
 impl Aggregate for ExceptionState {
     type Event = Event;
+    type Command = ExceptionCommand;
     const STREAM_TYPE: &'static str = events::clearance_exception::STREAM_TYPE;
 
     fn evolve(&mut self, event: &Event) {
@@ -129,6 +132,7 @@ impl Aggregate for ExceptionState {
                     content_type: d.content_type.clone(),
                     sha256: d.sha256.clone(),
                     uploaded_by: d.uploaded_by,
+                    size: d.size,
                 });
             }
             Event::Notified(_)
@@ -148,6 +152,163 @@ impl Aggregate for ExceptionState {
     /// refused for it.
     fn is_side_record(event: &Event) -> bool {
         matches!(event, Event::DeliveryAttempted(_) | Event::Reminded(_))
+    }
+
+    fn decide(&self, cmd: ExceptionCommand, ctx: &Ctx) -> Result<Vec<Event>, DomainError> {
+        let state = self;
+        let actor = ctx.actor;
+        use ExceptionCommand as X;
+        if let X::Raise {
+            id,
+            declaration,
+            form,
+            proposed,
+        } = cmd
+        {
+            if state.exists() {
+                return Err(DomainError::Conflict(format!(
+                    "exception {id} already exists"
+                )));
+            }
+            return raise(id, &declaration, *form, &proposed, actor);
+        }
+        let from = match state.status {
+            Some(s) if actor.can_see(state.customer_id) => s,
+            _ => return Err(DomainError::NotFound),
+        };
+        let event = match cmd {
+            X::Raise { .. } => unreachable!("handled above"),
+            X::RecordDelivery(d) => {
+                if actor.id != Uuid::nil() {
+                    return Err(DomainError::Forbidden);
+                }
+                Event::DeliveryAttempted(*d)
+            }
+            X::Remind { overdue_hours } => {
+                if actor.id != Uuid::nil() {
+                    return Err(DomainError::Forbidden);
+                }
+                if from.waiting_on() != Some("customer") || state.reminded {
+                    return Err(DomainError::Conflict(format!(
+                        "no reminder is due (status {}, reminded: {})",
+                        from.code(),
+                        state.reminded
+                    )));
+                }
+                Event::Reminded(Reminded {
+                    status: from.code(),
+                    overdue_hours,
+                })
+            }
+            X::Notify {
+                channels,
+                contacts,
+                note,
+            } => {
+                let to = check(Move::Notify, from, actor)?;
+                let mut v = Vec::new();
+                let note = text(note.as_deref(), "note", false, &mut v);
+                let (channels, contacts) = notice(&state.form, channels, contacts, &mut v);
+                valid(v)?;
+                Event::Notified(Notified {
+                    from: from.code(),
+                    to: to.code(),
+                    channels,
+                    contacts,
+                    note,
+                })
+            }
+            X::Acknowledge => {
+                let to = check(Move::Acknowledge, from, actor)?;
+                Event::Acknowledged(moved(from, to, None))
+            }
+            X::Respond {
+                confirm_changes,
+                note,
+                via_link,
+            } => {
+                let to = check(Move::Respond, from, actor)?;
+                if via_link.is_some_and(|l| state.used_links.contains(&l)) {
+                    return Err(DomainError::Conflict(
+                        "this link has already been used".into(),
+                    ));
+                }
+                let on_behalf = actor.role.is_staff();
+                let mut v = Vec::new();
+                let note = text(note.as_deref(), "note", on_behalf, &mut v);
+                valid(v)?;
+                Event::Responded(Responded {
+                    from: from.code(),
+                    to: to.code(),
+                    confirm_changes,
+                    on_behalf,
+                    responded_by: actor.id,
+                    note,
+                    via_link,
+                })
+            }
+            X::Approve { note } => {
+                let to = check(Move::Approve, from, actor)?;
+                if state.contributors.contains(&actor.id) {
+                    return Err(DomainError::Forbidden);
+                }
+                let mut v = Vec::new();
+                let note = text(note.as_deref(), "note", false, &mut v);
+                valid(v)?;
+                Event::Approved(Approved {
+                    from: from.code(),
+                    to: to.code(),
+                    applied_changes: state.confirmed_changes(),
+                    note,
+                })
+            }
+            X::Reject { reason } => {
+                let to = check(Move::Reject, from, actor)?;
+                let mut v = Vec::new();
+                let reason = text(Some(&reason), "reason", true, &mut v);
+                valid(v)?;
+                Event::Rejected(moved(from, to, reason))
+            }
+            X::Void { reason } => {
+                let to = check(Move::Void, from, actor)?;
+                let mut v = Vec::new();
+                let required = from != AwaitingReview;
+                let reason = text(reason.as_deref(), "reason", required, &mut v);
+                valid(v)?;
+                Event::Voided(moved(from, to, reason))
+            }
+            X::AttachDocument {
+                document_id,
+                file_name,
+                content_type,
+                size,
+                sha256,
+            } => {
+                if !from.is_open() {
+                    return Err(DomainError::Conflict(format!(
+                        "the clearance exception is closed (status {})",
+                        from.code()
+                    )));
+                }
+                let mut v = Vec::new();
+                let name = file_name.trim();
+                if name.is_empty() {
+                    v.push(required("fileName"));
+                } else if name.chars().count() > 200 {
+                    v.push(too_long("fileName", 200));
+                }
+                valid(v)?;
+                Event::DocumentAttached(DocumentAttached {
+                    document_id,
+                    file_name: name.to_string(),
+                    content_type,
+                    size,
+                    sha256,
+                    uploaded_by: actor.id,
+                })
+            }
+        };
+        Ok(vec![event])
     }
 }
 
@@ -356,165 +517,6 @@ pub const CHANNELS: [&str; 3] = ["wechat", "email", "sms"];
 /// Who a contact address belongs to.
 pub const PARTIES: [&str; 4] = ["shipper", "recipient", "upsAccount", "personal"];
 
-pub fn decide(
-    state: &ExceptionState,
-    cmd: ExceptionCommand,
-    actor: &Actor,
-) -> Result<Vec<Event>, DomainError> {
-    use ExceptionCommand as X;
-    if let X::Raise {
-        id,
-        declaration,
-        form,
-        proposed,
-    } = cmd
-    {
-        if state.exists() {
-            return Err(DomainError::Conflict(format!(
-                "exception {id} already exists"
-            )));
-        }
-        return raise(id, &declaration, *form, &proposed, actor);
-    }
-    let from = match state.status {
-        Some(s) if actor.can_see(state.customer_id) => s,
-        _ => return Err(DomainError::NotFound),
-    };
-    let event = match cmd {
-        X::Raise { .. } => unreachable!("handled above"),
-        X::RecordDelivery(d) => {
-            if actor.id != Uuid::nil() {
-                return Err(DomainError::Forbidden);
-            }
-            Event::DeliveryAttempted(*d)
-        }
-        X::Remind { overdue_hours } => {
-            if actor.id != Uuid::nil() {
-                return Err(DomainError::Forbidden);
-            }
-            if from.waiting_on() != Some("customer") || state.reminded {
-                return Err(DomainError::Conflict(format!(
-                    "no reminder is due (status {}, reminded: {})",
-                    from.code(),
-                    state.reminded
-                )));
-            }
-            Event::Reminded(Reminded {
-                status: from.code(),
-                overdue_hours,
-            })
-        }
-        X::Notify {
-            channels,
-            contacts,
-            note,
-        } => {
-            let to = check(Move::Notify, from, actor)?;
-            let mut v = Vec::new();
-            let note = text(note.as_deref(), "note", false, &mut v);
-            let (channels, contacts) = notice(&state.form, channels, contacts, &mut v);
-            valid(v)?;
-            Event::Notified(Notified {
-                from: from.code(),
-                to: to.code(),
-                channels,
-                contacts,
-                note,
-            })
-        }
-        X::Acknowledge => {
-            let to = check(Move::Acknowledge, from, actor)?;
-            Event::Acknowledged(moved(from, to, None))
-        }
-        X::Respond {
-            confirm_changes,
-            note,
-            via_link,
-        } => {
-            let to = check(Move::Respond, from, actor)?;
-            if via_link.is_some_and(|l| state.used_links.contains(&l)) {
-                return Err(DomainError::Conflict(
-                    "this link has already been used".into(),
-                ));
-            }
-            let on_behalf = actor.role.is_staff();
-            let mut v = Vec::new();
-            let note = text(note.as_deref(), "note", on_behalf, &mut v);
-            valid(v)?;
-            Event::Responded(Responded {
-                from: from.code(),
-                to: to.code(),
-                confirm_changes,
-                on_behalf,
-                responded_by: actor.id,
-                note,
-                via_link,
-            })
-        }
-        X::Approve { note } => {
-            let to = check(Move::Approve, from, actor)?;
-            if state.contributors.contains(&actor.id) {
-                return Err(DomainError::Forbidden);
-            }
-            let mut v = Vec::new();
-            let note = text(note.as_deref(), "note", false, &mut v);
-            valid(v)?;
-            Event::Approved(Approved {
-                from: from.code(),
-                to: to.code(),
-                applied_changes: state.confirmed_changes(),
-                note,
-            })
-        }
-        X::Reject { reason } => {
-            let to = check(Move::Reject, from, actor)?;
-            let mut v = Vec::new();
-            let reason = text(Some(&reason), "reason", true, &mut v);
-            valid(v)?;
-            Event::Rejected(moved(from, to, reason))
-        }
-        X::Void { reason } => {
-            let to = check(Move::Void, from, actor)?;
-            let mut v = Vec::new();
-            let required = from != AwaitingReview;
-            let reason = text(reason.as_deref(), "reason", required, &mut v);
-            valid(v)?;
-            Event::Voided(moved(from, to, reason))
-        }
-        X::AttachDocument {
-            document_id,
-            file_name,
-            content_type,
-            size,
-            sha256,
-        } => {
-            if !from.is_open() {
-                return Err(DomainError::Conflict(format!(
-                    "the clearance exception is closed (status {})",
-                    from.code()
-                )));
-            }
-            let mut v = Vec::new();
-            let name = file_name.trim();
-            if name.is_empty() {
-                v.push(required("fileName"));
-            } else if name.chars().count() > 200 {
-                v.push(too_long("fileName", 200));
-            }
-            valid(v)?;
-            Event::DocumentAttached(DocumentAttached {
-                document_id,
-                file_name: name.to_string(),
-                content_type,
-                size,
-                sha256,
-                uploaded_by: actor.id,
-            })
-        }
-    };
-    Ok(vec![event])
-}
-
 fn moved(from: ExceptionStatus, to: ExceptionStatus, reason: Option<String>) -> Moved {
     Moved {
         from: from.code(),
@@ -632,20 +634,6 @@ fn opt(value: Option<String>, field: &str, max: usize, v: &mut Vec<Violation>) -
         v.push(too_long(field, max));
     }
     Some(t)
-}
-
-pub(crate) fn email_ok(s: &str) -> bool {
-    let mut parts = s.split('@');
-    matches!((parts.next(), parts.next(), parts.next()), (Some(a), Some(b), None)
-        if !a.is_empty() && b.contains('.') && !b.starts_with('.') && !b.ends_with('.'))
-        && !s.contains(char::is_whitespace)
-}
-
-pub(crate) fn phone_ok(s: &str) -> bool {
-    let digits = s.chars().filter(char::is_ascii_digit).count();
-    (5..=20).contains(&digits)
-        && s.chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | ' ' | '(' | ')'))
 }
 
 fn address(

@@ -14,9 +14,9 @@ pub mod routes;
 use events::contact_book::{ContactBookEvent, Saved, SavedContact};
 use uuid::Uuid;
 
-use crate::aggregate::{Aggregate, DomainError, Violation};
-use crate::clearance_exception::{email_ok, phone_ok};
+use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
 use crate::master_data::refuse_if_any;
+use crate::rules::{email_ok, phone_ok};
 
 pub const CHANNELS: [&str; 3] = ["wechat", "email", "phone"];
 pub const SIDES: [&str; 2] = ["shipFrom", "shipTo"];
@@ -31,6 +31,7 @@ pub struct ContactBookState {
 
 impl Aggregate for ContactBookState {
     type Event = ContactBookEvent;
+    type Command = ContactBookCommand;
     const STREAM_TYPE: &'static str = events::contact_book::STREAM_TYPE;
 
     fn evolve(&mut self, event: &ContactBookEvent) {
@@ -39,6 +40,16 @@ impl Aggregate for ContactBookState {
                 self.customer_id = Some(s.customer_id);
                 self.contacts = s.contacts.clone();
             }
+        }
+    }
+
+    fn decide(
+        &self,
+        cmd: ContactBookCommand,
+        _ctx: &Ctx,
+    ) -> Result<Vec<ContactBookEvent>, DomainError> {
+        match cmd {
+            ContactBookCommand::Save { customer, contacts } => save(self, customer, contacts),
         }
     }
 }
@@ -163,8 +174,17 @@ pub fn check(contacts: &[SavedContact]) -> Vec<Violation> {
     v
 }
 
-/// Saves `customer`'s whole book.
-pub fn decide(
+/// What may be asked of a contact book.
+#[derive(Debug, Clone)]
+pub enum ContactBookCommand {
+    /// Saves `customer`'s whole book.
+    Save {
+        customer: Uuid,
+        contacts: Vec<SavedContact>,
+    },
+}
+
+fn save(
     state: &ContactBookState,
     customer: Uuid,
     contacts: Vec<SavedContact>,

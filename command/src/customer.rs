@@ -13,9 +13,8 @@ use events::customer::{
 use serde_json::{Value, json};
 use uuid::Uuid;
 
-use crate::account::{email_ok, username_violations};
-use crate::aggregate::{Aggregate, DomainError, Violation};
-use crate::declaration::validate::uscc;
+use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
+use crate::rules::{email_ok, uscc, username_violations};
 
 /// The declaration type codes a customer may be limited to.
 pub const TYPE_CODES: [&str; 6] = ["OB", "OC", "OD", "IB", "IC", "ID"];
@@ -47,6 +46,7 @@ impl CustomerState {
 
 impl Aggregate for CustomerState {
     type Event = CustomerEvent;
+    type Command = CustomerCommand;
     const STREAM_TYPE: &'static str = events::customer::STREAM_TYPE;
 
     fn evolve(&mut self, event: &CustomerEvent) {
@@ -63,6 +63,68 @@ impl Aggregate for CustomerState {
             CustomerEvent::Deleted(_) => self.deleted = true,
         }
     }
+
+    fn decide(&self, cmd: CustomerCommand, _ctx: &Ctx) -> Result<Vec<CustomerEvent>, DomainError> {
+        use CustomerCommand as C;
+        match cmd {
+            C::Register {
+                customer_id,
+                username,
+                profile,
+            } => register(self, customer_id, &username, profile),
+            C::ChangeProfile(update) => change_profile(self, update),
+            C::Disable { reason } => disable(self, reason),
+            C::Enable { reason } => enable(self, reason),
+            C::Delete {
+                reason,
+                in_progress,
+            } => delete(self, reason, in_progress),
+            C::BindEasyClear {
+                account_id,
+                ups_id,
+                account_no,
+                is_from_ups,
+            } => bind_easy_clear(
+                self,
+                account_id,
+                &ups_id,
+                account_no.as_deref(),
+                is_from_ups,
+            ),
+        }
+    }
+}
+
+/// What may be asked of a customer.
+#[derive(Debug, Clone)]
+pub enum CustomerCommand {
+    Register {
+        customer_id: Uuid,
+        username: String,
+        profile: CustomerProfile,
+    },
+    /// A change of the archive profile (see [`ProfileUpdate`]).
+    ChangeProfile(ProfileUpdate),
+    Disable {
+        reason: Option<String>,
+    },
+    Enable {
+        reason: Option<String>,
+    },
+    /// Soft delete. `in_progress` is the number of the customer's declarations in status
+    /// 1, 2 or 3: while there are any, the customer stays (409, saying why).
+    Delete {
+        reason: Option<String>,
+        in_progress: i64,
+    },
+    /// Bind the Easy-clear ID: `upsId` (and `accountNo` when staff registered one) must
+    /// match what staff registered on the customer.
+    BindEasyClear {
+        account_id: Uuid,
+        ups_id: String,
+        account_no: Option<String>,
+        is_from_ups: bool,
+    },
 }
 
 fn trimmed(v: Option<String>) -> Option<String> {
@@ -200,7 +262,7 @@ fn refuse_if_any(violations: Vec<Violation>) -> Result<(), DomainError> {
     }
 }
 
-pub fn decide_register_customer(
+fn register(
     state: &CustomerState,
     customer_id: Uuid,
     username: &str,
@@ -265,7 +327,7 @@ fn fields(p: &CustomerProfile) -> [(&'static str, Value); 11] {
     ]
 }
 
-pub fn decide_change_profile(
+fn change_profile(
     state: &CustomerState,
     update: ProfileUpdate,
 ) -> Result<Vec<CustomerEvent>, DomainError> {
@@ -309,7 +371,7 @@ pub fn decide_change_profile(
     })])
 }
 
-pub fn decide_disable(
+fn disable(
     state: &CustomerState,
     reason: Option<String>,
 ) -> Result<Vec<CustomerEvent>, DomainError> {
@@ -320,7 +382,7 @@ pub fn decide_disable(
     Ok(vec![CustomerEvent::Disabled(Reason { reason })])
 }
 
-pub fn decide_enable(
+fn enable(
     state: &CustomerState,
     reason: Option<String>,
 ) -> Result<Vec<CustomerEvent>, DomainError> {
@@ -333,7 +395,7 @@ pub fn decide_enable(
 
 /// Soft delete. `in_progress` is the number of the customer's declarations in status 1, 2
 /// or 3: while there are any, the customer stays (409, saying why).
-pub fn decide_delete(
+fn delete(
     state: &CustomerState,
     reason: Option<String>,
     in_progress: i64,
@@ -360,7 +422,7 @@ fn no_match() -> DomainError {
 /// Bind the Easy-clear ID: `upsId` (and `accountNo` when staff registered one) must match
 /// what staff registered on the customer. The same ID again changes nothing; another one
 /// once bound is a conflict.
-pub fn decide_bind_easy_clear(
+fn bind_easy_clear(
     state: &CustomerState,
     account_id: Uuid,
     ups_id: &str,

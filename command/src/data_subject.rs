@@ -11,7 +11,7 @@ use sqlx::PgConnection;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-use crate::aggregate::{Aggregate, DomainError, Violation};
+use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
 use crate::handler::{AfterAppend, Command, CommandError, Hooked, execute_answering};
 
 pub mod routes;
@@ -28,11 +28,22 @@ pub struct DataSubjectState {
 
 impl Aggregate for DataSubjectState {
     type Event = DataSubjectEvent;
+    type Command = DataSubjectCommand;
     const STREAM_TYPE: &'static str = events::data_subject::STREAM_TYPE;
 
     fn evolve(&mut self, event: &DataSubjectEvent) {
         match event {
             DataSubjectEvent::Erased(_) => self.erasures += 1,
+        }
+    }
+
+    fn decide(
+        &self,
+        cmd: DataSubjectCommand,
+        _ctx: &Ctx,
+    ) -> Result<Vec<DataSubjectEvent>, DomainError> {
+        match cmd {
+            DataSubjectCommand::Erase(erase) => erasure(&erase),
         }
     }
 }
@@ -48,6 +59,12 @@ pub enum Held {
     Erased,
 }
 
+/// What may be asked of the data-subject log.
+#[derive(Debug, Clone)]
+pub enum DataSubjectCommand {
+    Erase(Erase),
+}
+
 /// Erase one subject.
 #[derive(Debug, Clone)]
 pub struct Erase {
@@ -61,10 +78,7 @@ pub struct Erase {
 /// - already erased: 409;
 /// - a reason over [`REASON_MAX`] characters, or with a NUL character (which the log's JSON
 ///   cannot hold): 400 naming `reason`.
-pub fn decide_erase(
-    _state: &DataSubjectState,
-    cmd: &Erase,
-) -> Result<Vec<DataSubjectEvent>, DomainError> {
+fn erasure(cmd: &Erase) -> Result<Vec<DataSubjectEvent>, DomainError> {
     if let Some(reason) = &cmd.reason
         && reason.chars().count() > REASON_MAX
     {
@@ -113,15 +127,28 @@ pub struct ErasureAnswer {
 }
 
 /// Destroys the key in the appending transaction; a key destroyed meanwhile by another
-/// erasure fails the command (nothing appended).
+/// erasure fails the command (nothing appended). The documents keys of the clearance
+/// exceptions among `streams`, and of those raised on a declaration among them, go with it:
+/// their identity and passport scans are of the people those streams name.
 struct DestroyKey<'a> {
     subject: &'a str,
+    streams: &'a [Uuid],
 }
 
 impl AfterAppend for DestroyKey<'_> {
     fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: Appended) -> Hooked<'c> {
         Box::pin(async move {
-            if events::pii::destroy_key(tx, self.subject).await? {
+            if events::pii::destroy_key(&mut *tx, self.subject).await? {
+                sqlx::query(
+                    "UPDATE pii_keys SET key = NULL, erased_at = now()
+                      WHERE key IS NOT NULL AND subject IN (
+                            SELECT subject FROM clearance_document_blobs
+                             WHERE subject IS NOT NULL
+                               AND (exception_id = ANY($1) OR declaration_id = ANY($1)))",
+                )
+                .bind(self.streams)
+                .execute(&mut *tx)
+                .await?;
                 Ok(appended.position)
             } else {
                 Err(CommandError::Domain(DomainError::Conflict(
@@ -166,10 +193,16 @@ pub async fn erase(
         streams,
     };
     let count = cmd.streams.len();
-    let hook = DestroyKey { subject: &subject };
+    let hook = DestroyKey {
+        subject: &subject,
+        streams: &cmd.streams,
+    };
     execute_answering(
         Command::<DataSubjectState>::on(store, stream_id(&subject), metadata),
-        |state, _| decide_erase(state, &cmd),
+        |state, _| {
+            let erase = DataSubjectCommand::Erase(cmd.clone());
+            state.decide(erase, &Ctx::system(Default::default()))
+        },
         Some(&hook),
         |answer| ErasureAnswer {
             id: answer.id,

@@ -20,11 +20,30 @@ mod state;
 pub mod validate;
 
 pub use commands::{CustomerRef, DeclarationCommand};
-pub use decide::{MAX_REASON, decide};
+pub use decide::MAX_REASON;
 pub use diff::diff;
 pub use rules::Move;
 pub use state::DeclarationState;
 pub use validate::{Lookup, declaration_date, draft_complete, validate};
+
+impl crate::Aggregate for DeclarationState {
+    type Event = events::declaration::DeclarationEvent;
+    type Command = DeclarationCommand;
+    const STREAM_TYPE: &'static str = events::declaration::STREAM_TYPE;
+
+    fn evolve(&mut self, event: &Self::Event) {
+        self.evolve_with(event);
+    }
+
+    /// See [`decide`](decide::decide) for the order of the refusals.
+    fn decide(
+        &self,
+        cmd: DeclarationCommand,
+        ctx: &crate::Ctx,
+    ) -> Result<Vec<Self::Event>, crate::DomainError> {
+        decide::decide(self, cmd, ctx)
+    }
+}
 
 #[cfg(test)]
 mod tests;

@@ -52,10 +52,16 @@ impl From<sqlx::Error> for CommandError {
 }
 
 /// What a successful command answers: `{id, version, position}`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[derive(
+    Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize, utoipa::ToSchema,
+)]
+#[schema(description = "What every command answers.")]
 pub struct CommandAnswer {
+    /// The aggregate (declaration) id.
     pub id: Uuid,
+    /// The aggregate's version after the command: send it in `If-Match` next time.
     pub version: i64,
+    /// Global position of the last event written: pass it as `minPosition` to a query to read your write.
     pub position: i64,
 }
 

@@ -1,45 +1,17 @@
 //! The command side's HTTP boundary: shared state, request metadata, `If-Match`,
 //! `Idempotency-Key`, and the one mapping from command errors to answers.
 
-use api::{Actor, ApiError, Auth, Text};
-use axum::extract::FromRef;
+use api::{Actor, ApiError, Text};
 use axum::http::HeaderMap;
-use events::EventStore;
-use events::idempotency::IdempotencyStore;
-use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::account::password::Hasher;
 use crate::aggregate::DomainError;
 use crate::handler::CommandError;
-use crate::reference::ReferenceCache;
 
-/// Single sign-on settings at the path the binary's configuration names.
-pub mod sso {
-    pub use crate::account::sso::oidc::{SsoConfig, SsoConfigError, SsoSettings};
-}
-
-#[derive(Clone)]
-pub struct CommandState {
-    pub pool: PgPool,
-    pub store: EventStore,
-    pub idempotency: IdempotencyStore,
-    pub auth: Auth,
-    pub hasher: Hasher,
-    pub reference: ReferenceCache,
-    /// Development mode: the test login and password login for staff exist.
-    pub development: bool,
-    /// Staff single sign-on (OpenID Connect), when `CLEARWAY_OIDC_ISSUER` is set.
-    pub sso: Option<sso::SsoConfig>,
-    /// The customers' current states for the commands that check them.
-    pub customers: crate::customer::cache::CustomerCache,
-}
-
-impl FromRef<CommandState> for Auth {
-    fn from_ref(state: &CommandState) -> Auth {
-        state.auth.clone()
-    }
-}
+/// The command side's shared state. It is put together at the crate's root, where every
+/// aggregate hands in the part it owns (the account's hasher and single sign-on settings,
+/// the customers' cache); the helpers here never name an aggregate.
+pub use crate::CommandState;
 
 /// Event metadata for a command made by `actor` in this request.
 pub fn metadata(actor: &Actor, headers: &HeaderMap, customer_id: Option<Uuid>) -> events::Metadata {
@@ -172,6 +144,7 @@ impl From<CommandError> for ApiError {
                     "this Idempotency-Key was used for a different request",
                 ),
             },
+            CommandError::Store(events::StoreError::Database(e)) => ApiError::from(e),
             CommandError::Store(e) => ApiError::internal(e),
             CommandError::Answer(e) => ApiError::internal(e),
             CommandError::Internal(e) => ApiError::internal(e),
@@ -179,7 +152,93 @@ impl From<CommandError> for ApiError {
     }
 }
 
+/// An event store error met outside a command (loading a stream to check it, the head
+/// position): the database being away answers 503 as everywhere, anything else 500.
+pub fn store_failure(e: events::StoreError) -> ApiError {
+    ApiError::from(CommandError::Store(e))
+}
+
 /// Shorthand for a domain refusal as an answer.
 pub fn refused(e: DomainError) -> ApiError {
     ApiError::from(CommandError::Domain(e))
+}
+
+/// Reads a text part of a multipart body with its size capped while it streams: a part past
+/// `cap` bytes is refused (400 naming it) before the rest is read, a body past the route's
+/// limit answers 413, anything else that breaks the body 400 naming the part.
+pub async fn text_part(
+    field: &mut axum::extract::multipart::Field<'_>,
+    name: &str,
+    cap: usize,
+) -> Result<String, api::ApiError> {
+    let mut bytes = Vec::new();
+    while let Some(chunk) = field.chunk().await.map_err(|e| part_error(name, e))? {
+        if bytes.len() + chunk.len() > cap {
+            return Err(api::ApiError::bad_field(
+                name.to_string(),
+                format!("{name} 过长（上限 {cap} 字节）"),
+                format!("{name} is too long (at most {cap} bytes)"),
+            ));
+        }
+        bytes.extend_from_slice(&chunk);
+    }
+    String::from_utf8(bytes).map_err(|_| {
+        api::ApiError::bad_field(
+            name.to_string(),
+            format!("{name} 不是 UTF-8 文字"),
+            format!("{name} is not UTF-8 text"),
+        )
+    })
+}
+
+/// A multipart read that failed: 413 when the body passed the route's limit, else 400
+/// naming the part.
+pub fn part_error(name: &str, e: axum::extract::multipart::MultipartError) -> api::ApiError {
+    if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+        api::ApiError::PayloadTooLarge
+    } else {
+        api::ApiError::bad_field(
+            name.to_string(),
+            format!("{name} 读取失败：{e}"),
+            format!("{name}: {e}"),
+        )
+    }
+}
+
+/// The client's address: the peer, or with `trusted_proxies` proxies in front of the server
+/// the entry of `X-Forwarded-For` the outermost trusted proxy appended.
+pub fn client_ip(
+    headers: &HeaderMap,
+    peer: Option<std::net::IpAddr>,
+    trusted_proxies: usize,
+) -> Option<std::net::IpAddr> {
+    if trusted_proxies == 0 {
+        return peer;
+    }
+    let entries: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    if entries.is_empty() {
+        return peer;
+    }
+    // Fewer entries than proxies: every entry was appended by a trusted proxy, and the
+    // leftmost is the client one of them saw.
+    let index = entries.len().saturating_sub(trusted_proxies);
+    entries[index].parse::<std::net::IpAddr>().ok().or(peer)
+}
+
+/// The folded state of stream `id` as `A` (its default when there is none, or when the
+/// stream is another aggregate's); the store being away answers as [`store_failure`].
+pub async fn load_state<A: crate::Aggregate>(
+    store: &events::EventStore,
+    id: Uuid,
+) -> Result<A, ApiError> {
+    let (state, _) = crate::handler::load::<A>(store, id)
+        .await
+        .map_err(store_failure)?;
+    Ok(state)
 }

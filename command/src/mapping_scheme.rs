@@ -13,7 +13,7 @@ pub mod sheet;
 use events::mapping_scheme::{Changed, Deleted, MappingSchemeEvent, Registered, SchemeDefinition};
 use uuid::Uuid;
 
-use crate::aggregate::{Aggregate, DomainError};
+use crate::aggregate::{Aggregate, Ctx, DomainError};
 use crate::master_data::refuse_if_any;
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
@@ -32,6 +32,7 @@ impl MappingSchemeState {
 
 impl Aggregate for MappingSchemeState {
     type Event = MappingSchemeEvent;
+    type Command = MappingSchemeCommand;
     const STREAM_TYPE: &'static str = events::mapping_scheme::STREAM_TYPE;
 
     fn evolve(&mut self, event: &MappingSchemeEvent) {
@@ -46,6 +47,47 @@ impl Aggregate for MappingSchemeState {
             }
             MappingSchemeEvent::Changed(c) => self.definition = c.definition.clone(),
             MappingSchemeEvent::Deleted(_) => self.deleted = true,
+        }
+    }
+
+    fn decide(
+        &self,
+        cmd: MappingSchemeCommand,
+        _ctx: &Ctx,
+    ) -> Result<Vec<MappingSchemeEvent>, DomainError> {
+        let state = self;
+        match cmd {
+            MappingSchemeCommand::Register {
+                customer_id,
+                definition,
+            } => {
+                let definition = normalize(definition);
+                refuse_if_any(model::check_definition(&definition))?;
+                if state.registered {
+                    return Err(DomainError::Conflict("id".into()));
+                }
+                Ok(vec![MappingSchemeEvent::Registered(Registered {
+                    customer_id,
+                    definition,
+                })])
+            }
+            MappingSchemeCommand::Change { definition } => {
+                if !state.live() {
+                    return Err(DomainError::NotFound);
+                }
+                let definition = normalize(definition);
+                refuse_if_any(model::check_definition(&definition))?;
+                if definition == state.definition {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![MappingSchemeEvent::Changed(Changed { definition })])
+            }
+            MappingSchemeCommand::Delete { reason } => {
+                if !state.live() {
+                    return Err(DomainError::NotFound);
+                }
+                Ok(vec![MappingSchemeEvent::Deleted(Deleted { reason })])
+            }
         }
     }
 }
@@ -108,45 +150,6 @@ pub fn normalize(d: SchemeDefinition) -> SchemeDefinition {
                 value: trim(f.value),
             })
             .collect(),
-    }
-}
-
-pub fn decide(
-    state: &MappingSchemeState,
-    cmd: MappingSchemeCommand,
-) -> Result<Vec<MappingSchemeEvent>, DomainError> {
-    match cmd {
-        MappingSchemeCommand::Register {
-            customer_id,
-            definition,
-        } => {
-            let definition = normalize(definition);
-            refuse_if_any(model::check_definition(&definition))?;
-            if state.registered {
-                return Err(DomainError::Conflict("id".into()));
-            }
-            Ok(vec![MappingSchemeEvent::Registered(Registered {
-                customer_id,
-                definition,
-            })])
-        }
-        MappingSchemeCommand::Change { definition } => {
-            if !state.live() {
-                return Err(DomainError::NotFound);
-            }
-            let definition = normalize(definition);
-            refuse_if_any(model::check_definition(&definition))?;
-            if definition == state.definition {
-                return Ok(Vec::new());
-            }
-            Ok(vec![MappingSchemeEvent::Changed(Changed { definition })])
-        }
-        MappingSchemeCommand::Delete { reason } => {
-            if !state.live() {
-                return Err(DomainError::NotFound);
-            }
-            Ok(vec![MappingSchemeEvent::Deleted(Deleted { reason })])
-        }
     }
 }
 

@@ -40,7 +40,7 @@ pub async fn owner(
     let id = Uuid::parse_str(raw).map_err(|_| unknown())?;
     let (customer, _) = load::<CustomerState>(&state.store, id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if customer.customer_id.is_none() {
         return Err(unknown());
     }

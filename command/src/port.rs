@@ -15,7 +15,7 @@ use events::port::{
 };
 use uuid::Uuid;
 
-use crate::aggregate::{Aggregate, DomainError, Violation};
+use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
 
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Facility {
@@ -56,6 +56,7 @@ fn apply_changes(changes: &[FieldChange], mut set: impl FnMut(&str, Option<Strin
 
 impl Aggregate for PortState {
     type Event = PortEvent;
+    type Command = PortCommand;
     const STREAM_TYPE: &'static str = events::port::STREAM_TYPE;
 
     fn evolve(&mut self, event: &PortEvent) {
@@ -109,6 +110,188 @@ impl Aggregate for PortState {
             PortEvent::Deleted(_) => {
                 self.deleted = true;
                 self.facilities.clear();
+            }
+        }
+    }
+
+    /// Decide a port command on the port's state.
+    fn decide(&self, cmd: PortCommand, _ctx: &Ctx) -> Result<Vec<PortEvent>, DomainError> {
+        let state = self;
+        match cmd {
+            PortCommand::Register {
+                port_code,
+                port_name,
+                port_name_en,
+                declaration_slic,
+            } => {
+                let port_code = normalize_code(&port_code);
+                let mut v = Vec::new();
+                if port_code.is_empty() {
+                    v.push(Violation::new(
+                        "portCode",
+                        "required",
+                        "请输入口岸代码",
+                        "portCode is required",
+                    ));
+                } else if !port_code_ok(&port_code) {
+                    v.push(Violation::new(
+                        "portCode",
+                        "port_code",
+                        "口岸代码应为 3 位大写字母（如 PVG）",
+                        "portCode must be 3 upper-case letters (e.g. PVG)",
+                    ));
+                }
+                required("portName", "口岸名称", &port_name, 50, &mut v);
+                if let Some(en) = &port_name_en {
+                    at_most("portNameEn", "英文名称", en, 100, &mut v);
+                }
+                slic_rule("declarationSlic", "申报 SLIC", &declaration_slic, &mut v);
+                refuse_if_any(v)?;
+                if state.live() {
+                    return Err(DomainError::Conflict(CODE_TAKEN.into()));
+                }
+                Ok(vec![PortEvent::Registered(Registered {
+                    port_code,
+                    port_name,
+                    port_name_en,
+                    declaration_slic,
+                })])
+            }
+            PortCommand::Change {
+                port_name,
+                port_name_en,
+                declaration_slic,
+            } => {
+                if !state.live() {
+                    return Err(DomainError::NotFound);
+                }
+                let mut v = Vec::new();
+                if let Some(n) = &port_name {
+                    required("portName", "口岸名称", n, 50, &mut v);
+                }
+                if let Some(Some(en)) = &port_name_en {
+                    at_most("portNameEn", "英文名称", en, 100, &mut v);
+                }
+                if let Some(s) = &declaration_slic {
+                    slic_rule("declarationSlic", "申报 SLIC", s, &mut v);
+                }
+                refuse_if_any(v)?;
+                let changes: Vec<FieldChange> = [
+                    change("portName", Some(&state.port_name), port_name.as_ref()),
+                    port_name_en
+                        .filter(|new| *new != state.port_name_en)
+                        .map(|new| FieldChange {
+                            field: "portNameEn".into(),
+                            from: state.port_name_en.clone(),
+                            to: new,
+                        }),
+                    change(
+                        "declarationSlic",
+                        Some(&state.declaration_slic),
+                        declaration_slic.as_ref(),
+                    ),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                if changes.is_empty() {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![PortEvent::Changed(Changed { changes })])
+            }
+            PortCommand::Delete { reason } => {
+                if !state.live() {
+                    return Err(DomainError::NotFound);
+                }
+                Ok(vec![PortEvent::Deleted(Deleted { reason })])
+            }
+            PortCommand::AddSlic {
+                slic_id,
+                ups_facility_name,
+                ups_facility_slic,
+            } => {
+                if !state.live() {
+                    return Err(DomainError::NotFound);
+                }
+                let mut v = Vec::new();
+                required(
+                    "upsFacilityName",
+                    "设施名称",
+                    &ups_facility_name,
+                    100,
+                    &mut v,
+                );
+                slic_rule("upsFacilitySlic", "设施 SLIC", &ups_facility_slic, &mut v);
+                refuse_if_any(v)?;
+                if state.facilities.iter().any(|f| f.slic == ups_facility_slic) {
+                    return Err(DomainError::Conflict(SLIC_TAKEN.into()));
+                }
+                Ok(vec![PortEvent::SlicAdded(SlicAdded {
+                    slic_id,
+                    ups_facility_name,
+                    ups_facility_slic,
+                })])
+            }
+            PortCommand::ChangeSlic {
+                slic_id,
+                ups_facility_name,
+                ups_facility_slic,
+            } => {
+                if !state.live() {
+                    return Err(DomainError::NotFound);
+                }
+                let facility = state
+                    .facilities
+                    .iter()
+                    .find(|f| f.id == slic_id)
+                    .ok_or(DomainError::NotFound)?;
+                let mut v = Vec::new();
+                if let Some(n) = &ups_facility_name {
+                    required("upsFacilityName", "设施名称", n, 100, &mut v);
+                }
+                if let Some(s) = &ups_facility_slic {
+                    slic_rule("upsFacilitySlic", "设施 SLIC", s, &mut v);
+                }
+                refuse_if_any(v)?;
+                if let Some(s) = &ups_facility_slic
+                    && state
+                        .facilities
+                        .iter()
+                        .any(|f| f.id != slic_id && &f.slic == s)
+                {
+                    return Err(DomainError::Conflict(SLIC_TAKEN.into()));
+                }
+                let changes: Vec<FieldChange> = [
+                    change(
+                        "upsFacilityName",
+                        Some(&facility.name),
+                        ups_facility_name.as_ref(),
+                    ),
+                    change(
+                        "upsFacilitySlic",
+                        Some(&facility.slic),
+                        ups_facility_slic.as_ref(),
+                    ),
+                ]
+                .into_iter()
+                .flatten()
+                .collect();
+                if changes.is_empty() {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![PortEvent::SlicChanged(SlicChanged {
+                    slic_id,
+                    changes,
+                })])
+            }
+            PortCommand::RemoveSlic { slic_id, reason } => {
+                if !state.live() || !state.facilities.iter().any(|f| f.id == slic_id) {
+                    return Err(DomainError::NotFound);
+                }
+                Ok(vec![PortEvent::SlicRemoved(SlicRemoved {
+                    slic_id,
+                    reason,
+                })])
             }
         }
     }
@@ -224,187 +407,6 @@ fn change(field: &str, old: Option<&str>, new: Option<&String>) -> Option<FieldC
         from: old.map(String::from),
         to: Some(new.clone()),
     })
-}
-
-/// Decide a port command on the port's state.
-pub fn decide(state: &PortState, cmd: PortCommand) -> Result<Vec<PortEvent>, DomainError> {
-    match cmd {
-        PortCommand::Register {
-            port_code,
-            port_name,
-            port_name_en,
-            declaration_slic,
-        } => {
-            let port_code = normalize_code(&port_code);
-            let mut v = Vec::new();
-            if port_code.is_empty() {
-                v.push(Violation::new(
-                    "portCode",
-                    "required",
-                    "请输入口岸代码",
-                    "portCode is required",
-                ));
-            } else if !port_code_ok(&port_code) {
-                v.push(Violation::new(
-                    "portCode",
-                    "port_code",
-                    "口岸代码应为 3 位大写字母（如 PVG）",
-                    "portCode must be 3 upper-case letters (e.g. PVG)",
-                ));
-            }
-            required("portName", "口岸名称", &port_name, 50, &mut v);
-            if let Some(en) = &port_name_en {
-                at_most("portNameEn", "英文名称", en, 100, &mut v);
-            }
-            slic_rule("declarationSlic", "申报 SLIC", &declaration_slic, &mut v);
-            refuse_if_any(v)?;
-            if state.live() {
-                return Err(DomainError::Conflict(CODE_TAKEN.into()));
-            }
-            Ok(vec![PortEvent::Registered(Registered {
-                port_code,
-                port_name,
-                port_name_en,
-                declaration_slic,
-            })])
-        }
-        PortCommand::Change {
-            port_name,
-            port_name_en,
-            declaration_slic,
-        } => {
-            if !state.live() {
-                return Err(DomainError::NotFound);
-            }
-            let mut v = Vec::new();
-            if let Some(n) = &port_name {
-                required("portName", "口岸名称", n, 50, &mut v);
-            }
-            if let Some(Some(en)) = &port_name_en {
-                at_most("portNameEn", "英文名称", en, 100, &mut v);
-            }
-            if let Some(s) = &declaration_slic {
-                slic_rule("declarationSlic", "申报 SLIC", s, &mut v);
-            }
-            refuse_if_any(v)?;
-            let changes: Vec<FieldChange> = [
-                change("portName", Some(&state.port_name), port_name.as_ref()),
-                port_name_en
-                    .filter(|new| *new != state.port_name_en)
-                    .map(|new| FieldChange {
-                        field: "portNameEn".into(),
-                        from: state.port_name_en.clone(),
-                        to: new,
-                    }),
-                change(
-                    "declarationSlic",
-                    Some(&state.declaration_slic),
-                    declaration_slic.as_ref(),
-                ),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            if changes.is_empty() {
-                return Ok(Vec::new());
-            }
-            Ok(vec![PortEvent::Changed(Changed { changes })])
-        }
-        PortCommand::Delete { reason } => {
-            if !state.live() {
-                return Err(DomainError::NotFound);
-            }
-            Ok(vec![PortEvent::Deleted(Deleted { reason })])
-        }
-        PortCommand::AddSlic {
-            slic_id,
-            ups_facility_name,
-            ups_facility_slic,
-        } => {
-            if !state.live() {
-                return Err(DomainError::NotFound);
-            }
-            let mut v = Vec::new();
-            required(
-                "upsFacilityName",
-                "设施名称",
-                &ups_facility_name,
-                100,
-                &mut v,
-            );
-            slic_rule("upsFacilitySlic", "设施 SLIC", &ups_facility_slic, &mut v);
-            refuse_if_any(v)?;
-            if state.facilities.iter().any(|f| f.slic == ups_facility_slic) {
-                return Err(DomainError::Conflict(SLIC_TAKEN.into()));
-            }
-            Ok(vec![PortEvent::SlicAdded(SlicAdded {
-                slic_id,
-                ups_facility_name,
-                ups_facility_slic,
-            })])
-        }
-        PortCommand::ChangeSlic {
-            slic_id,
-            ups_facility_name,
-            ups_facility_slic,
-        } => {
-            if !state.live() {
-                return Err(DomainError::NotFound);
-            }
-            let facility = state
-                .facilities
-                .iter()
-                .find(|f| f.id == slic_id)
-                .ok_or(DomainError::NotFound)?;
-            let mut v = Vec::new();
-            if let Some(n) = &ups_facility_name {
-                required("upsFacilityName", "设施名称", n, 100, &mut v);
-            }
-            if let Some(s) = &ups_facility_slic {
-                slic_rule("upsFacilitySlic", "设施 SLIC", s, &mut v);
-            }
-            refuse_if_any(v)?;
-            if let Some(s) = &ups_facility_slic
-                && state
-                    .facilities
-                    .iter()
-                    .any(|f| f.id != slic_id && &f.slic == s)
-            {
-                return Err(DomainError::Conflict(SLIC_TAKEN.into()));
-            }
-            let changes: Vec<FieldChange> = [
-                change(
-                    "upsFacilityName",
-                    Some(&facility.name),
-                    ups_facility_name.as_ref(),
-                ),
-                change(
-                    "upsFacilitySlic",
-                    Some(&facility.slic),
-                    ups_facility_slic.as_ref(),
-                ),
-            ]
-            .into_iter()
-            .flatten()
-            .collect();
-            if changes.is_empty() {
-                return Ok(Vec::new());
-            }
-            Ok(vec![PortEvent::SlicChanged(SlicChanged {
-                slic_id,
-                changes,
-            })])
-        }
-        PortCommand::RemoveSlic { slic_id, reason } => {
-            if !state.live() || !state.facilities.iter().any(|f| f.id == slic_id) {
-                return Err(DomainError::NotFound);
-            }
-            Ok(vec![PortEvent::SlicRemoved(SlicRemoved {
-                slic_id,
-                reason,
-            })])
-        }
-    }
 }
 
 #[cfg(test)]

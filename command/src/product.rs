@@ -17,7 +17,7 @@ use events::product::{Changed, Deleted, ProductEvent, ProductFields, Registered}
 use rust_decimal::Decimal;
 use uuid::Uuid;
 
-use crate::aggregate::{Aggregate, DomainError, Violation};
+use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
 use crate::hs;
 use crate::master_data::{at_most, clean, refuse_if_any, required};
 use crate::reference::ReferenceData;
@@ -38,6 +38,7 @@ impl ProductState {
 
 impl Aggregate for ProductState {
     type Event = ProductEvent;
+    type Command = ProductCommand;
     const STREAM_TYPE: &'static str = events::product::STREAM_TYPE;
 
     fn evolve(&mut self, event: &ProductEvent) {
@@ -52,6 +53,45 @@ impl Aggregate for ProductState {
             }
             ProductEvent::Changed(c) => self.fields = c.fields.clone(),
             ProductEvent::Deleted(_) => self.deleted = true,
+        }
+    }
+
+    fn decide(&self, cmd: ProductCommand, ctx: &Ctx) -> Result<Vec<ProductEvent>, DomainError> {
+        let state = self;
+        let reference: &ReferenceData = &ctx.reference;
+        let on = ctx.today();
+        match cmd {
+            ProductCommand::Register {
+                customer_id,
+                fields,
+            } => {
+                let fields = normalize(fields);
+                refuse_if_any(check(&fields, reference, on))?;
+                if state.registered {
+                    return Err(DomainError::Conflict("id".into()));
+                }
+                Ok(vec![ProductEvent::Registered(Registered {
+                    customer_id,
+                    fields,
+                })])
+            }
+            ProductCommand::Change { fields } => {
+                if !state.live() {
+                    return Err(DomainError::NotFound);
+                }
+                let fields = normalize(fields);
+                refuse_if_any(check(&fields, reference, on))?;
+                if fields == state.fields {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![ProductEvent::Changed(Changed { fields })])
+            }
+            ProductCommand::Delete { reason } => {
+                if !state.live() {
+                    return Err(DomainError::NotFound);
+                }
+                Ok(vec![ProductEvent::Deleted(Deleted { reason })])
+            }
         }
     }
 }
@@ -228,47 +268,6 @@ pub fn check(f: &ProductFields, reference: &ReferenceData, on: NaiveDate) -> Vec
         f.currency.as_deref(),
     );
     v
-}
-
-pub fn decide(
-    state: &ProductState,
-    cmd: ProductCommand,
-    reference: &ReferenceData,
-    on: NaiveDate,
-) -> Result<Vec<ProductEvent>, DomainError> {
-    match cmd {
-        ProductCommand::Register {
-            customer_id,
-            fields,
-        } => {
-            let fields = normalize(fields);
-            refuse_if_any(check(&fields, reference, on))?;
-            if state.registered {
-                return Err(DomainError::Conflict("id".into()));
-            }
-            Ok(vec![ProductEvent::Registered(Registered {
-                customer_id,
-                fields,
-            })])
-        }
-        ProductCommand::Change { fields } => {
-            if !state.live() {
-                return Err(DomainError::NotFound);
-            }
-            let fields = normalize(fields);
-            refuse_if_any(check(&fields, reference, on))?;
-            if fields == state.fields {
-                return Ok(Vec::new());
-            }
-            Ok(vec![ProductEvent::Changed(Changed { fields })])
-        }
-        ProductCommand::Delete { reason } => {
-            if !state.live() {
-                return Err(DomainError::NotFound);
-            }
-            Ok(vec![ProductEvent::Deleted(Deleted { reason })])
-        }
-    }
 }
 
 #[cfg(test)]

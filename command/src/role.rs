@@ -7,7 +7,7 @@ use std::collections::BTreeSet;
 use api::Role;
 use events::role::{Defined, PermissionsChanged, RoleEvent};
 
-use crate::aggregate::{Aggregate, DomainError, Violation};
+use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
 
 pub mod routes;
 
@@ -33,6 +33,7 @@ impl RoleState {
 
 impl Aggregate for RoleState {
     type Event = RoleEvent;
+    type Command = RoleCommand;
     const STREAM_TYPE: &'static str = events::role::STREAM_TYPE;
 
     fn evolve(&mut self, event: &RoleEvent) {
@@ -47,10 +48,35 @@ impl Aggregate for RoleState {
             }
         }
     }
+
+    fn decide(&self, cmd: RoleCommand, _ctx: &Ctx) -> Result<Vec<RoleEvent>, DomainError> {
+        match cmd {
+            RoleCommand::Define(role) => define(self, role),
+            RoleCommand::SetPermissions {
+                role,
+                codes,
+                caller_granted,
+                caller_is_super_admin,
+            } => set_permissions(self, role, &codes, &caller_granted, caller_is_super_admin),
+        }
+    }
 }
 
-/// Define a role with its default permissions (seeding); nothing when it exists.
-pub fn decide_define(state: &RoleState, role: Role) -> Result<Vec<RoleEvent>, DomainError> {
+/// What may be asked of a role.
+#[derive(Debug, Clone)]
+pub enum RoleCommand {
+    /// Define a role with its default permissions (seeding); nothing when it exists.
+    Define(Role),
+    /// Replace a role's permission codes (see [`set_permissions`]).
+    SetPermissions {
+        role: Role,
+        codes: Vec<String>,
+        caller_granted: BTreeSet<String>,
+        caller_is_super_admin: bool,
+    },
+}
+
+fn define(state: &RoleState, role: Role) -> Result<Vec<RoleEvent>, DomainError> {
     if state.defined {
         return Ok(Vec::new());
     }
@@ -67,7 +93,7 @@ pub fn decide_define(state: &RoleState, role: Role) -> Result<Vec<RoleEvent>, Do
 /// - SUPER_ADMIN keeps every code (400), and only a SUPER_ADMIN edits it (403);
 /// - CUSTOMER holds no staff code (400: every code is a staff code);
 /// - a caller can add only codes they hold themselves (403: no escalation).
-pub fn decide_set_permissions(
+fn set_permissions(
     state: &RoleState,
     role: Role,
     codes: &[String],
@@ -111,12 +137,12 @@ pub fn decide_set_permissions(
             "客户角色不能拥有员工权限",
             "the CUSTOMER role holds no staff permission",
         )),
-        Role::Compliance if new.iter().any(|c| c != "audit:read") => {
+        Role::Compliance if new.iter().any(|c| c != "audit:read" && c != "audit:export") => {
             violations.push(Violation::new(
                 "permissionCodes",
                 "compliance_read_only",
-                "合规审查角色只能拥有 audit:read",
-                "the COMPLIANCE role holds audit:read only: it runs no command",
+                "合规审查角色只能拥有 audit:read 和 audit:export",
+                "the COMPLIANCE role holds audit:read and audit:export only: it runs no command",
             ))
         }
         _ => {}

@@ -13,9 +13,9 @@ pub mod routes;
 use events::trade_company::{Changed, Deleted, Registered, TradeCompanyEvent, TradeCompanyFields};
 use uuid::Uuid;
 
-use crate::aggregate::{Aggregate, DomainError, Violation};
-use crate::declaration::validate::uscc;
+use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
 use crate::master_data::{at_most, clean, refuse_if_any, required};
+use crate::rules::uscc;
 
 #[derive(Debug, Default, Clone, PartialEq, Eq)]
 pub struct TradeCompanyState {
@@ -33,6 +33,7 @@ impl TradeCompanyState {
 
 impl Aggregate for TradeCompanyState {
     type Event = TradeCompanyEvent;
+    type Command = TradeCompanyCommand;
     const STREAM_TYPE: &'static str = events::trade_company::STREAM_TYPE;
 
     fn evolve(&mut self, event: &TradeCompanyEvent) {
@@ -47,6 +48,47 @@ impl Aggregate for TradeCompanyState {
             }
             TradeCompanyEvent::Changed(c) => self.fields = c.fields.clone(),
             TradeCompanyEvent::Deleted(_) => self.deleted = true,
+        }
+    }
+
+    fn decide(
+        &self,
+        cmd: TradeCompanyCommand,
+        _ctx: &Ctx,
+    ) -> Result<Vec<TradeCompanyEvent>, DomainError> {
+        let state = self;
+        match cmd {
+            TradeCompanyCommand::Register {
+                customer_id,
+                fields,
+            } => {
+                let fields = normalize(fields);
+                refuse_if_any(check(&fields))?;
+                if state.registered {
+                    return Err(DomainError::Conflict("id".into()));
+                }
+                Ok(vec![TradeCompanyEvent::Registered(Registered {
+                    customer_id,
+                    fields,
+                })])
+            }
+            TradeCompanyCommand::Change { fields } => {
+                if !state.live() {
+                    return Err(DomainError::NotFound);
+                }
+                let fields = normalize(fields);
+                refuse_if_any(check(&fields))?;
+                if fields == state.fields {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![TradeCompanyEvent::Changed(Changed { fields })])
+            }
+            TradeCompanyCommand::Delete { reason } => {
+                if !state.live() {
+                    return Err(DomainError::NotFound);
+                }
+                Ok(vec![TradeCompanyEvent::Deleted(Deleted { reason })])
+            }
         }
     }
 }
@@ -136,45 +178,6 @@ pub fn check(f: &TradeCompanyFields) -> Vec<Violation> {
     }
     at_most(&mut v, "address", f.address.as_deref(), 200);
     v
-}
-
-pub fn decide(
-    state: &TradeCompanyState,
-    cmd: TradeCompanyCommand,
-) -> Result<Vec<TradeCompanyEvent>, DomainError> {
-    match cmd {
-        TradeCompanyCommand::Register {
-            customer_id,
-            fields,
-        } => {
-            let fields = normalize(fields);
-            refuse_if_any(check(&fields))?;
-            if state.registered {
-                return Err(DomainError::Conflict("id".into()));
-            }
-            Ok(vec![TradeCompanyEvent::Registered(Registered {
-                customer_id,
-                fields,
-            })])
-        }
-        TradeCompanyCommand::Change { fields } => {
-            if !state.live() {
-                return Err(DomainError::NotFound);
-            }
-            let fields = normalize(fields);
-            refuse_if_any(check(&fields))?;
-            if fields == state.fields {
-                return Ok(Vec::new());
-            }
-            Ok(vec![TradeCompanyEvent::Changed(Changed { fields })])
-        }
-        TradeCompanyCommand::Delete { reason } => {
-            if !state.live() {
-                return Err(DomainError::NotFound);
-            }
-            Ok(vec![TradeCompanyEvent::Deleted(Deleted { reason })])
-        }
-    }
 }
 
 #[cfg(test)]

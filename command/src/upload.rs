@@ -25,7 +25,7 @@ use api::Actor;
 use events::upload::{Completed, Confirmed, Failed, Progressed, Received, Started, UploadEvent};
 use uuid::Uuid;
 
-use crate::aggregate::{Aggregate, DomainError, Violation};
+use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
 
 /// Longest file name kept, in characters.
 pub const MAX_FILE_NAME: usize = 255;
@@ -87,6 +87,7 @@ pub fn status(failed: bool, completed: bool, problems: u32) -> &'static str {
 
 impl Aggregate for UploadState {
     type Event = UploadEvent;
+    type Command = UploadCommand;
     const STREAM_TYPE: &'static str = events::upload::STREAM_TYPE;
 
     fn evolve(&mut self, event: &UploadEvent) {
@@ -111,6 +112,35 @@ impl Aggregate for UploadState {
             UploadEvent::Confirmed(_) => self.confirmed = true,
         }
     }
+
+    fn decide(&self, cmd: UploadCommand, _ctx: &Ctx) -> Result<Vec<UploadEvent>, DomainError> {
+        let state = self;
+        if let UploadCommand::Receive(r) = cmd {
+            if state.exists() {
+                return Err(DomainError::Conflict("upload exists already".into()));
+            }
+            return receive(r);
+        }
+        if !state.exists() {
+            return Err(DomainError::NotFound);
+        }
+        let event = match cmd {
+            UploadCommand::Receive(_) => unreachable_receive()?,
+            UploadCommand::Confirm if state.confirmed => return Ok(Vec::new()),
+            UploadCommand::Confirm => UploadEvent::Confirmed(Confirmed {}),
+            // The worker's commands on a finished upload, or repeated, change nothing.
+            _ if state.finished() => return Ok(Vec::new()),
+            UploadCommand::Start { .. } if state.total.is_some() => return Ok(Vec::new()),
+            UploadCommand::Start { total } => UploadEvent::Started(Started { total }),
+            UploadCommand::Progress(p) if p.through <= state.through => return Ok(Vec::new()),
+            UploadCommand::Progress(p) => UploadEvent::Progressed(p),
+            UploadCommand::Complete => UploadEvent::Completed(Completed {}),
+            UploadCommand::Fail { reason, reason_en } => {
+                UploadEvent::Failed(Failed { reason, reason_en })
+            }
+        };
+        Ok(vec![event])
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -127,34 +157,6 @@ pub enum UploadCommand {
     Fail { reason: String, reason_en: String },
     /// The uploader opened the result.
     Confirm,
-}
-
-pub fn decide(state: &UploadState, cmd: UploadCommand) -> Result<Vec<UploadEvent>, DomainError> {
-    if let UploadCommand::Receive(r) = cmd {
-        if state.exists() {
-            return Err(DomainError::Conflict("upload exists already".into()));
-        }
-        return receive(r);
-    }
-    if !state.exists() {
-        return Err(DomainError::NotFound);
-    }
-    let event = match cmd {
-        UploadCommand::Receive(_) => unreachable_receive()?,
-        UploadCommand::Confirm if state.confirmed => return Ok(Vec::new()),
-        UploadCommand::Confirm => UploadEvent::Confirmed(Confirmed {}),
-        // The worker's commands on a finished upload, or repeated, change nothing.
-        _ if state.finished() => return Ok(Vec::new()),
-        UploadCommand::Start { .. } if state.total.is_some() => return Ok(Vec::new()),
-        UploadCommand::Start { total } => UploadEvent::Started(Started { total }),
-        UploadCommand::Progress(p) if p.through <= state.through => return Ok(Vec::new()),
-        UploadCommand::Progress(p) => UploadEvent::Progressed(p),
-        UploadCommand::Complete => UploadEvent::Completed(Completed {}),
-        UploadCommand::Fail { reason, reason_en } => {
-            UploadEvent::Failed(Failed { reason, reason_en })
-        }
-    };
-    Ok(vec![event])
 }
 
 /// `Receive` is handled before the match; this arm cannot be reached.

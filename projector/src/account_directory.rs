@@ -113,6 +113,11 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
         AccountEvent::PasswordResetForced(f) => {
             ("reset_forced = $5", vec![Val::Text(Some(f.reason.clone()))])
         }
+        // A lock for one client address leaves the account open from every other: the
+        // directory shows only locks that hold everywhere.
+        AccountEvent::Locked(l) if l.every_address == Some(false) => {
+            ("locked_until = locked_until", vec![])
+        }
         AccountEvent::Locked(l) => ("locked_until = $5", vec![Val::Time(Some(l.until))]),
         AccountEvent::Transferred(t) => (
             "transfer_to = $5",

@@ -1,6 +1,6 @@
 //! `clearance_exception_list`: one row per clearance exception in `rm_clearance_exceptions`
 //! (the lists, the detail, the export) and one row per event in
-//! `rm_clearance_exception_history` (the timeline). Read by `query::clearance_exceptions`.
+//! `rm_clearance_exception_history` (the timeline). Read by `query::clearance_exception_list`.
 //!
 //! A row keeps the stream version it reflects; an event is applied only when its version is
 //! above the row's, and history rows are keyed by (exception, version), so applying an event

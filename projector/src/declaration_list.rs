@@ -175,15 +175,13 @@ async fn apply_erasures(tx: &mut PgConnection, erased: Vec<Uuid>) -> Result<(), 
             }
         }
         let Some(data) = latest else { continue };
+        // The declaration's personal fields as its event module declares them: each one
+        // that reads as erased now is erased in the row's form too.
+        let form = serde_json::to_value(&data).unwrap_or_default();
         let mut erased = serde_json::Map::new();
-        for (field, value) in [
-            ("shipperIdNumber", &data.shipper_id_number),
-            ("recipientIdNumber", &data.recipient_id_number),
-            ("shipperPhone", &data.shipper_phone),
-            ("recipientPhone", &data.recipient_phone),
-        ] {
-            if value.as_deref() == Some(events::pii::ERASED) {
-                erased.insert(field.into(), events::pii::ERASED.into());
+        for (field, _) in events::declaration::PERSONAL.fields {
+            if form.get(*field).and_then(serde_json::Value::as_str) == Some(events::pii::ERASED) {
+                erased.insert((*field).into(), events::pii::ERASED.into());
             }
         }
         if erased.is_empty() {

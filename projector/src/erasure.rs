@@ -77,7 +77,7 @@ pub(crate) fn erasure_of(event: &RecordedEvent) -> Result<Option<Erased>, Projec
 }
 
 /// In the rows of `table` whose `key` is one of `ids`, every value of `subject` in the jsonb
-/// `columns` becomes `[erased]` ([`events::pii::scrub`]); nothing else changes. `table`,
+/// `columns` becomes `[erased]` ([`events::personal::scrub`]); nothing else changes. `table`,
 /// `key` and `columns` are the caller's constants.
 pub(crate) async fn scrub_rows(
     tx: &mut PgConnection,
@@ -113,7 +113,7 @@ pub(crate) async fn scrub_rows(
             .collect::<Result<_, _>>()?;
         let mut any = false;
         for v in &mut values {
-            any |= events::pii::scrub(v, subject);
+            any |= events::personal::scrub(v, subject);
         }
         if !any {
             continue;

@@ -54,7 +54,7 @@ impl Projection for ExceptionOutbox {
 }
 
 /// What a delivery to an erased recipient records as its error.
-pub const ERASED_RECIPIENT: &str = "the recipient's personal data was erased";
+pub use events::clearance_exception::ERASED_RECIPIENT;
 
 /// An erasure (docs/personal-data.md): the subject's contacts in the notices of the
 /// exceptions it names read `[erased]`, and their deliveries to the subject show
@@ -73,21 +73,33 @@ async fn erase(
         e,
     )
     .await?;
-    let rows: Vec<(Uuid, String)> = sqlx::query_as(
-        "SELECT id, recipient FROM exception_deliveries
+    let rows: Vec<(Uuid, String, Uuid, i64, String, String)> = sqlx::query_as(
+        "SELECT id, recipient, exception_id, notice_version, channel, delivery_key
+           FROM exception_deliveries
           WHERE exception_id = ANY($1) AND recipient <> $2 FOR UPDATE",
     )
     .bind(&e.streams)
     .bind(events::pii::ERASED)
     .fetch_all(&mut *tx)
     .await?;
-    let erased: Vec<Uuid> = rows
-        .into_iter()
-        .filter(|(_, recipient)| {
-            events::pii::subject_of(recipient).as_deref() == Some(e.subject.as_str())
-        })
-        .map(|(id, _)| id)
-        .collect();
+    let mut erased: Vec<Uuid> = Vec::new();
+    for (id, recipient, exception, version, channel, key) in rows {
+        if events::pii::subject_of(&recipient).as_deref() != Some(e.subject.as_str()) {
+            continue;
+        }
+        erased.push(id);
+        // A row written before keys were keyed holds a plain hash of the address in its
+        // key: replaced by the keyed one, so nothing left in the row can be matched against
+        // candidates of the erased address.
+        let keyed = delivery_key(exception, version, &channel, &recipient);
+        if keyed != key {
+            sqlx::query("UPDATE exception_deliveries SET delivery_key = $2 WHERE id = $1")
+                .bind(id)
+                .bind(&keyed)
+                .execute(&mut *tx)
+                .await?;
+        }
+    }
     if !erased.is_empty() {
         sqlx::query(
             "UPDATE exception_deliveries SET recipient = $2, recipient_masked = $2,
@@ -104,14 +116,13 @@ async fn erase(
     Ok(())
 }
 
-/// The unique key of one delivery: exception, notice version, channel and a digest of the
-/// address (the key is logged in events, the address is not).
+/// The unique key of one delivery: exception, notice version, channel and a keyed digest
+/// of the address (the key is recorded in events, the address is not). The digest is keyed
+/// with the personal-data secret: a plain hash of a phone number whose other digits are known
+/// (or of an e-mail address) could be found again by trying the candidates.
 pub fn delivery_key(exception: Uuid, version: i64, channel: &str, address: &str) -> String {
-    let address = Uuid::new_v5(
-        &Uuid::NAMESPACE_OID,
-        address.trim().to_lowercase().as_bytes(),
-    );
-    format!("{exception}:{version}:{channel}:{}", address.simple())
+    let digest = events::pii::keyed_digest("delivery-address", &events::pii::normalize(address));
+    format!("{exception}:{version}:{channel}:{digest}")
 }
 
 fn json_of<T: serde::Serialize>(v: &T) -> Result<Value, ProjectionError> {
@@ -212,7 +223,8 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
 }
 
 /// One pending row per contact of the notice (a repeated address on a channel is one row);
-/// an erased contact gets none.
+/// an erased contact gets none. A row of the same notice, channel and address written before
+/// keys were keyed (another key) counts as the same delivery: a rebuild sends nothing again.
 async fn enqueue(
     tx: &mut PgConnection,
     event: &RecordedEvent,
@@ -230,7 +242,11 @@ async fn enqueue(
             "INSERT INTO exception_deliveries (id, delivery_key, exception_id, notice_version,
                  version, kind, channel, party, recipient, recipient_masked, next_attempt_at,
                  created_at, updated_at)
-             VALUES ($1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $10, $10)
+             SELECT $1, $2, $3, $4, $4, $5, $6, $7, $8, $9, $10, $10, $10
+              WHERE NOT EXISTS (
+                    SELECT 1 FROM exception_deliveries d
+                     WHERE d.exception_id = $3 AND d.notice_version = $4 AND d.channel = $6
+                       AND lower(d.recipient) = lower($8))
              ON CONFLICT (delivery_key) DO NOTHING",
         )
         .bind(Uuid::new_v5(&Uuid::NAMESPACE_URL, key.as_bytes()))

@@ -1,7 +1,7 @@
 //! `master_data_directory`: the customers' master data as lists, one row per record in
 //! `rm_trade_companies`, `rm_products` and `rm_mapping_schemes`, with the audit columns
 //! (create/update by and time) and `deleted`. Read by the master data queries
-//! (`query::master_data`) and by the upload (products to fill HS codes, schemes to read
+//! (`query::master_data_directory`) and by the upload (products to fill HS codes, schemes to read
 //! files).
 //!
 //! Every row keeps the stream version it reflects and an event is applied only above it, so

@@ -223,18 +223,10 @@ impl Filter {
 /// Needs `staff:management`. Every change of accounts, roles, ports and customers, newest
 /// first.
 #[utoipa::path(
-    get,
-    path = "/api/v1/admin/audit",
-    tag = api::doc::AUTH,
-    operation_id = "adminAudit",
-    security(("bearer" = [])),
+    get, path = "/api/v1/admin/audit", operation_id = "adminAudit",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     params(AuditParams),
-    responses(
-        (status = 200, description = "A page of audit records.", body = Page<AuditRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "A page of audit records.", body = Page<AuditRecord>), api::doc::ListErrors),
 )]
 async fn list(
     State(state): State<QueryState>,

@@ -73,22 +73,10 @@ type BookRow = (
 /// The saved notice contacts (WeChat openIds, e-mail addresses, phones), each for the sender
 /// (`shipFrom`) or receiver (`shipTo`) side with a colour tag.
 #[utoipa::path(
-    get,
-    path = "/api/v1/customers/{id}/contacts",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "contactBook",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The customer's id (foreign or malformed: 404)."),
-        BookParams,
-    ),
-    responses(
-        (status = 200, description = "The book.", body = ContactBook),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    get, path = "/api/v1/customers/{id}/contacts", operation_id = "contactBook",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The customer's id (foreign or malformed: 404)."), BookParams),
+    responses((status = 200, description = "The book.", body = ContactBook), api::doc::ReadErrors),
 )]
 async fn book(
     State(state): State<QueryState>,

@@ -256,18 +256,10 @@ pub fn mask_changes(changes: &mut Value) {
 /// Events across declarations, newest first. Customers see their own company's only.
 /// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
-    get,
-    path = "/api/v1/declarations/activity",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "declarationActivity",
-    security(("bearer" = [])),
+    get, path = "/api/v1/declarations/activity", operation_id = "declarationActivity",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(ActivityParams),
-    responses(
-        (status = 200, description = "A page of events.", body = Page<ActivityEntry>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "A page of events.", body = Page<ActivityEntry>), api::doc::ListErrors),
 )]
 async fn activity(
     State(state): State<QueryState>,

@@ -169,18 +169,10 @@ pub async fn load(
 /// Counts per type and status, and per day. Customers count their own company's only.
 /// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
-    get,
-    path = "/api/v1/declarations/counts",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "countDeclarations",
-    security(("bearer" = [])),
+    get, path = "/api/v1/declarations/counts", operation_id = "countDeclarations",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(CountsParams),
-    responses(
-        (status = 200, description = "The counts.", body = Counts),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "The counts.", body = Counts), api::doc::ListErrors),
 )]
 async fn counts(
     State(state): State<QueryState>,

@@ -122,25 +122,16 @@ pub async fn load(pool: &sqlx::PgPool, actor: &Actor, id: Uuid) -> Result<Option
 /// A declaration the caller may not see answers 404, like a missing one.
 /// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
-    get,
-    path = "/api/v1/declarations/{id}",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "getDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        DetailParams,
-    ),
+    get, path = "/api/v1/declarations/{id}", operation_id = "getDeclaration",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::DECLARATION), DetailParams),
     responses(
         (
             status = 200,
             description = "The declaration, with its `version` for `If-Match`.",
             body = ref("#/components/schemas/Declaration"),
         ),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::ReadErrors,
     ),
 )]
 async fn detail(

@@ -187,22 +187,10 @@ pub async fn load(
 /// Every event in version order: who, when, status from -> to, reason, fields changed.
 /// Staff need `declarations:management` (403 without it).
 #[utoipa::path(
-    get,
-    path = "/api/v1/declarations/{id}/history",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "declarationHistory",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        HistoryParams,
-    ),
-    responses(
-        (status = 200, description = "The events.", body = Vec<HistoryEntry>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    get, path = "/api/v1/declarations/{id}/history", operation_id = "declarationHistory",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::DECLARATION), HistoryParams),
+    responses((status = 200, description = "The events.", body = Vec<HistoryEntry>), api::doc::ReadErrors),
 )]
 async fn history(
     State(state): State<QueryState>,

@@ -324,17 +324,12 @@ pub async fn count(pool: &sqlx::PgPool, filter: &Filter) -> Result<i64, ApiError
 /// Staff holding `declarations:management` see every customer's declarations, customers only
 /// their own company's. Deleted ones only when `status=5` is asked.
 #[utoipa::path(
-    get,
-    path = "/api/v1/declarations",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "listDeclarations",
-    security(("bearer" = [])),
+    get, path = "/api/v1/declarations", operation_id = "listDeclarations",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(ListParams),
     responses(
         (status = 200, description = "A page of summaries.", body = Page<DeclarationSummary>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
+        api::doc::ListErrors,
     ),
 )]
 async fn list(

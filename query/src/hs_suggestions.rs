@@ -4,12 +4,14 @@
 //! Three sources, in this order: the customer's own product library (`rm_products`: the same
 //! description first, then one containing the text or contained in it, then similar words),
 //! the Chinese tariff descriptions when a user has imported them (`rm_hs_tariff_zh`, table
-//! `hs-tariff-zh`), and the HS 2022 nomenclature (`hs_nomenclature`, loaded by
-//! `clearway seed`). Each is searched through a PostgreSQL full-text index (GIN on a
-//! `tsvector`): English words through the `english` configuration, Chinese words segmented
-//! by jieba (crate `textsearch`, the same code that indexed the rows) through `simple`.
-//! Chinese queries reach the English nomenclature through the goods-term glossary
-//! (`seeds/hs-glossary.csv`). Digits search code prefixes instead.
+//! `hs-tariff-zh`), and the HS 2022 subheadings (`hs_nomenclature`, loaded by
+//! `clearway seed`). The first two are searched through PostgreSQL full-text indexes (GIN on
+//! a `tsvector`): English words through the `english` configuration, Chinese words segmented
+//! by jieba (crate `textsearch`) through `simple`. The subheadings are ranked by the
+//! in-memory index of China's 2026 tariff (`textsearch::hs`: every ten-digit line read with
+//! its eight-digit, subheading, heading and chapter text, Chinese and English), each with
+//! the tariff line that matched best (`tariffLine`, ten digits) and the words that matched
+//! (`matched`). Digits search code prefixes instead.
 //!
 //! Customers get their own company's products (naming another company's `customerId` is
 //! 404, as anything not theirs); staff holding `declarations:management` name any customer,
@@ -22,6 +24,7 @@ use axum::extract::State;
 use serde::{Deserialize, Serialize};
 use sqlx::{FromRow, PgPool};
 use textsearch::QueryTerms;
+use textsearch::hs::TariffLine;
 use utoipa::{IntoParams, ToSchema};
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
@@ -37,6 +40,13 @@ pub const MAX_LIMIT: i64 = 20;
 const DEFAULT_LIMIT: i64 = 10;
 
 pub fn routes(g: &Guards) -> OpenApiRouter<QueryState> {
+    // Build the tariff index in the background (a few seconds), not on the first request.
+    static WARM: std::sync::Once = std::sync::Once::new();
+    WARM.call_once(|| {
+        std::thread::spawn(|| {
+            textsearch::hs::index();
+        });
+    });
     let guard = g.customer_or_permission(&[STAFF_PERMISSION]);
     OpenApiRouter::new().routes(routes!(hs_suggestions).map(|r| r.route_layer(guard)))
 }
@@ -90,7 +100,8 @@ pub struct HsSuggestion {
     /// How well the text matched, 0..1, comparable within one source: 1 is the same
     /// description (or a code prefix), 0.9 a product description containing the text or
     /// contained in it, 0.5-0.8 a product sharing words with it (by its full-text rank);
-    /// tariff lines and subheadings: the full-text rank r as r / (r + 1).
+    /// imported tariff lines: the full-text rank r as r / (r + 1); subheadings: the tariff
+    /// index's score s as s / (s + 10).
     pub score: f64,
     /// Chapter > heading > subheading (those the nomenclature has).
     pub path: Vec<HsPathEntry>,
@@ -105,6 +116,57 @@ pub struct HsSuggestion {
     /// The product suggested (source `PRODUCT_LIBRARY`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub product_id: Option<Uuid>,
+    /// For a subheading suggested from a description (source `NOMENCLATURE`): the line of
+    /// China's 2026 tariff under it that matched the description best, the ten-digit code
+    /// to declare, with its official name and parents.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub tariff_line: Option<TariffLineRef>,
+    /// Why it was suggested: the words of the description that the tariff line's text (its
+    /// own name or its parents') contains.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub matched: Option<Vec<String>>,
+}
+
+/// A line of China's 2026 tariff (`seeds/cn_tariff_2026.csv`).
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TariffLineRef {
+    /// Ten digits.
+    pub code: String,
+    /// The tariff edition the line is of.
+    pub edition: String,
+    /// The official Chinese goods name.
+    pub name_zh: String,
+    /// China Customs' English statistical name of its eight digits, when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_en: Option<String>,
+    /// The first legal unit as the tariff names it (千克, 件, 台, ...), when it has one.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub legal_unit: Option<String>,
+    /// 监管条件 (supervision conditions) letters, when any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub supervision_conditions: Option<String>,
+    /// 检验检疫类别 (inspection category) letters, when any.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub inspection_category: Option<String>,
+    /// 申报要素 (declaration elements) as the tariff lists them, `n:name;...`.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub declaration_elements: Option<String>,
+    /// Its parents, nearest first: eight digits (statistical names), subheading, heading,
+    /// chapter.
+    pub parents: Vec<TariffParent>,
+}
+
+/// A parent of a tariff line.
+#[derive(Debug, Clone, PartialEq, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct TariffParent {
+    pub code: String,
+    /// English: China's statistical name (eight digits) or the HS 2022 description.
+    pub name_en: String,
+    /// Chinese: the statistical name (eight digits only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub name_zh: Option<String>,
 }
 
 /// HS code suggestions
@@ -114,18 +176,12 @@ pub struct HsSuggestion {
 /// ranked by a full-text index; each with its chapter > heading > subheading path, legal
 /// units and declaration elements where known. Digits complete a code instead.
 #[utoipa::path(
-    get,
-    path = "/api/v1/hs-suggestions",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "hsSuggestions",
-    security(("bearer" = [])),
+    get, path = "/api/v1/hs-suggestions", operation_id = "hsSuggestions",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     params(HsSuggestionParams),
     responses(
         (status = 200, description = "Up to `limit` suggestions, best first.", body = Vec<HsSuggestion>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::ReadErrors,
     ),
 )]
 async fn hs_suggestions(
@@ -237,6 +293,39 @@ struct NomenclatureHit {
     code: String,
     description: String,
     score: f64,
+    /// The best tariff line under the subheading, with the words matched.
+    #[sqlx(skip)]
+    line: Option<(&'static TariffLine, Vec<String>)>,
+}
+
+fn none(s: &str) -> Option<String> {
+    let s = s.trim();
+    (!s.is_empty()).then(|| s.to_string())
+}
+
+fn tariff_line_ref(line: &TariffLine) -> TariffLineRef {
+    let parents = textsearch::hs::index().parents(&line.code);
+    TariffLineRef {
+        code: line.code.clone(),
+        edition: textsearch::hs::EDITION.to_string(),
+        name_zh: line.name_zh.clone(),
+        name_en: parents
+            .first()
+            .filter(|p| p.code.len() == 8)
+            .map(|p| p.name_en.clone()),
+        legal_unit: none(&line.legal_unit),
+        supervision_conditions: none(&line.supervision_conditions),
+        inspection_category: none(&line.inspection_category),
+        declaration_elements: none(&line.declaration_elements),
+        parents: parents
+            .into_iter()
+            .map(|p| TariffParent {
+                code: p.code,
+                name_en: p.name_en,
+                name_zh: none(&p.name_zh),
+            })
+            .collect(),
+    }
 }
 
 const PRODUCT_COLUMNS: &str = "product_id, hs_code, description_cn, description_en,
@@ -281,6 +370,8 @@ pub async fn suggest(
             legal_units: units(p.legal_unit_one, p.legal_unit_two),
             elements: p.declaration_elements,
             product_id: Some(p.product_id),
+            tariff_line: None,
+            matched: None,
         });
     }
     for t in tariff {
@@ -293,6 +384,8 @@ pub async fn suggest(
             legal_units: units(t.legal_unit_one, t.legal_unit_two),
             elements: t.elements,
             product_id: None,
+            tariff_line: None,
+            matched: None,
         });
     }
     for n in nomenclature {
@@ -305,6 +398,8 @@ pub async fn suggest(
             legal_units: None,
             elements: None,
             product_id: None,
+            tariff_line: n.line.as_ref().map(|l| tariff_line_ref(l.0)),
+            matched: n.line.map(|l| l.1),
         });
     }
     out.truncate(usize::try_from(limit).unwrap_or(0));
@@ -440,11 +535,47 @@ async fn by_text(
         None => Vec::new(),
     };
 
-    let nomenclature = match terms.expanded_query() {
-        Some(words) => nomenclature_hits(pool, &words, limit).await?,
-        None => Vec::new(),
-    };
+    let nomenclature = tariff_index_hits(pool, q, limit).await?;
     Ok((products, tariff, nomenclature))
+}
+
+/// The subheadings the in-memory index of the 2026 tariff (`textsearch::hs`) ranks first
+/// for `q`, each with its best tariff line; only those the `hs_nomenclature` table holds
+/// (their description comes from it). The score is the index's s as s / (s + 10).
+async fn tariff_index_hits(
+    pool: &PgPool,
+    q: &str,
+    limit: i64,
+) -> Result<Vec<NomenclatureHit>, sqlx::Error> {
+    let q = q.to_string();
+    let n = usize::try_from(limit).unwrap_or(0);
+    let found = tokio::task::spawn_blocking(move || textsearch::hs::index().suggest(&q, n))
+        .await
+        .unwrap_or_default();
+    if found.is_empty() {
+        return Ok(Vec::new());
+    }
+    let codes: Vec<String> = found.iter().map(|s| s.subheading.clone()).collect();
+    let rows: Vec<(String, String)> = sqlx::query_as(
+        "SELECT code, description FROM hs_nomenclature WHERE level = 6 AND code = ANY($1)",
+    )
+    .bind(&codes)
+    .fetch_all(pool)
+    .await?;
+    let descriptions: HashMap<String, String> = rows.into_iter().collect();
+    Ok(found
+        .into_iter()
+        .filter_map(|s| {
+            let description = descriptions.get(&s.subheading)?.clone();
+            let score = f64::from(s.score);
+            Some(NomenclatureHit {
+                code: s.subheading,
+                description,
+                score: score / (score + 10.0),
+                line: Some((s.line, s.matched)),
+            })
+        })
+        .collect())
 }
 
 /// The nomenclature is English: it is searched with the query's English words and the

@@ -6,22 +6,22 @@ use axum::extract::FromRef;
 use sqlx::PgPool;
 use utoipa_axum::router::OpenApiRouter;
 
+pub mod account_directory;
 pub mod admin_audit;
-pub mod clearance_exceptions;
+pub mod clearance_exception_list;
 pub mod contact_books;
-pub mod customers;
+pub mod customer_directory;
 pub mod declaration_activity;
 pub mod declaration_counts;
 pub mod declaration_detail;
 pub mod declaration_history;
 pub mod declaration_list;
 pub mod hs_suggestions;
-pub mod master_data;
-pub mod ports;
-pub mod reference;
+pub mod master_data_directory;
+pub mod port_directory;
+pub mod reference_rows;
 pub mod reports;
-pub mod roles;
-pub mod staff_list;
+pub mod role_permissions;
 pub mod upload_log;
 pub mod wait;
 
@@ -49,22 +49,22 @@ impl FromRef<QueryState> for PgPool {
 /// cannot be mounted here without its documentation.
 pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
     OpenApiRouter::new()
-        .merge(staff_list::routes(guards))
-        .merge(roles::routes(guards))
-        .merge(ports::routes(guards))
-        .merge(master_data::routes(guards))
+        .merge(account_directory::routes(guards))
+        .merge(role_permissions::routes(guards))
+        .merge(port_directory::routes(guards))
+        .merge(master_data_directory::routes(guards))
         .merge(hs_suggestions::routes(guards))
-        .merge(customers::routes(guards))
+        .merge(customer_directory::routes(guards))
         .merge(admin_audit::routes(guards))
         .merge(declaration_list::routes(guards))
         .merge(declaration_activity::routes(guards))
         .merge(declaration_detail::routes(guards))
         .merge(declaration_history::routes(guards))
         .merge(declaration_counts::routes(guards))
-        .merge(reference::routes())
+        .merge(reference_rows::routes())
         .merge(reports::declaration_export::routes(guards))
         .merge(upload_log::routes(guards))
-        .merge(clearance_exceptions::routes(guards))
+        .merge(clearance_exception_list::routes(guards))
         .merge(contact_books::routes(guards))
         .merge(reports::clearance_export::routes(guards))
 }

@@ -167,24 +167,17 @@ pub struct StatusParams {
 /// The records named in `fileIdList` that the caller may see, in the order named; an
 /// unknown or foreign id is left out (a record appears once its receipt is projected).
 #[utoipa::path(
-    get,
-    path = "/api/v1/upload/log/status",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "uploadStatus",
-    security(("bearer" = [])),
+    get, path = "/api/v1/upload/log/status", operation_id = "uploadStatus",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(StatusParams),
-    responses(
-        (status = 200, description = "The records.", body = Vec<UploadRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "The records.", body = Vec<UploadRecord>), api::doc::ListErrors),
 )]
 async fn status(
     State(state): State<QueryState>,
     actor: Actor,
     Query(params): Query<StatusParams>,
 ) -> ApiResult<Vec<UploadRecord>> {
+    crate::wait::wait_for(&state.pool, &[PROJECTION], None).await?;
     let raw = params.file_id_list.unwrap_or_default();
     let mut ids = Vec::new();
     for part in raw.split(',').map(str::trim).filter(|s| !s.is_empty()) {
@@ -230,18 +223,15 @@ async fn status(
 /// How many finished results (any status but `'3'`) the caller has not opened yet: the
 /// header badge.
 #[utoipa::path(
-    get,
-    path = "/api/v1/upload/query/log/un/confirm/num",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "uploadUnconfirmedCount",
-    security(("bearer" = [])),
+    get, path = "/api/v1/upload/query/log/un/confirm/num", operation_id = "uploadUnconfirmedCount",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     responses(
         (status = 200, description = "The count.", body = i64, content_type = "application/json"),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
+        api::doc::Errors<401, 403>,
     ),
 )]
 async fn unconfirmed(State(state): State<QueryState>, actor: Actor) -> ApiResult<i64> {
+    crate::wait::wait_for(&state.pool, &[PROJECTION], None).await?;
     let (company, uploader) = owner(&actor);
     let n: i64 = sqlx::query_scalar(&format!(
         "SELECT count(*) FROM rm_uploads u WHERE {VISIBLE} AND NOT u.confirm AND u.status <> '3'"
@@ -283,24 +273,17 @@ fn blank(v: &Option<String>) -> Option<&str> {
 ///
 /// The caller's upload records, newest first, filtered as the history drawer asks.
 #[utoipa::path(
-    get,
-    path = "/api/v1/upload/query/log/history",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "uploadHistory",
-    security(("bearer" = [])),
+    get, path = "/api/v1/upload/query/log/history", operation_id = "uploadHistory",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(HistoryParams),
-    responses(
-        (status = 200, description = "A page of records.", body = Page<UploadRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "A page of records.", body = Page<UploadRecord>), api::doc::ListErrors),
 )]
 async fn history(
     State(state): State<QueryState>,
     actor: Actor,
     Query(p): Query<HistoryParams>,
 ) -> ApiResult<Page<UploadRecord>> {
+    crate::wait::wait_for(&state.pool, &[PROJECTION], None).await?;
     let (_, size, offset) = Paging {
         page_no: p.page_no,
         page_size: p.page_size,
@@ -513,19 +496,10 @@ async fn visible_row(state: &QueryState, actor: &Actor, id: &str) -> Result<Uplo
 /// database-table upload, `logFileDetailList` for declaration drafts; `total` counts the
 /// rows of all pages. Someone else's upload, or an unknown id: 404.
 #[utoipa::path(
-    get,
-    path = "/api/v1/upload/query/log/history/detail/{id}",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "uploadDetail",
-    security(("bearer" = [])),
+    get, path = "/api/v1/upload/query/log/history/detail/{id}", operation_id = "uploadDetail",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The file id (a malformed id answers 404)."), DetailParams),
-    responses(
-        (status = 200, description = "The record and its rows.", body = UploadDetail),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    responses((status = 200, description = "The record and its rows.", body = UploadDetail), api::doc::ReadErrors),
 )]
 async fn detail(
     State(state): State<QueryState>,
@@ -533,6 +507,7 @@ async fn detail(
     Path(id): Path<String>,
     Query(p): Query<DetailParams>,
 ) -> ApiResult<UploadDetail> {
+    crate::wait::wait_for(&state.pool, &[PROJECTION], None).await?;
     let (_, size, offset) = Paging {
         page_no: p.page_no,
         page_size: p.page_size,
@@ -602,11 +577,8 @@ pub struct DownloadParams {
 /// tracking number or file name, description, repeat flag. A refused file gives one row
 /// with the reason.
 #[utoipa::path(
-    get,
-    path = "/api/v1/upload/download/desc",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "uploadErrorFile",
-    security(("bearer" = [])),
+    get, path = "/api/v1/upload/download/desc", operation_id = "uploadErrorFile",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(DownloadParams),
     responses(
         (
@@ -616,10 +588,7 @@ pub struct DownloadParams {
             body = String,
             headers(("Content-Disposition" = String, description = "`attachment` with a safe file name.")),
         ),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::ReadErrors,
     ),
 )]
 async fn download(
@@ -627,6 +596,7 @@ async fn download(
     actor: Actor,
     Query(p): Query<DownloadParams>,
 ) -> Result<Response, ApiError> {
+    crate::wait::wait_for(&state.pool, &[PROJECTION], None).await?;
     let id = blank(&p.id).ok_or_else(|| bad("id", "id 不能为空", "id is required"))?;
     let row = visible_row(&state, &actor, id).await?;
     let items: Vec<ItemRow> = sqlx::query_as(

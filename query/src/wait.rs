@@ -1,6 +1,10 @@
 //! Read-your-writes: a query that carries `minPosition` (the `position` a command answered)
-//! waits, 2 s at most by default (`CLEARWAY_READ_WAIT_MS`, [`set_max_wait`]), until every
+//! waits, 2 s at most by default (`CLEARWAY_READ_WAIT_MS`, [`api::reads::ReadWait`]), until every
 //! projection it reads has passed that position, then answers whatever the read model holds.
+//! Without `minPosition` it waits the same way for the last position its session wrote
+//! (remembered by the server, [`api::reads`]), so a client that never sends `minPosition`
+//! still sees its own writes. An answer whose wait ran out carries `X-Read-Behind: <position>`
+//! instead of looking current.
 //!
 //! "Passed" means: no committed event at a position <= `minPosition` lies after the
 //! projection's checkpoint in the feed's `(tx_id, global_position)` order. The feed orders by
@@ -21,7 +25,6 @@
 //! transactions in commit order, so once it holds that event it holds every event the command
 //! could see as committed. On the primary the command's event is committed before it answers.
 
-use std::sync::atomic::{AtomicU64, Ordering};
 use std::time::Duration;
 
 use sqlx::PgPool;
@@ -30,17 +33,10 @@ use tokio::time::Instant;
 /// The longest a query waits for its read model unless set otherwise.
 pub const MAX_WAIT: Duration = Duration::from_secs(2);
 
-static MAX_WAIT_MS: AtomicU64 = AtomicU64::new(MAX_WAIT.as_millis() as u64);
-
-/// Sets how long a query waits for its read model (process-wide; the server sets it from
-/// `CLEARWAY_READ_WAIT_MS` at start).
-pub fn set_max_wait(limit: Duration) {
-    MAX_WAIT_MS.store(limit.as_millis() as u64, Ordering::Relaxed);
-}
-
-/// How long a query waits for its read model now.
+/// How long a query waits for its read model now: its server's setting
+/// ([`api::reads::ReadWait`]), else [`MAX_WAIT`].
 pub fn max_wait() -> Duration {
-    Duration::from_millis(MAX_WAIT_MS.load(Ordering::Relaxed))
+    api::reads::max_wait().unwrap_or(MAX_WAIT)
 }
 
 /// How many of the projections are behind, plus one when this database is a replica that does
@@ -73,14 +69,27 @@ pub async fn passed(
     Ok(behind == 0)
 }
 
-/// Wait until `projections` have passed `min_position` (no wait when it is absent or not
-/// positive), at most [`max_wait`]. Answers whether they got there in time.
+/// Wait until `projections` have passed the later of `min_position` and the position the
+/// caller's session last wrote ([`api::reads`]: read your own writes without the client's
+/// help), at most [`max_wait`]; no wait when neither is there. Answers whether they got
+/// there in time; when not, the answer is marked behind (the `X-Read-Behind` header).
 pub async fn wait_for(
     pool: &PgPool,
-    projections: &[&str],
+    projections: &[&'static str],
     min_position: Option<i64>,
 ) -> Result<bool, sqlx::Error> {
-    wait_for_at_most(pool, projections, min_position, max_wait()).await
+    let floor = api::reads::session_floor(projections);
+    let wanted = min_position.filter(|p| *p > 0).max(floor);
+    let Some(position) = wanted else {
+        return Ok(true);
+    };
+    let reached = wait_for_at_most(pool, projections, Some(position), max_wait()).await?;
+    if reached {
+        api::reads::note_passed(position, projections);
+    } else {
+        api::reads::mark_behind(position);
+    }
+    Ok(reached)
 }
 
 pub async fn wait_for_at_most(

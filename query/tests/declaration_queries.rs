@@ -45,7 +45,7 @@ fn app(pool: &PgPool) -> Router {
             pool: pool.clone(),
             auth,
         })
-        .layer(axum::middleware::from_fn(api::lang::request_context))
+        .layer(axum::middleware::from_fn(api::context::request_context))
 }
 
 fn actor(role: Role, customer_id: Option<Uuid>) -> Actor {

@@ -1,11 +1,7 @@
 //! `GET /api/v1/reference/{table}` against a real PostgreSQL with read-model rows written
 //! directly (the projection has its own test in the projector crate).
 
-// Until `query/src/lib.rs` declares `pub mod reference`, the module is compiled into this
-// test directly (it only names external crates, so it builds the same here).
-#[path = "../src/reference.rs"]
-#[allow(dead_code)]
-mod reference;
+use query::reference_rows as reference;
 
 use axum::body::Body;
 use axum::http::{Request, StatusCode, header};
@@ -53,7 +49,7 @@ async fn insert_version(
 async fn get(pool: &PgPool, uri: &str, headers: &[(&str, &str)]) -> Response {
     let app = reference::router()
         .with_state(pool.clone())
-        .layer(axum::middleware::from_fn(api::lang::request_context));
+        .layer(axum::middleware::from_fn(api::context::request_context));
     let mut request = Request::builder().uri(uri);
     for (k, v) in headers {
         request = request.header(*k, *v);

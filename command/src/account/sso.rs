@@ -29,6 +29,7 @@ pub use oidc::{SsoConfig, SsoConfigError, SsoSettings};
 
 use crate::account::AccountState;
 use crate::account::routes::auth::{ClientIp, limit_sso_start};
+use crate::aggregate::Aggregate;
 use crate::http::CommandState;
 use crate::identity::IdentityState;
 use oidc::{FlowError, Identity, Oidc};
@@ -95,7 +96,7 @@ fn flow_refused(e: &FlowError) -> ApiError {
     }
 }
 
-fn internal(e: impl std::fmt::Display) -> ApiError {
+fn internal(e: impl std::fmt::Display + 'static) -> ApiError {
     ApiError::internal(e)
 }
 
@@ -116,15 +117,11 @@ struct ConfigAnswer {
 }
 
 #[utoipa::path(
-    get,
-    path = "/api/v1/sso/config",
+    get, path = "/api/v1/sso/config", operation_id = "ssoConfig",
     tag = api::doc::AUTH,
-    operation_id = "ssoConfig",
     summary = "Whether staff single sign-on is on",
     description = "Public. When it is on: where to start, where the provider calls back, the end-session route and the registered redirect URIs.",
-    responses(
-        (status = 200, description = "The single sign-on settings a client needs.", body = ConfigAnswer),
-    ),
+    responses((status = 200, description = "The single sign-on settings a client needs.", body = ConfigAnswer)),
 )]
 async fn config(State(state): State<IdentityState>) -> ApiResult<ConfigAnswer> {
     let answer = match &state.sso {
@@ -169,20 +166,14 @@ struct StartAnswer {
 }
 
 #[utoipa::path(
-    post,
-    path = "/api/v1/sso/start",
+    post, path = "/api/v1/sso/start", operation_id = "ssoStart",
     tag = api::doc::AUTH,
-    operation_id = "ssoStart",
     summary = "Start a single sign-on",
     description = "Public. OpenID Connect authorization code flow with PKCE (S256), nonce and state. An empty body or `{redirectUri}` (one of the registered redirect URIs; default the first). The server keeps `state` -> (nonce, S256 challenge, redirect URI) for 10 minutes; too many pending sign-ins: 429. Single sign-on off: 404; the provider unreachable: 503.",
     request_body(content = Option<StartBody>, content_type = "application/json"),
     responses(
         (status = 200, description = "Where to send the browser, with the `state` and the PKCE `codeVerifier` to post back.", body = StartAnswer),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 404, response = api::doc::NotFound),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-        (status = 429, response = api::doc::TooManyRequests),
-        (status = 503, response = api::doc::Unavailable),
+        api::doc::Errors<400, 404, 415, 429>,
     ),
 )]
 async fn start(
@@ -284,20 +275,14 @@ fn valid_verifier(v: &str) -> bool {
 }
 
 #[utoipa::path(
-    post,
-    path = "/api/v1/sso/callback",
+    post, path = "/api/v1/sso/callback", operation_id = "ssoCallback",
     tag = api::doc::AUTH,
-    operation_id = "ssoCallback",
     summary = "Finish a single sign-on",
     description = "Public. `{code, state, codeVerifier}` from the provider's redirect; `state` is single use. The staff member must exist (matched by e-mail at the first sign-in, which links the provider's subject; later sign-ins must come from that subject). The role comes from our grants, never from the provider's groups. A refusal is business code 10000 (HTTP 200) with a message and `data: {reason}` (`UNKNOWN_STAFF`, `CODE_REJECTED`, ...). Single sign-on off: 404; the provider unreachable: 503.",
     request_body(content = CallbackBody, content_type = "application/json"),
     responses(
         (status = 200, description = "Signed in: `data` is our bearer token (or code 10000 with `data: {reason}`).", body = String, content_type = "application/json"),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 404, response = api::doc::NotFound),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-        (status = 503, response = api::doc::Unavailable),
+        api::doc::Errors<400, 404, 413, 415>,
     ),
 )]
 async fn callback(
@@ -454,10 +439,14 @@ async fn link(
     for _ in 0..5 {
         let (account, version) = crate::handler::load::<AccountState>(&state.store, account_id)
             .await
-            .map_err(ApiError::internal)?;
-        let decided =
-            crate::account::decide_sso_link(&account, &identity.issuer, &identity.subject)
-                .map_err(crate::http::refused)?;
+            .map_err(crate::http::store_failure)?;
+        let link = crate::account::AccountCommand::LinkSso {
+            issuer: identity.issuer.clone(),
+            subject: identity.subject.clone(),
+        };
+        let decided = account
+            .decide(link, &state.system_ctx())
+            .map_err(crate::http::refused)?;
         let new: Vec<_> = decided.iter().map(|e| e.to_new_event()).collect();
         let mut tx = state.pool.begin().await?;
         let made = store::link(
@@ -527,18 +516,13 @@ struct LogoutAnswer {
 }
 
 #[utoipa::path(
-    get,
-    path = "/api/v1/sso/logout-url",
-    tag = api::doc::AUTH,
-    operation_id = "ssoLogoutUrl",
+    get, path = "/api/v1/sso/logout-url", operation_id = "ssoLogoutUrl",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "The provider's end-session URL for this session",
     description = "Where the browser goes to end the provider session; the client revokes our session with `POST /auth/logout`. Single sign-on off: 404; the provider unreachable: 503.",
-    security(("bearer" = [])),
     responses(
         (status = 200, description = "The end-session URL (null: the provider has none).", body = LogoutAnswer),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 404, response = api::doc::NotFound),
-        (status = 503, response = api::doc::Unavailable),
+        api::doc::Errors<401, 404>,
     ),
 )]
 async fn logout_url(State(state): State<IdentityState>, actor: Actor) -> ApiResult<LogoutAnswer> {

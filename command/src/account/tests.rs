@@ -8,6 +8,7 @@ use events::account::AccountEvent;
 use uuid::Uuid;
 
 use super::*;
+use crate::testing::{given, then, when};
 
 fn register(username: &str, roles: Vec<Role>, customer_id: Option<Uuid>) -> Register {
     Register {
@@ -21,29 +22,15 @@ fn register(username: &str, roles: Vec<Role>, customer_id: Option<Uuid>) -> Regi
     }
 }
 
-fn given(events: Vec<AccountEvent>) -> AccountState {
-    let mut state = AccountState::default();
-    for e in &events {
-        state.evolve(e);
-    }
-    state
-}
-
 fn account(username: &str, roles: Vec<Role>) -> AccountState {
     let customer = roles.contains(&Role::Customer).then(Uuid::now_v7);
-    given(
-        decide_register(
+    given::<AccountState>(
+        when(
             &AccountState::default(),
-            register(username, roles, customer),
+            AccountCommand::Register(register(username, roles, customer)),
         )
         .expect("ok"),
     )
-}
-
-fn apply(state: &mut AccountState, events: Vec<AccountEvent>) {
-    for e in &events {
-        state.evolve(e);
-    }
 }
 
 fn codes(role: Role) -> BTreeSet<String> {
@@ -53,23 +40,19 @@ fn codes(role: Role) -> BTreeSet<String> {
         .collect()
 }
 
-fn acting<'a>(
-    who: &'a AccountState,
-    roles: &'a [Role],
-    granted: &'a BTreeSet<String>,
-) -> Acting<'a> {
+fn acting(who: &AccountState, roles: &[Role], granted: &BTreeSet<String>) -> Acting {
     Acting {
         account_id: who.account_id().expect("registered"),
-        roles,
-        granted,
+        roles: roles.to_vec(),
+        granted: granted.clone(),
     }
 }
 
 #[test]
 fn registering_a_customer_account_without_its_company_is_refused() {
-    let err = decide_register(
+    let err = when(
         &AccountState::default(),
-        register("acme", vec![Role::Customer], None),
+        AccountCommand::Register(register("acme", vec![Role::Customer], None)),
     )
     .expect_err("refused");
     assert!(matches!(err, DomainError::Validation(v) if v[0].field == "customerId"));
@@ -79,8 +62,11 @@ fn registering_a_customer_account_without_its_company_is_refused() {
 fn registering_the_same_account_twice_is_a_conflict() {
     let state = account("operator", vec![Role::Operator]);
     assert_eq!(state.role(), Some(Role::Operator));
-    let err =
-        decide_register(&state, register("operator", vec![Role::Operator], None)).expect_err("dup");
+    let err = when(
+        &state,
+        AccountCommand::Register(register("operator", vec![Role::Operator], None)),
+    )
+    .expect_err("dup");
     assert!(matches!(err, DomainError::Conflict(_)));
 }
 
@@ -93,9 +79,9 @@ fn the_first_role_by_sort_number_is_the_accounts_role() {
 
 #[test]
 fn a_username_with_spaces_is_refused() {
-    let err = decide_register(
+    let err = when(
         &AccountState::default(),
-        register("a b", vec![Role::Operator], None),
+        AccountCommand::Register(register("a b", vec![Role::Operator], None)),
     )
     .expect_err("refused");
     assert!(matches!(err, DomainError::Validation(v) if v[0].field == "username"));
@@ -103,13 +89,13 @@ fn a_username_with_spaces_is_refused() {
 
 #[test]
 fn the_customer_role_cannot_be_mixed_with_staff_roles() {
-    let err = decide_register(
+    let err = when(
         &AccountState::default(),
-        register(
+        AccountCommand::Register(register(
             "mix",
             vec![Role::Customer, Role::Admin],
             Some(Uuid::now_v7()),
-        ),
+        )),
     )
     .expect_err("refused");
     assert!(matches!(err, DomainError::Validation(v) if v[0].field == "roles"));
@@ -119,10 +105,18 @@ fn the_customer_role_cannot_be_mixed_with_staff_roles() {
 fn given_a_new_user_when_the_first_password_is_set_then_the_setup_requirement_ends() {
     let mut r = register("newbie", vec![Role::Customer], Some(Uuid::now_v7()));
     r.must_set_password = true;
-    let mut state = given(decide_register(&AccountState::default(), r).expect("ok"));
+    let mut state = given::<AccountState>(
+        when(&AccountState::default(), AccountCommand::Register(r)).expect("ok"),
+    );
     assert!(state.must_set_password);
-    let events = decide_password_set(&state, "setup").expect("ok");
-    apply(&mut state, events);
+    let events = when(
+        &state,
+        AccountCommand::SetPassword {
+            how: "setup".into(),
+        },
+    )
+    .expect("ok");
+    then(&mut state, events);
     assert!(!state.must_set_password);
     assert!(state.has_password);
 }
@@ -131,9 +125,17 @@ fn given_a_new_user_when_the_first_password_is_set_then_the_setup_requirement_en
 fn given_a_new_user_when_an_initial_password_is_given_then_they_must_still_set_their_own() {
     let mut r = register("newbie2", vec![Role::Operator], None);
     r.must_set_password = true;
-    let mut state = given(decide_register(&AccountState::default(), r).expect("ok"));
-    let events = decide_password_set(&state, "initial").expect("ok");
-    apply(&mut state, events);
+    let mut state = given::<AccountState>(
+        when(&AccountState::default(), AccountCommand::Register(r)).expect("ok"),
+    );
+    let events = when(
+        &state,
+        AccountCommand::SetPassword {
+            how: "initial".into(),
+        },
+    )
+    .expect("ok");
+    then(&mut state, events);
     assert!(state.has_password);
     assert!(state.must_set_password);
 }
@@ -141,12 +143,33 @@ fn given_a_new_user_when_an_initial_password_is_given_then_they_must_still_set_t
 #[test]
 fn given_a_forced_reset_when_it_is_forced_again_then_nothing_happens_and_a_new_password_ends_it() {
     let mut state = account("acme", vec![Role::Customer]);
-    let events = decide_force_reset(&state, "admin").expect("ok");
-    apply(&mut state, events);
+    let events = when(
+        &state,
+        AccountCommand::ForceReset {
+            reason: "admin".into(),
+        },
+    )
+    .expect("ok");
+    then(&mut state, events);
     assert_eq!(state.reset_forced.as_deref(), Some("admin"));
-    assert!(decide_force_reset(&state, "admin").expect("ok").is_empty());
-    let events = decide_password_set(&state, "update").expect("ok");
-    apply(&mut state, events);
+    assert!(
+        when(
+            &state,
+            AccountCommand::ForceReset {
+                reason: "admin".into()
+            }
+        )
+        .expect("ok")
+        .is_empty()
+    );
+    let events = when(
+        &state,
+        AccountCommand::SetPassword {
+            how: "update".into(),
+        },
+    )
+    .expect("ok");
+    then(&mut state, events);
     assert_eq!(state.reset_forced, None);
 }
 
@@ -156,14 +179,34 @@ fn given_a_deleted_account_when_anything_is_asked_of_it_then_it_is_not_found() {
     let granted = codes(Role::Admin);
     let roles = [Role::Admin];
     let mut state = account("operator", vec![Role::Operator]);
-    let events = decide_delete(&state, &acting(&admin, &roles, &granted), None).expect("ok");
-    apply(&mut state, events);
+    let events = when(
+        &state,
+        AccountCommand::Delete {
+            by: acting(&admin, &roles, &granted),
+            reason: None,
+        },
+    )
+    .expect("ok");
+    then(&mut state, events);
     assert_eq!(
-        decide_password_set(&state, "admin").expect_err("gone"),
+        when(
+            &state,
+            AccountCommand::SetPassword {
+                how: "admin".into()
+            }
+        )
+        .expect_err("gone"),
         DomainError::NotFound
     );
     assert_eq!(
-        decide_disable(&state, &acting(&admin, &roles, &granted), None).expect_err("gone"),
+        when(
+            &state,
+            AccountCommand::Disable {
+                by: acting(&admin, &roles, &granted),
+                reason: None
+            }
+        )
+        .expect_err("gone"),
         DomainError::NotFound
     );
 }
@@ -175,12 +218,29 @@ fn given_an_enabled_account_when_disabled_twice_then_one_event_is_recorded() {
     let roles = [Role::Admin];
     let by = acting(&admin, &roles, &granted);
     let mut state = account("acme", vec![Role::Customer]);
-    let events = decide_disable(&state, &by, None).expect("ok");
-    apply(&mut state, events);
+    let events = when(
+        &state,
+        AccountCommand::Disable {
+            by: by.clone(),
+            reason: None,
+        },
+    )
+    .expect("ok");
+    then(&mut state, events);
     assert!(state.disabled);
-    assert!(decide_disable(&state, &by, None).expect("ok").is_empty());
-    let events = decide_enable(&state, &by).expect("ok");
-    apply(&mut state, events);
+    assert!(
+        when(
+            &state,
+            AccountCommand::Disable {
+                by: by.clone(),
+                reason: None
+            }
+        )
+        .expect("ok")
+        .is_empty()
+    );
+    let events = when(&state, AccountCommand::Enable { by: by.clone() }).expect("ok");
+    then(&mut state, events);
     assert!(!state.disabled);
 }
 
@@ -189,7 +249,14 @@ fn when_someone_acts_on_their_own_account_then_it_is_refused() {
     let admin = account("admin", vec![Role::Admin]);
     let granted = codes(Role::Admin);
     let roles = [Role::Admin];
-    let err = decide_delete(&admin, &acting(&admin, &roles, &granted), None).expect_err("self");
+    let err = when(
+        &admin,
+        AccountCommand::Delete {
+            by: acting(&admin, &roles, &granted),
+            reason: None,
+        },
+    )
+    .expect_err("self");
     assert!(matches!(err, DomainError::Validation(v) if v[0].rule == "self"));
 }
 
@@ -200,7 +267,14 @@ fn when_an_admin_acts_on_a_super_admin_then_it_is_forbidden() {
     let granted = codes(Role::Admin);
     let roles = [Role::Admin];
     assert_eq!(
-        decide_disable(&boss, &acting(&admin, &roles, &granted), None).expect_err("no"),
+        when(
+            &boss,
+            AccountCommand::Disable {
+                by: acting(&admin, &roles, &granted),
+                reason: None
+            }
+        )
+        .expect_err("no"),
         DomainError::Forbidden
     );
 }
@@ -213,10 +287,24 @@ fn when_an_admin_grants_super_admin_then_it_is_forbidden_but_operator_is_fine() 
     let by = acting(&admin, &roles, &granted);
     let target = account("olivia", vec![Role::Operator]);
     assert_eq!(
-        decide_set_roles(&target, &by, &[Role::Operator, Role::SuperAdmin]).expect_err("no"),
+        when(
+            &target,
+            AccountCommand::SetRoles {
+                by: by.clone(),
+                roles: [Role::Operator, Role::SuperAdmin].to_vec()
+            }
+        )
+        .expect_err("no"),
         DomainError::Forbidden
     );
-    let events = decide_set_roles(&target, &by, &[Role::Operator, Role::Admin]).expect("ok");
+    let events = when(
+        &target,
+        AccountCommand::SetRoles {
+            by: by.clone(),
+            roles: [Role::Operator, Role::Admin].to_vec(),
+        },
+    )
+    .expect("ok");
     let AccountEvent::RolesChanged(c) = &events[0] else {
         panic!("roles changed")
     };
@@ -231,10 +319,12 @@ fn when_roles_are_set_to_the_same_set_then_nothing_happens() {
     let roles = [Role::Admin];
     let target = account("olivia", vec![Role::Operator]);
     assert!(
-        decide_set_roles(
+        when(
             &target,
-            &acting(&admin, &roles, &granted),
-            &[Role::Operator]
+            AccountCommand::SetRoles {
+                by: acting(&admin, &roles, &granted),
+                roles: [Role::Operator].to_vec()
+            }
         )
         .expect("ok")
         .is_empty()
@@ -247,8 +337,14 @@ fn when_staff_is_given_the_customer_role_then_it_is_refused() {
     let granted = codes(Role::SuperAdmin);
     let roles = [Role::SuperAdmin];
     let target = account("olivia", vec![Role::Operator]);
-    let err = decide_set_roles(&target, &acting(&boss, &roles, &granted), &[Role::Customer])
-        .expect_err("refused");
+    let err = when(
+        &target,
+        AccountCommand::SetRoles {
+            by: acting(&boss, &roles, &granted),
+            roles: [Role::Customer].to_vec(),
+        },
+    )
+    .expect_err("refused");
     assert!(matches!(err, DomainError::Validation(_)));
 }
 
@@ -258,13 +354,29 @@ fn when_authority_is_handed_over_then_the_target_gains_and_the_caller_loses_supe
     let granted = codes(Role::SuperAdmin);
     let roles = [Role::SuperAdmin];
     let mut target = account("adam", vec![Role::Admin]);
-    let (gain, lose) =
-        decide_transfer_authority(&target, &boss, &acting(&boss, &roles, &granted)).expect("ok");
+    let (gain, lose) = when(
+        &target,
+        AccountCommand::GainAuthority {
+            caller: boss.clone(),
+            by: acting(&boss, &roles, &granted),
+        },
+    )
+    .and_then(|gain| {
+        when(
+            &boss,
+            AccountCommand::YieldAuthority {
+                target: target.clone(),
+                by: acting(&boss, &roles, &granted),
+            },
+        )
+        .map(|lose| (gain, lose))
+    })
+    .expect("ok");
     let events = gain;
-    apply(&mut target, events);
+    then(&mut target, events);
     let mut caller = boss.clone();
     let events = lose;
-    apply(&mut caller, events);
+    then(&mut caller, events);
     assert_eq!(target.role(), Some(Role::SuperAdmin));
     assert_eq!(target.roles(), vec![Role::SuperAdmin, Role::Admin]);
     assert_eq!(caller.roles(), vec![Role::Admin]);
@@ -277,8 +389,22 @@ fn when_an_admin_tries_to_hand_over_authority_then_it_is_forbidden() {
     let roles = [Role::Admin];
     let target = account("olivia", vec![Role::Operator]);
     assert_eq!(
-        decide_transfer_authority(&target, &admin, &acting(&admin, &roles, &granted))
-            .expect_err("no"),
+        when(
+            &target,
+            AccountCommand::GainAuthority {
+                caller: admin.clone(),
+                by: acting(&admin, &roles, &granted)
+            }
+        )
+        .and_then(|gain| when(
+            &admin,
+            AccountCommand::YieldAuthority {
+                target: target.clone(),
+                by: acting(&admin, &roles, &granted)
+            }
+        )
+        .map(|lose| (gain, lose)))
+        .expect_err("no"),
         DomainError::Forbidden
     );
 }
@@ -290,8 +416,22 @@ fn when_authority_goes_to_a_customer_then_it_is_not_found() {
     let roles = [Role::SuperAdmin];
     let target = account("acme", vec![Role::Customer]);
     assert_eq!(
-        decide_transfer_authority(&target, &boss, &acting(&boss, &roles, &granted))
-            .expect_err("no"),
+        when(
+            &target,
+            AccountCommand::GainAuthority {
+                caller: boss.clone(),
+                by: acting(&boss, &roles, &granted)
+            }
+        )
+        .and_then(|gain| when(
+            &boss,
+            AccountCommand::YieldAuthority {
+                target: target.clone(),
+                by: acting(&boss, &roles, &granted)
+            }
+        )
+        .map(|lose| (gain, lose)))
+        .expect_err("no"),
         DomainError::NotFound
     );
 }
@@ -299,10 +439,23 @@ fn when_authority_goes_to_a_customer_then_it_is_not_found() {
 #[test]
 fn given_a_transfer_when_it_is_confirmed_then_the_new_login_copies_the_old_and_the_old_closes() {
     let mut old = account("legacy", vec![Role::Customer]);
-    let events = decide_transfer(&old, "EC-0001").expect("ok");
-    apply(&mut old, events);
+    let events = when(
+        &old,
+        AccountCommand::Transfer {
+            new_username: "EC-0001".into(),
+            by: None,
+        },
+    )
+    .expect("ok");
+    then(&mut old, events);
     assert_eq!(old.transfer_to.as_deref(), Some("EC-0001"));
-    let new = given(decide_register_transferred(&old, &AccountState::default()).expect("ok"));
+    let new = given::<AccountState>(
+        when(
+            &AccountState::default(),
+            AccountCommand::RegisterTransferred { old: old.clone() },
+        )
+        .expect("ok"),
+    );
     let r = new.registered.as_ref().expect("registered");
     assert_eq!(r.username, "EC-0001");
     assert_eq!(
@@ -310,8 +463,8 @@ fn given_a_transfer_when_it_is_confirmed_then_the_new_login_copies_the_old_and_t
         old.registered.as_ref().and_then(|o| o.customer_id)
     );
     assert_eq!(r.transferred_from, old.account_id());
-    let events = decide_complete_transfer(&old).expect("ok");
-    apply(&mut old, events);
+    let events = when(&old, AccountCommand::CompleteTransfer).expect("ok");
+    then(&mut old, events);
     assert!(!old.exists());
     assert_eq!(old.transferred_to, new.account_id());
 }
@@ -319,7 +472,14 @@ fn given_a_transfer_when_it_is_confirmed_then_the_new_login_copies_the_old_and_t
 #[test]
 fn a_transfer_to_the_same_login_is_refused() {
     let old = account("legacy", vec![Role::Customer]);
-    let err = decide_transfer(&old, "LEGACY").expect_err("same");
+    let err = when(
+        &old,
+        AccountCommand::Transfer {
+            new_username: "LEGACY".into(),
+            by: None,
+        },
+    )
+    .expect_err("same");
     assert!(matches!(err, DomainError::Validation(v) if v[0].field == "newUsername"));
 }
 
@@ -327,12 +487,21 @@ fn a_transfer_to_the_same_login_is_refused() {
 fn a_lock_is_recorded_with_its_end() {
     let state = account("acme", vec![Role::Customer]);
     let until = Utc::now();
-    let events = decide_lock(&state, 5, until).expect("ok");
+    let events = when(
+        &state,
+        AccountCommand::Lock {
+            failures: 5,
+            until,
+            every_address: false,
+        },
+    )
+    .expect("ok");
     assert_eq!(
         events,
         vec![AccountEvent::Locked(events::account::Locked {
             failures: 5,
-            until
+            until,
+            every_address: Some(false),
         })]
     );
 }
@@ -344,13 +513,15 @@ fn staff_details_record_only_what_changed_and_a_bad_email_names_its_field() {
     let roles = [Role::Admin];
     let by = acting(&admin, &roles, &granted);
     let target = account("olivia", vec![Role::Operator]);
-    let events = decide_change_staff(
+    let events = when(
         &target,
-        &by,
-        StaffDetails {
-            display_name: Some("olivia".into()),
-            email: Some("olivia@example.com".into()),
-            staff_id: None,
+        AccountCommand::ChangeStaff {
+            by: by.clone(),
+            change: StaffDetails {
+                display_name: Some("olivia".into()),
+                email: Some("olivia@example.com".into()),
+                staff_id: None,
+            },
         },
     )
     .expect("ok");
@@ -359,12 +530,14 @@ fn staff_details_record_only_what_changed_and_a_bad_email_names_its_field() {
     };
     assert_eq!(c.display_name, None);
     assert_eq!(c.email.as_deref(), Some("olivia@example.com"));
-    let err = decide_change_staff(
+    let err = when(
         &target,
-        &by,
-        StaffDetails {
-            email: Some("not-an-email".into()),
-            ..Default::default()
+        AccountCommand::ChangeStaff {
+            by: by.clone(),
+            change: StaffDetails {
+                email: Some("not-an-email".into()),
+                ..Default::default()
+            },
         },
     )
     .expect_err("bad");
@@ -374,7 +547,14 @@ fn staff_details_record_only_what_changed_and_a_bad_email_names_its_field() {
 #[test]
 fn given_a_staff_member_when_the_sso_identity_is_linked_then_it_is_recorded_once() {
     let mut state = account("olivia", vec![Role::Operator]);
-    let events = decide_sso_link(&state, "https://idp.example.com", "sub-1").expect("linked");
+    let events = when(
+        &state,
+        AccountCommand::LinkSso {
+            issuer: "https://idp.example.com".into(),
+            subject: "sub-1".into(),
+        },
+    )
+    .expect("linked");
     assert_eq!(
         events,
         vec![AccountEvent::SsoLinked(events::account::SsoLinked {
@@ -382,14 +562,26 @@ fn given_a_staff_member_when_the_sso_identity_is_linked_then_it_is_recorded_once
             subject: "sub-1".into(),
         })]
     );
-    apply(&mut state, events);
+    then(&mut state, events);
     assert!(
-        decide_sso_link(&state, "https://idp.example.com", "sub-1")
-            .expect("same again")
-            .is_empty()
+        when(
+            &state,
+            AccountCommand::LinkSso {
+                issuer: "https://idp.example.com".into(),
+                subject: "sub-1".into()
+            }
+        )
+        .expect("same again")
+        .is_empty()
     );
     assert!(matches!(
-        decide_sso_link(&AccountState::default(), "i", "s"),
+        when(
+            &AccountState::default(),
+            AccountCommand::LinkSso {
+                issuer: "i".into(),
+                subject: "s".into()
+            }
+        ),
         Err(DomainError::NotFound)
     ));
 }
@@ -403,10 +595,33 @@ fn when_an_admin_transfers_a_super_admin_or_their_own_account_then_it_is_refused
     let roles = [Role::Admin];
     let by = acting(&admin, &roles, &granted);
     assert_eq!(
-        decide_transfer_by(&boss, &by, "boss-new").expect_err("no"),
+        when(
+            &boss,
+            AccountCommand::Transfer {
+                new_username: "boss-new".into(),
+                by: Some(by.clone())
+            }
+        )
+        .expect_err("no"),
         DomainError::Forbidden
     );
-    let err = decide_transfer_by(&admin, &by, "admin-new").expect_err("self");
+    let err = when(
+        &admin,
+        AccountCommand::Transfer {
+            new_username: "admin-new".into(),
+            by: Some(by.clone()),
+        },
+    )
+    .expect_err("self");
     assert!(matches!(err, DomainError::Validation(v) if v[0].rule == "self"));
-    assert!(decide_transfer_by(&acme, &by, "EC-0001").is_ok());
+    assert!(
+        when(
+            &acme,
+            AccountCommand::Transfer {
+                new_username: "EC-0001".into(),
+                by: Some(by.clone())
+            }
+        )
+        .is_ok()
+    );
 }

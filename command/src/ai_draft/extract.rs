@@ -26,8 +26,8 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 
 use super::read::{Document, Kind, Line};
-use crate::declaration::validate::uscc;
 use crate::reference::ReferenceData;
+use crate::rules::uscc;
 use table::Column;
 use values::{country, currency, norm, number, unit};
 

@@ -14,7 +14,7 @@ use serde_json::{Map, Value, json};
 use super::extract::values::{country, currency, unit};
 use super::extract::{Context, Extraction};
 use super::read::Document;
-use crate::declaration::validate::uscc;
+use crate::rules::uscc;
 
 /// Confidence given to a checked model proposal: below any document-read value.
 pub const LLM_CONFIDENCE: f64 = 0.6;

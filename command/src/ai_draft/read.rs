@@ -2,15 +2,20 @@
 //! upload's checked reader), PDFs with a text layer through poppler's `pdftotext
 //! -bbox-layout`, scans and photos through `tesseract` (TSV). Both tools run as processes
 //! with a time limit; the kind of a file is judged from its content, never its name.
+//!
+//! The reading itself runs in a child process with memory, CPU and time limits
+//! ([`crate::sandbox`]): [`read`] sends the document there, where [`read_local`] checks what
+//! the file declares about itself (an image's pixel dimensions, a PDF's page count, a
+//! workbook's sizes) and starts the tools, which inherit the child's limits.
 
-use std::path::PathBuf;
-use std::process::Stdio;
-use std::time::Duration;
+use serde::{Deserialize, Serialize};
 
-use tokio::io::AsyncReadExt;
-use tokio::process::Command;
+use crate::sandbox::tools::run_tool;
+use crate::sandbox::{ReadError, Sandbox, declared};
+use crate::upload::read::{FileError, LocalWorkbook};
 
-use crate::upload::read::{FileError, Workbook};
+/// The child's job that reads a document ([`crate::sandbox::child`]).
+pub const DOCUMENT_JOB: &str = "document";
 
 /// Largest document accepted, in bytes.
 pub const MAX_DOCUMENT_BYTES: usize = 10 * 1024 * 1024;
@@ -18,8 +23,6 @@ pub const MAX_DOCUMENT_BYTES: usize = 10 * 1024 * 1024;
 pub const MAX_DOCUMENTS: usize = 10;
 /// Largest pasted text, in bytes.
 pub const MAX_TEXT_BYTES: usize = 200 * 1024;
-/// A tool that has not answered by then is killed and the document refused.
-pub const TOOL_TIMEOUT: Duration = Duration::from_secs(30);
 /// Lines kept per document (the rest is not read).
 pub const MAX_LINES: usize = 2000;
 /// Pages read from a PDF.
@@ -27,7 +30,7 @@ pub const MAX_PAGES: u32 = 20;
 
 /// A word and its box on its page (points for PDFs, pixels for images, character
 /// columns for text, cell columns x 1000 for spreadsheets).
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Word {
     pub text: String,
     pub x0: f64,
@@ -38,7 +41,7 @@ pub struct Word {
 }
 
 /// A line of a document: its words left to right.
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Line {
     pub page: u32,
     pub number: u32,
@@ -71,7 +74,7 @@ pub fn push_word(out: &mut String, word: &str) {
     out.push_str(word);
 }
 
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Kind {
     Text,
     Pdf,
@@ -90,7 +93,7 @@ impl Kind {
     }
 }
 
-#[derive(Debug, Clone, PartialEq)]
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Document {
     pub name: String,
     pub kind: Kind,
@@ -117,25 +120,88 @@ pub fn sniff(bytes: &[u8]) -> Option<Kind> {
     }
 }
 
-/// Reads one document. Every failure is a [`FileError`] with a message for the user.
-pub async fn read(name: &str, bytes: &[u8]) -> Result<Document, FileError> {
+/// Reads one document in a child process of `sandbox` (see the module notes). Every
+/// failure is a [`ReadError`] with a message for the user.
+pub async fn read(sandbox: &Sandbox, name: &str, bytes: &[u8]) -> Result<Document, ReadError> {
+    check(bytes)?;
+    check_name(name, bytes)?;
+    let docs: Vec<Document> = sandbox
+        .run(vec![DOCUMENT_JOB.to_string()], bytes.to_vec())
+        .await?;
+    let mut doc = docs.into_iter().next().ok_or_else(|| {
+        ReadError::Refused(FileError::new(
+            "文件读取失败",
+            "the document could not be read",
+        ))
+    })?;
+    doc.name = name.to_string();
+    Ok(doc)
+}
+
+/// The checks made before a document is sent anywhere: not empty, not too large, a kind
+/// we read.
+fn check(bytes: &[u8]) -> Result<Kind, FileError> {
     if bytes.is_empty() {
         return Err(FileError::new("文件为空", "the file is empty"));
     }
     if bytes.len() > MAX_DOCUMENT_BYTES {
         return Err(too_large());
     }
-    let kind = sniff(bytes).ok_or_else(|| {
+    sniff(bytes).ok_or_else(|| {
         FileError::new(
             "不支持的文件类型（可上传 PDF、xlsx、PNG/JPEG/TIFF 图片或文本）",
             "unsupported file type (PDF, xlsx, PNG/JPEG/TIFF images or plain text)",
         )
-    })?;
+    })
+}
+
+/// The kind a file's name claims (by its extension), when it claims one.
+fn claimed(name: &str) -> Option<Kind> {
+    let ext = name.rsplit_once('.')?.1.to_ascii_lowercase();
+    match ext.as_str() {
+        "pdf" => Some(Kind::Pdf),
+        "xlsx" | "xlsm" => Some(Kind::Xlsx),
+        "png" | "jpg" | "jpeg" | "tif" | "tiff" => Some(Kind::Image),
+        "txt" | "csv" | "tsv" => Some(Kind::Text),
+        _ => None,
+    }
+}
+
+/// A document whose content is not what its name says (a text file named `.xlsx`) is
+/// refused: the content decides how it is read, and a mismatch is a damaged or disguised
+/// file, not one to guess about.
+pub fn check_name(name: &str, bytes: &[u8]) -> Result<(), FileError> {
+    let (Some(said), Some(is)) = (claimed(name), sniff(bytes)) else {
+        return Ok(());
+    };
+    if said == is {
+        return Ok(());
+    }
+    Err(FileError::new(
+        format!("文件名表明是 {}，内容却是 {}", said.as_str(), is.as_str()),
+        format!(
+            "the file's name says {} but its content is {}",
+            said.as_str(),
+            is.as_str()
+        ),
+    ))
+}
+
+/// Reads one document in this process: what the child runs (and tests).
+pub async fn read_local(name: &str, bytes: &[u8]) -> Result<Document, FileError> {
+    let kind = check(bytes)?;
     let lines = match kind {
         Kind::Text => text_lines(&String::from_utf8_lossy(bytes)),
         Kind::Xlsx => xlsx_lines(bytes)?,
-        Kind::Pdf => pdf_lines(bytes).await?,
-        Kind::Image => image_lines(bytes).await?,
+        Kind::Pdf => {
+            declared::check_pdf_streams(bytes)?;
+            declared::check_pdf_pages(bytes).await?;
+            pdf_lines(bytes).await?
+        }
+        Kind::Image => {
+            declared::check_image(bytes)?;
+            image_lines(bytes).await?
+        }
     };
     if lines.iter().all(|l| l.words.is_empty()) {
         return Err(match kind {
@@ -216,7 +282,7 @@ pub fn text_lines(text: &str) -> Vec<Line> {
 
 /// Every sheet's rows; a cell is one word at x = column x 1000, so table columns are exact.
 fn xlsx_lines(bytes: &[u8]) -> Result<Vec<Line>, FileError> {
-    let mut book = Workbook::open(bytes)?;
+    let mut book = LocalWorkbook::open(bytes)?;
     let sheets = book.sheet_names().len();
     let mut out = Vec::new();
     for sheet in 0..sheets {
@@ -248,98 +314,9 @@ fn xlsx_lines(bytes: &[u8]) -> Result<Vec<Line>, FileError> {
     Ok(out)
 }
 
-/// Runs `program args` with `input` in a temporary file, killing it after [`TOOL_TIMEOUT`].
-async fn run_tool(
-    program: &str,
-    args: &[&str],
-    input: &[u8],
-    suffix: &str,
-) -> Result<String, FileError> {
-    let input_file = TempFile::write(input, suffix)?;
-    let path = input_file.0.to_string_lossy().to_string();
-    let args: Vec<String> = args
-        .iter()
-        .map(|a| {
-            if *a == "{input}" {
-                path.clone()
-            } else {
-                a.to_string()
-            }
-        })
-        .collect();
-    let mut child = Command::new(program)
-        .args(&args)
-        .stdin(Stdio::null())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .map_err(|e| {
-            tracing::error!(program, error = %e, "document reader is not installed");
-            FileError::new(
-                format!("服务器缺少文档读取工具 {program}"),
-                format!("the server lacks the document reader {program}"),
-            )
-        })?;
-    let mut stdout = child
-        .stdout
-        .take()
-        .ok_or_else(|| FileError::new("读取失败", "read failed"))?;
-    let work = async {
-        let mut out = Vec::new();
-        // At most 64 MB of tool output: far beyond any real document's text.
-        (&mut stdout)
-            .take(64 * 1024 * 1024)
-            .read_to_end(&mut out)
-            .await
-            .map_err(|e| e.to_string())?;
-        let status = child.wait().await.map_err(|e| e.to_string())?;
-        Ok::<_, String>((status, out))
-    };
-    match tokio::time::timeout(TOOL_TIMEOUT, work).await {
-        Err(_) => Err(FileError::new(
-            "文件读取超时",
-            "reading the document took too long",
-        )),
-        Ok(Err(e)) => Err(FileError::new(
-            format!("文件读取失败：{e}"),
-            format!("reading failed: {e}"),
-        )),
-        Ok(Ok((status, _))) if !status.success() => Err(FileError::new(
-            "文件已损坏或无法读取",
-            "the document is damaged or cannot be read",
-        )),
-        Ok(Ok((_, out))) => Ok(String::from_utf8_lossy(&out).into_owned()),
-    }
-}
-
-/// A document written under a generated name in the temporary directory, removed on drop.
-struct TempFile(PathBuf);
-
-impl TempFile {
-    fn write(bytes: &[u8], suffix: &str) -> Result<Self, FileError> {
-        let path =
-            std::env::temp_dir().join(format!("clearway-doc-{}{suffix}", uuid::Uuid::new_v4()));
-        std::fs::write(&path, bytes).map_err(|e| {
-            tracing::error!(error = %e, "cannot write a temporary document");
-            FileError::new(
-                "服务器临时文件失败",
-                "the server could not store the document",
-            )
-        })?;
-        Ok(Self(path))
-    }
-}
-
-impl Drop for TempFile {
-    fn drop(&mut self) {
-        let _ = std::fs::remove_file(&self.0);
-    }
-}
-
 /// `pdftotext -bbox-layout`: words with boxes per page; we regroup the words into lines by
 /// their vertical position ourselves, since poppler splits a table row into blocks.
-async fn pdf_lines(bytes: &[u8]) -> Result<Vec<Line>, FileError> {
+pub(crate) async fn pdf_lines(bytes: &[u8]) -> Result<Vec<Line>, FileError> {
     let last = MAX_PAGES.to_string();
     let html = run_tool(
         "pdftotext",
@@ -467,9 +444,14 @@ fn tolerance_of(words: &[(u32, Word)]) -> f64 {
 /// `tesseract <image> - -l chi_sim+eng tsv`: level-5 rows are words with their box and
 /// confidence; words below 20% confidence are noise and left out.
 async fn image_lines(bytes: &[u8]) -> Result<Vec<Line>, FileError> {
+    let languages: Vec<&str> = crate::sandbox::OCR_LANGUAGES
+        .iter()
+        .map(|(l, _)| *l)
+        .collect();
+    let languages = languages.join("+");
     let tsv = run_tool(
         "tesseract",
-        &["{input}", "-", "-l", "chi_sim+eng", "--psm", "4", "tsv"],
+        &["{input}", "-", "-l", &languages, "--psm", "4", "tsv"],
         bytes,
         ".img",
     )

@@ -19,15 +19,19 @@ use uuid::Uuid;
 
 use super::extract::{self, Company, Context, LibraryProduct};
 use super::read::{self, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, MAX_TEXT_BYTES};
-use super::{AiDraftCommand, AiDraftState, decide, proposed, proposed_form, review};
-use crate::Ctx;
+use super::{AiDraftCommand, AiDraftState, proposed, proposed_form, review};
 use crate::declaration::routes::owner;
-use crate::declaration::{self, CustomerRef, DeclarationCommand, DeclarationState};
+use crate::declaration::{CustomerRef, DeclarationCommand, DeclarationState};
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, Hooked, also_append, execute, execute_then, load, load_in,
 };
-use crate::http::{CommandState, if_match, metadata};
+use crate::http::{CommandState, if_match, metadata, part_error, text_part};
 use crate::reference::ReferenceData;
+use crate::sandbox::ReadError;
+use crate::{Aggregate, Ctx};
+
+/// Largest request body (413 past it): the documents and the pasted text together.
+pub const MAX_REQUEST_BYTES: usize = 32 * 1024 * 1024;
 
 /// Lines of a document kept in the proposal (for the review screen).
 const KEPT_LINES: usize = 600;
@@ -39,9 +43,8 @@ pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
     let guard = g.customer_or_permission(&["declarations:management"]);
     OpenApiRouter::new()
         .routes(routes!(propose).map(|r| {
-            r.route_layer(guard.clone()).layer(DefaultBodyLimit::max(
-                MAX_DOCUMENTS * MAX_DOCUMENT_BYTES + MAX_TEXT_BYTES + 64 * 1024,
-            ))
+            r.route_layer(guard.clone())
+                .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
         }))
         .routes(routes!(get_draft).map(|r| r.route_layer(guard.clone())))
         .routes(routes!(accept).map(|r| r.route_layer(guard.clone())))
@@ -128,11 +131,7 @@ async fn read_part(
     name: &str,
 ) -> Result<Vec<u8>, ApiError> {
     let mut bytes = Vec::new();
-    while let Some(chunk) = field
-        .chunk()
-        .await
-        .map_err(|e| bad("files", format!("文件读取失败：{e}"), format!("files: {e}")))?
-    {
+    while let Some(chunk) = field.chunk().await.map_err(|e| part_error("files", e))? {
         if bytes.len() + chunk.len() > MAX_DOCUMENT_BYTES {
             let e = read::too_large();
             return Err(bad(
@@ -238,19 +237,12 @@ fn kept(doc: &read::Document, size: usize, sha256: String) -> DocumentRead {
 /// goods lines, warnings and the class the documents suggest; the proposal is stored
 /// (an `ai_draft` stream) until accepted.
 #[utoipa::path(
-    post,
-    path = "/api/v1/ai-drafts",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "proposeAiDraft",
-    security(("bearer" = [])),
+    post, path = "/api/v1/ai-drafts", operation_id = "proposeAiDraft",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     request_body(content = ProposeForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The proposal.", body = AiDraftView),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 413, response = api::doc::PayloadTooLarge),
+        api::doc::Errors<400, 401, 403, 404, 413, 429>,
     ),
 )]
 async fn propose(
@@ -272,13 +264,15 @@ async fn propose(
             "files: send the documents as multipart/form-data",
         )
     })?;
+    // A place among the requests whose bodies are read at once (429 when all are taken).
+    let _admitted = state.documents.admit()?;
     let mut uploads: Vec<Upload> = Vec::new();
     let mut pasted: Option<String> = None;
     let mut text = std::collections::HashMap::<String, String>::new();
     while let Some(mut field) = multipart
         .next_field()
         .await
-        .map_err(|e| bad("files", format!("请求格式错误：{e}"), format!("files: {e}")))?
+        .map_err(|e| part_error("files", e))?
     {
         let name = field.name().unwrap_or_default().to_string();
         if name == "files" || name == "file" {
@@ -301,12 +295,16 @@ async fn propose(
                 bytes,
             });
         } else if name == "text" {
-            let bytes = read_part(&mut field, "text").await.map_err(|_| {
-                bad(
-                    "text",
-                    "粘贴的文字过长（上限 200 KB）",
-                    "text is too long (at most 200 KB)",
-                )
+            let bytes = read_part(&mut field, "text").await.map_err(|e| {
+                if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                    e
+                } else {
+                    bad(
+                        "text",
+                        "粘贴的文字过长（上限 200 KB）",
+                        "text is too long (at most 200 KB)",
+                    )
+                }
             })?;
             if bytes.len() > MAX_TEXT_BYTES {
                 return Err(bad(
@@ -321,17 +319,7 @@ async fn propose(
                 pasted = Some(s);
             }
         } else {
-            let value = field
-                .text()
-                .await
-                .map_err(|e| bad(&name, format!("{name} 读取失败"), format!("{name}: {e}")))?;
-            if value.len() > 200 {
-                return Err(bad(
-                    &name,
-                    format!("{name} 过长"),
-                    format!("{name} is too long"),
-                ));
-            }
+            let value = text_part(&mut field, &name, 200).await?;
             text.insert(name, value);
         }
     }
@@ -364,13 +352,16 @@ async fn propose(
     let mut documents = Vec::new();
     let mut stored = Vec::new();
     for u in &uploads {
-        let doc = read::read(&u.name, &u.bytes).await.map_err(|e| {
-            bad(
-                "files",
-                format!("{}：{}", u.name, e.zh),
-                format!("files: {}: {}", u.name, e.en),
-            )
-        })?;
+        let doc = read::read(&state.documents, &u.name, &u.bytes)
+            .await
+            .map_err(|e| match e {
+                ReadError::Refused(e) => bad(
+                    "files",
+                    format!("{}：{}", u.name, e.zh),
+                    format!("files: {}: {}", u.name, e.en),
+                ),
+                busy => busy.to_api("files"),
+            })?;
         stored.push(kept(
             &doc,
             u.bytes.len(),
@@ -419,7 +410,8 @@ async fn propose(
     let meta = metadata(&actor, &headers, Some(customer.customer_id));
     let run = Command::<AiDraftState>::create(&state.store, id, meta);
     let command = AiDraftCommand::Propose(Box::new(p.clone()));
-    let answer = execute(run, |s, _| decide(s, command.clone())).await?;
+    let ctx = state.ctx(&actor);
+    let answer = execute(run, |s, _| s.decide(command.clone(), &ctx)).await?;
     Ok(ok(view(id, answer.version, answer.position, &p, None)))
 }
 
@@ -432,18 +424,10 @@ fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
 /// The proposal as stored, with the documents' text lines for the review screen and the
 /// declaration it made once accepted. Another company's proposal is 404.
 #[utoipa::path(
-    get,
-    path = "/api/v1/ai-drafts/{id}",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "getAiDraft",
-    security(("bearer" = [])),
+    get, path = "/api/v1/ai-drafts/{id}", operation_id = "getAiDraft",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The proposal's id (a malformed id answers 404).")),
-    responses(
-        (status = 200, description = "The proposal.", body = AiDraftView),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    responses((status = 200, description = "The proposal.", body = AiDraftView), api::doc::Errors<401, 403, 404>),
 )]
 async fn get_draft(
     State(state): State<CommandState>,
@@ -453,7 +437,7 @@ async fn get_draft(
     let id = parse_id(&id)?;
     let (draft, version) = load::<AiDraftState>(&state.store, id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     let Some(p) = draft
         .proposed
         .as_ref()
@@ -498,12 +482,8 @@ impl AfterAppend for MakeDeclaration {
                 self.declaration_id,
                 &meta,
                 |d, _| {
-                    let ctx = Ctx {
-                        actor: &self.actor,
-                        now: chrono::Utc::now(),
-                        reference: &self.reference,
-                    };
-                    let mut events = declaration::decide(d, command, &ctx)?;
+                    let ctx = Ctx::new(&self.actor, self.reference.clone());
+                    let mut events = d.decide(command, &ctx)?;
                     for e in &mut events {
                         if let DeclarationEvent::Drafted(drafted) = e {
                             drafted.provenance = Some(Provenance {
@@ -531,26 +511,11 @@ impl AfterAppend for MakeDeclaration {
 /// and confidence, and whether the reviewer accepted, changed or rejected it. A proposal
 /// is accepted once (409 after). Answers the new declaration's `{id, version, position}`.
 #[utoipa::path(
-    post,
-    path = "/api/v1/ai-drafts/{id}/accept",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "acceptAiDraft",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The proposal's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
+    post, path = "/api/v1/ai-drafts/{id}/accept", operation_id = "acceptAiDraft",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "The proposal's id (a malformed id answers 404)."), api::doc::IfMatch),
     request_body(content = ref("#/components/schemas/DeclarationForm"), content_type = "application/json"),
-    responses(
-        (status = 200, description = "The declaration made.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses((status = 200, description = "The declaration made.", body = CommandAnswer), api::doc::EditErrors),
 )]
 async fn accept(
     State(state): State<CommandState>,
@@ -569,7 +534,7 @@ async fn accept(
     let expected = if_match(&headers)?;
     let (draft, _) = load::<AiDraftState>(&state.store, id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     let Some(customer_id) = draft.customer_id().filter(|c| actor.can_see(*c)) else {
         return Err(ApiError::not_found());
     };
@@ -595,12 +560,12 @@ async fn accept(
         run,
         |s, _| {
             let p = s.proposed.as_ref().ok_or(crate::DomainError::NotFound)?;
-            decide(
-                s,
+            s.decide(
                 AiDraftCommand::Accept {
                     declaration_id,
                     fields: review(p, &form),
                 },
+                &state.ctx(&actor),
             )
         },
         Some(&hook),

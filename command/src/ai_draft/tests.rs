@@ -15,6 +15,7 @@ use super::read::{self, Document, Kind};
 use super::sample::{self, Invoice};
 use super::*;
 use crate::reference::{ReferenceData, parse_table};
+use crate::testing::when;
 
 fn table(name: &str, csv: &str) -> ReferenceTableVersionImported {
     let parsed = parse_table(name, csv).expect("seed table");
@@ -136,7 +137,7 @@ fn an_xlsx_invoice_gives_every_stated_value() {
         let bytes = invoice.xlsx();
         let doc = tokio::runtime::Runtime::new()
             .expect("runtime")
-            .block_on(read::read("invoice.xlsx", &bytes))
+            .block_on(read::read_local("invoice.xlsx", &bytes))
             .expect("read");
         assert_eq!(doc.kind, Kind::Xlsx);
         let x = run(&[doc], "IC", &[]);
@@ -147,7 +148,7 @@ fn an_xlsx_invoice_gives_every_stated_value() {
 #[tokio::test]
 async fn a_text_pdf_is_read_with_positions_and_gives_every_stated_value() {
     for invoice in [sample::english(), sample::chinese()] {
-        let doc = read::read("invoice.pdf", &invoice.pdf())
+        let doc = read::read_local("invoice.pdf", &invoice.pdf())
             .await
             .expect("pdftotext reads the PDF");
         assert_eq!(doc.kind, Kind::Pdf);
@@ -163,26 +164,26 @@ async fn a_text_pdf_is_read_with_positions_and_gives_every_stated_value() {
 
 #[tokio::test]
 async fn unreadable_documents_are_refused_with_a_message() {
-    let empty = read::read("a.pdf", b"").await.expect_err("empty");
+    let empty = read::read_local("a.pdf", b"").await.expect_err("empty");
     assert_eq!(empty.en, "the file is empty");
-    let damaged = read::read("a.pdf", b"%PDF-1.4 not really")
+    let damaged = read::read_local("a.pdf", b"%PDF-1.4 not really")
         .await
         .expect_err("damaged");
     assert!(
         damaged.en.contains("damaged") || damaged.en.contains("no text layer"),
         "{damaged:?}"
     );
-    let binary = read::read("a.bin", &[0, 1, 2, 3, 0xFF])
+    let binary = read::read_local("a.bin", &[0, 1, 2, 3, 0xFF])
         .await
         .expect_err("binary");
     assert!(binary.en.starts_with("unsupported file type"));
-    let blank = read::read("blank.pdf", &sample::pdf_document(""))
+    let blank = read::read_local("blank.pdf", &sample::pdf_document(""))
         .await
         .expect_err("blank");
     assert!(blank.en.contains("no text layer"), "{blank:?}");
     let big = vec![b'a'; read::MAX_DOCUMENT_BYTES + 1];
     assert!(
-        read::read("big.txt", &big)
+        read::read_local("big.txt", &big)
             .await
             .expect_err("big")
             .en
@@ -306,21 +307,21 @@ fn a_proposal_is_accepted_once() {
         fields: vec![],
     };
     assert_eq!(
-        decide(&state, accept.clone()),
+        when(&state, accept.clone()),
         Err(crate::DomainError::NotFound)
     );
-    for e in decide(&state, AiDraftCommand::Propose(Box::new(proposed_draft()))).expect("propose") {
+    for e in when(&state, AiDraftCommand::Propose(Box::new(proposed_draft()))).expect("propose") {
         state.evolve(&e);
     }
-    let events = decide(&state, accept.clone()).expect("accept");
+    let events = when(&state, accept.clone()).expect("accept");
     assert!(matches!(events[0], AiDraftEvent::Accepted(_)));
     state.evolve(&events[0]);
     assert!(matches!(
-        decide(&state, accept),
+        when(&state, accept),
         Err(crate::DomainError::Conflict(_))
     ));
     assert!(matches!(
-        decide(&state, AiDraftCommand::Propose(Box::new(proposed_draft()))),
+        when(&state, AiDraftCommand::Propose(Box::new(proposed_draft()))),
         Err(crate::DomainError::Conflict(_))
     ));
 }
@@ -347,7 +348,7 @@ pub fn render_png(pdf: &[u8], dpi: u32) -> Vec<u8> {
 async fn a_scanned_english_invoice_is_read_by_ocr_with_most_values_right() {
     let invoice = sample::english();
     let png = render_png(&invoice.pdf(), 200);
-    let doc = read::read("scan.png", &png)
+    let doc = read::read_local("scan.png", &png)
         .await
         .expect("tesseract reads the scan");
     assert_eq!(doc.kind, Kind::Image);
@@ -549,7 +550,7 @@ async fn bench_extract() {
         ];
         for (kind, bytes, name) in kinds {
             let started = std::time::Instant::now();
-            let (right, total, missed) = match read::read(name, &bytes).await {
+            let (right, total, missed) = match read::read_local(name, &bytes).await {
                 Ok(doc) => {
                     let x = run(&[doc], "IC", &[]);
                     let total = invoice.expected().len();

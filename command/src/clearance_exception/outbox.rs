@@ -13,6 +13,26 @@
 //! updated in the same transaction. A failure with attempts left is retried after an
 //! exponential backoff (`retry_base * 2^(attempt-1)`, at most six hours).
 //!
+//! **An erasure meanwhile** (docs/personal-data.md). The worker holds the recipient's address
+//! from its claim until it records the attempt, while an erasure may destroy the subject's
+//! key at any moment. It checks the key right before sending (an erased recipient is sent
+//! nothing: recorded as failed, "the recipient's personal data was erased"), again before
+//! recording, and once more inside the recording transaction: an attempt whose recipient was
+//! erased meanwhile is recorded with the recipient `[erased]`, never with the address (which
+//! the sealing would otherwise seal under a fresh key, readable again). The row loses the
+//! address in the same transaction.
+//!
+//! **Reasons.** What is recorded as a failure's reason is classified (`timeout`, `connection
+//! refused`, `HTTP 503`, the provider's error code ...) and scrubbed of the address: a
+//! transport error's own text carries the request URL (the phone number, WeChat's
+//! `access_token`) and is never stored.
+//!
+//! **A row that keeps failing.** Every claim is counted (`claims`, committed with the claim,
+//! reset when an attempt is recorded): a row claimed `CLEARWAY_JOB_MAX_ATTEMPTS` times more
+//! without a recorded attempt (recording keeps failing, or the process keeps dying) is given
+//! up as failed, and after each such failure it waits (doubling) while the rows behind it are
+//! delivered.
+//!
 //! **A restart between sending and recording.** A row found `sending` whose claim is gone
 //! (its worker died after marking it) may or may not have been sent. E-mail over SMTP has no
 //! way to ask the server, so the choice is **at most once**: such a row is not sent again;
@@ -30,14 +50,16 @@ use std::time::{Duration, Instant};
 use api::Actor;
 use chrono::{DateTime, Utc};
 use events::Metadata;
-use events::clearance_exception::{DeliveryAttempted, ProposedChange, mask_address};
+use events::clearance_exception::{DeliveryAttempted, ERASED_RECIPIENT, ProposedChange};
+use events::pii::ERASED;
 use sqlx::{Connection, PgConnection};
 use uuid::Uuid;
 
-use super::{ExceptionCommand, ExceptionState, decide};
-use crate::account::mail::Mailer;
+use super::{ExceptionCommand, ExceptionState};
+use crate::aggregate::{Aggregate, DomainError};
 use crate::handler::{AfterAppend, Command, CommandError, Hooked, execute_then};
 use crate::http::CommandState;
+use crate::mail::Mailer;
 
 /// How often an idle worker looks for work.
 const IDLE: Duration = Duration::from_millis(500);
@@ -46,6 +68,9 @@ const MAX_BACKOFF: Duration = Duration::from_secs(6 * 3600);
 /// The error recorded for a row whose worker died while sending.
 pub const INTERRUPTED: &str =
     "interrupted while sending; the outcome is unknown and the notice is not sent again";
+/// The error recorded for a row claimed too often without its attempt being recorded.
+pub const GIVEN_UP: &str =
+    "given up: the attempt could not be recorded after repeated tries; not sent again";
 
 /// The worker's settings.
 #[derive(Clone, Debug)]
@@ -67,6 +92,9 @@ pub struct Outbox {
     pub sms: Option<providers::Sms>,
     /// Without one, WeChat deliveries are recorded as "channel not configured".
     pub wechat: Option<providers::Wechat>,
+    /// Claims a row gets without its attempt being recorded (the worker died, or recording
+    /// kept failing) before it is given up as failed (`CLEARWAY_JOB_MAX_ATTEMPTS`).
+    pub retry: crate::jobs::Retry,
 }
 
 /// How often the worker looks for overdue exceptions.
@@ -115,15 +143,15 @@ pub async fn sweep(state: &CommandState, outbox: &Outbox) -> Result<usize, Comma
         let actor = Actor::system();
         let cmd = Command::<ExceptionState>::on(&state.store, id, system_meta(&actor));
         let hours = outbox.overdue_hours;
+        let ctx = state.ctx(&actor);
         match execute_then(
             cmd,
             |s, _| {
-                decide(
-                    s,
+                s.decide(
                     ExceptionCommand::Remind {
                         overdue_hours: hours,
                     },
-                    &actor,
+                    &ctx,
                 )
             },
             None,
@@ -163,6 +191,8 @@ pub struct Claimed {
     pub party: String,
     pub recipient: String,
     pub attempts: i32,
+    /// Claims since the last recorded attempt, this one included.
+    pub claims: i32,
     pub attempt_key: Option<Uuid>,
     pub created_at: DateTime<Utc>,
     /// `sending` when found after its worker died (not sent again).
@@ -175,23 +205,117 @@ pub async fn run_once(state: &CommandState, outbox: &Outbox) -> Result<bool, Com
     let Some(row) = claim(&mut conn).await? else {
         return Ok(false);
     };
-    let result = if row.status == "sending" {
-        record(
-            state,
-            outbox,
-            &row,
-            "failed",
-            Some(INTERRUPTED.into()),
-            true,
-        )
-        .await
+    let result = if outbox.retry.exhausted(row.claims) {
+        give_up(state, outbox, &row).await
     } else {
-        let (result, error) = send(state, outbox, &row).await;
-        let last = result != "failed" || row.attempts >= outbox.max_attempts;
-        record(state, outbox, &row, result, error, last).await
+        deliver(state, outbox, &row).await
     };
+    if let Err(e) = &result {
+        // Due again only after a wait that grows with its claims: the rows behind it go first.
+        let wait = outbox.retry.wait(row.claims);
+        if let Err(e) = sqlx::query(
+            "UPDATE exception_deliveries SET next_attempt_at = now() + make_interval(secs => $2)
+              WHERE id = $1 AND status IN ('pending', 'sending')",
+        )
+        .bind(row.id)
+        .bind(wait.as_secs_f64())
+        .execute(&state.pool)
+        .await
+        {
+            tracing::warn!(error = %e, delivery = %row.id, "notice worker: postponing a row");
+        }
+        tracing::warn!(error = %e, delivery = %row.id, claims = row.claims, "notice worker: the attempt was not recorded");
+    }
     release(conn, row.id).await;
     result.map(|()| true)
+}
+
+/// Delivers one claimed row and records the attempt: a dead worker's `sending` row is
+/// recorded as interrupted; a recipient erased since the notice is sent nothing.
+pub async fn deliver(
+    state: &CommandState,
+    outbox: &Outbox,
+    row: &Claimed,
+) -> Result<(), CommandError> {
+    if row.status == "sending" {
+        return record(state, outbox, row, "failed", Some(INTERRUPTED.into()), true).await;
+    }
+    if recipient_erased(&state.pool, row).await? {
+        return record(
+            state,
+            outbox,
+            row,
+            "failed",
+            Some(ERASED_RECIPIENT.into()),
+            true,
+        )
+        .await;
+    }
+    let (result, error) = send(state, outbox, row).await;
+    finish(state, outbox, row, result, error).await
+}
+
+/// Records the outcome of a send (the last attempt when it did not fail or none is left).
+pub async fn finish(
+    state: &CommandState,
+    outbox: &Outbox,
+    row: &Claimed,
+    result: &str,
+    error: Option<String>,
+) -> Result<(), CommandError> {
+    let last = result != "failed" || row.attempts >= outbox.max_attempts;
+    record(state, outbox, row, result, error, last).await
+}
+
+/// Whether the row's recipient was erased after its notice was recorded: its subject's key is
+/// gone, or was destroyed since and made again for a later value.
+pub async fn recipient_erased(pool: &sqlx::PgPool, row: &Claimed) -> Result<bool, CommandError> {
+    if row.recipient.trim() == ERASED {
+        return Ok(true);
+    }
+    let Some(subject) = events::pii::subject_of(&row.recipient) else {
+        return Ok(false);
+    };
+    Ok(erased_since(&mut *pool.acquire().await?, &subject, row.created_at).await?)
+}
+
+async fn erased_since(
+    conn: &mut PgConnection,
+    subject: &str,
+    since: DateTime<Utc>,
+) -> Result<bool, sqlx::Error> {
+    let erased: Option<bool> = sqlx::query_scalar(
+        "SELECT key IS NULL OR coalesce(erased_at >= $2, false) FROM pii_keys WHERE subject = $1",
+    )
+    .bind(subject)
+    .bind(since)
+    .fetch_optional(conn)
+    .await?;
+    Ok(erased.unwrap_or(false))
+}
+
+/// Why the recording transaction gave up: the recipient was erased between the last check
+/// and the append (recorded again with the recipient `[erased]`).
+const ERASED_MEANWHILE: &str = "the recipient was erased while the attempt was recorded";
+
+/// A row claimed more often than it may be without its attempt being recorded: recorded as
+/// failed for good ([`GIVEN_UP`]); when even that cannot be recorded on the exception's
+/// stream, the row alone is marked failed, so that it never stops the queue.
+async fn give_up(state: &CommandState, outbox: &Outbox, row: &Claimed) -> Result<(), CommandError> {
+    let recorded = record(state, outbox, row, "failed", Some(GIVEN_UP.into()), true).await;
+    if let Err(e) = recorded {
+        tracing::error!(error = %e, delivery = %row.id, "notice worker: a delivery is given up unrecorded");
+        sqlx::query(
+            "UPDATE exception_deliveries SET status = 'failed', last_error = $2, claims = 0,
+                 updated_at = now()
+             WHERE id = $1 AND status IN ('pending', 'sending')",
+        )
+        .bind(row.id)
+        .bind(GIVEN_UP)
+        .execute(&state.pool)
+        .await?;
+    }
+    Ok(())
 }
 
 fn lock_key(id: Uuid) -> String {
@@ -241,12 +365,13 @@ pub async fn claim(conn: &mut PgConnection) -> Result<Option<Claimed>, CommandEr
         "UPDATE exception_deliveries d SET
              status = 'sending',
              attempts = CASE WHEN d.status = 'pending' THEN d.attempts + 1 ELSE d.attempts END,
+             claims = d.claims + 1,
              attempt_key = CASE WHEN d.status = 'pending' THEN $2 ELSE d.attempt_key END,
              updated_at = now()
            FROM exception_deliveries old
           WHERE d.id = $1 AND old.id = d.id
           RETURNING d.id, d.delivery_key, d.exception_id, d.kind, d.channel, d.party,
-                    d.recipient, d.attempts, d.attempt_key, d.created_at, old.status",
+                    d.recipient, d.attempts, d.claims, d.attempt_key, d.created_at, old.status",
     )
     .bind(id)
     .bind(Uuid::now_v7())
@@ -310,7 +435,9 @@ pub async fn send(
     }
 }
 
-/// Records the attempt on the exception's stream, the row in the same transaction.
+/// Records the attempt on the exception's stream, the row in the same transaction. The
+/// recipient goes into the event as it is (sealed with it, masked by readers), or as
+/// `[erased]` once its subject is erased.
 async fn record(
     state: &CommandState,
     outbox: &Outbox,
@@ -319,12 +446,38 @@ async fn record(
     error: Option<String>,
     last: bool,
 ) -> Result<(), CommandError> {
+    let error = error.map(|e| scrub_reason(&e, &row.recipient));
+    let erased = recipient_erased(&state.pool, row).await?;
+    match record_as(state, outbox, row, result, error.clone(), last, erased).await {
+        Err(CommandError::Domain(DomainError::Conflict(reason)))
+            if !erased && reason == ERASED_MEANWHILE =>
+        {
+            record_as(state, outbox, row, result, error, last, true).await
+        }
+        other => other,
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+async fn record_as(
+    state: &CommandState,
+    outbox: &Outbox,
+    row: &Claimed,
+    result: &str,
+    error: Option<String>,
+    last: bool,
+    erased: bool,
+) -> Result<(), CommandError> {
     let next_attempt_at = (!last).then(|| Utc::now() + backoff(outbox.retry_base, row.attempts));
     let attempt = DeliveryAttempted {
         delivery_key: row.delivery_key.clone(),
         channel: row.channel.clone(),
         party: row.party.clone(),
-        recipient: mask_address(&row.recipient),
+        recipient: if erased {
+            ERASED.to_string()
+        } else {
+            row.recipient.trim().to_string()
+        },
         attempt: row.attempts,
         attempt_key: row.attempt_key.unwrap_or_else(Uuid::nil),
         result: result.to_string(),
@@ -343,16 +496,23 @@ async fn record(
         status,
         error: attempt.error.clone(),
         next_attempt_at,
+        subject: if erased {
+            None
+        } else {
+            events::pii::subject_of(&row.recipient)
+        },
+        since: row.created_at,
+        erased,
     };
     let actor = Actor::system();
     let cmd = Command::<ExceptionState>::on(&state.store, row.exception_id, system_meta(&actor));
+    let ctx = state.ctx(&actor);
     execute_then(
         cmd,
         |s, _| {
-            decide(
-                s,
+            s.decide(
                 ExceptionCommand::RecordDelivery(Box::new(attempt.clone())),
-                &actor,
+                &ctx,
             )
         },
         Some(&hook),
@@ -361,21 +521,105 @@ async fn record(
     Ok(())
 }
 
+/// A failure's reason as it may be stored: without the recipient's address (as written or
+/// normalized), any other e-mail address (a keyed mark instead), any run of seven or more
+/// digits, or a URL's query (`access_token=...`).
+pub fn scrub_reason(reason: &str, recipient: &str) -> String {
+    let mut text = reason.to_string();
+    let recipient = recipient.trim();
+    if !recipient.is_empty() && recipient != ERASED {
+        text = replace_ignoring_case(&text, recipient, "[recipient]");
+    }
+    let text = crate::mail::redact_addresses(&text);
+    let mut out = String::with_capacity(text.len());
+    let mut digits = String::new();
+    let mut in_query = false;
+    for c in text.chars() {
+        if in_query {
+            if c.is_whitespace() || c == ')' {
+                in_query = false;
+                out.push(c);
+            }
+            continue;
+        }
+        if c.is_ascii_digit() {
+            digits.push(c);
+            continue;
+        }
+        flush_digits(&mut digits, &mut out);
+        if c == '?' {
+            out.push_str("?[query]");
+            in_query = true;
+            continue;
+        }
+        out.push(c);
+    }
+    flush_digits(&mut digits, &mut out);
+    out
+}
+
+fn flush_digits(digits: &mut String, out: &mut String) {
+    if digits.len() >= 7 {
+        out.push_str("[number]");
+    } else {
+        out.push_str(digits);
+    }
+    digits.clear();
+}
+
+fn replace_ignoring_case(text: &str, needle: &str, with: &str) -> String {
+    let lower_text = text.to_lowercase();
+    let lower_needle = needle.to_lowercase();
+    if lower_text.len() != text.len() || lower_needle.is_empty() {
+        // Lower-casing changed the length (non-ASCII): match exactly only.
+        return text.replace(needle, with);
+    }
+    let mut out = String::with_capacity(text.len());
+    let mut rest = 0;
+    while let Some(found) = lower_text[rest..].find(&lower_needle) {
+        let start = rest + found;
+        out.push_str(&text[rest..start]);
+        out.push_str(with);
+        rest = start + lower_needle.len();
+    }
+    out.push_str(&text[rest..]);
+    out
+}
+
 /// The row's side of a recorded attempt (the projection sets the same from the event).
 struct RowUpdate {
     id: Uuid,
     status: &'static str,
     error: Option<String>,
     next_attempt_at: Option<DateTime<Utc>>,
+    /// The recipient's subject when the event carries the address: checked once more in the
+    /// recording transaction.
+    subject: Option<String>,
+    /// When the notice was recorded.
+    since: DateTime<Utc>,
+    /// The recipient was erased: the row loses the address too.
+    erased: bool,
 }
 
 impl AfterAppend for RowUpdate {
     fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: events::Appended) -> Hooked<'c> {
         Box::pin(async move {
+            // An erasure that committed since the last check: the event just sealed would
+            // carry the address under a key made after it. Undone, and recorded again as
+            // erased.
+            if let Some(subject) = &self.subject
+                && erased_since(&mut *tx, subject, self.since).await?
+            {
+                return Err(CommandError::Domain(DomainError::Conflict(
+                    ERASED_MEANWHILE.into(),
+                )));
+            }
             sqlx::query(
-                "UPDATE exception_deliveries SET status = $2, last_error = $3,
+                "UPDATE exception_deliveries SET status = $2, last_error = $3, claims = 0,
                      next_attempt_at = coalesce($4, next_attempt_at), updated_at = now(),
-                     version = $5
+                     version = $5,
+                     recipient = CASE WHEN $6 THEN $7 ELSE recipient END,
+                     recipient_masked = CASE WHEN $6 THEN $7 ELSE recipient_masked END
                  WHERE id = $1 AND version < $5",
             )
             .bind(self.id)
@@ -383,6 +627,8 @@ impl AfterAppend for RowUpdate {
             .bind(&self.error)
             .bind(self.next_attempt_at)
             .bind(appended.version)
+            .bind(self.erased)
+            .bind(ERASED)
             .execute(&mut *tx)
             .await?;
             Ok(appended.position)
@@ -623,6 +869,8 @@ mod tests {
 
     #[test]
     fn addresses_are_masked_and_backoff_doubles_up_to_a_cap() {
+        use events::clearance_exception::mask_address;
+        assert_eq!(mask_address(ERASED), ERASED);
         assert_eq!(mask_address("alice@example.com"), "a***@example.com");
         assert_eq!(mask_address("13812345678"), "138****5678");
         assert_eq!(mask_address("oAbCdEfGh"), "oAb***");
@@ -630,6 +878,29 @@ mod tests {
         assert_eq!(backoff(base, 1), chrono::Duration::seconds(60));
         assert_eq!(backoff(base, 3), chrono::Duration::seconds(240));
         assert_eq!(backoff(base, 30), chrono::Duration::hours(6));
+    }
+
+    #[test]
+    fn a_stored_reason_names_neither_the_recipient_nor_a_url_nor_a_number() {
+        let raw = "error sending request for url \
+                   (http://sms.test/?OutId=1&PhoneNumbers=13812345678&access_token=T0K3N): \
+                   Li.Lei@Example.com refused, call 021-61234567 or +8613812345678";
+        let reason = scrub_reason(raw, "li.lei@example.com");
+        for secret in [
+            "13812345678",
+            "T0K3N",
+            "PhoneNumbers",
+            "Li.Lei",
+            "li.lei",
+            "61234567",
+        ] {
+            assert!(!reason.contains(secret), "{secret} in {reason}");
+        }
+        assert!(reason.contains("[recipient] refused"), "{reason}");
+        assert_eq!(
+            scrub_reason("errcode 43004: require subscribe", "oABC"),
+            "errcode 43004: require subscribe"
+        );
     }
 
     #[test]

@@ -21,12 +21,12 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::{DeclarationRef, ExceptionCommand, ExceptionState, ProposedValues, decide};
-use crate::Ctx;
+use super::{DeclarationRef, ExceptionCommand, ExceptionState, ProposedValues};
+use crate::{Aggregate, Ctx};
 
 pub mod documents;
 pub mod link;
-use crate::declaration::{self, DeclarationCommand, DeclarationState};
+use crate::declaration::{DeclarationCommand, DeclarationState};
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, Hooked, Idempotency, also_append, execute_then, load,
     load_in,
@@ -35,7 +35,7 @@ use crate::http::{CommandState, idempotency_key, if_match, metadata};
 use crate::reference::ReferenceData;
 
 /// Every route with who may call it.
-pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
+pub fn router(g: &Guards, link: link::LinkLimits) -> OpenApiRouter<CommandState> {
     let guard = g.customer_or_permission(&["clearance:management"]);
     OpenApiRouter::new()
         .routes(routes!(create).map(|r| r.route_layer(guard.clone())))
@@ -46,7 +46,7 @@ pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
         .routes(routes!(reject).map(|r| r.route_layer(guard.clone())))
         .routes(routes!(void).map(|r| r.route_layer(guard.clone())))
         .merge(documents::router(g))
-        .merge(link::router())
+        .merge(link::router(link))
 }
 
 /// A blank text arrives as `null` (the body's strings are trimmed and blanks dropped before
@@ -317,12 +317,8 @@ impl AfterAppend for DeclarationLink {
                 exception.declaration_id,
                 &meta,
                 |d, _| {
-                    let ctx = Ctx {
-                        actor: &self.actor,
-                        now: chrono::Utc::now(),
-                        reference: &self.reference,
-                    };
-                    declaration::decide(d, command, &ctx)
+                    let ctx = Ctx::new(&self.actor, self.reference.clone());
+                    d.decide(command, &ctx)
                 },
             )
             .await?;
@@ -347,7 +343,7 @@ async fn declaration_ref(
     })?;
     let (d, _) = load::<DeclarationState>(&state.store, id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     let (Some(status), Some(ty)) = (d.status, d.declaration_type) else {
         return Err(no_declaration());
     };
@@ -381,23 +377,13 @@ fn no_declaration() -> ApiError {
 /// declaration with an open exception answers 409. With `Idempotency-Key` a retry answers
 /// the first result again.
 #[utoipa::path(
-    post,
-    path = "/api/v1/clearance-exceptions",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "createClearanceException",
-    security(("bearer" = [])),
-    params(
-        api::doc::IdempotencyKey,
-    ),
+    post, path = "/api/v1/clearance-exceptions", operation_id = "createClearanceException",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(api::doc::IdempotencyKey),
     request_body(content = CreateBody, content_type = "application/json"),
     responses(
-        (status = 200, description = "Raised: the exception's id, version and position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 200, description = "Raised: the exception's id, version and position.", body = CommandAnswer),
+        api::doc::Errors<400, 401, 403, 409, 413, 415>,
     ),
 )]
 async fn create(
@@ -433,7 +419,8 @@ async fn create(
         reason: None,
     };
     let run = Command::<ExceptionState>::create(&state.store, id, meta).idempotent(idempotency);
-    let answer = execute_then(run, |s, _| decide(s, command.clone(), &actor), Some(&link)).await?;
+    let ctx = state.ctx(&actor);
+    let answer = execute_then(run, |s, _| s.decide(command.clone(), &ctx), Some(&link)).await?;
     Ok(ok(answer))
 }
 
@@ -473,7 +460,7 @@ async fn run(
         .customer_of(|s: &ExceptionState| Some(s.customer_id));
     let answer = execute_then(
         cmd,
-        |s, _| decide(s, command.clone(), actor),
+        |s, _| s.decide(command.clone(), &state.ctx(actor)),
         link.as_ref().map(|l| l as &dyn AfterAppend),
     )
     .await?;
@@ -485,25 +472,11 @@ async fn run(
 /// Operators and admins. Records the channels and contacts chosen (default: the form's);
 /// the notices are delivered by an outbox that reads this event.
 #[utoipa::path(
-    post,
-    path = "/api/v1/clearance-exceptions/{id}/notify",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "notifyClearanceException",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        api::doc::IfMatch,
-    ),
+    post, path = "/api/v1/clearance-exceptions/{id}/notify", operation_id = "notifyClearanceException",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::EXCEPTION), api::doc::IfMatch),
     request_body(content = ActionBody, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses((status = 200, description = "Done.", body = CommandAnswer), api::doc::JsonCommandErrors),
 )]
 async fn notify(
     State(state): State<CommandState>,
@@ -532,25 +505,11 @@ async fn notify(
 ///
 /// The customer (their own exception) or the system.
 #[utoipa::path(
-    post,
-    path = "/api/v1/clearance-exceptions/{id}/acknowledge",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "acknowledgeClearanceException",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        api::doc::IfMatch,
-    ),
+    post, path = "/api/v1/clearance-exceptions/{id}/acknowledge", operation_id = "acknowledgeClearanceException",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::EXCEPTION), api::doc::IfMatch),
     request_body(content = Option<ActionBody>, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses((status = 200, description = "Done.", body = CommandAnswer), api::doc::JsonCommandErrors),
 )]
 async fn acknowledge(
     State(state): State<CommandState>,
@@ -566,25 +525,11 @@ async fn acknowledge(
 /// The customer, or an operator on the customer's behalf with a `note`. `confirmChanges`
 /// confirms the proposed changes.
 #[utoipa::path(
-    post,
-    path = "/api/v1/clearance-exceptions/{id}/respond",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "respondClearanceException",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        api::doc::IfMatch,
-    ),
+    post, path = "/api/v1/clearance-exceptions/{id}/respond", operation_id = "respondClearanceException",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::EXCEPTION), api::doc::IfMatch),
     request_body(content = ActionBody, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses((status = 200, description = "Done.", body = CommandAnswer), api::doc::JsonCommandErrors),
 )]
 async fn respond(
     State(state): State<CommandState>,
@@ -606,25 +551,11 @@ async fn respond(
 /// Operators and admins, not the person who answered or uploaded. The declaration returns
 /// to the status it had, with the confirmed proposed changes, in the same transaction.
 #[utoipa::path(
-    post,
-    path = "/api/v1/clearance-exceptions/{id}/approve",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "approveClearanceException",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        api::doc::IfMatch,
-    ),
+    post, path = "/api/v1/clearance-exceptions/{id}/approve", operation_id = "approveClearanceException",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::EXCEPTION), api::doc::IfMatch),
     request_body(content = Option<ActionBody>, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses((status = 200, description = "Done.", body = CommandAnswer), api::doc::JsonCommandErrors),
 )]
 async fn approve(
     State(state): State<CommandState>,
@@ -647,25 +578,11 @@ async fn approve(
 ///
 /// Operators and admins, with a `reason`; the customer is asked again.
 #[utoipa::path(
-    post,
-    path = "/api/v1/clearance-exceptions/{id}/reject",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "rejectClearanceException",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        api::doc::IfMatch,
-    ),
+    post, path = "/api/v1/clearance-exceptions/{id}/reject", operation_id = "rejectClearanceException",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::EXCEPTION), api::doc::IfMatch),
     request_body(content = ActionBody, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses((status = 200, description = "Done.", body = CommandAnswer), api::doc::JsonCommandErrors),
 )]
 async fn reject(
     State(state): State<CommandState>,
@@ -685,25 +602,11 @@ async fn reject(
 /// Operators and admins with a `reason` (optional when it awaits review). The declaration
 /// goes to 11 in the same transaction.
 #[utoipa::path(
-    post,
-    path = "/api/v1/clearance-exceptions/{id}/void",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "voidClearanceException",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        api::doc::IfMatch,
-    ),
+    post, path = "/api/v1/clearance-exceptions/{id}/void", operation_id = "voidClearanceException",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::EXCEPTION), api::doc::IfMatch),
     request_body(content = ActionBody, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses((status = 200, description = "Done.", body = CommandAnswer), api::doc::JsonCommandErrors),
 )]
 async fn void(
     State(state): State<CommandState>,

@@ -7,6 +7,7 @@ use events::clearance_exception::{ClearanceExceptionEvent as Event, ExceptionSta
 use events::declaration::{DeclarationData, DeclarationStatus, GoodsLine};
 
 use super::*;
+use crate::testing::{apply_by, given, when_by};
 
 const ACME: Uuid = Uuid::from_u128(0xac3e_0000_0000_0000_0000_0000_0000_0001);
 const GLOBEX: Uuid = Uuid::from_u128(0x0006_106e_0000_0000_0000_0000_0000_0002);
@@ -93,22 +94,8 @@ fn raise_cmd(form: ExceptionForm, proposed: ProposedValues, d: DeclarationRef) -
     }
 }
 
-fn given(events: &[Event]) -> ExceptionState {
-    let mut s = ExceptionState::default();
-    for e in events {
-        s.evolve(e);
-    }
-    s
-}
-
-fn apply(state: &mut ExceptionState, cmd: ExceptionCommand, by: &Actor) {
-    for e in decide(state, cmd, by).expect("decided") {
-        state.evolve(&e);
-    }
-}
-
 fn raised() -> ExceptionState {
-    let events = decide(
+    let events = when_by(
         &ExceptionState::default(),
         raise_cmd(
             invoice_form(),
@@ -118,7 +105,7 @@ fn raised() -> ExceptionState {
         &operator(),
     )
     .expect("raised");
-    given(&events)
+    given::<ExceptionState>(&events)
 }
 
 fn notify() -> ExceptionCommand {
@@ -143,25 +130,25 @@ fn at(status: ExceptionStatus) -> ExceptionState {
     if status == ExceptionStatus::Pending {
         return s;
     }
-    apply(&mut s, notify(), &operator());
+    apply_by(&mut s, notify(), &operator());
     if status == ExceptionStatus::CustomerNotified {
         return s;
     }
-    apply(&mut s, ExceptionCommand::Acknowledge, &acme());
+    apply_by(&mut s, ExceptionCommand::Acknowledge, &acme());
     if status == ExceptionStatus::AwaitingConfirmation {
         return s;
     }
-    apply(&mut s, respond(None), &acme());
+    apply_by(&mut s, respond(None), &acme());
     if status == ExceptionStatus::AwaitingReview {
         return s;
     }
     match status {
-        ExceptionStatus::ReviewCompleted => apply(
+        ExceptionStatus::ReviewCompleted => apply_by(
             &mut s,
             ExceptionCommand::Approve { note: None },
             &operator(),
         ),
-        _ => apply(&mut s, ExceptionCommand::Void { reason: None }, &admin()),
+        _ => apply_by(&mut s, ExceptionCommand::Void { reason: None }, &admin()),
     }
     s
 }
@@ -178,7 +165,7 @@ fn status_after(
     cmd: ExceptionCommand,
     by: &Actor,
 ) -> Result<i16, DomainError> {
-    let events = decide(state, cmd, by)?;
+    let events = when_by(state, cmd, by)?;
     let mut s = state.clone();
     for e in &events {
         s.evolve(e);
@@ -200,7 +187,7 @@ fn reject(reason: &str) -> ExceptionCommand {
 
 #[test]
 fn raising_records_the_form_the_declaration_and_starts_pending() {
-    let events = decide(
+    let events = when_by(
         &ExceptionState::default(),
         raise_cmd(
             invoice_form(),
@@ -218,7 +205,7 @@ fn raising_records_the_form_the_declaration_and_starts_pending() {
     assert_eq!(r.declaration_status, 2);
     assert_eq!(r.tracking_number.as_deref(), Some("1Z999"));
     assert!(r.form.is_commercial_invoice_checked);
-    let s = given(&events);
+    let s = given::<ExceptionState>(&events);
     assert_eq!(s.status, Some(ExceptionStatus::Pending));
 }
 
@@ -231,9 +218,9 @@ fn a_customer_may_raise_one_on_their_own_declaration_only() {
             declaration(DeclarationStatus::Unprocessed),
         )
     };
-    assert!(decide(&ExceptionState::default(), cmd(), &acme()).is_ok());
+    assert!(when_by(&ExceptionState::default(), cmd(), &acme()).is_ok());
     assert_eq!(
-        fields(decide(&ExceptionState::default(), cmd(), &globex()).expect_err("refused")),
+        fields(when_by(&ExceptionState::default(), cmd(), &globex()).expect_err("refused")),
         ["declarationId"]
     );
 }
@@ -246,7 +233,7 @@ fn raising_needs_the_declaration_in_1_or_2_and_no_open_exception() {
         DeclarationStatus::DocumentException,
         DeclarationStatus::ReturnedNotSubmitted,
     ] {
-        let err = decide(
+        let err = when_by(
             &ExceptionState::default(),
             raise_cmd(
                 invoice_form(),
@@ -266,7 +253,7 @@ fn raising_needs_the_declaration_in_1_or_2_and_no_open_exception() {
     }
     let mut d = declaration(DeclarationStatus::Unprocessed);
     d.open_exception = Some(Uuid::from_u128(9));
-    let err = decide(
+    let err = when_by(
         &ExceptionState::default(),
         raise_cmd(invoice_form(), ProposedValues::default(), d),
         &operator(),
@@ -277,7 +264,7 @@ fn raising_needs_the_declaration_in_1_or_2_and_no_open_exception() {
 
 #[test]
 fn an_exception_must_ask_for_something_and_its_fields_are_checked() {
-    let err = decide(
+    let err = when_by(
         &ExceptionState::default(),
         raise_cmd(
             ExceptionForm::default(),
@@ -293,7 +280,7 @@ fn an_exception_must_ask_for_something_and_its_fields_are_checked() {
     form.personal_email = Some("not-an-address".into());
     form.notification_contact.shipper_sms = Some("abc".into());
     form.exception_summary = Some("x".repeat(1001));
-    let err = decide(
+    let err = when_by(
         &ExceptionState::default(),
         raise_cmd(
             form,
@@ -328,13 +315,13 @@ fn proposed_changes_are_stored_old_to_new() {
         new_product_description: Some("notebook computer".into()),
         ..Default::default()
     };
-    let events = decide(
+    let events = when_by(
         &ExceptionState::default(),
         raise_cmd(form, proposed, declaration(DeclarationStatus::Unprocessed)),
         &operator(),
     )
     .expect("raised");
-    let s = given(&events);
+    let s = given::<ExceptionState>(&events);
     let changes: Vec<_> = s
         .proposed_changes
         .iter()
@@ -388,7 +375,7 @@ fn a_checked_change_needs_a_valid_new_value_and_an_existing_goods_line() {
         new_declare_element: Some("ok".into()),
         ..Default::default()
     };
-    let err = decide(
+    let err = when_by(
         &ExceptionState::default(),
         raise_cmd(
             form.clone(),
@@ -406,7 +393,7 @@ fn a_checked_change_needs_a_valid_new_value_and_an_existing_goods_line() {
         goods_index: 3,
         ..proposed
     };
-    let err = decide(
+    let err = when_by(
         &ExceptionState::default(),
         raise_cmd(form, elsewhere, declaration(DeclarationStatus::Unprocessed)),
         &operator(),
@@ -419,14 +406,14 @@ fn a_checked_change_needs_a_valid_new_value_and_an_existing_goods_line() {
 fn the_happy_path_goes_1_2_3_4_6() {
     let mut s = raised();
     assert_eq!(status_after(&s, notify(), &operator()), Ok(2));
-    apply(&mut s, notify(), &operator());
+    apply_by(&mut s, notify(), &operator());
     assert_eq!(
         status_after(&s, ExceptionCommand::Acknowledge, &acme()),
         Ok(3)
     );
-    apply(&mut s, ExceptionCommand::Acknowledge, &acme());
+    apply_by(&mut s, ExceptionCommand::Acknowledge, &acme());
     assert_eq!(status_after(&s, respond(None), &acme()), Ok(4));
-    apply(&mut s, respond(None), &acme());
+    apply_by(&mut s, respond(None), &acme());
     assert_eq!(
         status_after(&s, ExceptionCommand::Approve { note: None }, &operator()),
         Ok(6)
@@ -436,7 +423,7 @@ fn the_happy_path_goes_1_2_3_4_6() {
 #[test]
 fn notify_records_the_channels_and_contacts_chosen() {
     let s = raised();
-    let events = decide(&s, notify(), &operator()).expect("notified");
+    let events = when_by(&s, notify(), &operator()).expect("notified");
     let [Event::Notified(n)] = &events[..] else {
         panic!("{events:?}")
     };
@@ -454,7 +441,7 @@ fn notify_records_the_channels_and_contacts_chosen() {
         note: None,
     };
     assert_eq!(
-        fields(decide(&s, chosen, &operator()).expect_err("refused")),
+        fields(when_by(&s, chosen, &operator()).expect_err("refused")),
         ["channels[1]", "contacts[0].party", "contacts"]
     );
     let none = ExceptionCommand::Notify {
@@ -463,7 +450,7 @@ fn notify_records_the_channels_and_contacts_chosen() {
         note: None,
     };
     assert_eq!(
-        fields(decide(&s, none, &operator()).expect_err("refused")),
+        fields(when_by(&s, none, &operator()).expect_err("refused")),
         ["channels"]
     );
 }
@@ -496,10 +483,10 @@ fn who_may_notify_acknowledge_and_respond() {
     );
     // An operator answers for the customer only with a note.
     assert_eq!(
-        fields(decide(&s3, respond(None), &operator()).expect_err("refused")),
+        fields(when_by(&s3, respond(None), &operator()).expect_err("refused")),
         ["note"]
     );
-    let events = decide(&s3, respond(Some("customer phoned")), &operator()).expect("ok");
+    let events = when_by(&s3, respond(Some("customer phoned")), &operator()).expect("ok");
     let [Event::Responded(r)] = &events[..] else {
         panic!("{events:?}")
     };
@@ -513,13 +500,13 @@ fn another_customers_exception_is_not_found() {
         let s = at(status);
         for cmd in [ExceptionCommand::Acknowledge, respond(None), notify()] {
             assert_eq!(
-                decide(&s, cmd, &globex()).expect_err("refused"),
+                when_by(&s, cmd, &globex()).expect_err("refused"),
                 DomainError::NotFound
             );
         }
     }
     assert_eq!(
-        decide(&ExceptionState::default(), notify(), &operator()).expect_err("refused"),
+        when_by(&ExceptionState::default(), notify(), &operator()).expect_err("refused"),
         DomainError::NotFound
     );
 }
@@ -537,7 +524,7 @@ fn approve_is_for_staff_who_did_not_answer_themselves() {
     );
     // The operator who answered for the customer may not approve; another may.
     let mut s = at(ExceptionStatus::AwaitingConfirmation);
-    apply(&mut s, respond(Some("by phone")), &operator());
+    apply_by(&mut s, respond(Some("by phone")), &operator());
     assert_eq!(
         status_after(&s, ExceptionCommand::Approve { note: None }, &operator()),
         Err(DomainError::Forbidden)
@@ -558,17 +545,17 @@ fn approval_applies_the_changes_only_when_the_customer_confirmed_them() {
         new_hts_code: Some("8471410000".into()),
         ..Default::default()
     };
-    let mut s = given(
-        &decide(
+    let mut s = given::<ExceptionState>(
+        &when_by(
             &ExceptionState::default(),
             raise_cmd(form, proposed, declaration(DeclarationStatus::Unprocessed)),
             &operator(),
         )
         .expect("raised"),
     );
-    apply(&mut s, notify(), &operator());
-    apply(&mut s, ExceptionCommand::Acknowledge, &acme());
-    apply(
+    apply_by(&mut s, notify(), &operator());
+    apply_by(&mut s, ExceptionCommand::Acknowledge, &acme());
+    apply_by(
         &mut s,
         ExceptionCommand::Respond {
             confirm_changes: false,
@@ -578,9 +565,9 @@ fn approval_applies_the_changes_only_when_the_customer_confirmed_them() {
         &acme(),
     );
     assert!(s.confirmed_changes().is_empty());
-    apply(&mut s, reject("the invoice is unreadable"), &operator());
-    apply(&mut s, respond(None), &acme());
-    let events = decide(&s, ExceptionCommand::Approve { note: None }, &admin()).expect("ok");
+    apply_by(&mut s, reject("the invoice is unreadable"), &operator());
+    apply_by(&mut s, respond(None), &acme());
+    let events = when_by(&s, ExceptionCommand::Approve { note: None }, &admin()).expect("ok");
     let [Event::Approved(a)] = &events[..] else {
         panic!("{events:?}")
     };
@@ -594,11 +581,11 @@ fn reject_sends_it_back_to_the_customer_with_a_reason() {
     let s = at(ExceptionStatus::AwaitingReview);
     assert_eq!(status_after(&s, reject("unreadable"), &operator()), Ok(3));
     assert_eq!(
-        fields(decide(&s, reject("  "), &operator()).expect_err("refused")),
+        fields(when_by(&s, reject("  "), &operator()).expect_err("refused")),
         ["reason"]
     );
     assert_eq!(
-        fields(decide(&s, reject(&"x".repeat(501)), &operator()).expect_err("refused")),
+        fields(when_by(&s, reject(&"x".repeat(501)), &operator()).expect_err("refused")),
         ["reason"]
     );
     assert_eq!(
@@ -619,7 +606,7 @@ fn void_needs_a_reason_before_review_and_an_admin_during_it() {
         assert_eq!(status_after(&s, void("duplicate"), &admin()), Ok(7));
         assert_eq!(
             fields(
-                decide(&s, ExceptionCommand::Void { reason: None }, &operator())
+                when_by(&s, ExceptionCommand::Void { reason: None }, &operator())
                     .expect_err("refused")
             ),
             ["reason"]
@@ -727,18 +714,18 @@ fn documents_attach_while_open_and_their_uploader_may_not_approve() {
         sha256: "ab".into(),
     };
     let mut s = at(ExceptionStatus::AwaitingReview);
-    apply(&mut s, attach(), &operator());
+    apply_by(&mut s, attach(), &operator());
     assert_eq!(s.documents.len(), 1);
     assert_eq!(
         status_after(&s, ExceptionCommand::Approve { note: None }, &operator()),
         Err(DomainError::Forbidden)
     );
     assert!(matches!(
-        decide(&at(ExceptionStatus::Voided), attach(), &operator()).expect_err("refused"),
+        when_by(&at(ExceptionStatus::Voided), attach(), &operator()).expect_err("refused"),
         DomainError::Conflict(_)
     ));
     assert_eq!(
-        decide(&s, attach(), &globex()).expect_err("refused"),
+        when_by(&s, attach(), &globex()).expect_err("refused"),
         DomainError::NotFound
     );
 }
@@ -762,7 +749,7 @@ fn delivery(result: &str) -> ExceptionCommand {
 fn only_the_system_records_a_delivery_and_it_moves_nothing() {
     for status in ExceptionStatus::ALL {
         let state = at(status);
-        let events = decide(&state, delivery("sent"), &system()).expect("recorded");
+        let events = when_by(&state, delivery("sent"), &system()).expect("recorded");
         assert!(matches!(&events[..], [Event::DeliveryAttempted(d)] if d.result == "sent"));
         let mut after = state.clone();
         after.evolve(&events[0]);
@@ -773,7 +760,7 @@ fn only_the_system_records_a_delivery_and_it_moves_nothing() {
         );
         for who in [operator(), admin(), acme()] {
             assert_eq!(
-                decide(&state, delivery("sent"), &who),
+                when_by(&state, delivery("sent"), &who),
                 Err(DomainError::Forbidden),
                 "{}",
                 who.username
@@ -781,7 +768,7 @@ fn only_the_system_records_a_delivery_and_it_moves_nothing() {
         }
     }
     assert_eq!(
-        decide(&ExceptionState::default(), delivery("sent"), &system()),
+        when_by(&ExceptionState::default(), delivery("sent"), &system()),
         Err(DomainError::NotFound)
     );
 }
@@ -791,7 +778,7 @@ fn an_overdue_exception_waiting_on_the_customer_is_reminded_once_by_the_system()
     let remind = || ExceptionCommand::Remind { overdue_hours: 48 };
     for status in ExceptionStatus::ALL {
         let state = at(status);
-        let decided = decide(&state, remind(), &system());
+        let decided = when_by(&state, remind(), &system());
         if status.waiting_on() == Some("customer") {
             let events = decided.expect("reminded");
             assert!(matches!(&events[..], [Event::Reminded(r)] if r.status == status.code()));
@@ -799,11 +786,11 @@ fn an_overdue_exception_waiting_on_the_customer_is_reminded_once_by_the_system()
             after.evolve(&events[0]);
             assert_eq!(after.status, Some(status), "the status does not move");
             assert!(matches!(
-                decide(&after, remind(), &system()),
+                when_by(&after, remind(), &system()),
                 Err(DomainError::Conflict(_))
             ));
             assert_eq!(
-                decide(&state, remind(), &operator()),
+                when_by(&state, remind(), &operator()),
                 Err(DomainError::Forbidden)
             );
         } else {

@@ -13,7 +13,8 @@ use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use crate::contact_book::{self, ContactBookState};
+use crate::Aggregate;
+use crate::contact_book::{ContactBookCommand, ContactBookState};
 use crate::customer::CustomerState;
 use crate::handler::{Command, CommandAnswer, execute, load};
 use crate::http::{CommandState, if_match, metadata};
@@ -61,24 +62,16 @@ struct Body {
 /// Replaces the whole book; each bad field is named (`contacts[2].value`). Saving it
 /// unchanged appends nothing.
 #[utoipa::path(
-    put,
-    path = "/api/v1/customers/{id}/contacts",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "saveContactBook",
-    security(("bearer" = [])),
+    put, path = "/api/v1/customers/{id}/contacts", operation_id = "saveContactBook",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The customer's id (unknown, foreign or malformed: 404)."),
         api::doc::IfMatch,
     ),
     request_body(content = Body, content_type = "application/json"),
     responses(
-        (status = 200, description = "Saved: the book's version and the event's position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 200, description = "Saved: the book's version and the event's position.", body = CommandAnswer),
+        api::doc::JsonCommandErrors,
     ),
 )]
 async fn save(
@@ -94,7 +87,7 @@ async fn save(
     }
     let (archive, _) = load::<CustomerState>(&state.store, customer)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if archive.customer_id.is_none() || !archive.active() {
         return Err(ApiError::not_found());
     }
@@ -116,7 +109,11 @@ async fn save(
     )
     .expect(if_match(&headers)?);
     let answer = execute(run, |s, _| {
-        contact_book::decide(s, customer, contacts.clone())
+        let contacts = contacts.clone();
+        s.decide(
+            ContactBookCommand::Save { customer, contacts },
+            &state.ctx(&actor),
+        )
     })
     .await?;
     Ok(ok(answer))

@@ -3,8 +3,9 @@
 use events::contact_book::{ContactBookEvent, SavedContact};
 use uuid::Uuid;
 
-use super::{ContactBookState, decide};
+use super::{ContactBookCommand, ContactBookState};
 use crate::aggregate::{Aggregate, DomainError};
+use crate::testing::when;
 
 fn contact(channel: &str, side: &str, value: &str) -> SavedContact {
     SavedContact {
@@ -33,7 +34,14 @@ fn a_book_is_saved_whole_normalised_and_a_repeat_appends_nothing() {
         contact("phone", "shipFrom", "+86 138-1234-5678"),
         contact("wechat", "shipTo", "oAbCdEfGh_123"),
     ];
-    let events = decide(&state, ACME, book.clone()).expect("saved");
+    let events = when(
+        &state,
+        ContactBookCommand::Save {
+            customer: ACME,
+            contacts: book.clone(),
+        },
+    )
+    .expect("saved");
     let ContactBookEvent::Saved(saved) = &events[0];
     assert_eq!(saved.customer_id, ACME);
     assert_eq!(saved.contacts[0].value, "buyer@example.com");
@@ -41,8 +49,29 @@ fn a_book_is_saved_whole_normalised_and_a_repeat_appends_nothing() {
     for e in &events {
         state.evolve(e);
     }
-    assert_eq!(decide(&state, ACME, book).expect("same"), vec![]);
-    assert!(decide(&state, ACME, vec![]).expect("emptied").len() == 1);
+    assert_eq!(
+        when(
+            &state,
+            ContactBookCommand::Save {
+                customer: ACME,
+                contacts: book
+            }
+        )
+        .expect("same"),
+        vec![]
+    );
+    assert!(
+        when(
+            &state,
+            ContactBookCommand::Save {
+                customer: ACME,
+                contacts: vec![]
+            }
+        )
+        .expect("emptied")
+        .len()
+            == 1
+    );
 }
 
 #[test]
@@ -58,7 +87,16 @@ fn every_bad_field_is_named_with_its_index() {
         },
         contact("email", "shipTo", ""),
     ];
-    let named = fields(decide(&state, ACME, bad).expect_err("refused"));
+    let named = fields(
+        when(
+            &state,
+            ContactBookCommand::Save {
+                customer: ACME,
+                contacts: bad,
+            },
+        )
+        .expect_err("refused"),
+    );
     for f in [
         "contacts[0].value",
         "contacts[1].channel",
@@ -81,14 +119,32 @@ fn a_contact_twice_and_too_many_contacts_are_refused() {
         contact("email", "shipFrom", "a@example.com"),
     ];
     assert_eq!(
-        fields(decide(&state, ACME, twice).expect_err("refused")),
+        fields(
+            when(
+                &state,
+                ContactBookCommand::Save {
+                    customer: ACME,
+                    contacts: twice
+                }
+            )
+            .expect_err("refused")
+        ),
         vec!["contacts[1].value"]
     );
     let many = (0..201)
         .map(|i| contact("email", "shipTo", &format!("u{i}@example.com")))
         .collect();
     assert_eq!(
-        fields(decide(&state, ACME, many).expect_err("refused")),
+        fields(
+            when(
+                &state,
+                ContactBookCommand::Save {
+                    customer: ACME,
+                    contacts: many
+                }
+            )
+            .expect_err("refused")
+        ),
         vec!["contacts"]
     );
 }
@@ -96,17 +152,25 @@ fn a_contact_twice_and_too_many_contacts_are_refused() {
 #[test]
 fn another_customers_book_is_not_found() {
     let mut state = ContactBookState::default();
-    for e in decide(
+    for e in when(
         &state,
-        ACME,
-        vec![contact("email", "shipTo", "a@example.com")],
+        ContactBookCommand::Save {
+            customer: ACME,
+            contacts: vec![contact("email", "shipTo", "a@example.com")],
+        },
     )
     .expect("saved")
     {
         state.evolve(&e);
     }
     assert_eq!(
-        decide(&state, Uuid::from_u128(2), vec![]),
+        when(
+            &state,
+            ContactBookCommand::Save {
+                customer: Uuid::from_u128(2),
+                contacts: vec![]
+            }
+        ),
         Err(DomainError::NotFound)
     );
 }

@@ -22,15 +22,14 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::account::routes::auth::load_account_id;
-use crate::account::{self, Register};
-use crate::aggregate::DomainError;
-use crate::customer::{self, CustomerState, ProfileUpdate};
+use crate::account::{self, AccountCommand, Register};
+use crate::aggregate::{Aggregate, DomainError};
+use crate::customer::{CustomerCommand, CustomerState, ProfileUpdate};
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, CommandError, Hooked, Idempotency, execute,
     execute_answering, execute_then, load,
 };
-use crate::http::{idempotency_key, if_match, metadata, refused};
+use crate::http::{idempotency_key, if_match, load_state, metadata, refused};
 use crate::identity::IdentityState;
 
 /// Every route of this module with the permission it needs.
@@ -91,7 +90,7 @@ async fn live_customer(state: &IdentityState, id: &str) -> Result<(Uuid, Custome
     let id = customer_path(id)?;
     let (customer, _) = load::<CustomerState>(&state.store, id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if !customer.exists() {
         return Err(ApiError::not_found());
     }

@@ -1,6 +1,7 @@
 //! Given/when/then tests of the customer decisions.
 
 use super::*;
+use crate::testing::{given, when};
 
 const USCC: &str = "91440300MA5FHK4H1F";
 
@@ -18,18 +19,17 @@ fn profile() -> CustomerProfile {
     }
 }
 
-fn given(events: &[CustomerEvent]) -> CustomerState {
-    let mut s = CustomerState::default();
-    for e in events {
-        s.evolve(e);
-    }
-    s
-}
-
 fn registered() -> CustomerState {
-    given(
-        &decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "acme", profile())
-            .expect("registered"),
+    given::<CustomerState>(
+        &when(
+            &CustomerState::default(),
+            CustomerCommand::Register {
+                customer_id: Uuid::now_v7(),
+                username: "acme".into(),
+                profile: profile(),
+            },
+        )
+        .expect("registered"),
     )
 }
 
@@ -51,8 +51,15 @@ fn given_nothing_when_registered_then_the_profile_is_normalized() {
 
 #[test]
 fn given_a_customer_when_registered_again_then_it_is_a_conflict() {
-    let err = decide_register_customer(&registered(), Uuid::now_v7(), "acme", profile())
-        .expect_err("twice");
+    let err = when(
+        &registered(),
+        CustomerCommand::Register {
+            customer_id: Uuid::now_v7(),
+            username: "acme".into(),
+            profile: profile(),
+        },
+    )
+    .expect_err("twice");
     assert!(matches!(err, DomainError::Conflict(_)));
 }
 
@@ -68,8 +75,15 @@ fn when_registered_with_bad_fields_then_each_violation_names_its_field() {
         declaration_types: vec!["OC".into(), "XX".into()],
         ..Default::default()
     };
-    let err = decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "a b", bad)
-        .expect_err("invalid");
+    let err = when(
+        &CustomerState::default(),
+        CustomerCommand::Register {
+            customer_id: Uuid::now_v7(),
+            username: "a b".into(),
+            profile: bad,
+        },
+    )
+    .expect_err("invalid");
     assert_eq!(
         fields_of(err),
         vec![
@@ -89,23 +103,30 @@ fn when_registered_with_bad_fields_then_each_violation_names_its_field() {
 fn when_the_scc_is_malformed_then_it_is_a_format_violation() {
     let mut p = profile();
     p.scc = Some("123".into());
-    let err = decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "acme", p)
-        .expect_err("invalid");
+    let err = when(
+        &CustomerState::default(),
+        CustomerCommand::Register {
+            customer_id: Uuid::now_v7(),
+            username: "acme".into(),
+            profile: p,
+        },
+    )
+    .expect_err("invalid");
     assert!(matches!(err, DomainError::Validation(v) if v[0].rule == "uscc_format"));
 }
 
 #[test]
 fn given_a_customer_when_fields_change_then_each_change_is_recorded_old_to_new() {
     let s = registered();
-    let events = decide_change_profile(
+    let events = when(
         &s,
-        ProfileUpdate {
+        CustomerCommand::ChangeProfile(ProfileUpdate {
             city: Some(Some("Suzhou".into())),
             postal_code: Some(None),
             declaration_types: Some(vec![]),
             company_name: Some("ACME Trading".into()),
             ..Default::default()
-        },
+        }),
     )
     .expect("changed");
     let CustomerEvent::ProfileChanged(c) = &events[0] else {
@@ -116,10 +137,17 @@ fn given_a_customer_when_fields_change_then_each_change_is_recorded_old_to_new()
     assert_eq!(c.changes[0].from, json!("Shanghai"));
     assert_eq!(c.changes[0].to, json!("Suzhou"));
     assert_eq!(c.changes[1].to, Value::Null);
-    let s = given(&[
-        decide_register_customer(&CustomerState::default(), Uuid::now_v7(), "acme", profile())
-            .expect("r")
-            .remove(0),
+    let s = given::<CustomerState>(&[
+        when(
+            &CustomerState::default(),
+            CustomerCommand::Register {
+                customer_id: Uuid::now_v7(),
+                username: "acme".into(),
+                profile: profile(),
+            },
+        )
+        .expect("r")
+        .remove(0),
         events[0].clone(),
     ]);
     assert_eq!(s.profile.city.as_deref(), Some("Suzhou"));
@@ -133,19 +161,23 @@ fn given_a_customer_when_nothing_changes_then_no_event() {
         city: Some(Some(" Shanghai ".into())),
         ..Default::default()
     };
-    assert!(decide_change_profile(&s, update).expect("ok").is_empty());
+    assert!(
+        when(&s, CustomerCommand::ChangeProfile(update))
+            .expect("ok")
+            .is_empty()
+    );
 }
 
 #[test]
 fn when_a_change_breaks_a_rule_then_it_is_refused_naming_the_field() {
     let s = registered();
-    let err = decide_change_profile(
+    let err = when(
         &s,
-        ProfileUpdate {
+        CustomerCommand::ChangeProfile(ProfileUpdate {
             company_name: Some(String::new()),
             postal_code: Some(Some("12345x".into())),
             ..Default::default()
-        },
+        }),
     )
     .expect_err("invalid");
     assert_eq!(fields_of(err), vec!["companyName", "postalCode"]);
@@ -155,19 +187,28 @@ fn when_a_change_breaks_a_rule_then_it_is_refused_naming_the_field() {
 fn given_no_customer_when_changed_disabled_or_deleted_then_not_found() {
     let none = CustomerState::default();
     assert!(matches!(
-        decide_change_profile(&none, ProfileUpdate::default()),
+        when(
+            &none,
+            CustomerCommand::ChangeProfile(ProfileUpdate::default())
+        ),
         Err(DomainError::NotFound)
     ));
     assert!(matches!(
-        decide_disable(&none, None),
+        when(&none, CustomerCommand::Disable { reason: None }),
         Err(DomainError::NotFound)
     ));
     assert!(matches!(
-        decide_enable(&none, None),
+        when(&none, CustomerCommand::Enable { reason: None }),
         Err(DomainError::NotFound)
     ));
     assert!(matches!(
-        decide_delete(&none, None, 0),
+        when(
+            &none,
+            CustomerCommand::Delete {
+                reason: None,
+                in_progress: 0
+            }
+        ),
         Err(DomainError::NotFound)
     ));
 }
@@ -175,7 +216,13 @@ fn given_no_customer_when_changed_disabled_or_deleted_then_not_found() {
 #[test]
 fn given_a_customer_when_disabled_then_enabled_then_each_happens_once() {
     let mut s = registered();
-    let e = decide_disable(&s, Some("contract ended".into())).expect("disabled");
+    let e = when(
+        &s,
+        CustomerCommand::Disable {
+            reason: Some("contract ended".into()),
+        },
+    )
+    .expect("disabled");
     assert_eq!(
         e,
         vec![CustomerEvent::Disabled(Reason {
@@ -184,32 +231,60 @@ fn given_a_customer_when_disabled_then_enabled_then_each_happens_once() {
     );
     s.evolve(&e[0]);
     assert!(!s.active() && s.exists());
-    assert!(decide_disable(&s, None).expect("again").is_empty());
-    let e = decide_enable(&s, None).expect("enabled");
+    assert!(
+        when(&s, CustomerCommand::Disable { reason: None })
+            .expect("again")
+            .is_empty()
+    );
+    let e = when(&s, CustomerCommand::Enable { reason: None }).expect("enabled");
     s.evolve(&e[0]);
     assert!(s.active());
-    assert!(decide_enable(&s, None).expect("again").is_empty());
+    assert!(
+        when(&s, CustomerCommand::Enable { reason: None })
+            .expect("again")
+            .is_empty()
+    );
 }
 
 #[test]
 fn given_declarations_in_progress_when_deleted_then_refused_saying_why() {
     let s = registered();
-    let err = decide_delete(&s, None, 2).expect_err("in progress");
+    let err = when(
+        &s,
+        CustomerCommand::Delete {
+            reason: None,
+            in_progress: 2,
+        },
+    )
+    .expect_err("in progress");
     assert!(matches!(err, DomainError::Conflict(m) if m.contains("in progress")));
 }
 
 #[test]
 fn given_a_deleted_customer_then_it_is_gone_for_every_command() {
     let mut s = registered();
-    let e = decide_delete(&s, Some("duplicate".into()), 0).expect("deleted");
+    let e = when(
+        &s,
+        CustomerCommand::Delete {
+            reason: Some("duplicate".into()),
+            in_progress: 0,
+        },
+    )
+    .expect("deleted");
     s.evolve(&e[0]);
     assert!(!s.exists() && !s.active());
     assert!(matches!(
-        decide_delete(&s, None, 0),
+        when(
+            &s,
+            CustomerCommand::Delete {
+                reason: None,
+                in_progress: 0
+            }
+        ),
         Err(DomainError::NotFound)
     ));
     assert!(matches!(
-        decide_change_profile(&s, ProfileUpdate::default()),
+        when(&s, CustomerCommand::ChangeProfile(ProfileUpdate::default())),
         Err(DomainError::NotFound)
     ));
 }
@@ -217,15 +292,17 @@ fn given_a_deleted_customer_then_it_is_gone_for_every_command() {
 fn customer(ups_id: Option<&str>, account_no: Option<&str>) -> CustomerState {
     let id = Uuid::now_v7();
     let mut state = CustomerState::default();
-    for e in decide_register_customer(
+    for e in when(
         &state,
-        id,
-        "acme",
-        CustomerProfile {
-            company_name: "ACME".into(),
-            ups_id: ups_id.map(String::from),
-            account_no: account_no.map(String::from),
-            ..Default::default()
+        CustomerCommand::Register {
+            customer_id: id,
+            username: "acme".into(),
+            profile: CustomerProfile {
+                company_name: "ACME".into(),
+                ups_id: ups_id.map(String::from),
+                account_no: account_no.map(String::from),
+                ..Default::default()
+            },
         },
     )
     .expect("ok")
@@ -239,19 +316,43 @@ fn customer(ups_id: Option<&str>, account_no: Option<&str>) -> CustomerState {
 fn given_a_registered_easy_clear_id_when_the_customer_binds_it_with_the_account_number_then_it_is_bound()
  {
     let mut state = customer(Some("EC-1"), Some("ACC-1"));
-    let events =
-        decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", Some("ACC-1"), true).expect("ok");
+    let events = when(
+        &state,
+        CustomerCommand::BindEasyClear {
+            account_id: Uuid::now_v7(),
+            ups_id: "EC-1".into(),
+            account_no: Some("ACC-1".into()),
+            is_from_ups: true,
+        },
+    )
+    .expect("ok");
     for e in &events {
         state.evolve(e);
     }
     assert_eq!(state.bound_ups_id.as_deref(), Some("EC-1"));
     assert!(
-        decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", Some("ACC-1"), true)
-            .expect("same again")
-            .is_empty()
+        when(
+            &state,
+            CustomerCommand::BindEasyClear {
+                account_id: Uuid::now_v7(),
+                ups_id: "EC-1".into(),
+                account_no: Some("ACC-1".into()),
+                is_from_ups: true
+            }
+        )
+        .expect("same again")
+        .is_empty()
     );
     assert!(matches!(
-        decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-2", Some("ACC-1"), true),
+        when(
+            &state,
+            CustomerCommand::BindEasyClear {
+                account_id: Uuid::now_v7(),
+                ups_id: "EC-2".into(),
+                account_no: Some("ACC-1".into()),
+                is_from_ups: true
+            }
+        ),
         Err(DomainError::Conflict(_))
     ));
 }
@@ -259,16 +360,43 @@ fn given_a_registered_easy_clear_id_when_the_customer_binds_it_with_the_account_
 #[test]
 fn when_the_account_number_does_not_match_then_binding_is_refused_without_saying_which() {
     let state = customer(Some("EC-1"), Some("ACC-1"));
-    let err = decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", Some("ACC-2"), true)
-        .expect_err("refused");
+    let err = when(
+        &state,
+        CustomerCommand::BindEasyClear {
+            account_id: Uuid::now_v7(),
+            ups_id: "EC-1".into(),
+            account_no: Some("ACC-2".into()),
+            is_from_ups: true,
+        },
+    )
+    .expect_err("refused");
     assert!(matches!(err, DomainError::Validation(v) if v[0].field == "upsId"));
-    let err = decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-9", Some("ACC-1"), true)
-        .expect_err("refused");
+    let err = when(
+        &state,
+        CustomerCommand::BindEasyClear {
+            account_id: Uuid::now_v7(),
+            ups_id: "EC-9".into(),
+            account_no: Some("ACC-1".into()),
+            is_from_ups: true,
+        },
+    )
+    .expect_err("refused");
     assert!(matches!(err, DomainError::Validation(v) if v[0].field == "upsId"));
 }
 
 #[test]
 fn when_staff_registered_no_easy_clear_id_then_nothing_can_be_bound() {
     let state = customer(None, None);
-    assert!(decide_bind_easy_clear(&state, Uuid::now_v7(), "EC-1", None, true).is_err());
+    assert!(
+        when(
+            &state,
+            CustomerCommand::BindEasyClear {
+                account_id: Uuid::now_v7(),
+                ups_id: "EC-1".into(),
+                account_no: None,
+                is_from_ups: true
+            }
+        )
+        .is_err()
+    );
 }

@@ -44,21 +44,12 @@ struct Body {
 /// was introduced are plaintext in the log and are not affected. 404: nothing was ever stored
 /// for the subject; 409: already erased.
 #[utoipa::path(
-    post,
-    path = "/api/v1/admin/data-subjects/erase",
-    tag = api::doc::OPERATIONS,
-    operation_id = "eraseDataSubject",
-    security(("bearer" = [])),
+    post, path = "/api/v1/admin/data-subjects/erase", operation_id = "eraseDataSubject",
+    tag = api::doc::OPERATIONS, security(("bearer" = [])),
     request_body(content = Body, content_type = "application/json"),
     responses(
         (status = 200, description = "Erased: the subject id, the streams that held its values and the event's position.", body = ErasureAnswer),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        api::doc::EditErrors,
     ),
 )]
 async fn erase_subject(

@@ -1,6 +1,7 @@
 //! Given/when/then tests of the erasure decision.
 
 use super::*;
+use crate::testing::when;
 
 fn erase(held: Held) -> Erase {
     Erase {
@@ -13,7 +14,11 @@ fn erase(held: Held) -> Erase {
 
 #[test]
 fn erasing_a_subject_with_a_live_key_records_the_subject_and_its_streams() {
-    let events = decide_erase(&DataSubjectState::default(), &erase(Held::Live)).expect("erased");
+    let events = when(
+        &DataSubjectState::default(),
+        DataSubjectCommand::Erase(erase(Held::Live)),
+    )
+    .expect("erased");
     assert_eq!(
         events,
         [DataSubjectEvent::Erased(Erased {
@@ -27,7 +32,10 @@ fn erasing_a_subject_with_a_live_key_records_the_subject_and_its_streams() {
 #[test]
 fn erasing_a_subject_nothing_was_stored_for_is_not_found() {
     assert_eq!(
-        decide_erase(&DataSubjectState::default(), &erase(Held::Nothing)),
+        when(
+            &DataSubjectState::default(),
+            DataSubjectCommand::Erase(erase(Held::Nothing))
+        ),
         Err(DomainError::NotFound)
     );
 }
@@ -35,10 +43,10 @@ fn erasing_a_subject_nothing_was_stored_for_is_not_found() {
 #[test]
 fn erasing_an_erased_subject_again_is_a_conflict() {
     let mut state = DataSubjectState::default();
-    state.evolve(&decide_erase(&state, &erase(Held::Live)).expect("erased")[0]);
+    state.evolve(&when(&state, DataSubjectCommand::Erase(erase(Held::Live))).expect("erased")[0]);
     assert_eq!(state.erasures, 1);
     assert!(matches!(
-        decide_erase(&state, &erase(Held::Erased)),
+        when(&state, DataSubjectCommand::Erase(erase(Held::Erased))),
         Err(DomainError::Conflict(_))
     ));
 }
@@ -47,12 +55,18 @@ fn erasing_an_erased_subject_again_is_a_conflict() {
 fn a_reason_over_500_characters_or_with_a_nul_is_refused_naming_reason() {
     let mut cmd = erase(Held::Live);
     cmd.reason = Some("x".repeat(REASON_MAX + 1));
-    match decide_erase(&DataSubjectState::default(), &cmd) {
+    match when(
+        &DataSubjectState::default(),
+        DataSubjectCommand::Erase(cmd.clone()),
+    ) {
         Err(DomainError::Validation(v)) => assert_eq!(v[0].field, "reason"),
         other => panic!("{other:?}"),
     }
     cmd.reason = Some("a\0b".into());
-    match decide_erase(&DataSubjectState::default(), &cmd) {
+    match when(
+        &DataSubjectState::default(),
+        DataSubjectCommand::Erase(cmd.clone()),
+    ) {
         Err(DomainError::Validation(v)) => assert_eq!(v[0].field, "reason"),
         other => panic!("{other:?}"),
     }

@@ -33,7 +33,7 @@ use crate::{Ctx, DomainError, Violation};
 /// Longest reason accepted, in characters (after trimming).
 pub const MAX_REASON: usize = 500;
 
-pub fn decide(
+pub(super) fn decide(
     state: &DeclarationState,
     cmd: DeclarationCommand,
     ctx: &Ctx,
@@ -326,7 +326,7 @@ fn full_validation(
     match ty {
         Some(ty) => {
             let on = validate::declaration_date(data, ctx.now);
-            violations.extend(validate::validate(ty, data, ctx.reference, on));
+            violations.extend(validate::validate(ty, data, &*ctx.reference, on));
         }
         None => violations.push(m::required("declarationType")),
     }

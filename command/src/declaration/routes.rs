@@ -10,24 +10,24 @@ use events::declaration::{DeclarationData, Direction, TypeCode};
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
-use utoipa::{OpenApi, ToSchema};
+use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::{CustomerRef, DeclarationCommand, DeclarationState, decide};
-use crate::Ctx;
+use super::{CustomerRef, DeclarationCommand, DeclarationState};
 use crate::handler::{Command, CommandAnswer, Idempotency, execute};
 use crate::http::{CommandState, idempotency_key, if_match, metadata};
+use crate::{Aggregate, Ctx};
 
 /// Every route of this module with who may call it: staff need the route tag of their
 /// declaration menu, customers pass by role and reach their own company's declarations only
 /// (a foreign one is 404, checked in `run`).
 pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
     let declarations = g.customer_or_permission(&["declarations:management"]);
-    // One route serves every state-machine move; `Actions` documents each move's path.
+    // One route serves every state-machine move; `actions` documents each move's path.
     let guard = declarations.clone();
-    OpenApiRouter::with_openapi(Actions::openapi())
+    OpenApiRouter::with_openapi(actions::openapi())
         .routes(routes!(create).map(|r| r.route_layer(guard.clone())))
         .routes(routes!(edit).map(|r| r.route_layer(guard.clone())))
         .routes(routes!(validate::validate_form).map(|r| r.route_layer(guard.clone())))
@@ -132,7 +132,7 @@ pub(crate) async fn owner(
         .customers
         .get(&state.store, id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if customer.customer_id.is_none() {
         return Err(if actor.is_customer() {
             ApiError::forbidden()
@@ -164,23 +164,13 @@ pub(crate) async fn owner(
 /// add `customerId`. Creates status 0 (draft). With `Idempotency-Key` a retry with the same
 /// body answers the first result again; the same key with another body answers 409.
 #[utoipa::path(
-    post,
-    path = "/api/v1/declarations",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "createDeclaration",
-    security(("bearer" = [])),
-    params(
-        api::doc::IdempotencyKey,
-    ),
+    post, path = "/api/v1/declarations", operation_id = "createDeclaration",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(api::doc::IdempotencyKey),
     request_body(content = ref("#/components/schemas/CreateDeclaration"), content_type = "application/json"),
     responses(
-        (status = 200, description = "Created.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 200, description = "Created.", body = CommandAnswer),
+        api::doc::Errors<400, 401, 403, 409, 413, 415>,
     ),
 )]
 async fn create(
@@ -217,12 +207,8 @@ async fn create(
     };
     let run = Command::<DeclarationState>::create(&state.store, id, meta).idempotent(idempotency);
     let answer = execute(run, |s, _| {
-        let ctx = Ctx {
-            actor: &actor,
-            now: chrono::Utc::now(),
-            reference: &reference,
-        };
-        decide(s, command.clone(), &ctx)
+        let ctx = Ctx::new(&actor, reference.clone());
+        s.decide(command.clone(), &ctx)
     })
     .await?;
     Ok(ok(answer))
@@ -246,12 +232,8 @@ async fn run(
         .visible_if(&visible)
         .customer_of(|current: &DeclarationState| Some(current.customer_id));
     let answer = execute(run, |s, _| {
-        let ctx = Ctx {
-            actor,
-            now: chrono::Utc::now(),
-            reference: &reference,
-        };
-        decide(s, command.clone(), &ctx)
+        let ctx = Ctx::new(actor, reference.clone());
+        s.decide(command.clone(), &ctx)
     })
     .await?;
     Ok(ok(answer))
@@ -267,26 +249,11 @@ fn parse_id(raw: &str) -> Result<Uuid, ApiError> {
 /// Replaces the whole form. The owner or staff while 0 or 11, staff while 10; any other
 /// status answers 409.
 #[utoipa::path(
-    put,
-    path = "/api/v1/declarations/{id}",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "editDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
+    put, path = "/api/v1/declarations/{id}", operation_id = "editDeclaration",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::DECLARATION), api::doc::IfMatch),
     request_body(content = ref("#/components/schemas/DeclarationForm"), content_type = "application/json"),
-    responses(
-        (status = 200, description = "Edited.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses((status = 200, description = "Edited.", body = CommandAnswer), api::doc::EditErrors),
 )]
 async fn edit(
     State(state): State<CommandState>,
@@ -372,7 +339,6 @@ async fn act(
 
 pub mod actions;
 pub mod validate;
-use actions::Actions;
 
 #[cfg(test)]
 mod tests {

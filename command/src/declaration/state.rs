@@ -4,8 +4,6 @@ use events::declaration::{DeclarationData, DeclarationEvent, DeclarationStatus, 
 use serde::Serialize;
 use uuid::Uuid;
 
-use crate::Aggregate;
-
 /// Everything `decide` needs to know about one declaration. `Default` is "not created".
 /// Serialises (camelCase) for `clearway replay --as-of`.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
@@ -40,7 +38,7 @@ impl DeclarationState {
     pub fn from_events<'a>(events: impl IntoIterator<Item = &'a DeclarationEvent>) -> Self {
         let mut state = Self::default();
         for e in events {
-            state.evolve(e);
+            state.evolve_with(e);
         }
         state
     }
@@ -51,11 +49,9 @@ impl DeclarationState {
     }
 }
 
-impl Aggregate for DeclarationState {
-    type Event = DeclarationEvent;
-    const STREAM_TYPE: &'static str = events::declaration::STREAM_TYPE;
-
-    fn evolve(&mut self, event: &DeclarationEvent) {
+impl DeclarationState {
+    /// Folds one event into the state ([`Aggregate::evolve`](crate::Aggregate::evolve)).
+    pub(super) fn evolve_with(&mut self, event: &DeclarationEvent) {
         self.version += 1;
         match event {
             DeclarationEvent::Drafted(d) => {

@@ -20,9 +20,10 @@ use rust_decimal::Decimal;
 use serde_json::Value;
 use uuid::Uuid;
 
-use super::{DeclarationCommand, DeclarationState, decide};
+use super::{DeclarationCommand, DeclarationState};
 use crate::reference::ReferenceData;
-use crate::{Aggregate, Ctx, DomainError, Violation};
+pub use crate::testing::{given, when_in};
+use crate::{Aggregate, DomainError, Violation};
 
 pub const ACME: Uuid = Uuid::from_u128(0xac3e_0000_0000_0000_0000_0000_0000_0001);
 pub const GLOBEX: Uuid = Uuid::from_u128(0x0006_106e_0000_0000_0000_0000_0000_0002);
@@ -147,14 +148,6 @@ pub fn reference() -> ReferenceData {
             ],
         ),
     ])
-}
-
-pub fn ctx<'a>(actor: &'a Actor, reference: &'a ReferenceData) -> Ctx<'a> {
-    Ctx {
-        actor,
-        now: now(),
-        reference,
-    }
 }
 
 // ---------------------------------------------------------------------------------------
@@ -321,30 +314,13 @@ pub fn history_to(status: DeclarationStatus) -> Vec<DeclarationEvent> {
 /// A state in `status`, complete IC data, owned by ACME. Status 4 is set directly: the
 /// events that lead there arrive with the clearance-exception aggregate.
 pub fn state_in(status: DeclarationStatus) -> DeclarationState {
-    let mut state = given(&history_to(status));
+    let mut state = given::<DeclarationState>(&history_to(status));
     if status == DeclarationStatus::DocumentException {
         state.previous_status = state.status;
         state.status = Some(status);
     }
     assert_eq!(state.status, Some(status));
     state
-}
-
-pub fn given(events: &[DeclarationEvent]) -> DeclarationState {
-    let mut state = DeclarationState::default();
-    for e in events {
-        state.evolve(e);
-    }
-    state
-}
-
-pub fn when(
-    state: &DeclarationState,
-    actor: &Actor,
-    cmd: DeclarationCommand,
-) -> Result<Vec<DeclarationEvent>, DomainError> {
-    let reference = reference();
-    decide(state, cmd, &ctx(actor, &reference))
 }
 
 /// The violations of a refused command (panics on anything else).

@@ -13,7 +13,6 @@ pub mod class;
 mod goods;
 mod header;
 pub mod id_number;
-pub mod uscc;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use chrono_tz::Asia::Shanghai;
@@ -23,6 +22,7 @@ use rust_decimal::Decimal;
 use super::messages as m;
 use crate::Violation;
 use crate::reference::ReferenceData;
+use crate::rules::uscc;
 
 /// What the rules need from the reference data.
 pub trait Lookup {

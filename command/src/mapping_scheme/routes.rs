@@ -22,12 +22,15 @@ use uuid::Uuid;
 use super::model::{self, FieldKind, FoundBy, Level, Reader};
 use super::sheet::{self, SheetError};
 use super::{MappingSchemeCommand, MappingSchemeState};
+use crate::Aggregate;
 use crate::handler::{Command, CommandAnswer, execute};
-use crate::http::{CommandState, if_match, metadata};
+use crate::http::{CommandState, if_match, metadata, text_part};
 use crate::master_data::{STAFF_PERMISSION, owner, path_id, reason_ok};
 
 /// The largest sample file the preview reads.
 pub const MAX_SAMPLE_BYTES: usize = 10 * 1024 * 1024;
+/// Largest mapping scheme sent with a preview, in bytes (read no further).
+const MAX_SCHEME_BYTES: usize = 128 * 1024;
 /// The most data rows a preview shows.
 pub const MAX_PREVIEW_ROWS: usize = 50;
 const DEFAULT_PREVIEW_ROWS: usize = 10;
@@ -137,7 +140,7 @@ async fn run(
         .expect(if_match(headers)?)
         .visible_if(&visible)
         .customer_of(|s| Some(s.customer_id));
-    Ok(execute(run, |s, _| super::decide(s, cmd.clone())).await?)
+    Ok(execute(run, |s, _| s.decide(cmd.clone(), &state.ctx(actor))).await?)
 }
 
 /// Register a mapping scheme
@@ -145,19 +148,12 @@ async fn run(
 /// Customers (their own) and staff with `customers:management` (naming `customerId`). Every
 /// broken rule answers 400 naming its field as a path (`columns[2].field`).
 #[utoipa::path(
-    post,
-    path = "/api/v1/mapping-schemes",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "createMappingScheme",
-    security(("bearer" = [])),
+    post, path = "/api/v1/mapping-schemes", operation_id = "createMappingScheme",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     request_body(content = BodyDoc, content_type = "application/json"),
     responses(
-        (status = 200, description = "Registered: the new scheme's id, version and position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 200, description = "Registered: the new scheme's id, version and position.", body = CommandAnswer),
+        api::doc::Errors<400, 401, 403, 413, 415>,
     ),
 )]
 async fn create(
@@ -177,33 +173,21 @@ async fn create(
         id,
         metadata(&actor, &headers, Some(customer_id)),
     );
-    Ok(ok(execute(run, |s, _| super::decide(s, cmd.clone())).await?))
+    Ok(ok(execute(run, |s, _| {
+        s.decide(cmd.clone(), &state.ctx(&actor))
+    })
+    .await?))
 }
 
 /// Change a mapping scheme
 ///
 /// Replaces the whole definition; `customerId` is ignored.
 #[utoipa::path(
-    put,
-    path = "/api/v1/mapping-schemes/{id}",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "updateMappingScheme",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The scheme's id (unknown, foreign or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    put, path = "/api/v1/mapping-schemes/{id}", operation_id = "updateMappingScheme",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::SCHEME), api::doc::IfMatch),
     request_body(content = BodyDoc, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::Done<api::doc::EditErrors>),
 )]
 async fn update(
     State(state): State<CommandState>,
@@ -223,24 +207,11 @@ async fn update(
 ///
 /// Soft: the scheme leaves the lists and is no longer matched to uploads; its events stay.
 #[utoipa::path(
-    delete,
-    path = "/api/v1/mapping-schemes/{id}",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "deleteMappingScheme",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The scheme's id (unknown, foreign or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    delete, path = "/api/v1/mapping-schemes/{id}", operation_id = "deleteMappingScheme",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::SCHEME), api::doc::IfMatch),
     request_body(content = Option<WithReason>, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Deleted.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    responses((status = 200, description = "Deleted.", body = CommandAnswer), api::doc::CommandErrors),
 )]
 async fn delete(
     State(state): State<CommandState>,
@@ -284,16 +255,9 @@ fn kind_name(k: FieldKind) -> &'static str {
 /// Every field a column may be mapped to: `declarationType`, the declaration's fields, the
 /// goods line's (`declarationGoodsInfo.<field>`), each with its kind.
 #[utoipa::path(
-    get,
-    path = "/api/v1/mapping-schemes/targets",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "mappingTargets",
-    security(("bearer" = [])),
-    responses(
-        (status = 200, description = "The targets.", body = Vec<TargetDto>),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    get, path = "/api/v1/mapping-schemes/targets", operation_id = "mappingTargets",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
+    responses((status = 200, description = "The targets.", body = Vec<TargetDto>), api::doc::Errors<401, 403>),
 )]
 async fn targets() -> ApiResult<Vec<TargetDto>> {
     Ok(ok(model::targets()
@@ -461,19 +425,12 @@ fn as_target(path: &str) -> String {
 /// declaration type, each row is also checked by the declaration rules as a declaration of
 /// one goods line. Nothing is saved.
 #[utoipa::path(
-    post,
-    path = "/api/v1/mapping-schemes/preview",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "previewMappingScheme",
-    security(("bearer" = [])),
+    post, path = "/api/v1/mapping-schemes/preview", operation_id = "previewMappingScheme",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     request_body(content = PreviewForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The rows as mapped.", body = PreviewDto),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        api::doc::Errors<400, 401, 403, 413, 415, 429>,
     ),
 )]
 async fn preview(
@@ -502,8 +459,8 @@ async fn preview(
                 }
                 file = Some(bytes);
             }
-            "scheme" => scheme = Some(field.text().await.map_err(field_error)?),
-            "rows" => rows = Some(field.text().await.map_err(field_error)?),
+            "scheme" => scheme = Some(text_part(&mut field, "scheme", MAX_SCHEME_BYTES).await?),
+            "rows" => rows = Some(text_part(&mut field, "rows", 32).await?),
             _ => {}
         }
     }
@@ -546,9 +503,9 @@ async fn preview(
             })?,
     };
     let header_row = definition.header_row;
-    let head = tokio::task::spawn_blocking(move || sheet::read_head(&file, header_row, rows))
+    let head = sheet::read_head_sandboxed(&state.documents, file, header_row, rows)
         .await
-        .map_err(ApiError::internal)?
+        .map_err(|e| e.to_api("file"))?
         .map_err(sheet_error)?;
 
     let reference = state.reference.current();

@@ -1,26 +1,29 @@
 //! Reading the first rows of an xlsx sample safely, for the mapping preview. Pure (bytes in,
-//! cells out), so the upload worker may read files the same way.
+//! cells out); the server runs it in a child process of the document reader
+//! ([`read_head_sandboxed`], [`crate::sandbox`]), never in its own.
 //!
-//! Before anything is decompressed: the file must be a zip archive (judged from its bytes,
-//! not its name or declared type) and its central directory must be sane: at most
-//! [`MAX_ENTRIES`] entries, each declared size within [`MAX_ENTRY_BYTES`], their sum within
-//! [`MAX_UNCOMPRESSED_BYTES`], no entry expanding more than [`MAX_RATIO`] times, no ZIP64
-//! markers. The sheet is then read as a stream of cells (never as a whole range): its
-//! declared dimensions are checked against [`MAX_ROWS`] and [`MAX_COLUMNS`] first, cells
-//! beyond the columns cap are ignored and reading stops after the rows asked for. XML in
-//! xlsx parts is read by calamine (quick-xml), which expands no DTD and no external entity.
+//! Before anything is parsed, the file passes the checks every workbook entry shares
+//! ([`crate::upload::read::check_file`]: size, type from the bytes, the zip central
+//! directory, each entry decompressed with what is read capped, no DTD, the shared-string
+//! table's declared counts). The sheet is then read as a stream of cells (never as a whole
+//! range): its declared dimensions are checked against [`MAX_ROWS`] and [`MAX_COLUMNS`]
+//! first, cells beyond the columns cap are ignored and reading stops after the rows asked
+//! for.
 
 use calamine::{DataRef, Reader, Xlsx};
+use serde::{Deserialize, Serialize};
 use std::io::Cursor;
 
-pub const MAX_ENTRIES: usize = 1000;
-pub const MAX_ENTRY_BYTES: u64 = 100 * 1024 * 1024;
-pub const MAX_UNCOMPRESSED_BYTES: u64 = 200 * 1024 * 1024;
-pub const MAX_RATIO: u64 = 100;
+use crate::sandbox::{ReadError, Sandbox};
+use crate::upload::read::{FileError, check_file, check_type};
+
 pub const MAX_ROWS: u32 = 1_048_576;
 pub const MAX_COLUMNS: u32 = 200;
 
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// The child's job that reads a sheet's head ([`crate::sandbox::child`]).
+pub const HEAD_JOB: &str = "sheet-head";
+
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]
 pub enum SheetError {
     #[error("the file is not an xlsx workbook")]
     NotXlsx,
@@ -36,77 +39,34 @@ pub enum SheetError {
     Unreadable(String),
 }
 
-fn u16_at(b: &[u8], at: usize) -> Option<u64> {
-    b.get(at..at + 2)
-        .map(|s| u64::from(u16::from_le_bytes([s[0], s[1]])))
-}
-
-fn u32_at(b: &[u8], at: usize) -> Option<u64> {
-    b.get(at..at + 4)
-        .map(|s| u64::from(u32::from_le_bytes([s[0], s[1], s[2], s[3]])))
-}
-
-/// Checks a zip archive's central directory without decompressing anything.
+/// The shared workbook checks, as a [`SheetError`].
 pub fn check_zip(bytes: &[u8]) -> Result<(), SheetError> {
-    if !bytes.starts_with(b"PK\x03\x04") {
-        return Err(SheetError::NotXlsx);
+    check_type(bytes).map_err(|_| SheetError::NotXlsx)?;
+    check_file(bytes).map_err(|e: FileError| SheetError::Hostile(e.en))
+}
+
+/// [`read_head`] in a child process of `sandbox`.
+pub async fn read_head_sandboxed(
+    sandbox: &Sandbox,
+    bytes: Vec<u8>,
+    header_row: u32,
+    max_rows: usize,
+) -> Result<Result<SheetHead, SheetError>, ReadError> {
+    if check_type(&bytes).is_err() {
+        return Ok(Err(SheetError::NotXlsx));
     }
-    let hostile = |m: &str| Err(SheetError::Hostile(m.to_string()));
-    // End of central directory: 22 bytes plus a comment of at most 65535.
-    let from = bytes.len().saturating_sub(22 + 65_535);
-    let Some(eocd) = (from..=bytes.len().saturating_sub(22))
-        .rev()
-        .find(|&i| bytes[i..].starts_with(b"PK\x05\x06"))
-    else {
-        return hostile("no end of central directory");
-    };
-    let (Some(entries), Some(dir_size), Some(dir_offset)) = (
-        u16_at(bytes, eocd + 10),
-        u32_at(bytes, eocd + 12),
-        u32_at(bytes, eocd + 16),
-    ) else {
-        return hostile("truncated end of central directory");
-    };
-    if entries == 0xFFFF || dir_offset == 0xFFFF_FFFF || dir_size == 0xFFFF_FFFF {
-        return hostile("ZIP64 archives are not accepted");
-    }
-    if entries as usize > MAX_ENTRIES {
-        return hostile("too many entries");
-    }
-    let mut at = dir_offset as usize;
-    let mut total: u64 = 0;
-    for _ in 0..entries {
-        if !bytes
-            .get(at..)
-            .is_some_and(|b| b.starts_with(b"PK\x01\x02"))
-        {
-            return hostile("broken central directory");
-        }
-        let (Some(compressed), Some(size), Some(name), Some(extra), Some(comment)) = (
-            u32_at(bytes, at + 20),
-            u32_at(bytes, at + 24),
-            u16_at(bytes, at + 28),
-            u16_at(bytes, at + 30),
-            u16_at(bytes, at + 32),
-        ) else {
-            return hostile("truncated central directory");
-        };
-        if compressed == 0xFFFF_FFFF || size == 0xFFFF_FFFF {
-            return hostile("ZIP64 entries are not accepted");
-        }
-        if size > MAX_ENTRY_BYTES {
-            return hostile("an entry is too large");
-        }
-        if size > compressed.max(1).saturating_mul(MAX_RATIO) && size > 1024 * 1024 {
-            return hostile("an entry is compressed too well");
-        }
-        total = total.saturating_add(size);
-        if total > MAX_UNCOMPRESSED_BYTES {
-            return hostile("the entries are too large together");
-        }
-        at += 46 + (name + extra + comment) as usize;
-    }
-    Ok(())
+    let job = vec![
+        HEAD_JOB.to_string(),
+        header_row.to_string(),
+        max_rows.to_string(),
+    ];
+    let answers: Vec<Result<SheetHead, SheetError>> = sandbox.run(job, bytes).await?;
+    answers.into_iter().next().ok_or_else(|| {
+        ReadError::Refused(FileError::new(
+            "工作簿无法读取",
+            "the workbook cannot be read",
+        ))
+    })
 }
 
 /// Days since 1899-12-30 (Excel's 1900 system) as `YYYY-MM-DD[ HH:MM:SS]`.
@@ -142,7 +102,7 @@ pub fn cell_text(d: &DataRef<'_>) -> Option<String> {
 }
 
 /// The head of a workbook's first sheet.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct SheetHead {
     pub sheet: String,
     /// (rows, columns) as the sheet declares them.

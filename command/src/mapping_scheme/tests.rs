@@ -6,6 +6,7 @@ use rust_xlsxwriter::Workbook;
 use super::model::{ColumnMapping, FieldDefault, Reader, Translation};
 use super::sheet::{self, SheetError};
 use super::*;
+use crate::testing::{given, when};
 
 const OWNER: Uuid = Uuid::from_u128(11);
 
@@ -40,16 +41,8 @@ fn definition() -> SchemeDefinition {
     }
 }
 
-fn given(events: &[MappingSchemeEvent]) -> MappingSchemeState {
-    let mut s = MappingSchemeState::default();
-    for e in events {
-        s.evolve(e);
-    }
-    s
-}
-
 fn registered() -> Vec<MappingSchemeEvent> {
-    decide(
+    when(
         &MappingSchemeState::default(),
         MappingSchemeCommand::Register {
             customer_id: OWNER,
@@ -61,7 +54,7 @@ fn registered() -> Vec<MappingSchemeEvent> {
 
 #[test]
 fn registering_normalises_the_definition() {
-    let s = given(&registered());
+    let s = given::<MappingSchemeState>(&registered());
     assert!(s.live());
     assert_eq!(s.customer_id, OWNER);
     assert_eq!(s.definition.name, "Acme 运单");
@@ -80,7 +73,7 @@ fn a_bad_definition_is_refused_naming_its_fields() {
         }],
         ..Default::default()
     };
-    let err = decide(
+    let err = when(
         &MappingSchemeState::default(),
         MappingSchemeCommand::Register {
             customer_id: OWNER,
@@ -97,9 +90,9 @@ fn a_bad_definition_is_refused_naming_its_fields() {
 
 #[test]
 fn changing_replaces_and_deleting_ends_the_scheme() {
-    let mut s = given(&registered());
+    let mut s = given::<MappingSchemeState>(&registered());
     assert!(
-        decide(
+        when(
             &s,
             MappingSchemeCommand::Change {
                 definition: definition()
@@ -110,7 +103,7 @@ fn changing_replaces_and_deleting_ends_the_scheme() {
     );
     let mut renamed = definition();
     renamed.name = "Renamed".into();
-    for e in decide(
+    for e in when(
         &s,
         MappingSchemeCommand::Change {
             definition: renamed,
@@ -121,11 +114,11 @@ fn changing_replaces_and_deleting_ends_the_scheme() {
         s.evolve(&e);
     }
     assert_eq!(s.definition.name, "Renamed");
-    for e in decide(&s, MappingSchemeCommand::Delete { reason: None }).expect("deleted") {
+    for e in when(&s, MappingSchemeCommand::Delete { reason: None }).expect("deleted") {
         s.evolve(&e);
     }
     assert_eq!(
-        decide(
+        when(
             &s,
             MappingSchemeCommand::Change {
                 definition: definition()

@@ -13,7 +13,7 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::aggregate::DomainError;
+use crate::aggregate::{Aggregate, DomainError};
 use crate::handler::{Command, CommandAnswer, CommandError, execute};
 use crate::http::{CommandState, if_match, metadata};
 use crate::port::{self, PortCommand, PortState};
@@ -72,7 +72,7 @@ async fn run(
 ) -> Result<CommandAnswer, ApiError> {
     let run = Command::<PortState>::on(&state.store, id, metadata(actor, headers, None))
         .expect(if_match(headers)?);
-    execute(run, |s, _| port::decide(s, cmd.clone()))
+    execute(run, |s, _| s.decide(cmd.clone(), &state.ctx(actor)))
         .await
         .map_err(answer)
 }
@@ -97,25 +97,13 @@ struct NewPort {
 
 /// `POST /api/v1/ports` (ports:management) {portCode, portName, portNameEn?, declarationSlic}.
 #[utoipa::path(
-    post,
-    path = "/api/v1/ports",
-    tag = api::doc::AUTH,
-    operation_id = "createPort",
+    post, path = "/api/v1/ports", operation_id = "createPort",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Register a port",
     description = "Needs `ports:management`. A live port with the code: 409.",
-    security(("bearer" = [])),
-    params(
-        api::doc::IfMatch,
-    ),
+    params(api::doc::IfMatch),
     request_body(content((NewPort = "application/x-www-form-urlencoded"), (NewPort = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::Done<api::doc::Errors<400, 401, 403, 409, 415>>),
 )]
 async fn create_port(
     State(state): State<CommandState>,
@@ -158,27 +146,13 @@ fn present<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<Option<Strin
 
 /// `PUT /api/v1/ports/{id}` (ports:management) {portName?, portNameEn?, declarationSlic?}.
 #[utoipa::path(
-    put,
-    path = "/api/v1/ports/{id}",
-    tag = api::doc::AUTH,
-    operation_id = "updatePort",
+    put, path = "/api/v1/ports/{id}", operation_id = "updatePort",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Change a port",
     description = "Needs `ports:management`. Absent fields are unchanged; an empty `portNameEn` empties it.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::PORT), api::doc::IfMatch),
     request_body(content((PortUpdate = "application/x-www-form-urlencoded"), (PortUpdate = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::Done<api::doc::JsonCommandErrors>),
 )]
 async fn update_port(
     State(state): State<CommandState>,
@@ -216,26 +190,13 @@ fn reason_ok(reason: &Option<String>) -> Result<(), ApiError> {
 
 /// `DELETE /api/v1/ports/{id}` (ports:management), optional `reason`: soft delete.
 #[utoipa::path(
-    delete,
-    path = "/api/v1/ports/{id}",
-    tag = api::doc::AUTH,
-    operation_id = "deletePort",
+    delete, path = "/api/v1/ports/{id}", operation_id = "deletePort",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Delete a port (soft)",
     description = "Needs `ports:management`. Its code may be registered again later.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::PORT), api::doc::IfMatch),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    responses(api::doc::Done<api::doc::CommandErrors>),
 )]
 async fn delete_port(
     State(state): State<CommandState>,
@@ -268,27 +229,13 @@ struct Facility {
 /// `POST /api/v1/ports/{id}/slics` (ports:add-slic) {upsFacilityName, upsFacilitySlic}; the
 /// answer's `id` is the port's, the new facility is in `slicInfoList` of the lists.
 #[utoipa::path(
-    post,
-    path = "/api/v1/ports/{id}/slics",
-    tag = api::doc::AUTH,
-    operation_id = "addPortSlic",
+    post, path = "/api/v1/ports/{id}/slics", operation_id = "addPortSlic",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Add a facility (SLIC)",
     description = "Needs `ports:add-slic`. A SLIC the port has already: 409.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::PORT), api::doc::IfMatch),
     request_body(content((Facility = "application/x-www-form-urlencoded"), (Facility = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::Done<api::doc::JsonCommandErrors>),
 )]
 async fn add_slic(
     State(state): State<CommandState>,
@@ -307,28 +254,17 @@ async fn add_slic(
 
 /// `PUT /api/v1/ports/{id}/slics/{slicId}` (ports:add-slic) {upsFacilityName?, upsFacilitySlic?}.
 #[utoipa::path(
-    put,
-    path = "/api/v1/ports/{id}/slics/{slicId}",
-    tag = api::doc::AUTH,
-    operation_id = "updatePortSlic",
+    put, path = "/api/v1/ports/{id}/slics/{slicId}", operation_id = "updatePortSlic",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Change a facility",
     description = "Needs `ports:add-slic`. Absent fields are unchanged.",
-    security(("bearer" = [])),
     params(
-        ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
-        ("slicId" = Uuid, Path, description = "The facility's id (unknown: 404)."),
+        ("id" = Uuid, Path, description = api::doc::id::PORT),
+        ("slicId" = Uuid, Path, description = api::doc::id::SLIC),
         api::doc::IfMatch,
     ),
     request_body(content((Facility = "application/x-www-form-urlencoded"), (Facility = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::Done<api::doc::JsonCommandErrors>),
 )]
 async fn update_slic(
     State(state): State<CommandState>,
@@ -347,27 +283,17 @@ async fn update_slic(
 
 /// `DELETE /api/v1/ports/{id}/slics/{slicId}` (ports:add-slic), optional `reason`.
 #[utoipa::path(
-    delete,
-    path = "/api/v1/ports/{id}/slics/{slicId}",
-    tag = api::doc::AUTH,
-    operation_id = "removePortSlic",
+    delete, path = "/api/v1/ports/{id}/slics/{slicId}", operation_id = "removePortSlic",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Remove a facility",
     description = "Needs `ports:add-slic`.",
-    security(("bearer" = [])),
     params(
-        ("id" = Uuid, Path, description = "The port's id (unknown or malformed: 404)."),
-        ("slicId" = Uuid, Path, description = "The facility's id (unknown: 404)."),
+        ("id" = Uuid, Path, description = api::doc::id::PORT),
+        ("slicId" = Uuid, Path, description = api::doc::id::SLIC),
         api::doc::IfMatch,
     ),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    responses(api::doc::Done<api::doc::CommandErrors>),
 )]
 async fn remove_slic(
     State(state): State<CommandState>,

@@ -1,14 +1,7 @@
 //! Given/when/then tests of the port decisions.
 
 use super::*;
-
-fn given(events: &[PortEvent]) -> PortState {
-    let mut s = PortState::default();
-    for e in events {
-        s.evolve(e);
-    }
-    s
-}
+use crate::testing::{given, when};
 
 fn register(code: &str, name: &str, slic: &str) -> PortCommand {
     PortCommand::Register {
@@ -20,7 +13,7 @@ fn register(code: &str, name: &str, slic: &str) -> PortCommand {
 }
 
 fn pvg() -> Vec<PortEvent> {
-    decide(&PortState::default(), register("PVG", "上海浦东", "2001")).expect("registered")
+    when(&PortState::default(), register("PVG", "上海浦东", "2001")).expect("registered")
 }
 
 fn add(id: u128, name: &str, slic: &str) -> PortCommand {
@@ -33,9 +26,9 @@ fn add(id: u128, name: &str, slic: &str) -> PortCommand {
 
 /// PVG with facilities 1 (2011) and 2 (2012).
 fn pvg_with_two() -> PortState {
-    let mut s = given(&pvg());
+    let mut s = given::<PortState>(&pvg());
     for cmd in [add(1, "Pudong Hub", "2011"), add(2, "Waigaoqiao", "2012")] {
-        let events = decide(&s, cmd).expect("added");
+        let events = when(&s, cmd).expect("added");
         for e in &events {
             s.evolve(e);
         }
@@ -52,7 +45,7 @@ fn fields(err: DomainError) -> Vec<String> {
 
 #[test]
 fn registering_a_port_upper_cases_its_code() {
-    let events = decide(&PortState::default(), register(" pvg", "上海浦东", "2001")).expect("ok");
+    let events = when(&PortState::default(), register(" pvg", "上海浦东", "2001")).expect("ok");
     match &events[..] {
         [PortEvent::Registered(r)] => {
             assert_eq!(r.port_code, "PVG");
@@ -60,16 +53,16 @@ fn registering_a_port_upper_cases_its_code() {
         }
         other => panic!("unexpected {other:?}"),
     }
-    assert!(given(&events).live());
+    assert!(given::<PortState>(&events).live());
 }
 
 #[test]
 fn a_bad_registration_names_every_field() {
-    let err = decide(&PortState::default(), register("P1G", "", "20a1")).expect_err("refused");
+    let err = when(&PortState::default(), register("P1G", "", "20a1")).expect_err("refused");
     assert_eq!(fields(err), ["portCode", "portName", "declarationSlic"]);
-    let err = decide(&PortState::default(), register("", &"x".repeat(51), "")).expect_err("no");
+    let err = when(&PortState::default(), register("", &"x".repeat(51), "")).expect_err("no");
     assert_eq!(fields(err), ["portCode", "portName", "declarationSlic"]);
-    let err = decide(&PortState::default(), register("PVGX", "a", "12345")).expect_err("no");
+    let err = when(&PortState::default(), register("PVGX", "a", "12345")).expect_err("no");
     assert_eq!(fields(err), ["portCode", "declarationSlic"]);
     let long_en = PortCommand::Register {
         port_code: "PVG".into(),
@@ -78,25 +71,25 @@ fn a_bad_registration_names_every_field() {
         declaration_slic: "2001".into(),
     };
     assert_eq!(
-        fields(decide(&PortState::default(), long_en).expect_err("no")),
+        fields(when(&PortState::default(), long_en).expect_err("no")),
         ["portNameEn"]
     );
 }
 
 #[test]
 fn registering_a_live_port_again_is_a_conflict() {
-    let err = decide(&given(&pvg()), register("PVG", "x", "2001")).expect_err("refused");
+    let err = when(&given::<PortState>(&pvg()), register("PVG", "x", "2001")).expect_err("refused");
     assert_eq!(err, DomainError::Conflict(CODE_TAKEN.into()));
 }
 
 #[test]
 fn a_deleted_port_may_be_registered_afresh_without_its_old_facilities() {
     let mut s = pvg_with_two();
-    for e in decide(&s, PortCommand::Delete { reason: None }).expect("deleted") {
+    for e in when(&s, PortCommand::Delete { reason: None }).expect("deleted") {
         s.evolve(&e);
     }
     assert!(!s.live());
-    for e in decide(&s, register("PVG", "上海", "2002")).expect("again") {
+    for e in when(&s, register("PVG", "上海", "2002")).expect("again") {
         s.evolve(&e);
     }
     assert!(s.live());
@@ -106,8 +99,8 @@ fn a_deleted_port_may_be_registered_afresh_without_its_old_facilities() {
 
 #[test]
 fn changing_a_port_records_only_what_differs() {
-    let s = given(&pvg());
-    let events = decide(
+    let s = given::<PortState>(&pvg());
+    let events = when(
         &s,
         PortCommand::Change {
             port_name: Some("上海浦东".into()),
@@ -126,10 +119,10 @@ fn changing_a_port_records_only_what_differs() {
         }
         other => panic!("unexpected {other:?}"),
     }
-    let after = given(&[pvg(), events].concat());
+    let after = given::<PortState>(&[pvg(), events].concat());
     assert_eq!(after.declaration_slic, "2003");
     assert_eq!(after.port_name_en.as_deref(), Some("Shanghai Pudong"));
-    let emptied = decide(
+    let emptied = when(
         &after,
         PortCommand::Change {
             port_name: None,
@@ -148,7 +141,7 @@ fn changing_a_port_records_only_what_differs() {
     let mut cleared = after.clone();
     cleared.evolve(&emptied[0]);
     assert_eq!(cleared.port_name_en, None);
-    let none = decide(
+    let none = when(
         &after,
         PortCommand::Change {
             port_name: None,
@@ -162,8 +155,8 @@ fn changing_a_port_records_only_what_differs() {
 
 #[test]
 fn a_bad_change_names_its_field() {
-    let err = decide(
-        &given(&pvg()),
+    let err = when(
+        &given::<PortState>(&pvg()),
         PortCommand::Change {
             port_name: Some("x".repeat(51)),
             port_name_en: None,
@@ -176,7 +169,8 @@ fn a_bad_change_names_its_field() {
 
 #[test]
 fn nothing_happens_to_a_missing_or_deleted_port() {
-    let deleted = given(&[pvg(), vec![PortEvent::Deleted(Deleted { reason: None })]].concat());
+    let deleted =
+        given::<PortState>(&[pvg(), vec![PortEvent::Deleted(Deleted { reason: None })]].concat());
     for s in [PortState::default(), deleted] {
         for cmd in [
             PortCommand::Change {
@@ -196,15 +190,15 @@ fn nothing_happens_to_a_missing_or_deleted_port() {
                 reason: None,
             },
         ] {
-            assert_eq!(decide(&s, cmd), Err(DomainError::NotFound));
+            assert_eq!(when(&s, cmd), Err(DomainError::NotFound));
         }
     }
 }
 
 #[test]
 fn deleting_a_port_records_the_reason() {
-    let events = decide(
-        &given(&pvg()),
+    let events = when(
+        &given::<PortState>(&pvg()),
         PortCommand::Delete {
             reason: Some("closed".into()),
         },
@@ -223,27 +217,28 @@ fn adding_a_facility_checks_its_fields_and_uniqueness() {
     let s = pvg_with_two();
     assert_eq!(s.facilities.len(), 2);
     assert_eq!(
-        fields(decide(&s, add(3, "", "20x1")).expect_err("refused")),
+        fields(when(&s, add(3, "", "20x1")).expect_err("refused")),
         ["upsFacilityName", "upsFacilitySlic"]
     );
     assert_eq!(
-        fields(decide(&s, add(3, &"n".repeat(101), "")).expect_err("refused")),
+        fields(when(&s, add(3, &"n".repeat(101), "")).expect_err("refused")),
         ["upsFacilityName", "upsFacilitySlic"]
     );
     assert_eq!(
-        decide(&s, add(3, "Another", "2011")),
+        when(&s, add(3, "Another", "2011")),
         Err(DomainError::Conflict(SLIC_TAKEN.into()))
     );
     // another port may use the same facility SLIC
-    let other =
-        given(&decide(&PortState::default(), register("CGO", "郑州", "4501")).expect("cgo"));
-    assert!(decide(&other, add(3, "Another", "2011")).is_ok());
+    let other = given::<PortState>(
+        &when(&PortState::default(), register("CGO", "郑州", "4501")).expect("cgo"),
+    );
+    assert!(when(&other, add(3, "Another", "2011")).is_ok());
 }
 
 #[test]
 fn changing_a_facility_records_from_and_to() {
     let s = pvg_with_two();
-    let events = decide(
+    let events = when(
         &s,
         PortCommand::ChangeSlic {
             slic_id: Uuid::from_u128(2),
@@ -275,25 +270,22 @@ fn a_facility_change_refuses_bad_fields_a_taken_slic_and_unknown_ids() {
         ups_facility_slic: slic.map(String::from),
     };
     assert_eq!(
-        fields(decide(&s, cs(2, Some(""), Some("1"))).expect_err("no")),
+        fields(when(&s, cs(2, Some(""), Some("1"))).expect_err("no")),
         ["upsFacilityName", "upsFacilitySlic"]
     );
     assert_eq!(
-        decide(&s, cs(2, None, Some("2011"))),
+        when(&s, cs(2, None, Some("2011"))),
         Err(DomainError::Conflict(SLIC_TAKEN.into()))
     );
     // its own SLIC again is no change
-    assert_eq!(decide(&s, cs(2, None, Some("2012"))), Ok(vec![]));
-    assert_eq!(
-        decide(&s, cs(7, Some("x"), None)),
-        Err(DomainError::NotFound)
-    );
+    assert_eq!(when(&s, cs(2, None, Some("2012"))), Ok(vec![]));
+    assert_eq!(when(&s, cs(7, Some("x"), None)), Err(DomainError::NotFound));
 }
 
 #[test]
 fn a_removed_facility_is_gone_and_its_slic_free_again() {
     let mut s = pvg_with_two();
-    let events = decide(
+    let events = when(
         &s,
         PortCommand::RemoveSlic {
             slic_id: Uuid::from_u128(1),
@@ -304,7 +296,7 @@ fn a_removed_facility_is_gone_and_its_slic_free_again() {
     s.evolve(&events[0]);
     assert_eq!(s.facilities.len(), 1);
     assert_eq!(
-        decide(
+        when(
             &s,
             PortCommand::RemoveSlic {
                 slic_id: Uuid::from_u128(1),
@@ -313,5 +305,5 @@ fn a_removed_facility_is_gone_and_its_slic_free_again() {
         ),
         Err(DomainError::NotFound)
     );
-    assert!(decide(&s, add(4, "Pudong Hub", "2011")).is_ok());
+    assert!(when(&s, add(4, "Pudong Hub", "2011")).is_ok());
 }

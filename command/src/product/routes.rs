@@ -8,7 +8,6 @@
 use api::{Actor, ApiError, ApiResult, FormOrJson, Guards, Json, ok};
 use axum::extract::{Path, State};
 use axum::http::HeaderMap;
-use chrono_tz::Asia::Shanghai;
 use events::product::ProductFields;
 use rust_decimal::Decimal;
 use serde::Deserialize;
@@ -17,10 +16,11 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use crate::Aggregate;
 use crate::handler::{Command, CommandAnswer, execute};
 use crate::http::{CommandState, if_match, metadata};
 use crate::master_data::{STAFF_PERMISSION, owner, path_id, reason_ok};
-use crate::product::{self, ProductCommand, ProductState};
+use crate::product::{ProductCommand, ProductState};
 
 pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
     let guard = g.customer_or_permission(&[STAFF_PERMISSION]);
@@ -98,15 +98,12 @@ struct WithReason {
 
 async fn decide_and_append(
     state: &CommandState,
+    actor: &Actor,
     run: Command<'_, ProductState>,
     cmd: ProductCommand,
 ) -> Result<CommandAnswer, ApiError> {
-    let reference = state.reference.current();
-    let today = chrono::Utc::now().with_timezone(&Shanghai).date_naive();
-    Ok(execute(run, |s, _| {
-        product::decide(s, cmd.clone(), &reference, today)
-    })
-    .await?)
+    let ctx = state.ctx(actor);
+    Ok(execute(run, |s, _| s.decide(cmd.clone(), &ctx)).await?)
 }
 
 async fn run(
@@ -121,7 +118,7 @@ async fn run(
         .expect(if_match(headers)?)
         .visible_if(&visible)
         .customer_of(|s| Some(s.customer_id));
-    decide_and_append(state, run, cmd).await
+    decide_and_append(state, actor, run, cmd).await
 }
 
 /// Register a product
@@ -130,18 +127,12 @@ async fn run(
 /// `customerId`). Bad fields: 400 naming each (an HS code whose first six digits are not an
 /// HS 2022 subheading among them).
 #[utoipa::path(
-    post,
-    path = "/api/v1/products",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "createProduct",
-    security(("bearer" = [])),
+    post, path = "/api/v1/products", operation_id = "createProduct",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     request_body(content = Body, content_type = "application/json"),
     responses(
-        (status = 200, description = "Registered: the new product's id, version and position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 200, description = "Registered: the new product's id, version and position.", body = CommandAnswer),
+        api::doc::Errors<400, 401, 403, 415>,
     ),
 )]
 async fn create(
@@ -161,32 +152,18 @@ async fn create(
         id,
         metadata(&actor, &headers, Some(customer_id)),
     );
-    Ok(ok(decide_and_append(&state, run, cmd).await?))
+    Ok(ok(decide_and_append(&state, &actor, run, cmd).await?))
 }
 
 /// Change a product
 ///
 /// Replaces the whole record (absent optional fields are emptied); `customerId` is ignored.
 #[utoipa::path(
-    put,
-    path = "/api/v1/products/{id}",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "updateProduct",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The product's id (unknown, foreign or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    put, path = "/api/v1/products/{id}", operation_id = "updateProduct",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::PRODUCT), api::doc::IfMatch),
     request_body(content = Body, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::Done<api::doc::JsonCommandErrors>),
 )]
 async fn update(
     State(state): State<CommandState>,
@@ -206,24 +183,11 @@ async fn update(
 ///
 /// Soft: the product leaves the library; its events stay.
 #[utoipa::path(
-    delete,
-    path = "/api/v1/products/{id}",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "deleteProduct",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The product's id (unknown, foreign or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    delete, path = "/api/v1/products/{id}", operation_id = "deleteProduct",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::PRODUCT), api::doc::IfMatch),
     request_body(content = Option<WithReason>, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Deleted.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    responses((status = 200, description = "Deleted.", body = CommandAnswer), api::doc::CommandErrors),
 )]
 async fn delete(
     State(state): State<CommandState>,

@@ -5,6 +5,13 @@ use std::str::FromStr;
 use events::reference::{ReferenceTableVersionImported, Row};
 
 use super::*;
+use crate::testing::{given, when_in};
+use api::Actor;
+
+/// Noon in China on `day`.
+fn at(day: NaiveDate) -> chrono::DateTime<chrono::Utc> {
+    day.and_hms_opt(4, 0, 0).expect("time").and_utc()
+}
 
 const OWNER: Uuid = Uuid::from_u128(9);
 
@@ -56,23 +63,16 @@ fn fields() -> ProductFields {
 }
 
 fn register(f: ProductFields) -> Result<Vec<ProductEvent>, DomainError> {
-    decide(
+    when_in(
         &ProductState::default(),
         ProductCommand::Register {
             customer_id: OWNER,
             fields: f,
         },
+        &Actor::system(),
+        at(on()),
         &reference(),
-        on(),
     )
-}
-
-fn given(events: &[ProductEvent]) -> ProductState {
-    let mut s = ProductState::default();
-    for e in events {
-        s.evolve(e);
-    }
-    s
 }
 
 fn rules(err: DomainError) -> Vec<(String, &'static str)> {
@@ -85,7 +85,7 @@ fn rules(err: DomainError) -> Vec<(String, &'static str)> {
 #[test]
 fn registering_normalises_codes_and_price() {
     let events = register(fields()).expect("registered");
-    let s = given(&events);
+    let s = given::<ProductState>(&events);
     assert!(s.live());
     assert_eq!(s.customer_id, OWNER);
     assert_eq!(s.fields.description_cn, "智能手机");
@@ -159,7 +159,7 @@ fn a_bad_product_names_every_field() {
 
 #[test]
 fn tables_not_loaded_are_not_checked() {
-    let events = decide(
+    let events = when_in(
         &ProductState::default(),
         ProductCommand::Register {
             customer_id: OWNER,
@@ -168,24 +168,26 @@ fn tables_not_loaded_are_not_checked() {
                 ..fields()
             },
         },
+        &Actor::system(),
+        at(on()),
         &ReferenceData::empty(),
-        on(),
     );
     assert!(events.is_ok(), "{events:?}");
 }
 
 #[test]
 fn changing_and_deleting() {
-    let mut s = given(&register(fields()).expect("registered"));
-    let same = decide(
+    let mut s = given::<ProductState>(&register(fields()).expect("registered"));
+    let same = when_in(
         &s,
         ProductCommand::Change { fields: fields() },
+        &Actor::system(),
+        at(on()),
         &reference(),
-        on(),
     )
     .expect("same");
     assert!(same.is_empty());
-    let events = decide(
+    let events = when_in(
         &s,
         ProductCommand::Change {
             fields: ProductFields {
@@ -193,39 +195,43 @@ fn changing_and_deleting() {
                 ..fields()
             },
         },
+        &Actor::system(),
+        at(on()),
         &reference(),
-        on(),
     )
     .expect("changed");
     for e in &events {
         s.evolve(e);
     }
     assert_eq!(s.fields.hs_code, "8517620000");
-    let events = decide(
+    let events = when_in(
         &s,
         ProductCommand::Delete { reason: None },
+        &Actor::system(),
+        at(on()),
         &reference(),
-        on(),
     )
     .expect("deleted");
     for e in &events {
         s.evolve(e);
     }
     assert_eq!(
-        decide(
+        when_in(
             &s,
             ProductCommand::Delete { reason: None },
-            &reference(),
-            on()
+            &Actor::system(),
+            at(on()),
+            &reference()
         ),
         Err(DomainError::NotFound)
     );
     assert_eq!(
-        decide(
+        when_in(
             &ProductState::default(),
             ProductCommand::Change { fields: fields() },
-            &reference(),
-            on()
+            &Actor::system(),
+            at(on()),
+            &reference()
         ),
         Err(DomainError::NotFound)
     );

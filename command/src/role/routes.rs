@@ -31,27 +31,18 @@ struct PermissionsBody {
 
 /// `PUT /api/v1/roles/{roleCode}/permissions` {permissionCodes} (roles:management).
 #[utoipa::path(
-    put,
-    path = "/api/v1/roles/{roleCode}/permissions",
-    tag = api::doc::AUTH,
-    operation_id = "setRolePermissions",
+    put, path = "/api/v1/roles/{roleCode}/permissions", operation_id = "setRolePermissions",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Replace a role's permission codes",
     description = "Needs `roles:management`. Replaces the role's whole set of permission codes; an unknown code is a field error (`permissionCodes[i]`). `SUPER_ADMIN` keeps every code and only a super admin changes it; `CUSTOMER` holds none; a caller may add only codes they hold (else 403). An unknown role answers 404.",
-    security(("bearer" = [])),
     params(
         ("roleCode" = String, Path, description = "The role: `CUSTOMER`, `OPERATOR`, `ADMIN` or `SUPER_ADMIN` (unknown: 404)."),
         api::doc::IfMatch,
     ),
     request_body(content = PermissionsBody, content_type = "application/json"),
     responses(
-        (status = 200, description = "Done: the role's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 200, description = "Done: the role's new version and the event's global position.", body = CommandAnswer),
+        api::doc::EditErrors,
     ),
 )]
 async fn set_permissions(

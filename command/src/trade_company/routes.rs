@@ -15,10 +15,11 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 use uuid::Uuid;
 
+use crate::Aggregate;
 use crate::handler::{Command, CommandAnswer, execute};
 use crate::http::{CommandState, if_match, metadata};
 use crate::master_data::{STAFF_PERMISSION, owner, path_id, reason_ok};
-use crate::trade_company::{self, TradeCompanyCommand, TradeCompanyState};
+use crate::trade_company::{TradeCompanyCommand, TradeCompanyState};
 
 pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
     let guard = g.customer_or_permission(&[STAFF_PERMISSION]);
@@ -88,7 +89,7 @@ async fn run(
         .expect(if_match(headers)?)
         .visible_if(&visible)
         .customer_of(|s| Some(s.customer_id));
-    Ok(execute(run, |s, _| trade_company::decide(s, cmd.clone())).await?)
+    Ok(execute(run, |s, _| s.decide(cmd.clone(), &state.ctx(actor))).await?)
 }
 
 /// Register a trade company
@@ -96,18 +97,12 @@ async fn run(
 /// Customers (their own company) and staff with `customers:management` (naming
 /// `customerId`). Bad fields: 400 naming each.
 #[utoipa::path(
-    post,
-    path = "/api/v1/trade-companies",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "createTradeCompany",
-    security(("bearer" = [])),
+    post, path = "/api/v1/trade-companies", operation_id = "createTradeCompany",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     request_body(content = Body, content_type = "application/json"),
     responses(
-        (status = 200, description = "Registered: the new company's id, version and position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 200, description = "Registered: the new company's id, version and position.", body = CommandAnswer),
+        api::doc::Errors<400, 401, 403, 415>,
     ),
 )]
 async fn create(
@@ -128,7 +123,7 @@ async fn create(
         metadata(&actor, &headers, Some(customer_id)),
     );
     Ok(ok(execute(run, |s, _| {
-        trade_company::decide(s, cmd.clone())
+        s.decide(cmd.clone(), &state.ctx(&actor))
     })
     .await?))
 }
@@ -137,25 +132,11 @@ async fn create(
 ///
 /// Replaces the whole record (absent optional fields are emptied); `customerId` is ignored.
 #[utoipa::path(
-    put,
-    path = "/api/v1/trade-companies/{id}",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "updateTradeCompany",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The company's id (unknown, foreign or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    put, path = "/api/v1/trade-companies/{id}", operation_id = "updateTradeCompany",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::COMPANY), api::doc::IfMatch),
     request_body(content = Body, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::Done<api::doc::JsonCommandErrors>),
 )]
 async fn update(
     State(state): State<CommandState>,
@@ -175,24 +156,11 @@ async fn update(
 ///
 /// Soft: the record leaves the lists; its events stay.
 #[utoipa::path(
-    delete,
-    path = "/api/v1/trade-companies/{id}",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "deleteTradeCompany",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The company's id (unknown, foreign or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    delete, path = "/api/v1/trade-companies/{id}", operation_id = "deleteTradeCompany",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::COMPANY), api::doc::IfMatch),
     request_body(content = Option<WithReason>, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Deleted.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    responses((status = 200, description = "Deleted.", body = CommandAnswer), api::doc::CommandErrors),
 )]
 async fn delete(
     State(state): State<CommandState>,

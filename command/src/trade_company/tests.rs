@@ -1,16 +1,9 @@
 //! Given/when/then tests of the trade company decisions.
 
 use super::*;
+use crate::testing::{given, when};
 
 const OWNER: Uuid = Uuid::from_u128(7);
-
-fn given(events: &[TradeCompanyEvent]) -> TradeCompanyState {
-    let mut s = TradeCompanyState::default();
-    for e in events {
-        s.evolve(e);
-    }
-    s
-}
 
 fn fields() -> TradeCompanyFields {
     TradeCompanyFields {
@@ -24,7 +17,7 @@ fn fields() -> TradeCompanyFields {
 }
 
 fn registered() -> Vec<TradeCompanyEvent> {
-    decide(
+    when(
         &TradeCompanyState::default(),
         TradeCompanyCommand::Register {
             customer_id: OWNER,
@@ -52,7 +45,7 @@ fn registering_normalises_the_fields() {
     assert_eq!(r.fields.uscc, "91440300MA5FHK4H1F");
     assert_eq!(r.fields.customs_code.as_deref(), Some("4403960ABC"));
     assert_eq!(r.fields.address, None);
-    let s = given(&events);
+    let s = given::<TradeCompanyState>(&events);
     assert!(s.live());
     assert_eq!(s.customer_id, OWNER);
 }
@@ -67,7 +60,7 @@ fn a_bad_company_names_every_field() {
         inspection_code: Some("47000000A1".into()),
         address: Some("地".repeat(201)),
     };
-    let err = decide(
+    let err = when(
         &TradeCompanyState::default(),
         TradeCompanyCommand::Register {
             customer_id: OWNER,
@@ -90,7 +83,7 @@ fn a_bad_company_names_every_field() {
         uscc: " ".into(),
         ..fields()
     };
-    let err = decide(
+    let err = when(
         &TradeCompanyState::default(),
         TradeCompanyCommand::Register {
             customer_id: OWNER,
@@ -103,7 +96,7 @@ fn a_bad_company_names_every_field() {
         uscc: "9144".into(),
         ..fields()
     };
-    let err = decide(
+    let err = when(
         &TradeCompanyState::default(),
         TradeCompanyCommand::Register {
             customer_id: OWNER,
@@ -116,15 +109,15 @@ fn a_bad_company_names_every_field() {
 
 #[test]
 fn changing_replaces_the_record_and_an_unchanged_record_writes_nothing() {
-    let s = given(&registered());
-    let same = decide(&s, TradeCompanyCommand::Change { fields: fields() }).expect("same");
+    let s = given::<TradeCompanyState>(&registered());
+    let same = when(&s, TradeCompanyCommand::Change { fields: fields() }).expect("same");
     assert!(same.is_empty());
     let moved = TradeCompanyFields {
         address: Some("深圳市南山区".into()),
         customs_code: None,
         ..fields()
     };
-    let events = decide(&s, TradeCompanyCommand::Change { fields: moved }).expect("changed");
+    let events = when(&s, TradeCompanyCommand::Change { fields: moved }).expect("changed");
     let mut s = s;
     for e in &events {
         s.evolve(e);
@@ -136,19 +129,19 @@ fn changing_replaces_the_record_and_an_unchanged_record_writes_nothing() {
 
 #[test]
 fn a_deleted_or_unknown_company_is_not_found() {
-    let mut s = given(&registered());
-    let events = decide(&s, TradeCompanyCommand::Delete { reason: None }).expect("deleted");
+    let mut s = given::<TradeCompanyState>(&registered());
+    let events = when(&s, TradeCompanyCommand::Delete { reason: None }).expect("deleted");
     for e in &events {
         s.evolve(e);
     }
     assert!(!s.live());
     for state in [s, TradeCompanyState::default()] {
         assert_eq!(
-            decide(&state, TradeCompanyCommand::Change { fields: fields() }),
+            when(&state, TradeCompanyCommand::Change { fields: fields() }),
             Err(DomainError::NotFound)
         );
         assert_eq!(
-            decide(&state, TradeCompanyCommand::Delete { reason: None }),
+            when(&state, TradeCompanyCommand::Delete { reason: None }),
             Err(DomainError::NotFound)
         );
     }
@@ -156,8 +149,8 @@ fn a_deleted_or_unknown_company_is_not_found() {
 
 #[test]
 fn a_taken_id_is_a_conflict() {
-    let s = given(&registered());
-    let again = decide(
+    let s = given::<TradeCompanyState>(&registered());
+    let again = when(
         &s,
         TradeCompanyCommand::Register {
             customer_id: OWNER,

@@ -13,14 +13,18 @@
 //!   named by its field's path, beside every problem the declaration rules find.
 
 use super::parse::{self, Group, Grouper, Judge, Parsed, RowRead, Sink};
-use super::read::{FileError, Workbook};
+use super::read::{FileError, Reading, Workbook};
 use crate::Violation;
 use crate::mapping_scheme::model::{self, CellProblem, Level, Reader, SchemeDefinition};
 
 /// The header row (`header_row`, 1-based) of the first sheet, as text; empty when the row is
 /// blank or absent.
-pub fn headers_at(bytes: &[u8], header_row: u32) -> Result<Vec<String>, FileError> {
-    let mut book = Workbook::open(bytes)?;
+pub fn headers_at(
+    bytes: &[u8],
+    header_row: u32,
+    reading: Reading<'_>,
+) -> Result<Vec<String>, FileError> {
+    let mut book = Workbook::open(bytes, reading)?;
     let mut headers = Vec::new();
     book.rows_while(0, |row| {
         if row.number < header_row {
@@ -36,13 +40,17 @@ pub fn headers_at(bytes: &[u8], header_row: u32) -> Result<Vec<String>, FileErro
 
 /// The index in `schemes` of the one whose headers fit the file best (see the module
 /// notes); `schemes` lists the most recently changed first.
-pub fn choose(bytes: &[u8], schemes: &[SchemeDefinition]) -> Result<Option<usize>, FileError> {
+pub fn choose(
+    bytes: &[u8],
+    schemes: &[SchemeDefinition],
+    reading: Reading<'_>,
+) -> Result<Option<usize>, FileError> {
     let mut header_rows: Vec<u32> = schemes.iter().map(|s| s.header_row).collect();
     header_rows.sort_unstable();
     header_rows.dedup();
     let mut by_row = Vec::with_capacity(header_rows.len());
     for r in header_rows {
-        by_row.push((r, headers_at(bytes, r)?));
+        by_row.push((r, headers_at(bytes, r, reading)?));
     }
     let candidates = schemes.iter().enumerate().filter_map(|(i, s)| {
         let headers = by_row.iter().find(|(r, _)| *r == s.header_row)?;
@@ -142,7 +150,7 @@ fn read_pass(
     grouper: &mut Grouper,
     sink: &mut Sink<'_>,
 ) -> Result<u32, FileError> {
-    let mut book = Workbook::open(bytes)?;
+    let mut book = Workbook::open(bytes, cx.reading)?;
     let mut reader: Option<Reader<'_>> = None;
     let mut total = 0u32;
     let ty = cx.ty.as_str();

@@ -109,6 +109,7 @@ fn with_cx<T>(f: impl FnOnce(&Judge<'_>) -> T) -> T {
         reference: &reference,
         now: Utc::now(),
         library: &library,
+        reading: Reading::InProcess,
     };
     f(&cx)
 }
@@ -172,13 +173,22 @@ fn the_saved_scheme_whose_headers_fit_is_chosen_and_none_when_none_fits() {
     top_row.header_row = 1;
     let fits = scheme();
     let schemes = [other.clone(), top_row, fits];
-    assert_eq!(choose(&bytes, &schemes).expect("read"), Some(2));
-    assert_eq!(choose(&bytes, &[other]).expect("read"), None);
+    assert_eq!(
+        choose(&bytes, &schemes, Reading::InProcess).expect("read"),
+        Some(2)
+    );
+    assert_eq!(
+        choose(&bytes, &[other], Reading::InProcess).expect("read"),
+        None
+    );
     // The alias counts as a header: a file titled in Chinese fits too.
     let mut zh = HEADERS.to_vec();
     zh[0] = "运单号";
     let bytes = file(&zh, &[row("T1")]);
-    assert_eq!(choose(&bytes, &[scheme()]).expect("read"), Some(0));
+    assert_eq!(
+        choose(&bytes, &[scheme()], Reading::InProcess).expect("read"),
+        Some(0)
+    );
 }
 
 #[test]

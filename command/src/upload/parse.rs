@@ -14,7 +14,7 @@ use serde_json::{Map, Value};
 
 use super::fields::{self, Field, GOODS, HEADER, Kind};
 use super::library::{Library, Match};
-use super::read::{FileError, Row, Workbook};
+use super::read::{FileError, Reading, Row, Workbook, no_sheet};
 use crate::Violation;
 use crate::declaration::{declaration_date, shape, validate};
 use crate::reference::ReferenceData;
@@ -155,6 +155,8 @@ pub struct Judge<'a> {
     pub now: DateTime<Utc>,
     /// The customer's product library, to fill missing HS codes.
     pub library: &'a Library,
+    /// Where the file is parsed (a child process on every path of the server).
+    pub reading: Reading<'a>,
 }
 
 /// A goods line whose missing HS code the product library filled.
@@ -530,7 +532,7 @@ fn table_pass(
     grouper: &mut Grouper,
     sink: &mut Sink<'_>,
 ) -> Result<u32, FileError> {
-    let mut book = Workbook::open(bytes)?;
+    let mut book = Workbook::open(bytes, cx.reading)?;
     let mut columns: Option<Columns> = None;
     let mut tracking_column = 0usize;
     let mut total = 0u32;
@@ -602,13 +604,7 @@ fn judge_failed(problems: Vec<(u32, Violation)>, rows: &[u32]) -> Outcome {
 /// value pairs, sheet 2 the goods lines as a table. The group's row is the file's serial
 /// number 1.
 pub fn draft(bytes: &[u8], cx: &Judge<'_>) -> Result<Parsed, FileError> {
-    let mut book = Workbook::open(bytes)?;
-    if book.sheet_names().len() < 2 {
-        return Err(FileError::new(
-            "申报草稿须有两个工作表（申报信息和商品）",
-            "a declaration draft needs two sheets: the form and its goods lines",
-        ));
-    }
+    let mut book = Workbook::open(bytes, cx.reading)?;
     let mut header = Map::new();
     let mut problems: Vec<(u32, Violation)> = Vec::new();
     let mut seen_tracking = false;
@@ -651,6 +647,16 @@ pub fn draft(bytes: &[u8], cx: &Judge<'_>) -> Result<Parsed, FileError> {
         }
         goods.push(g);
         Ok(())
+    })
+    .map_err(|e| {
+        if e == no_sheet() {
+            FileError::new(
+                "申报草稿须有两个工作表（申报信息和商品）",
+                "a declaration draft needs two sheets: the form and its goods lines",
+            )
+        } else {
+            e
+        }
     })?;
     let tracking = header
         .get("trackingNumber")

@@ -69,6 +69,7 @@ fn with_cx<T>(library: &Library, f: impl FnOnce(&Judge<'_>) -> T) -> T {
         reference: &reference,
         now: Utc::now(),
         library,
+        reading: Reading::InProcess,
     };
     f(&cx)
 }

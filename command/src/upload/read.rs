@@ -7,15 +7,29 @@
 //! 3. the zip central directory: the number of entries, each entry's declared uncompressed
 //!    size, their total and the compression ratio;
 //! 4. every entry decompressed once with the bytes actually read capped (a declared size
-//!    may lie), its XML refused when it carries a DTD (`<!DOCTYPE` or `<!ENTITY`);
-//! 5. each sheet's declared dimensions before its cells are read, and the cells' actual
-//!    positions while they stream (no sheet-sized range is ever allocated).
+//!    may lie), its XML refused when it carries a DTD (`<!DOCTYPE` or `<!ENTITY`) or nests
+//!    elements deeper than [`MAX_XML_DEPTH`];
+//! 5. the shared-string table's declared `uniqueCount` and `count` (calamine reserves a slot
+//!    per declared string before reading one): refused above [`MAX_SHARED_STRINGS`] or above
+//!    what the entry's real size could hold (one `<si/>` takes at least 5 bytes);
+//! 6. each sheet's declared dimensions before its cells are read, and the cells' actual
+//!    positions while they stream (no sheet-sized range is ever allocated);
+//! 7. each cell's text ([`MAX_CELL_CHARS`], Excel's own limit) and each row's
+//!    ([`MAX_ROW_BYTES`]).
 //!
-//! Rows are streamed with calamine's cell reader and handed over one at a time.
+//! These are the rules every entry that reads a workbook shares (the upload worker, AI
+//! drafts, the mapping-scheme preview, exception documents, the recipient link). The
+//! parsing itself never runs in the server: [`Workbook`] streams the rows from a child
+//! process ([`crate::sandbox`]) that applies these checks and then reads with calamine's
+//! cell reader ([`LocalWorkbook`]), one row at a time.
 
 use std::io::{Cursor, Read};
+use std::time::Duration;
 
 use calamine::{DataRef, Reader, Xlsx};
+
+pub use crate::sandbox::FileError;
+use crate::sandbox::Sandbox;
 
 /// Largest file accepted, in bytes.
 pub const MAX_FILE_BYTES: usize = 20 * 1024 * 1024;
@@ -31,23 +45,18 @@ pub const MAX_RATIO: u64 = 200;
 pub const MAX_ROWS: u32 = 200_001;
 /// Most columns a sheet may have.
 pub const MAX_COLUMNS: u32 = 512;
-
-/// Why a file was refused as a whole, in both languages.
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
-#[error("{en}")]
-pub struct FileError {
-    pub zh: String,
-    pub en: String,
-}
-
-impl FileError {
-    pub fn new(zh: impl Into<String>, en: impl Into<String>) -> Self {
-        Self {
-            zh: zh.into(),
-            en: en.into(),
-        }
-    }
-}
+/// Most shared strings a workbook may declare (`uniqueCount`).
+pub const MAX_SHARED_STRINGS: u64 = 5_000_000;
+/// Most shared-string references a workbook may declare (`count`): one per cell at most.
+pub const MAX_SHARED_REFERENCES: u64 = MAX_ROWS as u64 * MAX_COLUMNS as u64;
+/// Deepest element nesting of an XML entry (spreadsheet XML stays under 10).
+pub const MAX_XML_DEPTH: u32 = 128;
+/// The smallest shared string in XML (`<si/>`), in bytes.
+const MIN_SHARED_STRING_BYTES: u64 = 5;
+/// Longest text of one cell, in characters (Excel's own limit).
+pub const MAX_CELL_CHARS: usize = 32_767;
+/// Longest text of one row, in bytes.
+pub const MAX_ROW_BYTES: usize = 1024 * 1024;
 
 fn too_large() -> FileError {
     FileError::new(
@@ -134,7 +143,16 @@ pub fn check_archive(bytes: &[u8]) -> Result<(), FileError> {
         let declared = entry.size();
         let xml = name.ends_with(".xml") || name.ends_with(".rels");
         let cap = declared.min(MAX_ENTRY_BYTES);
-        let read = scan(&mut (&mut entry).take(cap + 1), xml)?;
+        let shared = name.to_ascii_lowercase().ends_with("sharedstrings.xml");
+        let mut head = Vec::new();
+        let read = scan(
+            &mut (&mut entry).take(cap + 1),
+            xml,
+            shared.then_some(&mut head),
+        )?;
+        if shared {
+            check_shared_strings(&head, read)?;
+        }
         if read > cap {
             return Err(FileError::new(
                 format!("文件条目 {name} 解压后大于其声明的大小"),
@@ -169,18 +187,33 @@ fn check_entry_size(name: &str, size: u64, compressed: u64) -> Result<(), FileEr
     Ok(())
 }
 
-/// Reads `r` to the end, counting the bytes; XML is refused when it carries a DTD.
-fn scan(r: &mut impl Read, xml: bool) -> Result<u64, FileError> {
+/// Bytes of an entry's start kept to find its root element's attributes.
+const HEAD_BYTES: usize = 64 * 1024;
+
+/// Reads `r` to the end, counting the bytes; XML is refused when it carries a DTD. With
+/// `head`, the first [`HEAD_BYTES`] are kept there.
+fn scan(r: &mut impl Read, xml: bool, mut head: Option<&mut Vec<u8>>) -> Result<u64, FileError> {
     let mut buf = vec![0u8; 64 * 1024];
     let mut carry: Vec<u8> = Vec::new();
     let mut n_total = 0u64;
+    let mut depth = Depth::default();
     loop {
         let n = r.read(&mut buf).map_err(|_| not_xlsx())?;
         if n == 0 {
             return Ok(n_total);
         }
         n_total += n as u64;
+        if let Some(head) = head.as_deref_mut() {
+            let room = HEAD_BYTES.saturating_sub(head.len()).min(n);
+            head.extend_from_slice(&buf[..room]);
+        }
         if xml {
+            if depth.too_deep(&buf[..n]) {
+                return Err(FileError::new(
+                    format!("文件的 XML 嵌套过深（上限 {MAX_XML_DEPTH} 层）"),
+                    format!("the file's XML nests deeper than {MAX_XML_DEPTH} levels"),
+                ));
+            }
             carry.extend_from_slice(&buf[..n]);
             if has_dtd(&carry) {
                 return Err(FileError::new(
@@ -192,6 +225,124 @@ fn scan(r: &mut impl Read, xml: bool) -> Result<u64, FileError> {
             carry.drain(..keep);
         }
     }
+}
+
+/// The element depth of XML read in pieces.
+#[derive(Default)]
+struct Depth {
+    depth: u32,
+    /// 0 text, 1 after `<`, 2 in a start tag, 3 in an end tag, declaration or comment.
+    state: u8,
+    quote: u8,
+    last: u8,
+}
+
+impl Depth {
+    /// Feeds the next bytes; `true` once an element opens deeper than [`MAX_XML_DEPTH`].
+    fn too_deep(&mut self, bytes: &[u8]) -> bool {
+        for &c in bytes {
+            match self.state {
+                0 if c == b'<' => self.state = 1,
+                0 => {}
+                1 => {
+                    self.state = match c {
+                        b'/' => {
+                            self.depth = self.depth.saturating_sub(1);
+                            3
+                        }
+                        b'?' | b'!' => 3,
+                        _ => 2,
+                    }
+                }
+                2 if self.quote != 0 && c == self.quote => self.quote = 0,
+                2 if self.quote != 0 => {}
+                2 if c == b'"' || c == b'\'' => self.quote = c,
+                2 if c == b'>' => {
+                    if self.last != b'/' {
+                        self.depth += 1;
+                        if self.depth > MAX_XML_DEPTH {
+                            return true;
+                        }
+                    }
+                    self.state = 0;
+                }
+                2 => {}
+                _ if c == b'>' => self.state = 0,
+                _ => {}
+            }
+            self.last = c;
+        }
+        false
+    }
+}
+
+/// Step 5: the `<sst count=".." uniqueCount="..">` of a shared-string table whose real
+/// (decompressed) size is `real`.
+pub fn check_shared_strings(head: &[u8], real: u64) -> Result<(), FileError> {
+    let text = String::from_utf8_lossy(head);
+    let Some(tag) = root_tag(&text, "sst") else {
+        return Ok(());
+    };
+    let fits = real / MIN_SHARED_STRING_BYTES;
+    for (attr, cap) in [
+        ("uniqueCount", MAX_SHARED_STRINGS.min(fits)),
+        ("count", MAX_SHARED_REFERENCES),
+    ] {
+        let Some(raw) = attribute(tag, attr) else {
+            continue;
+        };
+        let declared: Option<u64> = raw.trim().parse().ok();
+        if declared.is_none_or(|n| n > cap) {
+            return Err(FileError::new(
+                format!("共享字符串表声明的数量（{attr}={raw}）超出文件实际可容纳或上限 {cap}"),
+                format!(
+                    "the shared-string table declares {attr}=\"{raw}\", more than its size could hold or the limit ({cap})"
+                ),
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The start tag of the first element named `local` (any namespace prefix), attributes
+/// included, without its `<` and `>`.
+fn root_tag<'t>(xml: &'t str, local: &str) -> Option<&'t str> {
+    let mut at = 0;
+    while let Some(i) = xml[at..].find('<') {
+        let start = at + i + 1;
+        let rest = &xml[start..];
+        let end = rest.find('>')?;
+        let tag = &rest[..end];
+        let name = tag
+            .split(|c: char| c.is_whitespace() || c == '/')
+            .next()
+            .unwrap_or("");
+        if name.rsplit(':').next() == Some(local) {
+            return Some(tag);
+        }
+        at = start;
+    }
+    None
+}
+
+/// The value of attribute `name` in a start tag (either quote).
+fn attribute<'t>(tag: &'t str, name: &str) -> Option<&'t str> {
+    let mut from = 0;
+    while let Some(i) = tag[from..].find(name) {
+        let at = from + i;
+        let before_ok = at == 0 || tag[..at].ends_with(|c: char| c.is_whitespace());
+        let rest = tag[at + name.len()..].trim_start();
+        if before_ok && let Some(rest) = rest.strip_prefix('=') {
+            let rest = rest.trim_start();
+            let quote = rest.chars().next()?;
+            if quote == '"' || quote == '\'' {
+                let body = &rest[1..];
+                return body.find(quote).map(|e| &body[..e]);
+            }
+        }
+        from = at + name.len();
+    }
+    None
 }
 
 fn has_dtd(b: &[u8]) -> bool {
@@ -215,13 +366,72 @@ impl Row {
     }
 }
 
-/// An opened workbook (after [`check_file`]).
+/// How a workbook is read: in a child process (every path of the server) or in this
+/// process (unit tests, and tools that read files they made themselves).
+#[derive(Debug, Clone, Copy)]
+pub enum Reading<'a> {
+    /// In a child of `sandbox`, killed after `timeout`.
+    Sandboxed {
+        sandbox: &'a Sandbox,
+        timeout: Duration,
+    },
+    InProcess,
+}
+
+/// An uploaded workbook, read as [`Reading`] says.
 pub struct Workbook<'a> {
-    xlsx: Xlsx<Cursor<&'a [u8]>>,
+    bytes: &'a [u8],
+    reading: Reading<'a>,
 }
 
 impl<'a> Workbook<'a> {
-    /// Checks the file (steps 1 to 4) and opens it.
+    /// Checks the file's size and type (steps 1 and 2); the rest is checked where it is
+    /// read.
+    pub fn open(bytes: &'a [u8], reading: Reading<'a>) -> Result<Self, FileError> {
+        check_size(bytes.len())?;
+        check_type(bytes)?;
+        Ok(Self { bytes, reading })
+    }
+
+    /// Streams the rows of sheet `index` (0-based) to `on_row`, blank rows left out.
+    pub fn rows(
+        &mut self,
+        index: usize,
+        mut on_row: impl FnMut(Row) -> Result<(), FileError>,
+    ) -> Result<(), FileError> {
+        self.rows_while(index, |row| on_row(row).map(|()| true))
+    }
+
+    /// As [`Workbook::rows`], stopping as soon as `on_row` answers `false`.
+    pub fn rows_while(
+        &mut self,
+        index: usize,
+        mut on_row: impl FnMut(Row) -> Result<bool, FileError>,
+    ) -> Result<(), FileError> {
+        match self.reading {
+            Reading::InProcess => LocalWorkbook::open(self.bytes)?.rows_while(index, on_row),
+            Reading::Sandboxed { sandbox, timeout } => {
+                let _permit = sandbox.permit_blocking();
+                let job = [ROWS_JOB.to_string(), index.to_string()];
+                sandbox.stream(&job, self.bytes, timeout, |(number, cells)| {
+                    on_row(Row { number, cells })
+                })
+            }
+        }
+    }
+}
+
+/// The child's job that streams a sheet's rows ([`crate::sandbox::child`]).
+pub const ROWS_JOB: &str = "xlsx-rows";
+
+/// A workbook opened in this process (after [`check_file`]): what the document reader's
+/// child runs, and tests.
+pub struct LocalWorkbook<'a> {
+    xlsx: Xlsx<Cursor<&'a [u8]>>,
+}
+
+impl<'a> LocalWorkbook<'a> {
+    /// Checks the file (steps 1 to 5) and opens it.
     pub fn open(bytes: &'a [u8]) -> Result<Self, FileError> {
         check_file(bytes)?;
         let xlsx = Xlsx::new(Cursor::new(bytes)).map_err(|e| {
@@ -246,17 +456,14 @@ impl<'a> Workbook<'a> {
         self.rows_while(index, |row| on_row(row).map(|()| true))
     }
 
-    /// As [`Workbook::rows`], stopping as soon as `on_row` answers `false`.
+    /// As [`LocalWorkbook::rows`], stopping as soon as `on_row` answers `false`.
     pub fn rows_while(
         &mut self,
         index: usize,
         mut on_row: impl FnMut(Row) -> Result<bool, FileError>,
     ) -> Result<(), FileError> {
         let names = self.xlsx.sheet_names();
-        let name = names
-            .get(index)
-            .ok_or_else(|| FileError::new("文件缺少工作表", "the workbook lacks a sheet"))?
-            .clone();
+        let name = names.get(index).ok_or_else(no_sheet)?.clone();
         let unreadable = |e: calamine::XlsxError| {
             FileError::new(
                 format!("无法读取工作表 {name}：{e}"),
@@ -269,16 +476,21 @@ impl<'a> Workbook<'a> {
             .map_err(unreadable)?;
         check_dimensions(cells.dimensions().end)?;
         let mut current: Option<Row> = None;
+        let mut row_bytes = 0usize;
         while let Some(cell) = cells.next_cell().map_err(unreadable)? {
             let (r, c) = cell.get_position();
             check_dimensions((r, c))?;
             let text = text(cell.get_value());
-            if current.as_ref().is_some_and(|row| row.number != r + 1)
-                && let Some(done) = current.take().filter(|row| !row.is_blank())
-                && !on_row(done)?
-            {
-                return Ok(());
+            if current.as_ref().is_some_and(|row| row.number != r + 1) {
+                row_bytes = 0;
+                if let Some(done) = current.take().filter(|row| !row.is_blank())
+                    && !on_row(done)?
+                {
+                    return Ok(());
+                }
             }
+            row_bytes += text.len();
+            check_text(r + 1, c, &text, row_bytes)?;
             let row = current.get_or_insert_with(|| Row {
                 number: r + 1,
                 cells: Vec::new(),
@@ -299,7 +511,38 @@ impl<'a> Workbook<'a> {
     }
 }
 
-/// Step 5: a position (0-based row, column) within the caps.
+/// The answer for a sheet the workbook does not have.
+pub fn no_sheet() -> FileError {
+    FileError::new("文件缺少工作表", "the workbook lacks a sheet")
+}
+
+/// Step 7: a cell's text (row 1-based, column 0-based) and its row's so far.
+fn check_text(row: u32, column: u32, text: &str, row_bytes: usize) -> Result<(), FileError> {
+    if text.len() > MAX_CELL_CHARS && text.chars().count() > MAX_CELL_CHARS {
+        return Err(FileError::new(
+            format!(
+                "第 {row} 行第 {} 列的文字过长（上限 {MAX_CELL_CHARS} 个字符）",
+                column + 1
+            ),
+            format!(
+                "the cell in row {row}, column {} is too long (at most {MAX_CELL_CHARS} characters)",
+                column + 1
+            ),
+        ));
+    }
+    if row_bytes > MAX_ROW_BYTES {
+        return Err(FileError::new(
+            format!("第 {row} 行的文字过多（上限 {} KB）", MAX_ROW_BYTES / 1024),
+            format!(
+                "row {row} holds too much text (at most {} KB)",
+                MAX_ROW_BYTES / 1024
+            ),
+        ));
+    }
+    Ok(())
+}
+
+/// Step 6: a position (0-based row, column) within the caps.
 fn check_dimensions((row, column): (u32, u32)) -> Result<(), FileError> {
     if row >= MAX_ROWS {
         return Err(FileError::new(

@@ -24,12 +24,13 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::read::{self, MAX_FILE_BYTES};
-use super::{UploadCommand, UploadState, decide, template};
+use super::{UploadCommand, UploadState, template};
+use crate::Aggregate;
 use crate::declaration::routes::owner;
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
 };
-use crate::http::{CommandState, metadata};
+use crate::http::{CommandState, metadata, part_error, text_part};
 use crate::mapping_scheme::MappingSchemeState;
 
 /// Most files in one request.
@@ -37,15 +38,16 @@ pub const MAX_FILES: usize = 20;
 /// Largest request body: files past it are refused by the body limit (413) even when each
 /// is within [`MAX_FILE_BYTES`].
 pub const MAX_REQUEST_BYTES: usize = 64 * 1024 * 1024;
+/// Largest text part (a type, a flag, an id), read no further.
+pub const MAX_TEXT_PART_BYTES: usize = 200;
 
 /// Every route of this module: who may create declarations may upload them.
 pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
     let guard = g.customer_or_permission(&["declarations:management"]);
     OpenApiRouter::new()
         .routes(routes!(upload).map(|r| {
-            r.route_layer(guard.clone()).layer(DefaultBodyLimit::max(
-                MAX_FILES * MAX_FILE_BYTES + 1024 * 1024,
-            ))
+            r.route_layer(guard.clone())
+                .layer(DefaultBodyLimit::max(MAX_REQUEST_BYTES))
         }))
         .routes(routes!(download_template).map(|r| r.route_layer(guard.clone())))
         .routes(routes!(confirm).map(|r| r.route_layer(guard.clone())))
@@ -126,11 +128,7 @@ async fn read_file(
     expected: usize,
 ) -> Result<Vec<u8>, ApiError> {
     let mut bytes = Vec::with_capacity(expected.min(MAX_FILE_BYTES));
-    while let Some(chunk) = field
-        .chunk()
-        .await
-        .map_err(|e| bad("files", format!("文件读取失败：{e}"), format!("files: {e}")))?
-    {
+    while let Some(chunk) = field.chunk().await.map_err(|e| part_error("files", e))? {
         if bytes.len() + chunk.len() > MAX_FILE_BYTES {
             let e = read::check_size(MAX_FILE_BYTES + 1)
                 .err()
@@ -238,19 +236,12 @@ async fn check_scheme(
 /// is checked for size and type at once, stored, and answered with its id (`data: [fileId,
 /// ...]`); a worker reads it afterwards: poll `GET /api/v1/upload/log/status`.
 #[utoipa::path(
-    post,
-    path = "/api/v1/upload",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "uploadDeclarations",
-    security(("bearer" = [])),
+    post, path = "/api/v1/upload", operation_id = "uploadDeclarations",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "The file ids, in the order of the files.", body = Vec<String>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        api::doc::Errors<400, 401, 403, 413, 415, 429>,
     ),
 )]
 async fn upload(
@@ -266,6 +257,8 @@ async fn upload(
             "files: send the files as multipart/form-data",
         )
     })?;
+    // A place among the requests whose bodies are read at once (429 when all are taken).
+    let _admitted = state.documents.admit()?;
     let mut files: Vec<File> = Vec::new();
     let mut text = std::collections::HashMap::<String, String>::new();
     // What the body says it holds, less the files read so far: room for the next file.
@@ -277,7 +270,7 @@ async fn upload(
     while let Some(mut field) = multipart
         .next_field()
         .await
-        .map_err(|e| bad("files", format!("请求格式错误：{e}"), format!("files: {e}")))?
+        .map_err(|e| part_error("files", e))?
     {
         let name = field.name().unwrap_or_default().to_string();
         if name == "files" || name == "file" {
@@ -296,17 +289,7 @@ async fn upload(
                 bytes,
             });
         } else {
-            let value = field
-                .text()
-                .await
-                .map_err(|e| bad(&name, format!("{name} 读取失败"), format!("{name}: {e}")))?;
-            if value.len() > 200 {
-                return Err(bad(
-                    &name,
-                    format!("{name} 过长"),
-                    format!("{name} is too long"),
-                ));
-            }
+            let value = text_part(&mut field, &name, MAX_TEXT_PART_BYTES).await?;
             text.insert(name, value);
         }
     }
@@ -384,7 +367,7 @@ async fn upload(
         let run = Command::<UploadState>::create(&state.store, id, meta);
         execute_then(
             run,
-            |s, _| decide(s, UploadCommand::Receive(received.clone())),
+            |s, _| s.decide(UploadCommand::Receive(received.clone()), &state.ctx(&actor)),
             Some(&hook),
         )
         .await?;
@@ -409,11 +392,8 @@ struct TemplateQuery {
 /// Chinese and English with its wire name in brackets (`运单号 Tracking No. (trackingNumber)`),
 /// carries a note, offers the reference codes as a drop-down list, and is frozen.
 #[utoipa::path(
-    get,
-    path = "/api/v1/upload/template",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "uploadTemplate",
-    security(("bearer" = [])),
+    get, path = "/api/v1/upload/template", operation_id = "uploadTemplate",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(TemplateQuery),
     responses(
         (
@@ -423,9 +403,7 @@ struct TemplateQuery {
             body = String,
             headers(("Content-Disposition" = String, description = "`attachment` with the template's file name.")),
         ),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
+        api::doc::ListErrors,
     ),
 )]
 async fn download_template(
@@ -464,18 +442,10 @@ async fn download_template(
 /// The uploader (or a login of the same company) opened the result: the unread count goes
 /// down. Marking it again changes nothing. Someone else's upload, or an unknown id: 404.
 #[utoipa::path(
-    put,
-    path = "/api/v1/upload/confirm/{id}",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "confirmUpload",
-    security(("bearer" = [])),
+    put, path = "/api/v1/upload/confirm/{id}", operation_id = "confirmUpload",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The file id (a malformed id answers 404).")),
-    responses(
-        (status = 200, description = "Marked read.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    responses((status = 200, description = "Marked read.", body = CommandAnswer), api::doc::Errors<401, 403, 404>),
 )]
 async fn confirm(
     State(state): State<CommandState>,
@@ -488,6 +458,9 @@ async fn confirm(
     let run = Command::<UploadState>::on(&state.store, id, metadata(&actor, &headers, None))
         .visible_if(&visible)
         .customer_of(|s: &UploadState| s.received.as_ref().map(|r| r.customer_id));
-    let answer = execute(run, |s, _| decide(s, UploadCommand::Confirm)).await?;
+    let answer = execute(run, |s, _| {
+        s.decide(UploadCommand::Confirm, &state.ctx(&actor))
+    })
+    .await?;
     Ok(ok(answer))
 }

@@ -235,7 +235,7 @@ pub fn build(
 mod tests {
     use super::*;
     use crate::upload::fields::wire_name;
-    use crate::upload::read::Workbook as Reading;
+    use crate::upload::read::LocalWorkbook as Reading;
 
     fn ty(s: &str) -> TypeCode {
         s.parse().expect("type")

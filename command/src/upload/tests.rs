@@ -1,6 +1,7 @@
 //! Given/when/then tests of the upload decisions.
 
 use super::*;
+use crate::testing::{given_commands, when};
 use events::upload::{Item, Progressed};
 
 fn received() -> Received {
@@ -19,16 +20,6 @@ fn received() -> Received {
         uploader_role: "CUSTOMER".into(),
         uploader_name: "acme".into(),
     }
-}
-
-fn given(commands: Vec<UploadCommand>) -> UploadState {
-    let mut s = UploadState::default();
-    for c in commands {
-        for e in decide(&s, c).expect("accepted") {
-            s.evolve(&e);
-        }
-    }
-    s
 }
 
 fn batch(through: u32, abnormal: u32, repeat: u32) -> UploadCommand {
@@ -56,7 +47,7 @@ fn batch(through: u32, abnormal: u32, repeat: u32) -> UploadCommand {
 
 #[test]
 fn a_received_upload_is_processing_and_trims_its_name() {
-    let s = given(vec![UploadCommand::Receive(received())]);
+    let s = given_commands::<UploadState>(vec![UploadCommand::Receive(received())]);
     assert_eq!(s.status(), "3");
     assert_eq!(
         s.received.as_ref().map(|r| r.file_origin_name.as_str()),
@@ -69,8 +60,7 @@ fn receive_refuses_a_blank_name_and_an_unknown_type_naming_the_fields() {
     let mut r = received();
     r.file_origin_name = "  ".into();
     r.declaration_type = "XX".into();
-    let Err(DomainError::Validation(v)) =
-        decide(&UploadState::default(), UploadCommand::Receive(r))
+    let Err(DomainError::Validation(v)) = when(&UploadState::default(), UploadCommand::Receive(r))
     else {
         panic!("refused");
     };
@@ -80,9 +70,9 @@ fn receive_refuses_a_blank_name_and_an_unknown_type_naming_the_fields() {
 
 #[test]
 fn receiving_twice_is_a_conflict() {
-    let s = given(vec![UploadCommand::Receive(received())]);
+    let s = given_commands::<UploadState>(vec![UploadCommand::Receive(received())]);
     assert!(matches!(
-        decide(&s, UploadCommand::Receive(received())),
+        when(&s, UploadCommand::Receive(received())),
         Err(DomainError::Conflict(_))
     ));
 }
@@ -90,14 +80,14 @@ fn receiving_twice_is_a_conflict() {
 #[test]
 fn commands_on_an_unknown_upload_are_not_found() {
     assert_eq!(
-        decide(&UploadState::default(), UploadCommand::Confirm),
+        when(&UploadState::default(), UploadCommand::Confirm),
         Err(DomainError::NotFound)
     );
 }
 
 #[test]
 fn a_clean_run_ends_in_status_1_and_counts_add_up() {
-    let s = given(vec![
+    let s = given_commands::<UploadState>(vec![
         UploadCommand::Receive(received()),
         UploadCommand::Start { total: 6 },
         batch(1, 0, 0),
@@ -110,7 +100,7 @@ fn a_clean_run_ends_in_status_1_and_counts_add_up() {
 
 #[test]
 fn problems_end_in_status_2_and_a_failure_in_status_0() {
-    let s = given(vec![
+    let s = given_commands::<UploadState>(vec![
         UploadCommand::Receive(received()),
         UploadCommand::Start { total: 3 },
         batch(1, 1, 1),
@@ -118,7 +108,7 @@ fn problems_end_in_status_2_and_a_failure_in_status_0() {
     ]);
     assert_eq!(s.status(), "2");
     assert_eq!((s.abnormal, s.repeat), (1, 1));
-    let f = given(vec![
+    let f = given_commands::<UploadState>(vec![
         UploadCommand::Receive(received()),
         UploadCommand::Fail {
             reason: "坏".into(),
@@ -130,43 +120,43 @@ fn problems_end_in_status_2_and_a_failure_in_status_0() {
 
 #[test]
 fn a_batch_recorded_already_is_not_counted_twice() {
-    let s = given(vec![
+    let s = given_commands::<UploadState>(vec![
         UploadCommand::Receive(received()),
         UploadCommand::Start { total: 6 },
         batch(1, 0, 0),
     ]);
-    assert_eq!(decide(&s, batch(1, 0, 0)), Ok(vec![]));
-    assert_eq!(decide(&s, UploadCommand::Start { total: 6 }), Ok(vec![]));
-    assert_eq!(decide(&s, batch(2, 0, 0)).map(|e| e.len()), Ok(1));
+    assert_eq!(when(&s, batch(1, 0, 0)), Ok(vec![]));
+    assert_eq!(when(&s, UploadCommand::Start { total: 6 }), Ok(vec![]));
+    assert_eq!(when(&s, batch(2, 0, 0)).map(|e| e.len()), Ok(1));
 }
 
 #[test]
 fn a_finished_upload_takes_no_more_work_but_can_be_confirmed_once() {
-    let s = given(vec![
+    let s = given_commands::<UploadState>(vec![
         UploadCommand::Receive(received()),
         UploadCommand::Start { total: 3 },
         batch(1, 0, 0),
         UploadCommand::Complete,
     ]);
-    assert_eq!(decide(&s, batch(2, 0, 0)), Ok(vec![]));
-    assert_eq!(decide(&s, UploadCommand::Complete), Ok(vec![]));
+    assert_eq!(when(&s, batch(2, 0, 0)), Ok(vec![]));
+    assert_eq!(when(&s, UploadCommand::Complete), Ok(vec![]));
     let fail = UploadCommand::Fail {
         reason: "x".into(),
         reason_en: "x".into(),
     };
-    assert_eq!(decide(&s, fail), Ok(vec![]));
-    let confirmed = given(vec![
+    assert_eq!(when(&s, fail), Ok(vec![]));
+    let confirmed = given_commands::<UploadState>(vec![
         UploadCommand::Receive(received()),
         UploadCommand::Complete,
         UploadCommand::Confirm,
     ]);
     assert!(confirmed.confirmed);
-    assert_eq!(decide(&confirmed, UploadCommand::Confirm), Ok(vec![]));
+    assert_eq!(when(&confirmed, UploadCommand::Confirm), Ok(vec![]));
 }
 
 #[test]
 fn a_company_sees_its_uploads_and_staff_only_their_own() {
-    let s = given(vec![UploadCommand::Receive(received())]);
+    let s = given_commands::<UploadState>(vec![UploadCommand::Receive(received())]);
     let mut customer = Actor::system();
     customer.role = api::Role::Customer;
     customer.customer_id = Some(Uuid::from_u128(1));

@@ -2,12 +2,18 @@
 //! uploads one at a time, reads them and makes their declarations.
 //!
 //! **Claiming.** `upload_jobs` holds one row per upload until it is finished. A worker picks
-//! candidates with `FOR UPDATE SKIP LOCKED` in a short transaction and claims one with a
-//! session advisory lock on its own connection: the lock lives exactly as long as the
-//! worker's connection, so a process killed with `kill -9` releases its claims at once (the
-//! server closes the dead connection) and another worker (or the restarted server) takes the
-//! upload up again. No transaction stays open while a file is processed (an open one would
-//! hold back the event feed's safe horizon).
+//! due candidates (the customers in turn, so one customer's files never hold up another's)
+//! and claims one with a session advisory lock on its own connection: the lock lives exactly
+//! as long as the worker's connection, so a process killed with `kill -9` releases its claims
+//! at once (the server closes the dead connection) and another worker (or the restarted
+//! server) takes the upload up again. No transaction stays open while a file is processed
+//! (an open one would hold back the event feed's safe horizon).
+//!
+//! **Poison files.** Each claim is counted before the file is touched ([`crate::jobs`]): an
+//! upload claimed more than `CLEARWAY_JOB_MAX_ATTEMPTS` times without making progress (its
+//! attempts failed, or ended the process) is finished as failed with a reason its uploader
+//! reads, and the next job runs. Each claim also makes the job wait (doubling) before it is
+//! due again, so a retried job never comes before another customer's new one.
 //!
 //! **Crash safety.** Each declaration's id is derived from the upload id and its first row
 //! ([`events::upload::declaration_id`]). A batch's declarations are decided by the
@@ -33,16 +39,17 @@ use uuid::Uuid;
 use super::custom;
 use super::library::Library;
 use super::parse::{self, Group, Judge, Outcome};
-use super::read::FileError;
-use super::{UploadCommand, UploadState, decide};
-use crate::declaration::{self, CustomerRef, DeclarationCommand, DeclarationState};
+use super::read::{FileError, Reading};
+use super::{UploadCommand, UploadState};
+use crate::declaration::{CustomerRef, DeclarationCommand, DeclarationState};
 use crate::handler::{
     self, Admitted, Command, CommandError, Created, Creation, Gate, execute, load, load_in,
 };
 use crate::http::CommandState;
+use crate::jobs::Retry;
 use crate::mapping_scheme::MappingSchemeState;
 use crate::mapping_scheme::model::SchemeDefinition;
-use crate::{Ctx, customer::CustomerState};
+use crate::{Aggregate, Ctx, customer::CustomerState};
 
 /// Declarations per recorded batch, made in one transaction.
 pub const BATCH: usize = 200;
@@ -50,7 +57,7 @@ pub const BATCH: usize = 200;
 const IDLE: Duration = Duration::from_millis(500);
 
 /// Starts the worker on the server's runtime.
-pub fn spawn(state: CommandState) -> tokio::task::JoinHandle<()> {
+pub fn spawn(state: CommandState, retry: Retry) -> tokio::task::JoinHandle<()> {
     let retention = super::sweep::retention_from_env();
     tokio::spawn(async move {
         let mut swept: Option<std::time::Instant> = None;
@@ -65,7 +72,7 @@ pub fn spawn(state: CommandState) -> tokio::task::JoinHandle<()> {
                     Err(e) => tracing::warn!(error = %e, "upload sweep: will retry"),
                 }
             }
-            match run_once(&state).await {
+            match run_once(&state, &retry).await {
                 Ok(true) => continue,
                 Ok(false) => tokio::time::sleep(IDLE).await,
                 Err(e) => {
@@ -77,13 +84,36 @@ pub fn spawn(state: CommandState) -> tokio::task::JoinHandle<()> {
     })
 }
 
-/// Claims one unfinished upload and processes it; `false` when there was none to take.
-pub async fn run_once(state: &CommandState) -> Result<bool, CommandError> {
+/// Claims one due upload and processes it (or, past its attempts, finishes it as failed);
+/// `false` when there was none to take.
+pub async fn run_once(state: &CommandState, retry: &Retry) -> Result<bool, CommandError> {
     let mut conn = state.pool.acquire().await?;
-    let Some(id) = claim(&mut conn).await? else {
+    let Some(job) = claim(&mut conn, state, retry).await? else {
         return Ok(false);
     };
-    let result = process(state, id).await;
+    let id = job.id;
+    let result = if retry.exhausted(job.attempts) {
+        give_up(state, &job, retry).await
+    } else {
+        process(state, id).await
+    };
+    if let Err(e) = &result {
+        // For the operators (the customer reads the upload's own failure reason).
+        let said: String = e.to_string().chars().take(500).collect();
+        if let Err(e) = sqlx::query("UPDATE upload_jobs SET last_error = $2 WHERE upload_id = $1")
+            .bind(id)
+            .bind(said)
+            .execute(&state.pool)
+            .await
+        {
+            tracing::warn!(error = %e, upload = %id, "upload worker: recording a failed attempt");
+        }
+    }
+    release(conn, id).await;
+    result.map(|()| true)
+}
+
+async fn release(mut conn: sqlx::pool::PoolConnection<sqlx::Postgres>, id: Uuid) {
     let unlocked = sqlx::query("SELECT pg_advisory_unlock(hashtextextended('upload:' || $1, 0))")
         .bind(id.to_string())
         .execute(&mut *conn)
@@ -92,32 +122,141 @@ pub async fn run_once(state: &CommandState) -> Result<bool, CommandError> {
         // A connection that may still hold the lock must not go back to the pool.
         let _ = conn.detach().close().await;
     }
-    result.map(|()| true)
 }
 
-/// The first unfinished upload no other worker holds, locked for this connection's session.
-async fn claim(conn: &mut PgConnection) -> Result<Option<Uuid>, CommandError> {
-    let mut tx = conn.begin().await?;
+/// Claims the first due unfinished upload no other worker holds: locked for this
+/// connection's session (released by [`run_once`], or by the connection's end) and counted
+/// ([`count_claim`]) before anything else is done with it.
+pub async fn claim(
+    conn: &mut PgConnection,
+    state: &CommandState,
+    retry: &Retry,
+) -> Result<Option<Claimed>, CommandError> {
+    let Some(id) = lock_candidate(conn).await? else {
+        return Ok(None);
+    };
+    let counted = count_claim(state, id, retry).await;
+    if !matches!(counted, Ok(Some(_))) {
+        sqlx::query("SELECT pg_advisory_unlock(hashtextextended('upload:' || $1, 0))")
+            .bind(id.to_string())
+            .execute(&mut *conn)
+            .await?;
+    }
+    Ok(counted?.map(|c| Claimed {
+        id,
+        attempts: c.0,
+        last_error: c.1,
+    }))
+}
+
+/// The first due unfinished upload no other worker holds, locked for this connection's
+/// session. The customers take turns: each customer's oldest unfinished job comes before any
+/// customer's second (a job waiting for its retry keeps its customer's turn), so one
+/// customer's many or retried files never hold up another's; a claimed job is not due again
+/// until its wait ([`Retry::wait`]) is over.
+async fn lock_candidate(conn: &mut PgConnection) -> Result<Option<Uuid>, CommandError> {
     let candidates: Vec<Uuid> = sqlx::query_scalar(
-        "SELECT upload_id FROM upload_jobs WHERE finished_at IS NULL
-         ORDER BY received_at LIMIT 20 FOR UPDATE SKIP LOCKED",
+        "SELECT upload_id FROM (
+             SELECT upload_id, received_at, attempts, next_attempt_at,
+                    row_number() OVER (PARTITION BY coalesce(customer_id, upload_id)
+                                       ORDER BY received_at) AS turn
+               FROM upload_jobs WHERE finished_at IS NULL
+         ) j
+         WHERE next_attempt_at <= now()
+         ORDER BY turn, attempts, received_at LIMIT 20",
     )
-    .fetch_all(&mut *tx)
+    .fetch_all(&mut *conn)
     .await?;
-    let mut claimed = None;
     for id in candidates {
         let locked: bool =
             sqlx::query_scalar("SELECT pg_try_advisory_lock(hashtextextended('upload:' || $1, 0))")
                 .bind(id.to_string())
-                .fetch_one(&mut *tx)
+                .fetch_one(&mut *conn)
                 .await?;
         if locked {
-            claimed = Some(id);
-            break;
+            return Ok(Some(id));
         }
     }
-    tx.commit().await?;
-    Ok(claimed)
+    Ok(None)
+}
+
+/// A claimed job, counted.
+#[derive(Debug)]
+pub struct Claimed {
+    pub id: Uuid,
+    /// Claims since the upload last made progress, this one included.
+    pub attempts: i32,
+    /// What the last failed attempt said; `None` when no attempt ended with a word (the
+    /// process stopped while working on it).
+    pub last_error: Option<String>,
+}
+
+/// Counts the claim (committed before the upload is touched): a claim after the upload made
+/// progress (its recorded batches cover more groups than at the last claim) starts the count
+/// again, so an upload interrupted while it advances is resumed as often as it advances.
+/// `None`: finished meanwhile.
+async fn count_claim(
+    state: &CommandState,
+    id: Uuid,
+    retry: &Retry,
+) -> Result<Option<(i32, Option<String>)>, CommandError> {
+    let through = load::<UploadState>(&state.store, id)
+        .await
+        .ok()
+        .map(|(u, _)| i32::try_from(u.through).unwrap_or(i32::MAX));
+    let attempts: Option<i32> =
+        sqlx::query_scalar("SELECT attempts FROM upload_jobs WHERE upload_id = $1")
+            .bind(id)
+            .fetch_optional(&state.pool)
+            .await?;
+    let wait = retry.wait(attempts.unwrap_or(0) + 1);
+    let counted = sqlx::query_as(
+        "UPDATE upload_jobs
+            SET attempts = CASE WHEN progress = coalesce($2, progress) THEN attempts + 1 ELSE 1 END,
+                last_error = CASE WHEN progress = coalesce($2, progress) THEN last_error END,
+                progress = coalesce($2, progress),
+                next_attempt_at = now() + make_interval(secs => $3)
+          WHERE upload_id = $1 AND finished_at IS NULL
+          RETURNING attempts, last_error",
+    )
+    .bind(id)
+    .bind(through)
+    .bind(wait.as_secs_f64())
+    .fetch_optional(&state.pool)
+    .await?;
+    Ok(counted)
+}
+
+/// Finishes an upload claimed once more than it may be as failed, with the reason the
+/// uploader reads on the upload's record, and the job with it: the next job runs.
+async fn give_up(state: &CommandState, job: &Claimed, retry: &Retry) -> Result<(), CommandError> {
+    let id = job.id;
+    let n = retry.max_attempts.max(1);
+    tracing::error!(
+        upload = %id,
+        attempts = n,
+        last_error = job.last_error.as_deref().unwrap_or("none: the process stopped while working on it"),
+        "upload worker: an upload failed every attempt and is finished as failed"
+    );
+    let (upload, _) = load::<UploadState>(&state.store, id).await?;
+    if let Some(received) = upload.received.clone()
+        && !upload.finished()
+    {
+        let (zh, en) = if job.last_error.is_some() {
+            ("处理时出错", "an error occurred while processing it")
+        } else {
+            ("读取时处理中断", "processing stopped while reading it")
+        };
+        let cmd = UploadCommand::Fail {
+            reason: format!("文件处理了 {n} 次均未成功（{zh}），已停止处理；请检查文件后重新上传"),
+            reason_en: format!(
+                "the file could not be processed in {n} attempts ({en}) and was given up; \
+                 check the file and upload it again"
+            ),
+        };
+        upload_command(state, id, &received, cmd).await?;
+    }
+    finish_job(&state.pool, id).await
 }
 
 async fn finish_job(pool: &sqlx::PgPool, id: Uuid) -> Result<(), CommandError> {
@@ -155,15 +294,16 @@ fn uploader(r: &Received) -> Actor {
 }
 
 async fn upload_command(
-    store: &EventStore,
+    state: &CommandState,
     id: Uuid,
     r: &Received,
     cmd: UploadCommand,
 ) -> Result<(), CommandError> {
     let mut m = meta(r);
     m.causation_id = Some(id);
-    execute(Command::<UploadState>::on(store, id, m), |s, _| {
-        decide(s, cmd.clone())
+    let ctx = state.system_ctx();
+    execute(Command::<UploadState>::on(&state.store, id, m), |s, _| {
+        s.decide(cmd.clone(), &ctx)
     })
     .await?;
     Ok(())
@@ -189,7 +329,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
             "该客户已停用或已删除，不能新建申报".into(),
             "the customer is disabled or deleted and takes no new declarations".into(),
         );
-        upload_command(store, id, &received, cmd).await?;
+        upload_command(state, id, &received, cmd).await?;
         return finish_job(&state.pool, id).await;
     }
     let bytes = stored_file(&state.pool, &received.sha256).await?;
@@ -198,7 +338,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
             "找不到上传的文件".into(),
             "the uploaded file is missing".into(),
         );
-        upload_command(store, id, &received, cmd).await?;
+        upload_command(state, id, &received, cmd).await?;
         return finish_job(&state.pool, id).await;
     };
     let ty: TypeCode = received
@@ -214,7 +354,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
         match schemes_for(state, &received, ty).await? {
             Ok(list) => list,
             Err(e) => {
-                upload_command(store, id, &received, fail(e.zh, e.en)).await?;
+                upload_command(state, id, &received, fail(e.zh, e.en)).await?;
                 return finish_job(&state.pool, id).await;
             }
         }
@@ -226,12 +366,18 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
     let (tx, mut rx) = tokio::sync::mpsc::channel::<Read>(BATCH * 2);
     let reader = {
         let reference = Arc::clone(&reference);
+        // The file is parsed in a child process of the document reader (crate::sandbox).
+        let sandbox = state.documents.clone();
         tokio::task::spawn_blocking(move || {
             let cx = Judge {
                 ty,
                 reference: &reference,
                 now: Utc::now(),
                 library: &library,
+                reading: Reading::Sandboxed {
+                    sandbox: &sandbox,
+                    timeout: sandbox.limits().upload_timeout,
+                },
             };
             let stopped = || FileError::new("已停止", "stopped");
             let total_tx = tx.clone();
@@ -253,7 +399,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
             let chosen = if named {
                 Some(0)
             } else {
-                custom::choose(&bytes, &schemes)?
+                custom::choose(&bytes, &schemes, cx.reading)?
             };
             let def = chosen
                 .and_then(|i| schemes.get(i))
@@ -275,7 +421,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
     loop {
         match rx.recv().await {
             Some(Read::Total(total)) => {
-                upload_command(store, id, &received, UploadCommand::Start { total }).await?;
+                upload_command(state, id, &received, UploadCommand::Start { total }).await?;
                 started = true;
             }
             Some(Read::Group(_)) if skip > 0 => skip -= 1,
@@ -287,7 +433,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
                 let through = (at + chunk.len()) as u32;
                 let progress =
                     batch(state, id, &received, &customer, &actor, ty, &chunk, through).await?;
-                upload_command(store, id, &received, UploadCommand::Progress(progress)).await?;
+                upload_command(state, id, &received, UploadCommand::Progress(progress)).await?;
                 at += chunk.len();
                 chunk.clear();
             }
@@ -296,7 +442,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
                     let through = (at + chunk.len()) as u32;
                     let progress =
                         batch(state, id, &received, &customer, &actor, ty, &chunk, through).await?;
-                    upload_command(store, id, &received, UploadCommand::Progress(progress)).await?;
+                    upload_command(state, id, &received, UploadCommand::Progress(progress)).await?;
                 }
                 break;
             }
@@ -306,7 +452,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
         .await
         .map_err(|e| CommandError::Internal(e.to_string()))?;
     if let Err(e) = outcome {
-        upload_command(store, id, &received, fail(e.zh, e.en)).await?;
+        upload_command(state, id, &received, fail(e.zh, e.en)).await?;
         return finish_job(&state.pool, id).await;
     }
     if !started {
@@ -314,7 +460,7 @@ pub async fn process(state: &CommandState, id: Uuid) -> Result<(), CommandError>
             "the upload's reader ended without a total".into(),
         ));
     }
-    upload_command(store, id, &received, UploadCommand::Complete).await?;
+    upload_command(state, id, &received, UploadCommand::Complete).await?;
     finish_job(&state.pool, id).await
 }
 
@@ -629,7 +775,7 @@ async fn make(
             let ctx = Ctx {
                 actor,
                 now,
-                reference: &reference,
+                reference: reference.clone(),
             };
             let command = DeclarationCommand::Create {
                 id: creations[i].stream_id,
@@ -637,7 +783,7 @@ async fn make(
                 customer: customer.clone(),
                 data: data.clone(),
             };
-            let mut events = declaration::decide(s, command, &ctx)?;
+            let mut events = s.decide(command, &ctx)?;
             for e in &mut events {
                 if let events::declaration::DeclarationEvent::Drafted(d) = e {
                     d.upload = Some(UploadSource {

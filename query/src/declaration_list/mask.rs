@@ -40,9 +40,38 @@ pub fn mask_phone(value: &str) -> String {
     mask_keeping(value, 3, 4)
 }
 
+/// A notice contact's address as the delivery log shows it (the rule of
+/// `events::clearance_exception::mask_address`): `a***@example.com`, `138****5678`,
+/// `oAb***`; `[erased]` and a mask recorded before addresses were sealed stay as they are.
+pub fn mask_contact(address: &str) -> String {
+    let a = address.trim();
+    if a == ERASED || a.contains('*') {
+        return a.to_string();
+    }
+    if let Some((local, domain)) = a.split_once('@') {
+        let first: String = local.chars().take(1).collect();
+        return format!("{first}***@{domain}");
+    }
+    let chars: Vec<char> = a.chars().collect();
+    if chars.len() >= 7 && chars.iter().all(|c| c.is_ascii_digit() || *c == '+') {
+        return mask_phone(a);
+    }
+    let head: String = chars.iter().take(3).collect();
+    format!("{head}***")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contacts_are_masked_like_the_delivery_log_and_erased_stays_erased() {
+        assert_eq!(mask_contact("alice@example.com"), "a***@example.com");
+        assert_eq!(mask_contact("13812345678"), "138****5678");
+        assert_eq!(mask_contact("oAbCdEfGh"), "oAb***");
+        assert_eq!(mask_contact(ERASED), ERASED);
+        assert_eq!(mask_contact("138****5678"), "138****5678");
+    }
 
     #[test]
     fn id_numbers_and_phones_keep_only_their_ends() {

@@ -35,7 +35,7 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
-use crate::clearance_exceptions::{COLUMNS, ExceptionFilter, ExceptionRow, status_label};
+use crate::clearance_exception_list::{COLUMNS, ExceptionFilter, ExceptionRow, status_label};
 use crate::reports::declaration_export::{lenient_number, lenient_text};
 use crate::reports::xlsx::{XLSX_CONTENT_TYPE, content_disposition, safe_cell};
 
@@ -442,11 +442,8 @@ fn download(
 /// (schema `docs/schemas/clearance-exceptions.xsd`), 03 both in a zip; the file is named
 /// `clearance-exceptions-YYYYMMDD-HHMMSS` (Asia/Shanghai). Errors are JSON envelopes.
 #[utoipa::path(
-    post,
-    path = "/api/v1/clearance/batch-export",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "exportClearanceExceptions",
-    security(("bearer" = [])),
+    post, path = "/api/v1/clearance/batch-export", operation_id = "exportClearanceExceptions",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     request_body(
         description = "The exception export form.",
         content(
@@ -465,10 +462,7 @@ fn download(
             ),
             headers(("Content-Disposition" = String, description = "`attachment` named by date and time.")),
         ),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        api::doc::Errors<400, 401, 403, 415>,
     ),
 )]
 async fn export(
@@ -476,6 +470,12 @@ async fn export(
     _actor: Actor,
     FormOrJson(form): FormOrJson<ExceptionExportForm>,
 ) -> Result<Response, ApiError> {
+    crate::wait::wait_for(
+        &state.pool,
+        &[crate::clearance_exception_list::PROJECTION],
+        None,
+    )
+    .await?;
     let request = form.check()?;
     let lang = api::lang::current();
     let rows = fetch(&state.pool, &request).await?;

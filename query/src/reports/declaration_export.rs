@@ -352,11 +352,8 @@ pub async fn build(
 ///
 /// Admins only. Form-encoded or JSON. Errors are JSON envelopes.
 #[utoipa::path(
-    post,
-    path = "/api/v1/declarations/batch-export",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "exportDeclarations",
-    security(("bearer" = [])),
+    post, path = "/api/v1/declarations/batch-export", operation_id = "exportDeclarations",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     request_body(
         description = "The export form.",
         content(
@@ -372,10 +369,7 @@ pub async fn build(
             body = String,
             headers(("Content-Disposition" = String, description = "`attachment` with a safe file name.")),
         ),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        api::doc::Errors<400, 401, 403, 415>,
     ),
 )]
 async fn export(
@@ -383,6 +377,7 @@ async fn export(
     actor: Actor,
     FormOrJson(form): FormOrJson<ExportForm>,
 ) -> Result<Response, ApiError> {
+    crate::wait::wait_for(&state.pool, &[crate::declaration_list::PROJECTION], None).await?;
     actor.require_admin()?;
     let request = form.check()?;
     let lang = api::lang::current();

@@ -13,7 +13,7 @@ use api::{
 };
 use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
 use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, header};
+use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
 use events::EventStore;
@@ -26,12 +26,14 @@ use uuid::Uuid;
 
 use crate::account::lockout::{self, Outcome};
 use crate::account::tokens::{self, Purpose};
-use crate::account::{self, AccountState, breached};
+use crate::account::{AccountCommand, AccountState, breached};
 use crate::accounts::on_account;
-use crate::customer::{self, CustomerState};
+use crate::aggregate::Aggregate;
+use crate::customer::{CustomerCommand, CustomerState};
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
 };
+use crate::http::client_ip;
 use crate::identity::{IdentityState, PreLogout};
 
 /// Every route of this module with who may call it.
@@ -67,30 +69,6 @@ pub fn routes(g: &Guards) -> OpenApiRouter<IdentityState> {
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub Option<IpAddr>);
 
-pub fn client_ip(
-    headers: &HeaderMap,
-    peer: Option<IpAddr>,
-    trusted_proxies: usize,
-) -> Option<IpAddr> {
-    if trusted_proxies == 0 {
-        return peer;
-    }
-    let entries: Vec<&str> = headers
-        .get_all("x-forwarded-for")
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(str::trim)
-        .collect();
-    if entries.is_empty() {
-        return peer;
-    }
-    // Fewer entries than proxies: every entry was appended by a trusted proxy, and the
-    // leftmost is the client one of them saw.
-    let index = entries.len().saturating_sub(trusted_proxies);
-    entries[index].parse::<IpAddr>().ok().or(peer)
-}
-
 impl FromRequestParts<IdentityState> for ClientIp {
     type Rejection = ApiError;
 
@@ -120,9 +98,9 @@ pub fn limit(state: &IdentityState, ip: ClientIp) -> Result<(), ApiError> {
         .map_err(|retry_after_secs| ApiError::TooManyRequests { retry_after_secs })
 }
 
-/// The client a single sign-on start is counted against: its IP address, or an IPv6
-/// address's /64 network (one subscriber usually holds a whole /64).
-pub fn sso_client(ip: Option<IpAddr>) -> IpAddr {
+/// The client a single sign-on start or a sign-in failure is counted against: its IP
+/// address, or an IPv6 address's /64 network (one subscriber usually holds a whole /64).
+pub fn client_network(ip: Option<IpAddr>) -> IpAddr {
     match ip {
         Some(IpAddr::V6(v6)) if v6.to_ipv4_mapped().is_none() => {
             let mut segments = v6.segments();
@@ -138,7 +116,7 @@ pub fn sso_client(ip: Option<IpAddr>) -> IpAddr {
 /// Take a token from the client's single sign-on start bucket (429 + code 207 +
 /// `Retry-After` when empty); answers the client's key for the pending-sign-in share.
 pub fn limit_sso_start(state: &IdentityState, ip: ClientIp) -> Result<String, ApiError> {
-    let client = sso_client(ip.0);
+    let client = client_network(ip.0);
     state
         .identity
         .sso_start_limiter
@@ -215,10 +193,7 @@ pub async fn load_account(store: &EventStore, username: &str) -> Result<AccountS
 }
 
 pub async fn load_account_id(store: &EventStore, id: Uuid) -> Result<AccountState, ApiError> {
-    let (account, _) = load::<AccountState>(store, id)
-        .await
-        .map_err(ApiError::internal)?;
-    Ok(account)
+    crate::http::load_state(store, id).await
 }
 
 /// What a password must not contain: the account's name, username and e-mail.
@@ -255,18 +230,14 @@ pub fn anonymous_metadata(what: &str, customer_id: Option<Uuid>) -> events::Meta
 
 /// `POST /auth/login`. Every answer is `Cache-Control: no-store` (several carry tokens).
 #[utoipa::path(
-    post,
-    path = "/auth/login",
+    post, path = "/auth/login", operation_id = "login",
     tag = api::doc::AUTH,
-    operation_id = "login",
     summary = "Sign in with username and password",
     description = "Form-encoded (the contract) or JSON. Success: `data` is the token string. `username` may also be the Easy-clear ID a customer bound: when no account has that username, it signs in the customer's earliest-created active login (`GET /api/v1/session` then answers `easyClearIdLogin: true`). Every failed login is business code 10000 (HTTP 200) with one message, whether the user exists or not; 10002 new user (`data: {tempToken}`), 10003 password update needed, 10004 account transfer (`data: {transferAuthorization}`), 10006 account locked. Demo accounts (development mode): `acme`, `globex`, `operator`, `admin`, `superadmin`, password `Demopass2026`.",
     request_body(description = "Credentials.", content((LoginForm = "application/x-www-form-urlencoded"), (LoginForm = "application/json"))),
     responses(
         (status = 200, description = "Signed in (`code` 200, `data` the token), or a business code 10000-10006 (still HTTP 200).", body = ref("#/components/schemas/LoginAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-        (status = 429, response = api::doc::TooManyRequests),
+        api::doc::Errors<400, 415, 429>,
     ),
 )]
 async fn login(State(state): State<IdentityState>, ip: ClientIp, request: Request) -> Response {
@@ -319,9 +290,11 @@ async fn sign_in(
         key,
         username: &username,
         ip: ip_text,
+        address: client_network(ip.0).to_string(),
     };
-    // A locked name answers the same whatever the password: it is never checked.
-    if let Some(until) = lockout::locked_until(&state.pool, key).await? {
+    // A name locked for this address answers the same whatever the password: it is never
+    // checked.
+    if let Some(until) = lockout::locked_until(&state.pool, key, &attempt.address).await? {
         lockout::record(&state.pool, &attempt, Outcome::Locked).await?;
         return Err(locked(until));
     }
@@ -331,7 +304,7 @@ async fn sign_in(
     attempt.account_id = known;
     // A bound Easy-clear ID also answers for the lock of the account it names.
     if let Some(id) = known.filter(|id| *id != key)
-        && let Some(until) = lockout::locked_until(&state.pool, id).await?
+        && let Some(until) = lockout::locked_until(&state.pool, id, &attempt.address).await?
     {
         lockout::record(&state.pool, &attempt, Outcome::Locked).await?;
         return Err(locked(until));
@@ -384,8 +357,10 @@ async fn sign_in(
     if account.reset_forced.is_some() || is_breached {
         if is_breached && account.reset_forced.is_none() {
             let metadata = anonymous_metadata("login", subject.customer_id);
+            let ctx = state.system_ctx();
             on_account(state, &metadata, id, None, |s| {
-                account::decide_force_reset(s, "breached")
+                let reason = "breached".to_string();
+                s.decide(AccountCommand::ForceReset { reason }, &ctx)
             })
             .await?;
         }
@@ -413,54 +388,74 @@ async fn sign_in(
     Ok(ok(json!(token)).no_store().into_response())
 }
 
-/// Count a failure of the submitted name; the fifth within the window locks the name and,
-/// when it names an account, that account (with its `AccountLocked` event).
+/// Count a failure of the submitted name: the fifth from this address within the window
+/// locks the name for this address, the twentieth from every address for every address it
+/// has not signed in from; when the name is an account's, each new lock locks that account
+/// too (with its `AccountLocked` event).
 async fn count_failure(
     state: &IdentityState,
     account: &AccountState,
     attempt: &lockout::Attempt<'_>,
 ) -> Result<(), ApiError> {
-    let failures = lockout::recent_failures(&state.pool, attempt.key).await?;
-    if failures < lockout::MAX_FAILURES {
-        return Ok(());
+    let from_here = lockout::failures_from(&state.pool, attempt.key, &attempt.address).await?;
+    let everywhere = lockout::failures_everywhere(&state.pool, attempt.key).await?;
+    let mut scopes = Vec::new();
+    if from_here >= lockout::ADDRESS_FAILURES {
+        scopes.push((attempt.address.as_str(), from_here));
     }
-    let until = lockout::lock_end();
-    if attempt.account_id != Some(attempt.key) {
-        let mut conn = state.pool.acquire().await?;
-        lockout::try_lock(&mut conn, attempt.key, failures, until).await?;
+    if everywhere >= lockout::NAME_FAILURES {
+        scopes.push((lockout::EVERY_ADDRESS, everywhere));
     }
-    if let Some(id) = attempt.account_id {
-        lock_account(state, account, id, failures, until).await?;
+    for (address, failures) in scopes {
+        let until = lockout::lock_end();
+        if attempt.account_id != Some(attempt.key) {
+            let mut conn = state.pool.acquire().await?;
+            lockout::try_lock(&mut conn, attempt.key, address, failures, until).await?;
+        }
+        if let Some(id) = attempt.account_id {
+            let row = LockRow {
+                id,
+                address,
+                failures,
+                until,
+            };
+            lock_account(state, account, &row).await?;
+        }
     }
     Ok(())
 }
 
 /// Lock an account: the lock row is written by the append of its `AccountLocked` event, in
-/// one transaction, so neither exists without the other. An account locked already (a
+/// one transaction, so neither exists without the other. An account locked there already (a
 /// concurrent failure won) records nothing more.
 async fn lock_account(
     state: &IdentityState,
     account: &AccountState,
-    id: Uuid,
-    failures: i64,
-    until: DateTime<Utc>,
+    row: &LockRow<'_>,
 ) -> Result<(), ApiError> {
     let customer_id = account.registered.as_ref().and_then(|r| r.customer_id);
     let metadata = anonymous_metadata("login", customer_id);
-    let row = LockRow {
-        id,
-        failures,
-        until,
+    let every_address = row.address == lockout::EVERY_ADDRESS;
+    let ctx = state.system_ctx();
+    let lock = AccountCommand::Lock {
+        failures: row.failures,
+        until: row.until,
+        every_address,
     };
     let result = execute_then(
-        Command::<AccountState>::on(&state.store, id, metadata),
-        |s, _| account::decide_lock(s, failures, until),
-        Some(&row),
+        Command::<AccountState>::on(&state.store, row.id, metadata),
+        |s, _| s.decide(lock.clone(), &ctx),
+        Some(row),
     )
     .await;
     match result {
         Ok(_) => {
-            tracing::warn!(account_id = %id, failures, "account locked after failed sign-ins");
+            tracing::warn!(
+                account_id = %row.id,
+                failures = row.failures,
+                every_address,
+                "account locked after failed sign-ins"
+            );
             Ok(())
         }
         Err(CommandError::Domain(crate::DomainError::Conflict(_))) => Ok(()),
@@ -469,16 +464,18 @@ async fn lock_account(
 }
 
 /// The lock row written with the `AccountLocked` event.
-struct LockRow {
+struct LockRow<'a> {
     id: Uuid,
+    /// The client network locked out, or [`lockout::EVERY_ADDRESS`].
+    address: &'a str,
     failures: i64,
     until: DateTime<Utc>,
 }
 
-impl AfterAppend for LockRow {
+impl AfterAppend for LockRow<'_> {
     fn run<'c>(&'c self, tx: &'c mut sqlx::PgConnection, appended: events::Appended) -> Hooked<'c> {
         Box::pin(async move {
-            if lockout::try_lock(tx, self.id, self.failures, self.until).await? {
+            if lockout::try_lock(tx, self.id, self.address, self.failures, self.until).await? {
                 Ok(appended.position)
             } else {
                 Err(CommandError::Domain(crate::DomainError::Conflict(
@@ -490,15 +487,12 @@ impl AfterAppend for LockRow {
 }
 
 #[utoipa::path(
-    post,
-    path = "/auth/logout",
-    tag = api::doc::AUTH,
-    operation_id = "logout",
+    post, path = "/auth/logout", operation_id = "logout",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Sign out (revoke this session)",
-    security(("bearer" = [])),
     responses(
         (status = 200, description = "The session is revoked; its token no longer works.", body = inline(api::doc::NoData)),
-        (status = 401, response = api::doc::Unauthorized),
+        api::doc::Errors<401>,
     ),
 )]
 async fn logout(State(state): State<IdentityState>, actor: Actor) -> ApiResult<Option<()>> {
@@ -517,19 +511,14 @@ struct TestLogin {
 
 /// Development only: a token without a password. In production the route answers 404.
 #[utoipa::path(
-    get,
-    path = "/api/v1/oauth/token/test",
+    get, path = "/api/v1/oauth/token/test", operation_id = "testToken",
     tag = api::doc::AUTH,
-    operation_id = "testToken",
     summary = "Token without a password (development only)",
     description = "Development mode only; answers 404 in production.",
-    params(
-        TestLogin,
-    ),
+    params(TestLogin),
     responses(
         (status = 200, description = "The bearer token.", body = String, content_type = "application/json"),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::Errors<400, 404>,
     ),
 )]
 async fn test_token(
@@ -573,15 +562,12 @@ struct SessionInfo {
 }
 
 #[utoipa::path(
-    get,
-    path = "/api/v1/session",
-    tag = api::doc::AUTH,
-    operation_id = "session",
+    get, path = "/api/v1/session", operation_id = "session",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Who am I",
-    security(("bearer" = [])),
     responses(
         (status = 200, description = "The token's user.", body = ref("#/components/schemas/Session")),
-        (status = 401, response = api::doc::Unauthorized),
+        api::doc::Errors<401>,
     ),
 )]
 async fn session(
@@ -627,16 +613,12 @@ struct CustomerProfileAnswer {
 }
 
 #[utoipa::path(
-    get,
-    path = "/api/v1/customer/profile",
-    tag = api::doc::AUTH,
-    operation_id = "customerProfile",
+    get, path = "/api/v1/customer/profile", operation_id = "customerProfile",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "The signed-in customer's profile",
-    security(("bearer" = [])),
     responses(
         (status = 200, description = "The profile.", body = ref("#/components/schemas/CustomerProfile")),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::Errors<401, 404>,
     ),
 )]
 async fn customer_profile(
@@ -646,7 +628,7 @@ async fn customer_profile(
     let customer_id = actor.customer_id.ok_or_else(ApiError::not_found)?;
     let (customer, _) = load::<CustomerState>(&state.store, customer_id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if customer.customer_id.is_none() {
         return Err(ApiError::not_found());
     }
@@ -684,17 +666,12 @@ struct StaffProfileAnswer {
 }
 
 #[utoipa::path(
-    get,
-    path = "/api/v1/staff/profile",
-    tag = api::doc::AUTH,
-    operation_id = "staffProfile",
+    get, path = "/api/v1/staff/profile", operation_id = "staffProfile",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "The signed-in staff member's profile",
-    security(("bearer" = [])),
     responses(
         (status = 200, description = "The profile.", body = ref("#/components/schemas/StaffProfile")),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::Errors<401, 403, 404>,
     ),
 )]
 async fn staff_profile(
@@ -748,15 +725,12 @@ pub fn entries<'a>(codes: impl IntoIterator<Item = &'a String>) -> Vec<Permissio
 }
 
 #[utoipa::path(
-    get,
-    path = "/api/v1/user-permissions",
-    tag = api::doc::AUTH,
-    operation_id = "userPermissions",
+    get, path = "/api/v1/user-permissions", operation_id = "userPermissions",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "The signed-in user's permissions",
-    security(("bearer" = [])),
     responses(
         (status = 200, description = "The permission codes.", body = Vec<PermissionEntry>),
-        (status = 401, response = api::doc::Unauthorized),
+        api::doc::Errors<401>,
     ),
 )]
 async fn user_permissions(granted: Granted) -> ApiResult<Vec<PermissionEntry>> {
@@ -805,21 +779,14 @@ pub fn check_new_password(
 }
 
 #[utoipa::path(
-    post,
-    path = "/api/v1/account/password/change",
-    tag = api::doc::AUTH,
-    operation_id = "changePassword",
+    post, path = "/api/v1/account/password/change", operation_id = "changePassword",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Change one's own password",
     description = "Form-encoded or JSON. The new password: 10-26 characters, two of uppercase, lowercase and digits, not containing the name, username or e-mail. A wrong old password is business code 10005 (HTTP 200). Every session of the account is revoked.",
-    security(("bearer" = [])),
     request_body(content((PasswordChange = "application/x-www-form-urlencoded"), (PasswordChange = "application/json"))),
     responses(
         (status = 200, description = "Changed (or code 10005).", body = inline(api::doc::NoData)),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        api::doc::Errors<400, 401, 403, 404, 415>,
     ),
 )]
 async fn change_password(
@@ -890,25 +857,20 @@ pub fn unicode_escape(s: &str) -> String {
 /// `GET /api/v1/ups-id`: the customer's bound Easy-clear ID, unicode-escaped (null when
 /// none is bound yet).
 #[utoipa::path(
-    get,
-    path = "/api/v1/ups-id",
-    tag = api::doc::AUTH,
-    operation_id = "upsId",
+    get, path = "/api/v1/ups-id", operation_id = "upsId",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "The customer's bound Easy-clear ID",
     description = r#"Customers only. The ID is unicode-escaped (every character outside printable ASCII, and `\`, as `\uXXXX`); null when none is bound yet."#,
-    security(("bearer" = [])),
     responses(
         (status = 200, description = "The bound ID, or null.", body = Option<String>),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::Errors<401, 403, 404>,
     ),
 )]
 async fn ups_id(State(state): State<IdentityState>, actor: Actor) -> ApiResult<Option<String>> {
     let customer_id = actor.customer_id.ok_or_else(ApiError::not_found)?;
     let (customer, _) = load::<CustomerState>(&state.store, customer_id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if customer.customer_id.is_none() {
         return Err(ApiError::not_found());
     }
@@ -933,23 +895,14 @@ struct BindBody {
 /// `POST /api/v1/custom-profile`: bind the Easy-clear ID that staff registered (the ID and,
 /// when registered, the account number must match). Rate limited like the login.
 #[utoipa::path(
-    post,
-    path = "/api/v1/custom-profile",
-    tag = api::doc::AUTH,
-    operation_id = "bindEasyClearId",
+    post, path = "/api/v1/custom-profile", operation_id = "bindEasyClearId",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Bind the Easy-clear ID staff registered",
     description = "Customers only; rate limited like the login. `upsId` must equal the ID staff registered in the customer's profile and, when one is registered, `accountNo` its account number (else 400). Binding the bound ID again changes nothing; another ID once one is bound: 409.",
-    security(("bearer" = [])),
     request_body(content((BindBody = "application/x-www-form-urlencoded"), (BindBody = "application/json"))),
     responses(
-        (status = 200, description = "Bound: the customer's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-        (status = 429, response = api::doc::TooManyRequests),
+        (status = 200, description = "Bound: the customer's new version and the event's global position.", body = CommandAnswer),
+        api::doc::Errors<400, 401, 403, 404, 409, 415, 429>,
     ),
 )]
 async fn bind_easy_clear(
@@ -974,13 +927,13 @@ async fn bind_easy_clear(
     let answer = execute(
         Command::<CustomerState>::on(&state.store, customer_id, metadata.clone()),
         |s, _| {
-            customer::decide_bind_easy_clear(
-                s,
-                actor.id,
-                &ups,
-                body.account_no.as_deref(),
-                body.is_from_ups.unwrap_or(true),
-            )
+            let command = CustomerCommand::BindEasyClear {
+                account_id: actor.id,
+                ups_id: ups.clone(),
+                account_no: body.account_no.clone(),
+                is_from_ups: body.is_from_ups.unwrap_or(true),
+            };
+            s.decide(command, &state.ctx(&actor))
         },
     )
     .await?;
@@ -991,6 +944,7 @@ async fn bind_easy_clear(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::HeaderMap;
 
     #[test]
     fn non_ascii_characters_are_unicode_escaped() {

@@ -15,8 +15,9 @@ use uuid::Uuid;
 
 use super::auth::{ClientIp, anonymous_metadata, check_new_password, limit, load_account_id};
 use crate::account::tokens::{self, Purpose, TokenError};
-use crate::account::{self, AccountState};
+use crate::account::{AccountCommand, AccountState};
 use crate::accounts::set_password_with;
+use crate::aggregate::Aggregate;
 use crate::handler::{CommandAnswer, CommandError};
 use crate::identity::IdentityState;
 
@@ -162,18 +163,14 @@ async fn finish(
 
 /// `POST /api/v1/account/password/setup`: a new user's first password (10002's token).
 #[utoipa::path(
-    post,
-    path = "/api/v1/account/password/setup",
+    post, path = "/api/v1/account/password/setup", operation_id = "setupPassword",
     tag = api::doc::AUTH,
-    operation_id = "setupPassword",
     summary = "A new user's first password",
     description = "Public, rate limited per IP like the login; the `tempToken` of business code 10002 (field `token` or `tempToken`) is the authorization, used once. Form-encoded or JSON. The new password: 10-26 characters, two of uppercase, lowercase and digits, not containing the name, username or e-mail; `confirmNewPassword` equal to it. A bad or used token: 400 naming `tempToken`. Every session of the account is revoked.",
     request_body(content((NewPassword = "application/x-www-form-urlencoded"), (NewPassword = "application/json"))),
     responses(
-        (status = 200, description = "Set: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-        (status = 429, response = api::doc::TooManyRequests),
+        (status = 200, description = "Set: the account's new version and the event's global position.", body = CommandAnswer),
+        api::doc::Errors<400, 415, 429>,
     ),
 )]
 async fn setup(
@@ -189,18 +186,14 @@ async fn setup(
 /// `POST /api/v1/account/password/update`: the required new password (10003's token). The
 /// new password must differ from the old one.
 #[utoipa::path(
-    post,
-    path = "/api/v1/account/password/update",
+    post, path = "/api/v1/account/password/update", operation_id = "updatePassword",
     tag = api::doc::AUTH,
-    operation_id = "updatePassword",
     summary = "The required new password (10003)",
     description = "Public, rate limited per IP like the login; the `tempToken` of business code 10003 is the authorization, used once. Form-encoded or JSON. The new password: 10-26 characters, two of uppercase, lowercase and digits, not containing the name, username or e-mail; `confirmNewPassword` equal to it. It must differ from the old one. Every session of the account is revoked.",
     request_body(content((NewPassword = "application/x-www-form-urlencoded"), (NewPassword = "application/json"))),
     responses(
-        (status = 200, description = "Set: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-        (status = 429, response = api::doc::TooManyRequests),
+        (status = 200, description = "Set: the account's new version and the event's global position.", body = CommandAnswer),
+        api::doc::Errors<400, 415, 429>,
     ),
 )]
 async fn update(
@@ -224,18 +217,14 @@ async fn update(
 /// `POST /api/v1/account/password/reset`: the password from the e-mailed link's token.
 /// Lifts a brute-force lock (the owner proved control of the mailbox).
 #[utoipa::path(
-    post,
-    path = "/api/v1/account/password/reset",
+    post, path = "/api/v1/account/password/reset", operation_id = "resetPassword",
     tag = api::doc::AUTH,
-    operation_id = "resetPassword",
     summary = "A new password from the e-mailed reset link",
     description = "Public, rate limited per IP like the login; the link's `token` is the authorization, used once. Form-encoded or JSON. The new password: 10-26 characters, two of uppercase, lowercase and digits, not containing the name, username or e-mail; `confirmNewPassword` equal to it. Lifts a brute-force lock (the owner proved control of the mailbox). Every session of the account is revoked.",
     request_body(content((NewPassword = "application/x-www-form-urlencoded"), (NewPassword = "application/json"))),
     responses(
-        (status = 200, description = "Set: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-        (status = 429, response = api::doc::TooManyRequests),
+        (status = 200, description = "Set: the account's new version and the event's global position.", body = CommandAnswer),
+        api::doc::Errors<400, 415, 429>,
     ),
 )]
 async fn reset(
@@ -265,18 +254,14 @@ struct Forgot {
 /// an active account with a password and an e-mail address matches, a link is mailed in the
 /// background.
 #[utoipa::path(
-    post,
-    path = "/api/v1/account/password/forgot",
+    post, path = "/api/v1/account/password/forgot", operation_id = "forgotPassword",
     tag = api::doc::AUTH,
-    operation_id = "forgotPassword",
     summary = "Mail a password reset link",
     description = "Public, rate limited per IP like the login. `username` or `email` (at most 254 characters). Always the same answer, whether an account matches or not; when an active account with a password and an e-mail address matches, a single-use link to `/pass-reset` is mailed in the background.",
     request_body(content((Forgot = "application/x-www-form-urlencoded"), (Forgot = "application/json"))),
     responses(
         (status = 200, description = "Accepted (the same answer whether an account matched or not).", body = inline(api::doc::NoData)),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-        (status = 429, response = api::doc::TooManyRequests),
+        api::doc::Errors<400, 415, 429>,
     ),
 )]
 async fn forgot(
@@ -297,7 +282,7 @@ async fn forgot(
     let background = state.clone();
     tokio::spawn(async move {
         if let Err(e) = send_reset_links(&background, &who, by_email).await {
-            tracing::warn!(error = %super::super::mail::redact_addresses(&e), "password reset mail failed");
+            tracing::warn!(error = %crate::mail::redact_addresses(&e), "password reset mail failed");
         }
     });
     Ok(ok(None).with_message(
@@ -404,19 +389,14 @@ struct TransferDone {
 /// new login's password and complete the move. The new account's registration and
 /// password, the old account's closing and the token's use commit in one transaction.
 #[utoipa::path(
-    post,
-    path = "/api/v1/account/transfer/confirm",
+    post, path = "/api/v1/account/transfer/confirm", operation_id = "confirmAccountTransfer",
     tag = api::doc::AUTH,
-    operation_id = "confirmAccountTransfer",
     summary = "Complete an account transfer (10004)",
     description = "Public, rate limited per IP like the login; the `transferAuthorization` of business code 10004 is the authorization, used once. Sets the new login's password and completes the move: the new account's registration and password, the old account's closing and the token's use commit in one transaction. The new password: 10-26 characters, two of uppercase, lowercase and digits, not containing the name, username or e-mail; `confirmNewPassword` equal to it. A withdrawn transfer or a bad token: 400 naming `transferAuthorization`.",
     request_body(content((TransferConfirm = "application/x-www-form-urlencoded"), (TransferConfirm = "application/json"))),
     responses(
         (status = 200, description = "Moved: the new account's `{id, version, position}` and its `username`.", body = TransferDone),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-        (status = 429, response = api::doc::TooManyRequests),
+        api::doc::Errors<400, 409, 415, 429>,
     ),
 )]
 async fn transfer_confirm(
@@ -439,7 +419,7 @@ async fn transfer_confirm(
     let old_id = checked.account_id;
     let (old, old_version) = crate::handler::load::<AccountState>(&state.store, old_id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     let Some(new_username) = old.transfer_to.clone() else {
         return Err(ApiError::bad_field(
             "transferAuthorization",
@@ -450,21 +430,28 @@ async fn transfer_confirm(
     let new_id = events::account::account_id(&new_username);
     let (new_state, new_version) = crate::handler::load::<AccountState>(&state.store, new_id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     // The new login's own name counts for the password rule too.
     let mut copy = old.clone();
     if let Some(r) = copy.registered.as_mut() {
         r.display_name = format!("{} {}", r.display_name, new_username);
     }
     check_new_password(&copy, &checked.new, &checked.new)?;
-    let mut new_events =
-        account::decide_register_transferred(&old, &new_state).map_err(crate::http::refused)?;
+    let ctx = state.system_ctx();
+    let mut new_events = new_state
+        .decide(
+            AccountCommand::RegisterTransferred { old: old.clone() },
+            &ctx,
+        )
+        .map_err(crate::http::refused)?;
     new_events.push(events::account::AccountEvent::PasswordSet(
         events::account::PasswordSet {
             how: "transfer".into(),
         },
     ));
-    let old_events = account::decide_complete_transfer(&old).map_err(crate::http::refused)?;
+    let old_events = old
+        .decide(AccountCommand::CompleteTransfer, &ctx)
+        .map_err(crate::http::refused)?;
     let hash = state
         .hasher
         .hash(checked.new.clone())

@@ -20,8 +20,9 @@ use uuid::Uuid;
 
 use super::auth::load_account_id;
 use crate::account::access::{self, EndAccess};
-use crate::account::{self, AccountState, Acting, Register, StaffDetails};
+use crate::account::{self, AccountCommand, AccountState, Acting, Register, StaffDetails};
 use crate::accounts::{on_account, on_account_then, register_account, set_password};
+use crate::aggregate::Aggregate;
 use crate::handler::{CommandAnswer, CommandError, load};
 use crate::http::{if_match, metadata, refused};
 use crate::identity::IdentityState;
@@ -83,7 +84,7 @@ async fn target(
     let id = account_path(id)?;
     let (account, version) = load::<AccountState>(&state.store, id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if !account.exists() || (staff_only && !account.is_staff()) {
         return Err(ApiError::not_found());
     }
@@ -152,22 +153,14 @@ struct NewStaff {
 
 /// `POST /api/v1/staff` (staff:create; each role needs its grant code).
 #[utoipa::path(
-    post,
-    path = "/api/v1/staff",
-    tag = api::doc::AUTH,
-    operation_id = "createStaff",
+    post, path = "/api/v1/staff", operation_id = "createStaff",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Register a staff member",
     description = "Needs `staff:create`; each role given needs its `user-roles:grant:<ROLE>`. JSON. `staffEmail` and `staffName` are required; the username defaults to the e-mail address (single sign-on matches by e-mail). An e-mail or username in use: 409. `initialPassword` only in development mode (else 400).",
-    security(("bearer" = [])),
     request_body(content = NewStaff, content_type = "application/json"),
     responses(
-        (status = 200, description = "Created: the account's id, version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 200, description = "Created: the account's id, version and the event's global position.", body = CommandAnswer),
+        api::doc::Errors<400, 401, 403, 409, 413, 415>,
     ),
 )]
 async fn create_staff(
@@ -182,7 +175,7 @@ async fn create_staff(
     let name = body.staff_name.ok_or_else(|| {
         ApiError::bad_field("staffName", "请输入员工姓名", "staffName is required")
     })?;
-    if !account::email_ok(&email) {
+    if !crate::rules::email_ok(&email) {
         return Err(ApiError::bad_field(
             "staffEmail",
             "邮箱格式不正确",
@@ -268,38 +261,23 @@ struct StaffUpdate {
     staff_name: Option<String>,
 }
 
-fn acting<'a>(actor: &Actor, roles: &'a [Role], granted: &'a BTreeSet<String>) -> Acting<'a> {
+fn acting(actor: &Actor, roles: &[Role], granted: &BTreeSet<String>) -> Acting {
     Acting {
         account_id: actor.id,
-        roles,
-        granted,
+        roles: roles.to_vec(),
+        granted: granted.clone(),
     }
 }
 
 /// `PUT /api/v1/staff/{id}` (staff:maintain): name, e-mail, staff number.
 #[utoipa::path(
-    put,
-    path = "/api/v1/staff/{id}",
-    tag = api::doc::AUTH,
-    operation_id = "updateStaff",
+    put, path = "/api/v1/staff/{id}", operation_id = "updateStaff",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Change a staff member's details",
     description = "Needs `staff:maintain`. Name, e-mail and staff number; absent fields are unchanged. An e-mail another account uses: 409.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::STAFF), api::doc::IfMatch),
     request_body(content = StaffUpdate, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::AccountDone<api::doc::EditErrors>),
 )]
 async fn update_staff(
     State(state): State<IdentityState>,
@@ -312,7 +290,7 @@ async fn update_staff(
 ) -> ApiResult<CommandAnswer> {
     let (id, _, _) = target(&state, &id, true).await?;
     if let Some(email) = &body.staff_email
-        && account::email_ok(email)
+        && crate::rules::email_ok(email)
         && email_taken(&state, email, Some(id)).await?
     {
         return Err(email_conflict());
@@ -324,8 +302,10 @@ async fn update_staff(
     };
     let metadata = metadata(&actor, &headers, None);
     let by = acting(&actor, &roles, &granted.0);
+    let ctx = state.ctx(&actor);
     let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
-        account::decide_change_staff(s, &by, change.clone())
+        let (by, change) = (by.clone(), change.clone());
+        s.decide(AccountCommand::ChangeStaff { by, change }, &ctx)
     })
     .await?;
     Ok(ok(answer))
@@ -340,25 +320,12 @@ struct WithReason {
 
 /// `DELETE /api/v1/staff/{id}` (staff:delete): soft delete, sessions end.
 #[utoipa::path(
-    delete,
-    path = "/api/v1/staff/{id}",
-    tag = api::doc::AUTH,
-    operation_id = "deleteStaff",
+    delete, path = "/api/v1/staff/{id}", operation_id = "deleteStaff",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Delete a staff member (soft)",
     description = "Needs `staff:delete`. The member's sessions and unused tokens end.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
-    responses(
-        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::STAFF), api::doc::IfMatch),
+    responses(api::doc::AccountDone<api::doc::CommandErrors>),
 )]
 async fn delete_staff(
     State(state): State<IdentityState>,
@@ -377,7 +344,13 @@ async fn delete_staff(
         &metadata,
         id,
         if_match(&headers)?,
-        |s| account::decide_delete(s, &by, None),
+        |s| {
+            let by = by.clone();
+            s.decide(
+                AccountCommand::Delete { by, reason: None },
+                &state.ctx(&actor),
+            )
+        },
         &end,
     )
     .await?;
@@ -397,28 +370,13 @@ struct RolesBody {
 /// `POST /api/v1/staff/{id}/roles` {roles}: replace the roles; each one added or removed
 /// needs `user-roles:grant:<ROLE>`. The member's sessions end (new roles at next sign-in).
 #[utoipa::path(
-    post,
-    path = "/api/v1/staff/{id}/roles",
-    tag = api::doc::AUTH,
-    operation_id = "setStaffRoles",
+    post, path = "/api/v1/staff/{id}/roles", operation_id = "setStaffRoles",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Replace a staff member's roles",
     description = "Needs a `user-roles:grant:<ROLE>` code; each role added or removed needs its own (checked in the decision, else 403). At least one role. The member's sessions end (new roles at the next sign-in).",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::STAFF), api::doc::IfMatch),
     request_body(content = RolesBody, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::AccountDone<api::doc::EditErrors>),
 )]
 async fn set_roles(
     State(state): State<IdentityState>,
@@ -441,7 +399,10 @@ async fn set_roles(
         &metadata,
         id,
         if_match(&headers)?,
-        |s| account::decide_set_roles(s, &by, &wanted),
+        |s| {
+            let (by, roles) = (by.clone(), wanted.clone());
+            s.decide(AccountCommand::SetRoles { by, roles }, &state.ctx(&actor))
+        },
         &end,
     )
     .await?;
@@ -454,24 +415,14 @@ async fn set_roles(
 /// transaction (each with its expected version), so either both change or neither; a
 /// concurrent change of either answers 409 and nothing is written. Both sign in again.
 #[utoipa::path(
-    post,
-    path = "/api/v1/staff/{id}/transfer-authority",
-    tag = api::doc::AUTH,
-    operation_id = "transferSuperAdminAuthority",
+    post, path = "/api/v1/staff/{id}/transfer-authority", operation_id = "transferSuperAdminAuthority",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Hand SUPER_ADMIN authority over",
     description = "Needs `staff:permission:transfer`. The target gains SUPER_ADMIN and the caller loses it. Both streams are appended in one database transaction (each with its expected version), so either both change or neither; a concurrent change of either answers 409 and nothing is written. Both sign in again.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::STAFF), api::doc::IfMatch),
     responses(
-        (status = 200, description = "Done: the target's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
+        (status = 200, description = "Done: the target's new version and the event's global position.", body = CommandAnswer),
+        api::doc::CommandErrors,
     ),
 )]
 async fn transfer_authority(
@@ -485,10 +436,27 @@ async fn transfer_authority(
     let (target_id, target_state, target_version) = target(&state, &id, true).await?;
     let (caller, caller_version) = load::<AccountState>(&state.store, actor.id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     let by = acting(&actor, &roles, &granted.0);
-    let (gain, lose) =
-        account::decide_transfer_authority(&target_state, &caller, &by).map_err(refused)?;
+    let ctx = state.ctx(&actor);
+    let gain = target_state
+        .decide(
+            AccountCommand::GainAuthority {
+                caller: caller.clone(),
+                by: by.clone(),
+            },
+            &ctx,
+        )
+        .map_err(refused)?;
+    let lose = caller
+        .decide(
+            AccountCommand::YieldAuthority {
+                target: target_state.clone(),
+                by,
+            },
+            &ctx,
+        )
+        .map_err(refused)?;
     let metadata = metadata(&actor, &headers, None);
     let to_new = |events: &[events::account::AccountEvent]| -> Vec<events::NewEvent> {
         events.iter().map(|e| e.to_new_event()).collect()
@@ -557,7 +525,13 @@ async fn disable(
         &metadata,
         id,
         if_match(caller.headers)?,
-        |s| account::decide_disable(s, &by, reason.clone()),
+        |s| {
+            let (by, reason) = (by.clone(), reason.clone());
+            s.decide(
+                AccountCommand::Disable { by, reason },
+                &state.ctx(caller.actor),
+            )
+        },
         &end,
     )
     .await?;
@@ -576,8 +550,9 @@ async fn enable(
     let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
     let metadata = metadata(caller.actor, caller.headers, customer_id);
     let by = acting(caller.actor, caller.roles, &caller.granted.0);
+    let ctx = state.ctx(caller.actor);
     on_account(state, &metadata, id, if_match(caller.headers)?, |s| {
-        account::decide_enable(s, &by)
+        s.decide(AccountCommand::Enable { by: by.clone() }, &ctx)
     })
     .await
     .map_err(ApiError::from)
@@ -626,26 +601,13 @@ async fn enable_handler<const STAFF_ONLY: bool>(
 // its own annotated function (an annotation documents one path).
 
 #[utoipa::path(
-    post,
-    path = "/api/v1/staff/{id}/disable",
-    tag = api::doc::AUTH,
-    operation_id = "disableStaff",
+    post, path = "/api/v1/staff/{id}/disable", operation_id = "disableStaff",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Disable a staff member",
     description = "Needs `staff:maintain`. An optional `reason`. The member cannot sign in and their sessions end.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::STAFF), api::doc::IfMatch),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    responses(api::doc::AccountDone<api::doc::CommandErrors>),
 )]
 async fn disable_staff(
     state: State<IdentityState>,
@@ -660,25 +622,12 @@ async fn disable_staff(
 }
 
 #[utoipa::path(
-    post,
-    path = "/api/v1/staff/{id}/enable",
-    tag = api::doc::AUTH,
-    operation_id = "enableStaff",
+    post, path = "/api/v1/staff/{id}/enable", operation_id = "enableStaff",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Enable a staff member",
     description = "Needs `staff:maintain`.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The staff member's account id (unknown, not staff, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
-    responses(
-        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::STAFF), api::doc::IfMatch),
+    responses(api::doc::AccountDone<api::doc::CommandErrors>),
 )]
 async fn enable_staff(
     state: State<IdentityState>,
@@ -692,26 +641,13 @@ async fn enable_staff(
 }
 
 #[utoipa::path(
-    post,
-    path = "/api/v1/accounts/{id}/disable",
-    tag = api::doc::AUTH,
-    operation_id = "disableAccount",
+    post, path = "/api/v1/accounts/{id}/disable", operation_id = "disableAccount",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Disable an account",
     description = "Needs `staff:maintain` for a staff account, `customers:maintain` for a customer login. An optional `reason`. The account cannot sign in and its sessions end.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::ACCOUNT), api::doc::IfMatch),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    responses(api::doc::AccountDone<api::doc::CommandErrors>),
 )]
 async fn disable_account(
     state: State<IdentityState>,
@@ -726,25 +662,12 @@ async fn disable_account(
 }
 
 #[utoipa::path(
-    post,
-    path = "/api/v1/accounts/{id}/enable",
-    tag = api::doc::AUTH,
-    operation_id = "enableAccount",
+    post, path = "/api/v1/accounts/{id}/enable", operation_id = "enableAccount",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Enable an account",
     description = "Needs `staff:maintain` for a staff account, `customers:maintain` for a customer login.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
-    responses(
-        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::ACCOUNT), api::doc::IfMatch),
+    responses(api::doc::AccountDone<api::doc::CommandErrors>),
 )]
 async fn enable_account(
     state: State<IdentityState>,
@@ -759,25 +682,12 @@ async fn enable_account(
 
 /// `POST /api/v1/accounts/{id}/force-password-reset`: 10003 at the next sign-in.
 #[utoipa::path(
-    post,
-    path = "/api/v1/accounts/{id}/force-password-reset",
-    tag = api::doc::AUTH,
-    operation_id = "forcePasswordReset",
+    post, path = "/api/v1/accounts/{id}/force-password-reset", operation_id = "forcePasswordReset",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Force a password update at the next sign-in",
     description = "Needs `staff:maintain` for a staff account, `customers:maintain` for a customer login. The next sign-in answers 10003; the account's sessions end. Only a super admin may force a super admin.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
-    responses(
-        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::ACCOUNT), api::doc::IfMatch),
+    responses(api::doc::AccountDone<api::doc::CommandErrors>),
 )]
 async fn force_reset(
     State(state): State<IdentityState>,
@@ -800,7 +710,10 @@ async fn force_reset(
         &metadata,
         id,
         if_match(&headers)?,
-        |s| account::decide_force_reset(s, "admin"),
+        |s| {
+            let reason = "admin".to_string();
+            s.decide(AccountCommand::ForceReset { reason }, &state.ctx(&actor))
+        },
         &end,
     )
     .await?;
@@ -821,28 +734,13 @@ struct TransferBody {
 /// `POST /api/v1/accounts/{id}/transfer` {newUsername}: the account moves to a new login
 /// (for example its Easy-clear ID); its next sign-in answers 10004.
 #[utoipa::path(
-    post,
-    path = "/api/v1/accounts/{id}/transfer",
-    tag = api::doc::AUTH,
-    operation_id = "transferAccount",
+    post, path = "/api/v1/accounts/{id}/transfer", operation_id = "transferAccount",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Move an account to a new login name",
     description = "Needs `staff:maintain` for a staff account, `customers:maintain` for a customer login. The account moves to `newUsername` (for example its Easy-clear ID); its next sign-in answers 10004 and `POST /api/v1/account/transfer/confirm` completes the move. A login name in use: 409.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The account's id, staff or customer login (unknown, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::ACCOUNT), api::doc::IfMatch),
     request_body(content = TransferBody, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the account's new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::AccountDone<api::doc::EditErrors>),
 )]
 async fn mark_transfer(
     State(state): State<IdentityState>,
@@ -868,8 +766,13 @@ async fn mark_transfer(
     let customer_id = target_state.registered.as_ref().and_then(|r| r.customer_id);
     let metadata = metadata(&actor, &headers, customer_id);
     let by = acting(&actor, &roles, &granted.0);
+    let ctx = state.ctx(&actor);
     let answer = on_account(&state, &metadata, id, if_match(&headers)?, |s| {
-        account::decide_transfer_by(s, &by, &new_username)
+        let command = AccountCommand::Transfer {
+            new_username: new_username.clone(),
+            by: Some(by.clone()),
+        };
+        s.decide(command, &ctx)
     })
     .await?;
     Ok(ok(answer))

@@ -58,6 +58,72 @@ pub struct WechatConfig {
     pub template_id: String,
 }
 
+/// A transport failure as the reason that is stored: a class (`timeout`, `connection
+/// refused`, `TLS`, `HTTP 5xx` ...) and never the error's own text, which names the request
+/// URL (an SMS's phone number, WeChat's `access_token`).
+pub fn transport_reason(e: &reqwest::Error) -> String {
+    let class = if e.is_timeout() {
+        "timeout"
+    } else if e.is_connect() {
+        connect_class(e)
+    } else if e.is_redirect() {
+        "redirect refused"
+    } else if e.is_decode() {
+        "the answer is not what the provider sends"
+    } else if e.is_body() {
+        "the answer was cut off"
+    } else if e.is_request() {
+        "the connection closed before an answer"
+    } else {
+        "request failed"
+    };
+    match e.status() {
+        Some(status) => format!("{class} ({})", status_class(status)),
+        None => class.to_string(),
+    }
+}
+
+/// Why a connection could not be made, from the error's causes (never their text).
+fn connect_class(e: &reqwest::Error) -> &'static str {
+    let mut source = std::error::Error::source(e);
+    while let Some(cause) = source {
+        if let Some(io) = cause.downcast_ref::<std::io::Error>() {
+            return match io.kind() {
+                std::io::ErrorKind::ConnectionRefused => "connection refused",
+                std::io::ErrorKind::ConnectionReset => "connection reset",
+                std::io::ErrorKind::TimedOut => "timeout",
+                _ => "could not connect",
+            };
+        }
+        let text = cause.to_string().to_ascii_lowercase();
+        if text.contains("certificate") || text.contains("tls") || text.contains("handshake") {
+            return "TLS handshake failed";
+        }
+        if text.contains("dns") || text.contains("resolve") {
+            return "the provider's name does not resolve";
+        }
+        source = cause.source();
+    }
+    "could not connect"
+}
+
+/// `HTTP 503 (server error)`.
+pub fn status_class(status: reqwest::StatusCode) -> String {
+    let class = match status.as_u16() {
+        400..=499 => "client error",
+        500..=599 => "server error",
+        300..=399 => "redirect",
+        _ => "unexpected",
+    };
+    format!("HTTP {} ({class})", status.as_u16())
+}
+
+/// A provider's own code and message, cut short: the code is what staff act on.
+fn provider_reason(code: &str, message: &str) -> String {
+    let message: String = message.chars().take(120).collect();
+    format!("{code}: {message}")
+}
+
 fn http() -> reqwest::Client {
     reqwest::Client::builder()
         .timeout(Duration::from_secs(15))
@@ -129,19 +195,19 @@ impl Sms {
         for (name, value) in headers.iter().filter(|(n, _)| *n != "host") {
             request = request.header(*name, *value);
         }
-        let response = request.send().await.map_err(|e| e.to_string())?;
+        let response = request.send().await.map_err(|e| transport_reason(&e))?;
         let status = response.status();
         let answer: Value = response
             .json()
             .await
-            .map_err(|e| format!("HTTP {status}: {e}"))?;
+            .map_err(|e| format!("{}: {}", status_class(status), transport_reason(&e)))?;
         match answer["Code"].as_str() {
             Some("OK") => Ok(()),
-            code => Err(format!(
-                "{}: {}",
-                code.unwrap_or("HTTP error"),
-                answer["Message"].as_str().unwrap_or(status.as_str())
+            Some(code) => Err(provider_reason(
+                code,
+                answer["Message"].as_str().unwrap_or(""),
             )),
+            None => Err(status_class(status)),
         }
     }
 }
@@ -244,10 +310,10 @@ impl Wechat {
             }))
             .send()
             .await
-            .map_err(|e| e.to_string())?
+            .map_err(|e| format!("access token: {}", transport_reason(&e)))?
             .json()
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| format!("access token: {}", transport_reason(&e)))?;
         let Some(token) = answer["access_token"].as_str() else {
             return Err(wechat_error(&answer));
         };
@@ -281,10 +347,10 @@ impl Wechat {
             }))
             .send()
             .await
-            .map_err(|e| e.to_string())?
+            .map_err(|e| transport_reason(&e))?
             .json()
             .await
-            .map_err(|e| e.to_string())?;
+            .map_err(|e| transport_reason(&e))?;
         match answer["errcode"].as_i64() {
             Some(0) => Ok(()),
             code => {
@@ -299,10 +365,9 @@ impl Wechat {
 }
 
 fn wechat_error(answer: &Value) -> String {
-    format!(
-        "errcode {}: {}",
-        answer["errcode"].as_i64().unwrap_or(-1),
-        answer["errmsg"].as_str().unwrap_or("no answer")
+    provider_reason(
+        &format!("errcode {}", answer["errcode"].as_i64().unwrap_or(-1)),
+        answer["errmsg"].as_str().unwrap_or("no answer"),
     )
 }
 

@@ -5,9 +5,13 @@
 //! than [`MAX_UPLOAD`] (413), and while reading when it grows past it. Its type is judged
 //! from the content (the `infer` crate), never from the name or the declared type: PDF,
 //! JPEG, PNG, GIF, WebP, BMP, TIFF or xlsx; anything else is 400 naming `file`. The content
-//! is stored once per SHA-256 in `clearance_document_blobs` (not in the event log; an
-//! S3-compatible store is not built), and the `ClearanceExceptionDocumentAttached` event
-//! names it; both are written in one transaction. Only those who may see the exception
+//! is stored once per exception and SHA-256 in `clearance_document_blobs` (not in the event
+//! log; an S3-compatible store is not built), **sealed** under the key of the exception's
+//! documents subject (`events::pii::documents_subject`, docs/personal-data.md): an erasure
+//! of anyone the exception or its declaration names destroys that key, and the download
+//! then answers that the document was erased. The `ClearanceExceptionDocumentAttached`
+//! event names it; both are written in one transaction. Files are deleted by the
+//! housekeeping sweep once their exception has been closed longer than the retention. Only those who may see the exception
 //! (its customer, staff with `clearance:management`) upload and download; another
 //! customer's exception or an unknown document is 404.
 
@@ -26,11 +30,13 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::path_id;
-use crate::clearance_exception::{ExceptionCommand, ExceptionState, decide};
+use crate::Aggregate;
+use crate::clearance_exception::{ExceptionCommand, ExceptionState};
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute_answering, load,
 };
 use crate::http::{CommandState, if_match, metadata};
+use crate::sandbox::declared::INSPECT_JOB;
 
 /// The largest file accepted, in bytes (the multipart envelope may add a little).
 pub const MAX_UPLOAD: usize = 3 * 1024 * 1024;
@@ -150,8 +156,32 @@ pub(super) fn sniff(content: &[u8]) -> Result<&'static str, ApiError> {
         })
 }
 
-/// Writes the content (once per hash) in the transaction of the event that names it.
+/// The content's type ([`sniff`]), then the content judged readable within the document
+/// reader's limits, in its child process (`inspect`: a PDF's page count and a text read of
+/// its first pages, an image's declared dimensions, a workbook's declared sizes), so that
+/// no stored document is one that would take down whoever reads it later.
+pub(super) async fn accept(state: &CommandState, content: &[u8]) -> Result<&'static str, ApiError> {
+    let content_type = sniff(content)?;
+    let _admitted = state.documents.admit()?;
+    let answers: Vec<()> = state
+        .documents
+        .run(vec![INSPECT_JOB.to_string()], content.to_vec())
+        .await
+        .map_err(|e| e.to_api("file"))?;
+    if answers.is_empty() {
+        return Err(ApiError::bad_field(
+            "file",
+            "file：文件无法读取",
+            "file: the document cannot be read",
+        ));
+    }
+    Ok(content_type)
+}
+
+/// Writes the content (once per exception and hash), sealed, in the transaction of the event
+/// that names it.
 pub(super) struct StoreBlob {
+    pub(super) exception_id: Uuid,
     pub(super) sha256: String,
     pub(super) content: Vec<u8>,
     pub(super) content_type: &'static str,
@@ -160,12 +190,23 @@ pub(super) struct StoreBlob {
 impl AfterAppend for StoreBlob {
     fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: events::Appended) -> Hooked<'c> {
         Box::pin(async move {
+            let subject = events::pii::documents_subject(self.exception_id);
+            let key = events::pii::live_key(&mut *tx, &subject, self.exception_id).await?;
+            let sealed = events::pii::encrypt_bytes(&key, &subject, &self.content);
+            // The declaration the exception was raised on (its first event): an erasure of a
+            // subject of that declaration reaches the exception's documents too.
             sqlx::query(
-                "INSERT INTO clearance_document_blobs (sha256, content, size, content_type)
-                 VALUES ($1, $2, $3, $4) ON CONFLICT (sha256) DO NOTHING",
+                "INSERT INTO clearance_document_blobs (exception_id, declaration_id, subject,
+                     sha256, content, size, content_type)
+                 SELECT $1, (SELECT (payload ->> 'declarationId')::uuid FROM events
+                              WHERE stream_id = $1 AND stream_version = 1),
+                        $2, $3, $4, $5, $6
+                 ON CONFLICT (exception_id, sha256) DO NOTHING",
             )
+            .bind(self.exception_id)
+            .bind(&subject)
             .bind(&self.sha256)
-            .bind(&self.content)
+            .bind(&sealed)
             .bind(self.content.len() as i64)
             .bind(self.content_type)
             .execute(&mut *tx)
@@ -181,25 +222,13 @@ impl AfterAppend for StoreBlob {
 /// Multipart with one part `file`: PDF, an image or xlsx (judged from the content), at
 /// most 3 MB. The exception's customer or staff, while the exception is open.
 #[utoipa::path(
-    post,
-    path = "/api/v1/clearance-exceptions/{id}/documents",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "uploadClearanceDocument",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The exception's id (unknown, malformed or another customer's: 404)."),
-        api::doc::IfMatch,
-    ),
+    post, path = "/api/v1/clearance-exceptions/{id}/documents", operation_id = "uploadClearanceDocument",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::EXCEPTION), api::doc::IfMatch),
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "Stored.", body = DocumentAnswer),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        api::doc::Errors<400, 401, 403, 404, 409, 413, 415, 429>,
     ),
 )]
 async fn upload(
@@ -220,13 +249,13 @@ async fn upload(
     // Only those who may see the exception send it a body we read.
     let (exception, _) = load::<ExceptionState>(&state.store, id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if !exception.exists() || !actor.can_see(exception.customer_id) {
         return Err(ApiError::not_found());
     }
     let multipart = multipart.map_err(|_| ApiError::UnsupportedMediaType)?;
     let (file_name, content) = read_file(multipart).await?;
-    let content_type = sniff(&content)?;
+    let content_type = accept(&state, &content).await?;
     let sha256 = hex::encode(Sha256::digest(&content));
     let document_id = Uuid::now_v7();
     let command = ExceptionCommand::AttachDocument {
@@ -237,6 +266,7 @@ async fn upload(
         sha256: sha256.clone(),
     };
     let blob = StoreBlob {
+        exception_id: id,
         sha256: sha256.clone(),
         content,
         content_type,
@@ -248,7 +278,7 @@ async fn upload(
         .customer_of(|s: &ExceptionState| Some(s.customer_id));
     let answer = execute_answering(
         run,
-        |s, _| decide(s, command.clone(), &actor),
+        |s, _| s.decide(command.clone(), &state.ctx(&actor)),
         Some(&blob),
         |a: CommandAnswer| DocumentAnswer {
             id: a.id,
@@ -260,6 +290,42 @@ async fn upload(
     )
     .await?;
     Ok(ok(answer))
+}
+
+/// A document's bytes: opened with its exception's documents key; a file stored before
+/// sealing as it is. 404 when it is gone (the retention sweep) or erased (its key destroyed;
+/// the answer says so).
+async fn document_content(
+    pool: &sqlx::PgPool,
+    exception: Uuid,
+    sha256: &str,
+) -> Result<Vec<u8>, ApiError> {
+    let row: Option<(Vec<u8>, Option<String>)> = sqlx::query_as(
+        "SELECT content, subject FROM clearance_document_blobs
+          WHERE sha256 = $2 AND (exception_id = $1 OR exception_id IS NULL)
+          ORDER BY exception_id NULLS LAST LIMIT 1",
+    )
+    .bind(exception)
+    .bind(sha256)
+    .fetch_optional(pool)
+    .await
+    .map_err(ApiError::internal)?;
+    let Some((content, subject)) = row else {
+        return Err(ApiError::not_found());
+    };
+    let Some(subject) = subject else {
+        return Ok(content);
+    };
+    let mut conn = pool.acquire().await.map_err(ApiError::internal)?;
+    let key = events::pii::key_of(&mut conn, &subject)
+        .await
+        .map_err(ApiError::internal)?;
+    events::pii::decrypt_bytes(key.as_ref(), &subject, &content).ok_or_else(|| {
+        ApiError::NotFound(api::Text::new(
+            "该文件含个人信息，已按删除请求删除",
+            "this document was erased (a personal-data erasure)",
+        ))
+    })
 }
 
 /// `Content-Disposition: attachment` with a safe ASCII name and the exact one in
@@ -291,11 +357,8 @@ fn disposition(file_name: &str) -> String {
 /// The file as uploaded, with its detected type. The exception's customer or staff;
 /// another customer's exception or a document of another exception is 404.
 #[utoipa::path(
-    get,
-    path = "/api/v1/clearance-exceptions/{id}/documents/{documentId}",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "downloadClearanceDocument",
-    security(("bearer" = [])),
+    get, path = "/api/v1/clearance-exceptions/{id}/documents/{documentId}", operation_id = "downloadClearanceDocument",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The exception's id."),
         ("documentId" = Uuid, Path, description = "The document's id."),
@@ -303,9 +366,7 @@ fn disposition(file_name: &str) -> String {
     responses(
         (status = 200, description = "The file.", content_type = "application/octet-stream", body = String,
          headers(("Content-Disposition" = String, description = "`attachment` with the file name."))),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::Errors<401, 403, 404>,
     ),
 )]
 async fn download(
@@ -317,7 +378,7 @@ async fn download(
     let document_id = path_id(&document_id)?;
     let (exception, _) = load::<ExceptionState>(&state.store, id)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if !exception.exists() || !actor.can_see(exception.customer_id) {
         return Err(ApiError::not_found());
     }
@@ -326,13 +387,7 @@ async fn download(
         .iter()
         .find(|d| d.id == document_id)
         .ok_or_else(ApiError::not_found)?;
-    let content: Vec<u8> =
-        sqlx::query_scalar("SELECT content FROM clearance_document_blobs WHERE sha256 = $1")
-            .bind(&document.sha256)
-            .fetch_optional(&state.pool)
-            .await
-            .map_err(ApiError::internal)?
-            .ok_or_else(ApiError::not_found)?;
+    let content = document_content(&state.pool, id, &document.sha256).await?;
     let mut response = Body::from(content).into_response();
     let h = response.headers_mut();
     let content_type = ALLOWED

@@ -13,6 +13,13 @@
 //! approves their own answer" still holds and the history names the link, not a person).
 //! A link that is not ours is 403; expired, used, or for an exception that no longer waits
 //! on the customer: 409 with `data.reason` `LINK_EXPIRED`, `LINK_USED`, `EXCEPTION_CLOSED`.
+//!
+//! The routes are public, so they are bounded ([`LinkLimits`]): a token bucket per client IP
+//! and one per link (the login's limiter, checked before the token or the body is read; 429,
+//! code 207, `Retry-After`), and a document sent through a link may not take its exception
+//! past `CLEARWAY_EXCEPTION_LINK_MAX_DOCUMENTS` documents nor `CLEARWAY_EXCEPTION_LINK_MAX_MB`
+//! (400 naming `file` and the limit; judged on the stream the document is appended to, so
+//! two uploads at once cannot both slip under it).
 
 use api::link::{LinkClaims, LinkRefusal};
 use api::{Actor, ApiError, ApiResult, Role, Text, ok};
@@ -28,22 +35,119 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::documents::{DocumentAnswer, MAX_UPLOAD, StoreBlob, read_file, sniff, too_large};
+use super::documents::{DocumentAnswer, MAX_UPLOAD, StoreBlob, accept, read_file, too_large};
+use crate::aggregate::Violation;
 use crate::aggregate::{Aggregate, DomainError};
 use crate::clearance_exception::outbox::NoticeContent;
-use crate::clearance_exception::{ExceptionCommand, ExceptionState, decide};
+use crate::clearance_exception::{ExceptionCommand, ExceptionState};
 use crate::handler::{Command, CommandAnswer, execute, execute_answering, load};
-use crate::http::{CommandState, metadata};
+use crate::http::{CommandState, client_ip, metadata};
+use crate::limiter::RateLimiter;
 
 /// The name every use of a link is recorded under.
 pub const RECIPIENT: &str = "recipient via link";
 
+/// The recipient link's bounds (docs/notifications.md, "The recipient's link").
+#[derive(Clone)]
+pub struct LinkLimits {
+    /// Documents one exception may hold after a link adds one.
+    pub max_documents: usize,
+    /// Bytes of documents one exception may hold after a link adds one.
+    pub max_bytes: u64,
+    /// Requests per client IP.
+    pub per_client: RateLimiter<std::net::IpAddr>,
+    /// Requests per link (keyed by a digest of its token, never the token itself).
+    pub per_link: RateLimiter<[u8; 16]>,
+    /// As the identity's: proxies in front that append to `X-Forwarded-For`.
+    pub trusted_proxies: usize,
+}
+
+impl Default for LinkLimits {
+    fn default() -> Self {
+        Self {
+            max_documents: 20,
+            max_bytes: 100 * 1024 * 1024,
+            per_client: RateLimiter::new(30, 30),
+            per_link: RateLimiter::new(30, 30),
+            trusted_proxies: 0,
+        }
+    }
+}
+
+impl std::fmt::Debug for LinkLimits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LinkLimits")
+            .field("max_documents", &self.max_documents)
+            .field("max_bytes", &self.max_bytes)
+            .finish_non_exhaustive()
+    }
+}
+
 /// Public: the link is the only credential.
-pub fn router() -> OpenApiRouter<CommandState> {
+pub fn router(limits: LinkLimits) -> OpenApiRouter<CommandState> {
     OpenApiRouter::new()
         .routes(routes!(view))
         .routes(routes!(upload))
         .routes(routes!(confirm))
+        .route_layer(axum::middleware::from_fn_with_state(
+            limits.clone(),
+            rate_limit,
+        ))
+        .layer(axum::Extension(limits))
+}
+
+/// One token from the client's bucket and one from the link's, before anything is read.
+async fn rate_limit(
+    axum::extract::State(limits): axum::extract::State<LinkLimits>,
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::response::IntoResponse;
+    let peer = request
+        .extensions()
+        .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+        .map(|c| c.0.ip());
+    let ip = client_ip(request.headers(), peer, limits.trusted_proxies)
+        .unwrap_or(std::net::IpAddr::from([0, 0, 0, 0]));
+    let token = request
+        .headers()
+        .get("x-link-token")
+        .map(|v| v.as_bytes())
+        .unwrap_or_default();
+    let mut link = [0u8; 16];
+    link.copy_from_slice(&Sha256::digest(token)[..16]);
+    let checked = limits
+        .per_client
+        .check(ip)
+        .and_then(|()| limits.per_link.check(link));
+    match checked {
+        Ok(()) => next.run(request).await,
+        Err(retry_after_secs) => ApiError::TooManyRequests { retry_after_secs }.into_response(),
+    }
+}
+
+/// Refuses a document that would take the exception past the link's caps.
+fn within_caps(s: &ExceptionState, size: usize, limits: &LinkLimits) -> Result<(), DomainError> {
+    if s.documents.len() >= limits.max_documents {
+        let n = limits.max_documents;
+        return Err(DomainError::Validation(vec![Violation::new(
+            "file",
+            "max_documents",
+            format!("每个异常通过链接最多可有 {n} 份文件"),
+            format!("file: an exception may hold at most {n} documents sent through a link"),
+        )]));
+    }
+    let held: u64 = s.documents.iter().map(|d| d.size.max(0) as u64).sum();
+    if held.saturating_add(size as u64) > limits.max_bytes {
+        let mb = limits.max_bytes / (1024 * 1024);
+        return Err(DomainError::Validation(vec![Violation::new(
+            "file",
+            "max_bytes",
+            format!("每个异常的文件合计不能超过 {mb} MB"),
+            format!("file: an exception's documents may total at most {mb} MB"),
+        )]));
+    }
+    Ok(())
 }
 
 fn refused(reason: &'static str, zh: &'static str, en: &'static str) -> ApiError {
@@ -93,7 +197,7 @@ pub fn recipient(claims: &LinkClaims) -> Actor {
 async fn open(state: &CommandState, claims: &LinkClaims) -> Result<ExceptionState, ApiError> {
     let (exception, _) = load::<ExceptionState>(&state.store, claims.sub)
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if !exception.exists() || exception.customer_id != claims.cid {
         return Err(ApiError::Forbidden(Text::new(
             "链接无效",
@@ -183,16 +287,10 @@ struct LinkView {
 ///
 /// What the exception asks of its customer. Public: the `X-Link-Token` is the credential.
 #[utoipa::path(
-    get,
-    path = "/api/v1/exception-link",
+    get, path = "/api/v1/exception-link", operation_id = "openExceptionLink",
     tag = api::doc::DECLARATIONS,
-    operation_id = "openExceptionLink",
     params(api::doc::LinkToken),
-    responses(
-        (status = 200, description = "The request.", body = LinkView),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    responses((status = 200, description = "The request.", body = LinkView), api::doc::Errors<403, 409, 429>),
 )]
 async fn view(State(state): State<CommandState>, headers: HeaderMap) -> ApiResult<LinkView> {
     let claims = claims(&state, &headers)?;
@@ -244,23 +342,18 @@ struct UploadForm {
 /// Multipart with one part `file` (as `POST /api/v1/clearance-exceptions/{id}/documents`),
 /// while the exception waits on the customer.
 #[utoipa::path(
-    post,
-    path = "/api/v1/exception-link/documents",
+    post, path = "/api/v1/exception-link/documents", operation_id = "uploadExceptionLinkDocument",
     tag = api::doc::DECLARATIONS,
-    operation_id = "uploadExceptionLinkDocument",
     params(api::doc::LinkToken),
     request_body(content = UploadForm, content_type = "multipart/form-data"),
     responses(
         (status = 200, description = "Stored.", body = DocumentAnswer),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 409, response = api::doc::Conflict),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        api::doc::Errors<400, 403, 409, 413, 415, 429>,
     ),
 )]
 async fn upload(
     State(state): State<CommandState>,
+    axum::Extension(limits): axum::Extension<LinkLimits>,
     headers: HeaderMap,
     multipart: Result<Multipart, MultipartRejection>,
 ) -> ApiResult<DocumentAnswer> {
@@ -276,8 +369,9 @@ async fn upload(
     waits_on_customer(&exception)?;
     let multipart = multipart.map_err(|_| ApiError::UnsupportedMediaType)?;
     let (file_name, content) = read_file(multipart).await?;
-    let content_type = sniff(&content)?;
+    let content_type = accept(&state, &content).await?;
     let sha256 = hex::encode(Sha256::digest(&content));
+    let size = content.len();
     let document_id = Uuid::now_v7();
     let actor = recipient(&claims);
     let command = ExceptionCommand::AttachDocument {
@@ -288,6 +382,7 @@ async fn upload(
         sha256: sha256.clone(),
     };
     let blob = StoreBlob {
+        exception_id: claims.sub,
         sha256: sha256.clone(),
         content,
         content_type,
@@ -302,7 +397,8 @@ async fn upload(
             waits_on_customer(s).map_err(|_| {
                 DomainError::Conflict("the exception no longer waits for documents".into())
             })?;
-            decide(s, command.clone(), &actor)
+            within_caps(s, size, &limits)?;
+            s.decide(command.clone(), &state.ctx(&actor))
         },
         Some(&blob),
         |a: CommandAnswer| DocumentAnswer {
@@ -334,18 +430,13 @@ struct ConfirmBody {
 /// Acknowledges the notice if that was not done yet and answers it (-> 4, awaiting review);
 /// the link is used up.
 #[utoipa::path(
-    post,
-    path = "/api/v1/exception-link/confirm",
+    post, path = "/api/v1/exception-link/confirm", operation_id = "confirmExceptionLink",
     tag = api::doc::DECLARATIONS,
-    operation_id = "confirmExceptionLink",
     params(api::doc::LinkToken),
     request_body = ConfirmBody,
     responses(
-        (status = 200, description = "Answered.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        (status = 200, description = "Answered.", body = CommandAnswer),
+        api::doc::Errors<400, 403, 409, 415, 429>,
     ),
 )]
 async fn confirm(
@@ -368,11 +459,12 @@ async fn confirm(
         .visible_if(&usable)
         .customer_of(|s: &ExceptionState| Some(s.customer_id));
     // One append: the acknowledgement (when still due) and the answer.
+    let ctx = state.ctx(&actor);
     let answer = execute(run, |s, _| {
         let mut events = Vec::new();
         let mut now = s.clone();
         if s.status == Some(ExceptionStatus::CustomerNotified) {
-            for e in decide(s, ExceptionCommand::Acknowledge, &actor)? {
+            for e in s.decide(ExceptionCommand::Acknowledge, &ctx)? {
                 now.evolve(&e);
                 events.push(e);
             }
@@ -382,7 +474,7 @@ async fn confirm(
                 "the exception no longer waits for an answer".into(),
             ));
         }
-        events.extend(decide(&now, respond.clone(), &actor)?);
+        events.extend(now.decide(respond.clone(), &ctx)?);
         Ok(events)
     })
     .await?;

@@ -144,25 +144,13 @@ impl AfterAppend for CustomerWrites<'_> {
 /// false, its first login named like it. `Idempotency-Key` honoured (a replay answers the
 /// first result without the generated password).
 #[utoipa::path(
-    post,
-    path = "/api/v1/customers",
-    tag = api::doc::AUTH,
-    operation_id = "createCustomer",
+    post, path = "/api/v1/customers", operation_id = "createCustomer",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Register a customer (and its first login)",
     description = "Needs `customers:create`. A username taken by a customer or a login: 409. The login must set its own password at its first sign-in (10002). With `Idempotency-Key` a retry with the same body answers the first result again; the same key with another body answers 409.",
-    security(("bearer" = [])),
-    params(
-        api::doc::IdempotencyKey,
-    ),
+    params(api::doc::IdempotencyKey),
     request_body(content((NewCustomer = "application/x-www-form-urlencoded"), (NewCustomer = "application/json"))),
-    responses(
-        (status = 200, description = "Created.", body = Created),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses((status = 200, description = "Created.", body = Created), api::doc::Errors<400, 401, 403, 409, 415>),
 )]
 pub(super) async fn create(
     State(state): State<IdentityState>,
@@ -197,13 +185,16 @@ pub(super) async fn create(
             .map(Types::codes)
             .unwrap_or_default(),
     };
-    let events = customer::decide_register_customer(
-        &CustomerState::default(),
-        customer_id,
-        &username,
-        profile,
-    )
-    .map_err(refused)?;
+    let events = CustomerState::default()
+        .decide(
+            CustomerCommand::Register {
+                customer_id,
+                username: username.clone(),
+                profile,
+            },
+            &state.ctx(&actor),
+        )
+        .map_err(refused)?;
     let company = match &events[0] {
         events::customer::CustomerEvent::Registered(r) => r.profile.company_name.clone(),
         _ => String::new(),
@@ -212,7 +203,7 @@ pub(super) async fn create(
     // before the idempotency key is taken (no second connection while it is held) and
     // answer after it, so a replay still answers the first result.
     let login_id = events::account::account_id(&username);
-    let name_free = match load_account_id(&state.store, login_id).await {
+    let name_free = match load_state::<account::AccountState>(&state.store, login_id).await {
         Ok(a) if a.registered.is_some() => Err(username_taken(&username)),
         Ok(_) => Ok(()),
         Err(e) => Err(e),
@@ -226,6 +217,7 @@ pub(super) async fn create(
         Some(
             prepare_login(
                 &state,
+                &actor,
                 customer_id,
                 &username,
                 &company,
@@ -294,14 +286,14 @@ async fn replay_or(idempotency: Option<Idempotency<'_>>, refusal: ApiError) -> A
         .store
         .begin(&i.scope, &i.key, &i.request_hash)
         .await
-        .map_err(ApiError::internal)?
+        .map_err(crate::http::store_failure)?
     {
         Begin::Replay(answer) => Ok(ok(
             serde_json::from_value(answer).map_err(ApiError::internal)?
         )),
         Begin::Mismatch => Err(ApiError::from(CommandError::KeyReused)),
         Begin::Fresh(guard) => {
-            guard.abandon().await.map_err(ApiError::internal)?;
+            guard.abandon().await.map_err(crate::http::store_failure)?;
             Err(refusal)
         }
     }

@@ -15,12 +15,12 @@ pub(super) async fn caught_up(state: &IdentityState, projection: &str) -> Result
         .store
         .head_position()
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     let passed = state
         .store
         .wait_for_projections(&[projection], head, std::time::Duration::from_secs(2))
         .await
-        .map_err(ApiError::internal)?;
+        .map_err(crate::http::store_failure)?;
     if passed {
         return Ok(());
     }

@@ -14,8 +14,10 @@ pub(super) struct Login {
 
 /// Decide a customer login (role CUSTOMER, must set its own password at first sign-in) and
 /// hash its initial password. 400 naming the field for a bad username, e-mail or password.
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn prepare_login(
     state: &IdentityState,
+    actor: &Actor,
     customer_id: Uuid,
     username: &str,
     display_name: &str,
@@ -23,7 +25,7 @@ pub(super) async fn prepare_login(
     email_field: &str,
     initial_password: Option<String>,
 ) -> Result<Login, ApiError> {
-    if email.as_deref().is_some_and(|e| !account::email_ok(e)) {
+    if email.as_deref().is_some_and(|e| !crate::rules::email_ok(e)) {
         return Err(ApiError::bad_field(
             email_field,
             "邮箱格式不正确",
@@ -45,24 +47,25 @@ pub(super) async fn prepare_login(
             (p.clone(), Some(p))
         }
     };
-    let mut events = account::decide_register(
-        &account::AccountState::default(),
-        Register {
-            username: username.to_string(),
-            display_name: display_name.to_string(),
-            email,
-            roles: vec![Role::Customer],
-            customer_id: Some(customer_id),
-            staff_id: None,
-            must_set_password: true,
-        },
-    )
-    .map_err(refused)?;
+    let mut events = account::AccountState::default()
+        .decide(
+            AccountCommand::Register(Register {
+                username: username.to_string(),
+                display_name: display_name.to_string(),
+                email,
+                roles: vec![Role::Customer],
+                customer_id: Some(customer_id),
+                staff_id: None,
+                must_set_password: true,
+            }),
+            &state.ctx(actor),
+        )
+        .map_err(refused)?;
     events.push(AccountEvent::PasswordSet(events::account::PasswordSet {
         how: "initial".into(),
     }));
     let account_id = events::account::account_id(username);
-    if load_account_id(&state.store, account_id)
+    if load_state::<account::AccountState>(&state.store, account_id)
         .await?
         .registered
         .is_some()
@@ -168,26 +171,13 @@ pub(super) struct NewAccount {
 /// initialPassword?}`: another login for the customer. Answers the account stream's
 /// `{id, version, position}` and `account`.
 #[utoipa::path(
-    post,
-    path = "/api/v1/customers/{id}/accounts",
-    tag = api::doc::AUTH,
-    operation_id = "addCustomerLogin",
+    post, path = "/api/v1/customers/{id}/accounts", operation_id = "addCustomerLogin",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Add a login to a customer",
     description = "Needs `customers:maintain`. Answers the account's `{id, version, position}` and `account`.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::CUSTOMER)),
     request_body(content((NewAccount = "application/x-www-form-urlencoded"), (NewAccount = "application/json"))),
-    responses(
-        (status = 200, description = "Created.", body = Created),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses((status = 200, description = "Created.", body = Created), api::doc::JsonCommandErrors),
 )]
 pub(super) async fn add_login(
     State(state): State<IdentityState>,
@@ -202,6 +192,7 @@ pub(super) async fn add_login(
         .ok_or_else(|| ApiError::bad_field("username", "请输入用户名", "username is required"))?;
     let login = prepare_login(
         &state,
+        &actor,
         id,
         &username,
         &customer.profile.company_name,

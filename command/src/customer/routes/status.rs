@@ -49,26 +49,13 @@ pub(super) async fn sign_out_users(
 /// `POST /api/v1/customers/{id}/disable` (customers:maintain) `{reason?}`: its users can no
 /// longer sign in ("your account has been cancelled") and their sessions end.
 #[utoipa::path(
-    post,
-    path = "/api/v1/customers/{id}/disable",
-    tag = api::doc::AUTH,
-    operation_id = "disableCustomer",
+    post, path = "/api/v1/customers/{id}/disable", operation_id = "disableCustomer",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Disable a customer",
     description = "Needs `customers:maintain`. Its users cannot sign in (10000, cancelled) and their sessions end.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::CUSTOMER), api::doc::IfMatch),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    responses(api::doc::Done<api::doc::CommandErrors>),
 )]
 pub(super) async fn disable(
     State(state): State<IdentityState>,
@@ -80,10 +67,14 @@ pub(super) async fn disable(
     let (id, _) = live_customer(&state, &id).await?;
     let reason = reason_of(body)?;
     let metadata = metadata(&actor, &headers, Some(id));
+    let ctx = state.ctx(&actor);
     let answer = execute_then(
         Command::<CustomerState>::on(&state.store, id, metadata.clone())
             .expect(if_match(&headers)?),
-        |s, _| customer::decide_disable(s, reason.clone()),
+        |s, _| {
+            let reason = reason.clone();
+            s.decide(CustomerCommand::Disable { reason }, &ctx)
+        },
         Some(&EndCustomerAccess { customer_id: id }),
     )
     .await?;
@@ -94,26 +85,13 @@ pub(super) async fn disable(
 
 /// `POST /api/v1/customers/{id}/enable` (customers:maintain) `{reason?}`.
 #[utoipa::path(
-    post,
-    path = "/api/v1/customers/{id}/enable",
-    tag = api::doc::AUTH,
-    operation_id = "enableCustomer",
+    post, path = "/api/v1/customers/{id}/enable", operation_id = "enableCustomer",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Enable a customer",
     description = "Needs `customers:maintain`.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::CUSTOMER), api::doc::IfMatch),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
+    responses(api::doc::Done<api::doc::CommandErrors>),
 )]
 pub(super) async fn enable(
     State(state): State<IdentityState>,
@@ -125,10 +103,14 @@ pub(super) async fn enable(
     let (id, _) = live_customer(&state, &id).await?;
     let reason = reason_of(body)?;
     let metadata = metadata(&actor, &headers, Some(id));
+    let ctx = state.ctx(&actor);
     let answer = execute(
         Command::<CustomerState>::on(&state.store, id, metadata.clone())
             .expect(if_match(&headers)?),
-        |s, _| customer::decide_enable(s, reason.clone()),
+        |s, _| {
+            let reason = reason.clone();
+            s.decide(CustomerCommand::Enable { reason }, &ctx)
+        },
     )
     .await?;
     state.customers.forget(id);
@@ -138,27 +120,13 @@ pub(super) async fn enable(
 /// `DELETE /api/v1/customers/{id}` (customers:delete) `{reason?}`: soft delete, refused
 /// (409) while any of its declarations is in status 1, 2 or 3.
 #[utoipa::path(
-    delete,
-    path = "/api/v1/customers/{id}",
-    tag = api::doc::AUTH,
-    operation_id = "deleteCustomer",
+    delete, path = "/api/v1/customers/{id}", operation_id = "deleteCustomer",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Delete a customer (soft)",
     description = "Needs `customers:delete`. Refused (409 `DECLARATIONS_IN_PROGRESS`) while any of its declarations is in status 1, 2 or 3. Its users can no longer sign in.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::CUSTOMER), api::doc::IfMatch),
     request_body(content((Option<WithReason> = "application/x-www-form-urlencoded"), (Option<WithReason> = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 503, response = api::doc::Unavailable),
-    ),
+    responses(api::doc::Done<api::doc::CommandErrors>),
 )]
 pub(super) async fn remove(
     State(state): State<IdentityState>,
@@ -185,10 +153,20 @@ pub(super) async fn remove(
         });
     }
     let metadata = metadata(&actor, &headers, Some(id));
+    let ctx = state.ctx(&actor);
     let answer = execute_then(
         Command::<CustomerState>::on(&state.store, id, metadata.clone())
             .expect(if_match(&headers)?),
-        |s, _| customer::decide_delete(s, reason.clone(), in_progress),
+        |s, _| {
+            let reason = reason.clone();
+            s.decide(
+                CustomerCommand::Delete {
+                    reason,
+                    in_progress,
+                },
+                &ctx,
+            )
+        },
         Some(&EndCustomerAccess { customer_id: id }),
     )
     .await?;

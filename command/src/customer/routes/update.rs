@@ -59,27 +59,13 @@ pub(super) struct CustomerUpdate {
 /// `PUT /api/v1/customers/{id}` (customers:maintain): any profile field (not the username);
 /// an absent field stays, a null or empty one is cleared. `If-Match` honoured.
 #[utoipa::path(
-    put,
-    path = "/api/v1/customers/{id}",
-    tag = api::doc::AUTH,
-    operation_id = "updateCustomer",
+    put, path = "/api/v1/customers/{id}", operation_id = "updateCustomer",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     summary = "Maintain a customer's profile",
     description = "Needs `customers:maintain`. Each changed field is recorded old -> new. The username stays.",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
-        api::doc::IfMatch,
-    ),
+    params(("id" = Uuid, Path, description = api::doc::id::CUSTOMER), api::doc::IfMatch),
     request_body(content((CustomerUpdate = "application/x-www-form-urlencoded"), (CustomerUpdate = "application/json"))),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-        (status = 415, response = api::doc::UnsupportedMediaType),
-    ),
+    responses(api::doc::Done<api::doc::JsonCommandErrors>),
 )]
 pub(super) async fn update(
     State(state): State<IdentityState>,
@@ -109,10 +95,11 @@ pub(super) async fn update(
             .map(|t| t.map(Types::codes).unwrap_or_default()),
     };
     let metadata = metadata(&actor, &headers, Some(id));
+    let ctx = state.ctx(&actor);
     let answer = execute(
         Command::<CustomerState>::on(&state.store, id, metadata.clone())
             .expect(if_match(&headers)?),
-        |s, _| customer::decide_change_profile(s, change.clone()),
+        |s, _| s.decide(CustomerCommand::ChangeProfile(change.clone()), &ctx),
     )
     .await?;
     state.customers.forget(id);

@@ -1,276 +1,180 @@
-//! The documentation of each state-machine move of `POST /api/v1/declarations/{id}/{action}`:
-//! one route (`act`) serves them all, the document gives each move its own path so a client
-//! sees each one's body and rules. These functions are never called; each carries the
-//! annotation of one move, and [`Actions`] collects them for the router.
+//! The documentation of the state-machine moves of `POST /api/v1/declarations/{id}/{action}`:
+//! one route (`act`) serves them all, and the document gives each move its own path so a
+//! client sees each one's body and rules. [`MOVES`] lists them; [`openapi`] makes a path
+//! item of each, merged into the command router next to `act`.
 
-use utoipa::OpenApi;
+use utoipa::openapi::path::{HttpMethod, Operation, OperationBuilder, PathItem, PathsBuilder};
+use utoipa::openapi::request_body::RequestBodyBuilder;
+use utoipa::openapi::schema::{OneOfBuilder, Type};
+use utoipa::openapi::security::SecurityRequirement;
+use utoipa::openapi::{
+    ComponentsBuilder, ContentBuilder, ObjectBuilder, OpenApi, OpenApiBuilder, Ref, RefOr,
+    Required, Schema,
+};
+use utoipa::{IntoParams, IntoResponses, ToSchema};
 
 use super::ActionBody;
+use crate::handler::CommandAnswer;
 
-/// The moves' documentation, merged into the command router next to `act`.
-#[derive(OpenApi)]
-#[openapi(paths(
-    submit, withdraw, review, return_, complete, reject, redeclare, send_back, amend, delete
-))]
-pub struct Actions;
+/// The body a move reads ([`ActionBody`]; which fields, its description says).
+#[derive(Clone, Copy)]
+enum Body {
+    None,
+    Optional,
+    Required,
+}
 
-/// Submit (0 -> 1, 11 -> 1)
-///
-/// Customer or operator. Runs the full validation of the class: field errors answer 400.
-#[utoipa::path(
-    post,
-    path = "/api/v1/declarations/{id}/submit",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "submitDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
-)]
-#[allow(dead_code)] // documentation only: `act` serves the route
-fn submit() {}
+/// One move: its path segment, operation id, summary (the state change), description
+/// (who may, what it takes) and body.
+struct Move {
+    action: &'static str,
+    operation_id: &'static str,
+    summary: &'static str,
+    description: &'static str,
+    body: Body,
+}
 
-/// Withdraw a submission (1 -> 0)
-///
-/// The owning customer.
-#[utoipa::path(
-    post,
-    path = "/api/v1/declarations/{id}/withdraw",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "withdrawDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
-)]
-#[allow(dead_code)] // documentation only: `act` serves the route
-fn withdraw() {}
+/// Every move `act` serves (`/abandon`, an alias of `/delete`, is not documented apart).
+const MOVES: &[Move] = &[
+    Move {
+        action: "submit",
+        operation_id: "submitDeclaration",
+        summary: "Submit (0 -> 1, 11 -> 1)",
+        description: "Customer or operator. Runs the full validation of the class: field errors \
+                      answer 400.",
+        body: Body::None,
+    },
+    Move {
+        action: "withdraw",
+        operation_id: "withdrawDeclaration",
+        summary: "Withdraw a submission (1 -> 0)",
+        description: "The owning customer.",
+        body: Body::None,
+    },
+    Move {
+        action: "review",
+        operation_id: "reviewDeclaration",
+        summary: "Review: declared to customs (1 -> 2)",
+        description: "Operator or admin.",
+        body: Body::None,
+    },
+    Move {
+        action: "return",
+        operation_id: "returnDeclaration",
+        summary: "Return to the customer (1 -> 11)",
+        description: "Operator or admin, with a reason (`reason` required).",
+        body: Body::Required,
+    },
+    Move {
+        action: "complete",
+        operation_id: "completeDeclaration",
+        summary: "Complete (2 -> 3)",
+        description: "Operator or admin, with an optional customs receipt code P (released) or \
+                      R (closed)\n(`receiptCode`).",
+        body: Body::Optional,
+    },
+    Move {
+        action: "reject",
+        operation_id: "rejectDeclaration",
+        summary: "Customs rejected (2 -> 10)",
+        description: "Operator or admin, with a reason and an optional receipt code E, Z or Y \
+                      (`reason`\nrequired, `receiptCode`).",
+        body: Body::Required,
+    },
+    Move {
+        action: "redeclare",
+        operation_id: "redeclareDeclaration",
+        summary: "Declare again (10 -> 2)",
+        description: "Operator or admin.",
+        body: Body::None,
+    },
+    Move {
+        action: "send-back",
+        operation_id: "sendBackDeclaration",
+        summary: "Send back to the customer (10 -> 11)",
+        description: "Operator or admin, with a reason (`reason` required).",
+        body: Body::Required,
+    },
+    Move {
+        action: "amend",
+        operation_id: "amendDeclaration",
+        summary: "Amend a completed declaration (3 -> 2)",
+        description: "Admin. `changes` maps a top-level field (`grossWeight`), a goods-line \
+                      field\n(`declarationGoodsInfo[0].goodsCode`) or a whole goods line to its \
+                      new value; the result\nmust pass the full rules (`reason` and `changes` \
+                      required).",
+        body: Body::Required,
+    },
+    Move {
+        action: "delete",
+        operation_id: "deleteDeclaration",
+        summary: "Delete (0 -> 5, 11 -> 5)",
+        description: "From 0: customer, operator or admin; from 11: customer or admin. Final. \
+                      (`/abandon` is\nan alias.) An optional `reason`.",
+        body: Body::Optional,
+    },
+];
 
-/// Review: declared to customs (1 -> 2)
-///
-/// Operator or admin.
-#[utoipa::path(
-    post,
-    path = "/api/v1/declarations/{id}/review",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "reviewDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
-)]
-#[allow(dead_code)] // documentation only: `act` serves the route
-fn review() {}
+/// The moves' documentation: a path item of each, and the body's schema.
+pub fn openapi() -> OpenApi {
+    let paths = MOVES.iter().fold(PathsBuilder::new(), |paths, m| {
+        paths.path(
+            format!("/api/v1/declarations/{{id}}/{}", m.action),
+            PathItem::new(HttpMethod::Post, m.operation()),
+        )
+    });
+    OpenApiBuilder::new()
+        .paths(paths)
+        .components(Some(
+            ComponentsBuilder::new()
+                .schema_from::<ActionBody>()
+                .schema_from::<CommandAnswer>()
+                .build(),
+        ))
+        .build()
+}
 
-/// Return to the customer (1 -> 11)
-///
-/// Operator or admin, with a reason (`reason` required).
-#[utoipa::path(
-    post,
-    path = "/api/v1/declarations/{id}/return",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "returnDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
-    request_body(content = ActionBody, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
-)]
-#[allow(dead_code)] // documentation only: `act` serves the route
-fn return_() {}
+impl Move {
+    fn operation(&self) -> Operation {
+        let mut parameters = vec![api::doc::uuid_path_param("id", api::doc::id::DECLARATION)];
+        parameters.extend(api::doc::IfMatch::into_params(|| None));
+        let mut operation = OperationBuilder::new()
+            .tag(api::doc::DECLARATIONS)
+            .summary(Some(self.summary))
+            .description(Some(self.description))
+            .operation_id(Some(self.operation_id))
+            .parameters(Some(parameters))
+            .security(SecurityRequirement::new(
+                api::doc::BEARER,
+                Vec::<String>::new(),
+            ))
+            .build();
+        operation.responses.responses = api::doc::Done::<api::doc::CommandErrors>::responses();
+        operation.request_body = self.request_body();
+        operation
+    }
 
-/// Complete (2 -> 3)
-///
-/// Operator or admin, with an optional customs receipt code P (released) or R (closed)
-/// (`receiptCode`).
-#[utoipa::path(
-    post,
-    path = "/api/v1/declarations/{id}/complete",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "completeDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
-    request_body(content = Option<ActionBody>, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
-)]
-#[allow(dead_code)] // documentation only: `act` serves the route
-fn complete() {}
-
-/// Customs rejected (2 -> 10)
-///
-/// Operator or admin, with a reason and an optional receipt code E, Z or Y (`reason`
-/// required, `receiptCode`).
-#[utoipa::path(
-    post,
-    path = "/api/v1/declarations/{id}/reject",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "rejectDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
-    request_body(content = ActionBody, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
-)]
-#[allow(dead_code)] // documentation only: `act` serves the route
-fn reject() {}
-
-/// Declare again (10 -> 2)
-///
-/// Operator or admin.
-#[utoipa::path(
-    post,
-    path = "/api/v1/declarations/{id}/redeclare",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "redeclareDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
-)]
-#[allow(dead_code)] // documentation only: `act` serves the route
-fn redeclare() {}
-
-/// Send back to the customer (10 -> 11)
-///
-/// Operator or admin, with a reason (`reason` required).
-#[utoipa::path(
-    post,
-    path = "/api/v1/declarations/{id}/send-back",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "sendBackDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
-    request_body(content = ActionBody, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
-)]
-#[allow(dead_code)] // documentation only: `act` serves the route
-fn send_back() {}
-
-/// Amend a completed declaration (3 -> 2)
-///
-/// Admin. `changes` maps a top-level field (`grossWeight`), a goods-line field
-/// (`declarationGoodsInfo[0].goodsCode`) or a whole goods line to its new value; the result
-/// must pass the full rules (`reason` and `changes` required).
-#[utoipa::path(
-    post,
-    path = "/api/v1/declarations/{id}/amend",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "amendDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
-    request_body(content = ActionBody, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
-)]
-#[allow(dead_code)] // documentation only: `act` serves the route
-fn amend() {}
-
-/// Delete (0 -> 5, 11 -> 5)
-///
-/// From 0: customer, operator or admin; from 11: customer or admin. Final. (`/abandon` is
-/// an alias.) An optional `reason`.
-#[utoipa::path(
-    post,
-    path = "/api/v1/declarations/{id}/delete",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "deleteDeclaration",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The declaration's id (a malformed id answers 404)."),
-        api::doc::IfMatch,
-    ),
-    request_body(content = Option<ActionBody>, content_type = "application/json"),
-    responses(
-        (status = 200, description = "Done: the new version and the event's global position.", body = ref("#/components/schemas/CommandAnswer")),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-        (status = 409, response = api::doc::Conflict),
-    ),
-)]
-#[allow(dead_code)] // documentation only: `act` serves the route
-fn delete() {}
+    fn request_body(&self) -> Option<utoipa::openapi::request_body::RequestBody> {
+        let body: RefOr<Schema> = Ref::from_schema_name(ActionBody::name()).into();
+        let (schema, required) = match self.body {
+            Body::None => return None,
+            Body::Required => (body, Some(Required::True)),
+            Body::Optional => (
+                OneOfBuilder::new()
+                    .item(ObjectBuilder::new().schema_type(Type::Null))
+                    .item(body)
+                    .into(),
+                None,
+            ),
+        };
+        Some(
+            RequestBodyBuilder::new()
+                .content(
+                    "application/json",
+                    ContentBuilder::new().schema(Some(schema)).build(),
+                )
+                .required(required)
+                .build(),
+        )
+    }
+}

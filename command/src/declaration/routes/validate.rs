@@ -81,19 +81,12 @@ pub struct FormCheck {
 /// does not parse, an unknown type and (for staff) a missing, unknown, disabled or deleted
 /// customer answer 400 naming the field, as create does.
 #[utoipa::path(
-    post,
-    path = "/api/v1/declarations/validate",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "validateDeclaration",
-    security(("bearer" = [])),
+    post, path = "/api/v1/declarations/validate", operation_id = "validateDeclaration",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     request_body(content = ref("#/components/schemas/CreateDeclaration"), content_type = "application/json"),
     responses(
         (status = 200, description = "The problems and the class check.", body = FormCheck),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 413, response = api::doc::PayloadTooLarge),
-        (status = 415, response = api::doc::UnsupportedMediaType),
+        api::doc::Errors<400, 401, 403, 413, 415>,
     ),
 )]
 pub(super) async fn validate_form(

@@ -24,7 +24,7 @@ fn an_admin_amends_a_completed_declaration_with_its_changes_recorded() {
         " weight corrected after release ",
         json!({"grossWeight": "1.8", "declarationGoodsInfo[0].goodsName": "手机"}),
     );
-    let event = one_event(when(&state, &admin(), cmd));
+    let event = one_event(when_in(&state, cmd, &admin(), now(), &reference()));
     let DeclarationEvent::Amended(a) = &event else {
         panic!("not amended: {event:?}")
     };
@@ -41,7 +41,7 @@ fn an_admin_amends_a_completed_declaration_with_its_changes_recorded() {
         fields,
         vec!["declarationGoodsInfo[0].goodsName", "grossWeight"]
     );
-    let after = given(&[history_to(Completed), vec![event.clone()]].concat());
+    let after = given::<DeclarationState>(&[history_to(Completed), vec![event.clone()]].concat());
     assert_eq!(after.status, Some(ReviewedNotCompleted));
     assert_eq!(after.previous_status, Some(Completed));
     assert_eq!(after.data, a.data);
@@ -50,7 +50,16 @@ fn an_admin_amends_a_completed_declaration_with_its_changes_recorded() {
 #[test]
 fn a_super_admin_may_amend_too() {
     let cmd = amend("typo", json!({"note": "corrected"}));
-    assert!(when(&state_in(Completed), &superadmin(), cmd).is_ok());
+    assert!(
+        when_in(
+            &state_in(Completed),
+            cmd,
+            &superadmin(),
+            now(),
+            &reference()
+        )
+        .is_ok()
+    );
 }
 
 #[test]
@@ -58,7 +67,7 @@ fn operators_and_customers_may_not_amend() {
     for a in [operator(), acme()] {
         let cmd = amend("typo", json!({"note": "corrected"}));
         assert_eq!(
-            when(&state_in(Completed), &a, cmd),
+            when_in(&state_in(Completed), cmd, &a, now(), &reference()),
             Err(DomainError::Forbidden)
         );
     }
@@ -66,20 +75,24 @@ fn operators_and_customers_may_not_amend() {
 
 #[test]
 fn amending_without_a_reason_is_refused() {
-    let v = violations(when(
+    let v = violations(when_in(
         &state_in(Completed),
-        &admin(),
         amend("  ", json!({"note": "x"})),
+        &admin(),
+        now(),
+        &reference(),
     ));
     assert!(has(&v, "reason", "required"));
 }
 
 #[test]
 fn amending_without_changes_is_refused() {
-    let v = violations(when(
+    let v = violations(when_in(
         &state_in(Completed),
-        &admin(),
         amend("why", json!({})),
+        &admin(),
+        now(),
+        &reference(),
     ));
     assert!(has(&v, "changes", "required"));
 }
@@ -90,7 +103,13 @@ fn amending_an_unknown_field_or_a_missing_goods_line_is_refused() {
         "why",
         json!({"status": 0, "declarationGoodsInfo[5].goodsName": "x", "a[": 1}),
     );
-    let v = violations(when(&state_in(Completed), &admin(), cmd));
+    let v = violations(when_in(
+        &state_in(Completed),
+        cmd,
+        &admin(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "changes.status", "unknown_field"), "{v:?}");
     assert!(
         has(
@@ -106,7 +125,13 @@ fn amending_an_unknown_field_or_a_missing_goods_line_is_refused() {
 #[test]
 fn amending_with_a_value_of_the_wrong_type_names_the_field() {
     let cmd = amend("why", json!({"grossWeight": "heavy", "note": "fine"}));
-    let v = violations(when(&state_in(Completed), &admin(), cmd));
+    let v = violations(when_in(
+        &state_in(Completed),
+        cmd,
+        &admin(),
+        now(),
+        &reference(),
+    ));
     assert_eq!(fields(&v), vec!["changes.grossWeight"]);
     assert_eq!(v[0].rule, "invalid_value");
 }
@@ -114,7 +139,13 @@ fn amending_with_a_value_of_the_wrong_type_names_the_field() {
 #[test]
 fn an_amendment_that_breaks_a_rule_is_refused() {
     let cmd = amend("why", json!({"netWeight": 5}));
-    let v = violations(when(&state_in(Completed), &admin(), cmd));
+    let v = violations(when_in(
+        &state_in(Completed),
+        cmd,
+        &admin(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "netWeight", "net_weight_above_gross"));
 }
 
@@ -123,7 +154,13 @@ fn a_whole_goods_line_may_be_replaced() {
     let mut line = serde_json::to_value(goods_line()).unwrap_or_default();
     line["goodsName"] = json!("平板电脑");
     let cmd = amend("wrong item", json!({ "declarationGoodsInfo[0]": line }));
-    let event = one_event(when(&state_in(Completed), &admin(), cmd));
+    let event = one_event(when_in(
+        &state_in(Completed),
+        cmd,
+        &admin(),
+        now(),
+        &reference(),
+    ));
     let DeclarationEvent::Amended(a) = &event else {
         panic!("not amended: {event:?}")
     };
@@ -142,7 +179,7 @@ fn amending_is_only_possible_after_release() {
     ] {
         let cmd = amend("why", json!({"note": "x"}));
         assert_eq!(
-            when(&state_in(status), &admin(), cmd),
+            when_in(&state_in(status), cmd, &admin(), now(), &reference()),
             Err(DomainError::IllegalTransition {
                 from: status.code(),
                 to: 2

@@ -33,10 +33,12 @@ fn minimal() -> DeclarationData {
 
 #[test]
 fn creating_a_draft_records_owner_type_and_data() {
-    let event = one_event(when(
+    let event = one_event(when_in(
         &DeclarationState::default(),
-        &acme(),
         create(minimal()),
+        &acme(),
+        now(),
+        &reference(),
     ));
     let DeclarationEvent::Drafted(d) = &event else {
         panic!("not drafted: {event:?}")
@@ -47,7 +49,7 @@ fn creating_a_draft_records_owner_type_and_data() {
     assert_eq!(d.username, "acme");
     assert_eq!(d.company_name.as_deref(), Some("Acme Trading"));
     assert_eq!(d.data, minimal());
-    let state = given(&[event]);
+    let state = given::<DeclarationState>(&[event]);
     assert_eq!(state.status, Some(Draft));
     assert_eq!(state.version, 1);
 }
@@ -58,7 +60,16 @@ fn a_draft_with_only_type_and_tracking_number_is_accepted_though_incomplete() {
     data.consignee_scc = s("not a uscc");
     data.net_weight = Some(dec("9"));
     data.gross_weight = Some(dec("1"));
-    assert!(when(&DeclarationState::default(), &acme(), create(data.clone())).is_ok());
+    assert!(
+        when_in(
+            &DeclarationState::default(),
+            create(data.clone()),
+            &acme(),
+            now(),
+            &reference()
+        )
+        .is_ok()
+    );
     let reference = reference();
     assert!(!crate::declaration::draft_complete(
         ty("OC"),
@@ -71,10 +82,12 @@ fn a_draft_with_only_type_and_tracking_number_is_accepted_though_incomplete() {
 #[test]
 fn staff_create_drafts_for_the_customer_they_name() {
     for staff in [operator(), admin(), superadmin()] {
-        let event = one_event(when(
+        let event = one_event(when_in(
             &DeclarationState::default(),
-            &staff,
             create(minimal()),
+            &staff,
+            now(),
+            &reference(),
         ));
         let DeclarationEvent::Drafted(d) = &event else {
             panic!("not drafted: {event:?}")
@@ -85,13 +98,25 @@ fn staff_create_drafts_for_the_customer_they_name() {
 
 #[test]
 fn a_customer_may_not_create_a_draft_for_another_customer() {
-    let result = when(&DeclarationState::default(), &globex(), create(minimal()));
+    let result = when_in(
+        &DeclarationState::default(),
+        create(minimal()),
+        &globex(),
+        now(),
+        &reference(),
+    );
     assert_eq!(result, Err(DomainError::Forbidden));
 }
 
 #[test]
 fn creating_on_an_existing_stream_is_a_conflict() {
-    let result = when(&state_in(Draft), &acme(), create(minimal()));
+    let result = when_in(
+        &state_in(Draft),
+        create(minimal()),
+        &acme(),
+        now(),
+        &reference(),
+    );
     assert!(
         matches!(result, Err(DomainError::Conflict(_))),
         "{result:?}"
@@ -105,7 +130,13 @@ fn a_draft_without_a_tracking_number_is_refused() {
             tracking_number: blank,
             ..DeclarationData::default()
         };
-        let v = violations(when(&DeclarationState::default(), &acme(), create(data)));
+        let v = violations(when_in(
+            &DeclarationState::default(),
+            create(data),
+            &acme(),
+            now(),
+            &reference(),
+        ));
         assert!(has(&v, "trackingNumber", "required"), "{v:?}");
     }
 }
@@ -116,13 +147,28 @@ fn a_tracking_number_longer_than_64_characters_is_refused() {
         tracking_number: Some("1".repeat(65)),
         ..DeclarationData::default()
     };
-    let v = violations(when(&DeclarationState::default(), &acme(), create(data)));
+    let v = violations(when_in(
+        &DeclarationState::default(),
+        create(data),
+        &acme(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "trackingNumber", "max_length"));
     let data = DeclarationData {
         tracking_number: Some("1".repeat(64)),
         ..DeclarationData::default()
     };
-    assert!(when(&DeclarationState::default(), &acme(), create(data)).is_ok());
+    assert!(
+        when_in(
+            &DeclarationState::default(),
+            create(data),
+            &acme(),
+            now(),
+            &reference()
+        )
+        .is_ok()
+    );
 }
 
 #[test]
@@ -136,7 +182,13 @@ fn a_string_longer_than_1000_characters_is_refused_naming_its_path() {
             ..GoodsLine::default()
         },
     ];
-    let v = violations(when(&DeclarationState::default(), &acme(), create(data)));
+    let v = violations(when_in(
+        &DeclarationState::default(),
+        create(data),
+        &acme(),
+        now(),
+        &reference(),
+    ));
     let mut f = fields(&v);
     f.sort();
     assert_eq!(f, vec!["declarationGoodsInfo[1].goodsName", "note"]);
@@ -146,7 +198,13 @@ fn a_string_longer_than_1000_characters_is_refused_naming_its_path() {
 fn more_than_1000_goods_lines_are_refused() {
     let mut data = minimal();
     data.declaration_goods_info = vec![GoodsLine::default(); 1001];
-    let v = violations(when(&DeclarationState::default(), &acme(), create(data)));
+    let v = violations(when_in(
+        &DeclarationState::default(),
+        create(data),
+        &acme(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "declarationGoodsInfo", "max_items"));
 }
 
@@ -161,7 +219,13 @@ fn editing_records_each_changed_field_by_its_json_path() {
     data.gross_weight = Some(dec("2.5"));
     data.note = s("fragile");
     data.declaration_goods_info[0].goods_code = s("8517620000");
-    let event = one_event(when(&state, &acme(), edit(data.clone())));
+    let event = one_event(when_in(
+        &state,
+        edit(data.clone()),
+        &acme(),
+        now(),
+        &reference(),
+    ));
     let DeclarationEvent::Edited(e) = &event else {
         panic!("not edited: {event:?}")
     };
@@ -189,7 +253,7 @@ fn editing_records_each_changed_field_by_its_json_path() {
             },
         ]
     );
-    let after = given(&[history_to(Draft), vec![event]].concat());
+    let after = given::<DeclarationState>(&[history_to(Draft), vec![event]].concat());
     assert_eq!(after.data, data);
     assert_eq!(after.version, 2);
     assert_eq!(after.status, Some(Draft));
@@ -203,7 +267,13 @@ fn adding_and_removing_goods_lines_records_whole_lines() {
         goods_name: s("耳机"),
         ..GoodsLine::default()
     });
-    let event = one_event(when(&state, &acme(), edit(data.clone())));
+    let event = one_event(when_in(
+        &state,
+        edit(data.clone()),
+        &acme(),
+        now(),
+        &reference(),
+    ));
     let DeclarationEvent::Edited(e) = &event else {
         panic!("not edited: {event:?}")
     };
@@ -212,10 +282,10 @@ fn adding_and_removing_goods_lines_records_whole_lines() {
     assert_eq!(e.changes[0].old, json!(null));
     assert_eq!(e.changes[0].new["goodsName"], json!("耳机"));
 
-    let state = given(&[history_to(Draft), vec![event]].concat());
+    let state = given::<DeclarationState>(&[history_to(Draft), vec![event]].concat());
     let mut fewer = data;
     fewer.declaration_goods_info.remove(0);
-    let event = one_event(when(&state, &acme(), edit(fewer)));
+    let event = one_event(when_in(&state, edit(fewer), &acme(), now(), &reference()));
     let DeclarationEvent::Edited(e) = &event else {
         panic!("not edited: {event:?}")
     };
@@ -235,7 +305,16 @@ fn adding_and_removing_goods_lines_records_whole_lines() {
 #[test]
 fn an_edit_that_changes_nothing_produces_no_event() {
     let state = state_in(Draft);
-    assert_eq!(when(&state, &acme(), edit(state.data.clone())), Ok(vec![]));
+    assert_eq!(
+        when_in(
+            &state,
+            edit(state.data.clone()),
+            &acme(),
+            now(),
+            &reference()
+        ),
+        Ok(vec![])
+    );
 }
 
 #[test]
@@ -243,7 +322,7 @@ fn an_edit_must_still_be_a_valid_draft() {
     let state = state_in(Draft);
     let mut data = state.data.clone();
     data.tracking_number = None;
-    let v = violations(when(&state, &acme(), edit(data)));
+    let v = violations(when_in(&state, edit(data), &acme(), now(), &reference()));
     assert!(has(&v, "trackingNumber", "required"));
 }
 
@@ -255,7 +334,7 @@ fn owner_and_staff_edit_drafts_and_declarations_returned_to_the_customer() {
             let mut data = state.data.clone();
             data.note = s("changed");
             assert!(matches!(
-                one_event(when(&state, &a, edit(data))),
+                one_event(when_in(&state, edit(data), &a, now(), &reference())),
                 DeclarationEvent::Edited(_)
             ));
         }
@@ -268,9 +347,9 @@ fn only_staff_edit_a_declaration_returned_by_customs() {
     let mut data = state.data.clone();
     data.note = s("corrected HS code");
     for a in [operator(), admin(), superadmin()] {
-        assert!(when(&state, &a, edit(data.clone())).is_ok());
+        assert!(when_in(&state, edit(data.clone()), &a, now(), &reference()).is_ok());
     }
-    let result = when(&state, &acme(), edit(data));
+    let result = when_in(&state, edit(data), &acme(), now(), &reference());
     assert_eq!(
         result,
         Err(DomainError::Conflict(
@@ -292,7 +371,7 @@ fn nobody_edits_a_declaration_in_customs_hands_completed_or_deleted() {
             let state = state_in(status);
             let mut data = state.data.clone();
             data.note = s("late change");
-            let result = when(&state, &a, edit(data));
+            let result = when_in(&state, edit(data), &a, now(), &reference());
             assert!(
                 matches!(result, Err(DomainError::Conflict(_))),
                 "{status:?} {result:?}"
@@ -303,6 +382,12 @@ fn nobody_edits_a_declaration_in_customs_hands_completed_or_deleted() {
 
 #[test]
 fn editing_a_declaration_that_does_not_exist_is_not_found() {
-    let result = when(&DeclarationState::default(), &operator(), edit(minimal()));
+    let result = when_in(
+        &DeclarationState::default(),
+        edit(minimal()),
+        &operator(),
+        now(),
+        &reference(),
+    );
     assert_eq!(result, Err(DomainError::NotFound));
 }

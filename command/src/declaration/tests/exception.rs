@@ -16,8 +16,8 @@ fn raise() -> DeclarationCommand {
 }
 
 fn held_from(status: DeclarationStatus) -> DeclarationState {
-    let mut state = given(&history_to(status));
-    let event = one_event(when(&state, &operator(), raise()));
+    let mut state = given::<DeclarationState>(&history_to(status));
+    let event = one_event(when_in(&state, raise(), &operator(), now(), &reference()));
     state.evolve(&event);
     state
 }
@@ -25,8 +25,8 @@ fn held_from(status: DeclarationStatus) -> DeclarationState {
 #[test]
 fn raising_holds_a_declaration_in_1_or_2() {
     for from in [Unprocessed, ReviewedNotCompleted] {
-        let state = given(&history_to(from));
-        match one_event(when(&state, &operator(), raise())) {
+        let state = given::<DeclarationState>(&history_to(from));
+        match one_event(when_in(&state, raise(), &operator(), now(), &reference())) {
             DeclarationEvent::ExceptionRaised(m) => {
                 assert_eq!(
                     (m.from, m.to, m.exception_id),
@@ -50,9 +50,9 @@ fn raising_from_any_other_status_is_illegal_and_a_second_open_exception_a_confli
         ReturnedNotSubmitted,
         Deleted,
     ] {
-        let state = given(&history_to(from));
+        let state = given::<DeclarationState>(&history_to(from));
         assert_eq!(
-            when(&state, &admin(), raise()).expect_err("refused"),
+            when_in(&state, raise(), &admin(), now(), &reference()).expect_err("refused"),
             DomainError::IllegalTransition {
                 from: from.code(),
                 to: 4
@@ -64,17 +64,17 @@ fn raising_from_any_other_status_is_illegal_and_a_second_open_exception_a_confli
         exception_id: Uuid::from_u128(99),
     };
     assert!(matches!(
-        when(&held, &admin(), second).expect_err("refused"),
+        when_in(&held, second, &admin(), now(), &reference()).expect_err("refused"),
         DomainError::Conflict(_)
     ));
 }
 
 #[test]
 fn a_customer_raises_only_on_their_own_declaration() {
-    let state = given(&history_to(Unprocessed));
-    assert!(when(&state, &acme(), raise()).is_ok());
+    let state = given::<DeclarationState>(&history_to(Unprocessed));
+    assert!(when_in(&state, raise(), &acme(), now(), &reference()).is_ok());
     assert_eq!(
-        when(&state, &globex(), raise()).expect_err("refused"),
+        when_in(&state, raise(), &globex(), now(), &reference()).expect_err("refused"),
         DomainError::NotFound
     );
 }
@@ -91,7 +91,7 @@ fn resolving_returns_to_the_earlier_status_with_the_confirmed_changes() {
             exception_id: EXCEPTION,
             changes,
         };
-        let event = one_event(when(&held, &operator(), cmd));
+        let event = one_event(when_in(&held, cmd, &operator(), now(), &reference()));
         let DeclarationEvent::ExceptionResolved(r) = &event else {
             panic!("{event:?}")
         };
@@ -119,19 +119,32 @@ fn voiding_sends_it_to_11_and_only_the_holding_exception_moves_it() {
         exception_id: id,
         reason: Some(" duplicate ".into()),
     };
-    let event = one_event(when(&held, &admin(), void(EXCEPTION)));
+    let event = one_event(when_in(
+        &held,
+        void(EXCEPTION),
+        &admin(),
+        now(),
+        &reference(),
+    ));
     let DeclarationEvent::ExceptionVoided(m) = &event else {
         panic!("{event:?}")
     };
     assert_eq!((m.from, m.to), (DocumentException, ReturnedNotSubmitted));
     assert_eq!(m.reason.as_deref(), Some("duplicate"));
     assert_eq!(
-        when(&held, &admin(), void(Uuid::from_u128(5))).expect_err("refused"),
+        when_in(
+            &held,
+            void(Uuid::from_u128(5)),
+            &admin(),
+            now(),
+            &reference()
+        )
+        .expect_err("refused"),
         DomainError::IllegalTransition { from: 4, to: 11 }
     );
-    let not_held = given(&history_to(Unprocessed));
+    let not_held = given::<DeclarationState>(&history_to(Unprocessed));
     assert_eq!(
-        when(&not_held, &admin(), void(EXCEPTION)).expect_err("refused"),
+        when_in(&not_held, void(EXCEPTION), &admin(), now(), &reference()).expect_err("refused"),
         DomainError::IllegalTransition { from: 1, to: 11 }
     );
 }
@@ -139,13 +152,31 @@ fn voiding_sends_it_to_11_and_only_the_holding_exception_moves_it() {
 #[test]
 fn a_held_declaration_takes_no_other_move_and_no_edit() {
     let held = held_from(Unprocessed);
-    assert!(when(&held, &operator(), DeclarationCommand::Review).is_err());
-    assert!(when(&held, &acme(), DeclarationCommand::Withdraw).is_err());
+    assert!(
+        when_in(
+            &held,
+            DeclarationCommand::Review,
+            &operator(),
+            now(),
+            &reference()
+        )
+        .is_err()
+    );
+    assert!(
+        when_in(
+            &held,
+            DeclarationCommand::Withdraw,
+            &acme(),
+            now(),
+            &reference()
+        )
+        .is_err()
+    );
     let edit = DeclarationCommand::Edit {
         data: held.data.clone(),
     };
     assert!(matches!(
-        when(&held, &operator(), edit).expect_err("refused"),
+        when_in(&held, edit, &operator(), now(), &reference()).expect_err("refused"),
         DomainError::Conflict(_)
     ));
 }

@@ -65,8 +65,14 @@ fn the_problems_are_the_ones_a_submit_would_meet() {
         .iter()
         .map(|p| (p.field.clone(), p.rule.clone()))
         .collect();
-    let state = given(&[drafted(oc(), d)]);
-    let refused = violations(when(&state, &acme(), DeclarationCommand::Submit));
+    let state = given::<DeclarationState>(&[drafted(oc(), d)]);
+    let refused = violations(when_in(
+        &state,
+        DeclarationCommand::Submit,
+        &acme(),
+        now(),
+        &reference(),
+    ));
     let mut theirs: Vec<(String, String)> = refused
         .iter()
         .map(|v| (v.field.clone(), v.rule.to_string()))

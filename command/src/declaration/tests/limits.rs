@@ -35,11 +35,23 @@ fn draft() -> DeclarationData {
 }
 
 fn refused(data: DeclarationData) -> Vec<Violation> {
-    violations(when(&DeclarationState::default(), &acme(), create(data)))
+    violations(when_in(
+        &DeclarationState::default(),
+        create(data),
+        &acme(),
+        now(),
+        &reference(),
+    ))
 }
 
 fn accepted(data: DeclarationData) {
-    let result = when(&DeclarationState::default(), &acme(), create(data));
+    let result = when_in(
+        &DeclarationState::default(),
+        create(data),
+        &acme(),
+        now(),
+        &reference(),
+    );
     assert!(result.is_ok(), "{result:?}");
 }
 
@@ -169,7 +181,13 @@ fn an_edit_is_held_to_the_same_caps() {
     let state = state_in(events::declaration::DeclarationStatus::Draft);
     let mut data = state.data.clone();
     data.slic = Some(cjk(100));
-    let v = violations(when(&state, &acme(), DeclarationCommand::Edit { data }));
+    let v = violations(when_in(
+        &state,
+        DeclarationCommand::Edit { data },
+        &acme(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "slic", "max_bytes"), "{v:?}");
 }
 
@@ -180,8 +198,14 @@ fn a_submit_of_a_form_that_breaks_a_cap_is_refused() {
     let t = ty("IC");
     let mut data = complete_data(t);
     data.port = Some(cjk(300));
-    let state = given(&[drafted(t, data)]);
-    let v = violations(when(&state, &acme(), DeclarationCommand::Submit));
+    let state = given::<DeclarationState>(&[drafted(t, data)]);
+    let v = violations(when_in(
+        &state,
+        DeclarationCommand::Submit,
+        &acme(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "port", "max_bytes"), "{v:?}");
 }
 
@@ -290,8 +314,14 @@ fn overflowing_values_through_the_command_are_a_validation_error() {
     line.goods_quantity = Some(dec("100000000000000000000"));
     line.unit_price = Some(dec("100000000000000000000"));
     line.district_code = s("123é");
-    let state = given(&[drafted(t, data)]);
-    let v = violations(when(&state, &acme(), DeclarationCommand::Submit));
+    let state = given::<DeclarationState>(&[drafted(t, data)]);
+    let v = violations(when_in(
+        &state,
+        DeclarationCommand::Submit,
+        &acme(),
+        now(),
+        &reference(),
+    ));
     assert!(
         has(&v, "declarationGoodsInfo[0].totalPrice", "out_of_range"),
         "{v:?}"

@@ -136,7 +136,7 @@ fn every_command_from_every_status_is_allowed_or_refused_as_the_state_machine_sa
         for from in DeclarationStatus::ALL {
             for role in Role::ALL {
                 let state = state_in(from);
-                let result = when(&state, &actor_for(role), command(m));
+                let result = when_in(&state, command(m), &actor_for(role), now(), &reference());
                 let ever = table
                     .iter()
                     .any(|(mv, _, _, roles)| *mv == m && roles.contains(&role));
@@ -202,7 +202,13 @@ fn the_rules_table_answers_the_same_as_domain_md() {
 fn a_customer_acting_on_another_customers_declaration_gets_not_found() {
     for status in DeclarationStatus::ALL {
         for m in Move::ALL {
-            let result = when(&state_in(status), &globex(), command(m));
+            let result = when_in(
+                &state_in(status),
+                command(m),
+                &globex(),
+                now(),
+                &reference(),
+            );
             assert_eq!(
                 result,
                 Err(DomainError::NotFound),
@@ -214,7 +220,7 @@ fn a_customer_acting_on_another_customers_declaration_gets_not_found() {
             data: complete_data(ty("IC")),
         };
         assert_eq!(
-            when(&state_in(status), &globex(), edit),
+            when_in(&state_in(status), edit, &globex(), now(), &reference()),
             Err(DomainError::NotFound)
         );
     }
@@ -224,7 +230,13 @@ fn a_customer_acting_on_another_customers_declaration_gets_not_found() {
 fn a_customer_without_a_company_gets_not_found() {
     let mut stray = acme();
     stray.customer_id = None;
-    let result = when(&state_in(Draft), &stray, DeclarationCommand::Submit);
+    let result = when_in(
+        &state_in(Draft),
+        DeclarationCommand::Submit,
+        &stray,
+        now(),
+        &reference(),
+    );
     assert_eq!(result, Err(DomainError::NotFound));
 }
 
@@ -234,7 +246,7 @@ fn any_command_on_a_declaration_that_does_not_exist_is_not_found() {
     for m in Move::ALL {
         for a in [acme(), operator(), admin()] {
             assert_eq!(
-                when(&nothing, &a, command(m)),
+                when_in(&nothing, command(m), &a, now(), &reference()),
                 Err(DomainError::NotFound),
                 "{m:?}"
             );
@@ -245,10 +257,12 @@ fn any_command_on_a_declaration_that_does_not_exist_is_not_found() {
 #[test]
 fn not_found_comes_before_forbidden() {
     // globex may never review; acme's declaration must still look absent to them.
-    let result = when(
+    let result = when_in(
         &state_in(Unprocessed),
-        &globex(),
         DeclarationCommand::Review,
+        &globex(),
+        now(),
+        &reference(),
     );
     assert_eq!(result, Err(DomainError::NotFound));
 }
@@ -256,10 +270,22 @@ fn not_found_comes_before_forbidden() {
 #[test]
 fn forbidden_comes_before_illegal_transition() {
     // A customer never reviews, whatever the status.
-    let result = when(&state_in(Draft), &acme(), DeclarationCommand::Review);
+    let result = when_in(
+        &state_in(Draft),
+        DeclarationCommand::Review,
+        &acme(),
+        now(),
+        &reference(),
+    );
     assert_eq!(result, Err(DomainError::Forbidden));
     // An operator never amends, even a declaration that is not completed.
-    let result = when(&state_in(Draft), &operator(), command(Move::Amend));
+    let result = when_in(
+        &state_in(Draft),
+        command(Move::Amend),
+        &operator(),
+        now(),
+        &reference(),
+    );
     assert_eq!(result, Err(DomainError::Forbidden));
 }
 
@@ -268,7 +294,7 @@ fn illegal_transition_comes_before_validation() {
     let blank = DeclarationCommand::Return {
         reason: "  ".into(),
     };
-    let result = when(&state_in(Draft), &operator(), blank);
+    let result = when_in(&state_in(Draft), blank, &operator(), now(), &reference());
     assert_eq!(
         result,
         Err(DomainError::IllegalTransition { from: 0, to: 11 })
@@ -277,10 +303,12 @@ fn illegal_transition_comes_before_validation() {
 
 #[test]
 fn an_operator_may_not_delete_a_returned_declaration() {
-    let result = when(
+    let result = when_in(
         &state_in(ReturnedNotSubmitted),
-        &operator(),
         command(Move::Delete),
+        &operator(),
+        now(),
+        &reference(),
     );
     assert_eq!(
         result,
@@ -295,7 +323,7 @@ fn a_deleted_declaration_is_final() {
         for a in [acme(), operator(), admin(), superadmin()] {
             assert!(
                 matches!(
-                    when(&state, &a, command(m)),
+                    when_in(&state, command(m), &a, now(), &reference()),
                     Err(DomainError::IllegalTransition { from: 5, .. } | DomainError::Forbidden)
                 ),
                 "{m:?}"
@@ -306,7 +334,13 @@ fn a_deleted_declaration_is_final() {
 
 #[test]
 fn submitting_a_complete_draft_moves_it_to_unprocessed() {
-    let event = one_event(when(&state_in(Draft), &acme(), DeclarationCommand::Submit));
+    let event = one_event(when_in(
+        &state_in(Draft),
+        DeclarationCommand::Submit,
+        &acme(),
+        now(),
+        &reference(),
+    ));
     assert_eq!(
         event,
         DeclarationEvent::Submitted(Transition {
@@ -324,8 +358,14 @@ fn submitting_an_incomplete_draft_is_refused_with_every_violation() {
     let mut data = complete_data(t);
     data.net_weight = Some(dec("2"));
     data.declaration_goods_info[0].goods_code = s("85171");
-    let state = given(&[drafted(t, data)]);
-    let v = violations(when(&state, &acme(), DeclarationCommand::Submit));
+    let state = given::<DeclarationState>(&[drafted(t, data)]);
+    let v = violations(when_in(
+        &state,
+        DeclarationCommand::Submit,
+        &acme(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "netWeight", "net_weight_above_gross"), "{v:?}");
     assert!(
         has(&v, "declarationGoodsInfo[0].goodsCode", "hs_code"),
@@ -335,10 +375,12 @@ fn submitting_an_incomplete_draft_is_refused_with_every_violation() {
 
 #[test]
 fn resubmitting_a_returned_declaration_moves_it_to_unprocessed() {
-    let event = one_event(when(
+    let event = one_event(when_in(
         &state_in(ReturnedNotSubmitted),
-        &operator(),
         DeclarationCommand::Submit,
+        &operator(),
+        now(),
+        &reference(),
     ));
     assert_eq!(transition_of(&event), (ReturnedNotSubmitted, Unprocessed));
 }
@@ -347,16 +389,24 @@ fn resubmitting_a_returned_declaration_moves_it_to_unprocessed() {
 fn resubmitting_runs_the_validation_again() {
     let mut state = state_in(ReturnedNotSubmitted);
     state.data.declaration_goods_info.clear();
-    let v = violations(when(&state, &acme(), DeclarationCommand::Submit));
+    let v = violations(when_in(
+        &state,
+        DeclarationCommand::Submit,
+        &acme(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "declarationGoodsInfo", "min_items"));
 }
 
 #[test]
 fn withdrawing_before_review_returns_the_declaration_to_draft() {
-    let event = one_event(when(
+    let event = one_event(when_in(
         &state_in(Unprocessed),
-        &acme(),
         DeclarationCommand::Withdraw,
+        &acme(),
+        now(),
+        &reference(),
     ));
     assert!(matches!(event, DeclarationEvent::Withdrawn(_)));
     assert_eq!(transition_of(&event), (Unprocessed, Draft));
@@ -364,20 +414,24 @@ fn withdrawing_before_review_returns_the_declaration_to_draft() {
 
 #[test]
 fn an_operator_may_not_withdraw() {
-    let result = when(
+    let result = when_in(
         &state_in(Unprocessed),
-        &operator(),
         DeclarationCommand::Withdraw,
+        &operator(),
+        now(),
+        &reference(),
     );
     assert_eq!(result, Err(DomainError::Forbidden));
 }
 
 #[test]
 fn reviewing_moves_an_unprocessed_declaration_to_reviewed() {
-    let event = one_event(when(
+    let event = one_event(when_in(
         &state_in(Unprocessed),
-        &operator(),
         DeclarationCommand::Review,
+        &operator(),
+        now(),
+        &reference(),
     ));
     assert!(matches!(event, DeclarationEvent::Reviewed(_)));
     assert_eq!(transition_of(&event), (Unprocessed, ReviewedNotCompleted));
@@ -388,7 +442,13 @@ fn returning_records_the_trimmed_reason() {
     let cmd = DeclarationCommand::Return {
         reason: "  missing invoice \n".into(),
     };
-    let event = one_event(when(&state_in(Unprocessed), &admin(), cmd));
+    let event = one_event(when_in(
+        &state_in(Unprocessed),
+        cmd,
+        &admin(),
+        now(),
+        &reference(),
+    ));
     let DeclarationEvent::Returned(t) = event else {
         panic!("not returned: {event:?}")
     };
@@ -399,7 +459,13 @@ fn returning_records_the_trimmed_reason() {
 #[test]
 fn returning_without_a_reason_is_refused() {
     let cmd = DeclarationCommand::Return { reason: " ".into() };
-    let v = violations(when(&state_in(Unprocessed), &operator(), cmd));
+    let v = violations(when_in(
+        &state_in(Unprocessed),
+        cmd,
+        &operator(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "reason", "required"));
     assert!(!v[0].zh.is_empty() && v[0].en.contains("reason"));
 }
@@ -409,12 +475,27 @@ fn a_reason_longer_than_500_characters_is_refused() {
     let cmd = DeclarationCommand::Return {
         reason: "理".repeat(501),
     };
-    let v = violations(when(&state_in(Unprocessed), &operator(), cmd));
+    let v = violations(when_in(
+        &state_in(Unprocessed),
+        cmd,
+        &operator(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "reason", "max_length"));
     let cmd = DeclarationCommand::Return {
         reason: "理".repeat(500),
     };
-    assert!(when(&state_in(Unprocessed), &operator(), cmd).is_ok());
+    assert!(
+        when_in(
+            &state_in(Unprocessed),
+            cmd,
+            &operator(),
+            now(),
+            &reference()
+        )
+        .is_ok()
+    );
 }
 
 #[test]
@@ -422,7 +503,13 @@ fn completing_with_receipt_p_records_the_receipt_code() {
     let cmd = DeclarationCommand::Complete {
         receipt_code: s("p"),
     };
-    let event = one_event(when(&state_in(ReviewedNotCompleted), &operator(), cmd));
+    let event = one_event(when_in(
+        &state_in(ReviewedNotCompleted),
+        cmd,
+        &operator(),
+        now(),
+        &reference(),
+    ));
     let DeclarationEvent::Completed(t) = &event else {
         panic!("not completed: {event:?}")
     };
@@ -437,7 +524,13 @@ fn completing_without_a_receipt_code_is_allowed() {
     let cmd = DeclarationCommand::Complete {
         receipt_code: s(" "),
     };
-    let event = one_event(when(&state_in(ReviewedNotCompleted), &admin(), cmd));
+    let event = one_event(when_in(
+        &state_in(ReviewedNotCompleted),
+        cmd,
+        &admin(),
+        now(),
+        &reference(),
+    ));
     assert_eq!(transition_of(&event), (ReviewedNotCompleted, Completed));
 }
 
@@ -446,7 +539,13 @@ fn completing_with_a_rejection_receipt_code_is_refused() {
     let cmd = DeclarationCommand::Complete {
         receipt_code: s("E"),
     };
-    let v = violations(when(&state_in(ReviewedNotCompleted), &operator(), cmd));
+    let v = violations(when_in(
+        &state_in(ReviewedNotCompleted),
+        cmd,
+        &operator(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "receiptCode", "receipt_code"));
 }
 
@@ -456,7 +555,13 @@ fn rejecting_records_the_reason_and_receipt_code() {
         reason: "declaration failed".into(),
         receipt_code: s("Y"),
     };
-    let event = one_event(when(&state_in(ReviewedNotCompleted), &operator(), cmd));
+    let event = one_event(when_in(
+        &state_in(ReviewedNotCompleted),
+        cmd,
+        &operator(),
+        now(),
+        &reference(),
+    ));
     let DeclarationEvent::Rejected(t) = &event else {
         panic!("not rejected: {event:?}")
     };
@@ -473,17 +578,25 @@ fn rejecting_without_a_reason_or_with_a_release_code_is_refused() {
         reason: "".into(),
         receipt_code: s("P"),
     };
-    let v = violations(when(&state_in(ReviewedNotCompleted), &operator(), cmd));
+    let v = violations(when_in(
+        &state_in(ReviewedNotCompleted),
+        cmd,
+        &operator(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "reason", "required"));
     assert!(has(&v, "receiptCode", "receipt_code"));
 }
 
 #[test]
 fn redeclaring_moves_a_returned_declaration_back_to_reviewed() {
-    let event = one_event(when(
+    let event = one_event(when_in(
         &state_in(ReturnedNotCompleted),
-        &operator(),
         DeclarationCommand::Redeclare,
+        &operator(),
+        now(),
+        &reference(),
     ));
     assert!(matches!(event, DeclarationEvent::Redeclared(_)));
     assert_eq!(
@@ -497,14 +610,26 @@ fn sending_back_needs_a_reason() {
     let ok = DeclarationCommand::SendBack {
         reason: "need the contract".into(),
     };
-    let event = one_event(when(&state_in(ReturnedNotCompleted), &admin(), ok));
+    let event = one_event(when_in(
+        &state_in(ReturnedNotCompleted),
+        ok,
+        &admin(),
+        now(),
+        &reference(),
+    ));
     assert!(matches!(event, DeclarationEvent::SentBack(_)));
     assert_eq!(
         transition_of(&event),
         (ReturnedNotCompleted, ReturnedNotSubmitted)
     );
     let blank = DeclarationCommand::SendBack { reason: "".into() };
-    let v = violations(when(&state_in(ReturnedNotCompleted), &admin(), blank));
+    let v = violations(when_in(
+        &state_in(ReturnedNotCompleted),
+        blank,
+        &admin(),
+        now(),
+        &reference(),
+    ));
     assert!(has(&v, "reason", "required"));
 }
 
@@ -513,15 +638,17 @@ fn deleting_a_draft_records_the_optional_reason() {
     let cmd = DeclarationCommand::Delete {
         reason: s(" duplicate "),
     };
-    let event = one_event(when(&state_in(Draft), &acme(), cmd));
+    let event = one_event(when_in(&state_in(Draft), cmd, &acme(), now(), &reference()));
     let DeclarationEvent::Deleted(t) = &event else {
         panic!("not deleted: {event:?}")
     };
     assert_eq!(t.reason.as_deref(), Some("duplicate"));
-    let event = one_event(when(
+    let event = one_event(when_in(
         &state_in(Draft),
-        &operator(),
         DeclarationCommand::Delete { reason: None },
+        &operator(),
+        now(),
+        &reference(),
     ));
     let DeclarationEvent::Deleted(t) = &event else {
         panic!("not deleted: {event:?}")
@@ -531,10 +658,12 @@ fn deleting_a_draft_records_the_optional_reason() {
 
 #[test]
 fn a_customer_may_abandon_a_returned_declaration() {
-    let event = one_event(when(
+    let event = one_event(when_in(
         &state_in(ReturnedNotSubmitted),
-        &acme(),
         DeclarationCommand::Delete { reason: None },
+        &acme(),
+        now(),
+        &reference(),
     ));
     assert_eq!(transition_of(&event), (ReturnedNotSubmitted, Deleted));
 }
@@ -543,7 +672,7 @@ fn a_customer_may_abandon_a_returned_declaration() {
 fn a_document_exception_accepts_none_of_these_commands_yet() {
     let state = state_in(DocumentException);
     for m in Move::ALL {
-        let result = when(&state, &admin(), command(m));
+        let result = when_in(&state, command(m), &admin(), now(), &reference());
         assert!(
             matches!(
                 result,

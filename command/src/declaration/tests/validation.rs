@@ -77,10 +77,10 @@ fn every_uscc_field_is_checked_for_its_check_character() {
 #[test]
 fn the_published_uscc_examples_pass_and_a_changed_character_fails() {
     for code in [USCC_A, USCC_B, USCC_C] {
-        assert!(v::uscc::check(code).is_ok());
+        assert!(crate::rules::uscc::check(code).is_ok());
         let mut wrong = code.to_string();
         wrong.replace_range(3..4, if &code[3..4] == "1" { "2" } else { "1" });
-        assert!(v::uscc::check(&wrong).is_err(), "{wrong}");
+        assert!(crate::rules::uscc::check(&wrong).is_err(), "{wrong}");
     }
 }
 
@@ -220,10 +220,12 @@ fn submitting_a_draft_with_net_weight_above_gross_is_refused() {
     let t = ty("IC");
     let mut data = complete_data(t);
     data.net_weight = Some(dec("1.6"));
-    let result = when(
-        &given(&[drafted(t, data)]),
-        &acme(),
+    let result = when_in(
+        &given::<DeclarationState>(&[drafted(t, data)]),
         DeclarationCommand::Submit,
+        &acme(),
+        now(),
+        &reference(),
     );
     assert!(has(
         &violations(result),
@@ -556,8 +558,17 @@ fn codes_are_judged_by_the_table_in_force_on_the_declaration_date() {
     // Submitting uses declareDate when set.
     data.declare_date = s("20260601");
     let t = ty("IC");
-    let state = given(&[drafted(t, data)]);
-    assert!(when(&state, &acme(), DeclarationCommand::Submit).is_ok());
+    let state = given::<DeclarationState>(&[drafted(t, data)]);
+    assert!(
+        when_in(
+            &state,
+            DeclarationCommand::Submit,
+            &acme(),
+            now(),
+            &reference()
+        )
+        .is_ok()
+    );
 }
 
 #[test]

@@ -34,7 +34,7 @@ fn a_good_workbook_streams_its_rows_with_numbers_as_text() {
         s.write_number(1, 2, 2.5).expect("cell");
         s.write_string(3, 1, "x").expect("cell");
     });
-    let mut book = Workbook::open(&bytes).expect("opens");
+    let mut book = LocalWorkbook::open(&bytes).expect("opens");
     let mut rows = Vec::new();
     book.rows(0, |r| {
         rows.push((r.number, r.cells));
@@ -145,12 +145,31 @@ fn a_sheet_too_tall_or_too_wide_is_refused_before_a_range_is_allocated() {
         s.write_string(0, 0, "a").expect("cell");
         s.write_string(MAX_ROWS + 5, 0, "far").expect("cell");
     });
-    let mut book = Workbook::open(&tall).expect("opens");
+    let mut book = LocalWorkbook::open(&tall).expect("opens");
     assert!(message(book.rows(0, |_| Ok(()))).contains("too many rows"));
     let wide = xlsx(|s| {
         s.write_string(0, (MAX_COLUMNS + 3) as u16, "far")
             .expect("cell");
     });
-    let mut book = Workbook::open(&wide).expect("opens");
+    let mut book = LocalWorkbook::open(&wide).expect("opens");
     assert!(message(book.rows(0, |_| Ok(()))).contains("too many columns"));
+}
+
+#[test]
+fn a_shared_string_table_declaring_more_strings_than_it_holds_is_refused() {
+    let head = br#"<?xml version="1.0"?><sst xmlns="x" count="2" uniqueCount="4000000000000"><si><t>a</t></si>"#;
+    let e = check_shared_strings(head, 2048).expect_err("refused");
+    assert!(e.en.contains("uniqueCount"), "{}", e.en);
+    let fine = br#"<sst count='2' uniqueCount='2'><si><t>a</t></si><si><t>b</t></si></sst>"#;
+    assert!(check_shared_strings(fine, fine.len() as u64).is_ok());
+}
+
+#[test]
+fn xml_nested_deeper_than_the_cap_is_refused() {
+    let mut d = Depth::default();
+    let deep = "<a>".repeat(MAX_XML_DEPTH as usize + 1);
+    assert!(d.too_deep(deep.as_bytes()));
+    let mut flat = Depth::default();
+    let wide = "<row r=\"1\"><c/><c a='>'/></row>".repeat(10_000);
+    assert!(!flat.too_deep(wide.as_bytes()));
 }

@@ -3,7 +3,6 @@
 
 use lettre::message::{Mailbox, header::ContentType};
 use lettre::{AsyncSmtpTransport, AsyncTransport, Message, Tokio1Executor};
-use sha2::{Digest, Sha256};
 
 #[derive(Clone)]
 pub struct Mailer {
@@ -78,15 +77,16 @@ impl Mailer {
     }
 }
 
-/// `text` with every word that looks like an e-mail address replaced by a short hash of it
-/// (the same address gives the same hash, so log lines can still be matched up).
+/// `text` with every word that looks like an e-mail address replaced by a short keyed digest
+/// of it (the same address gives the same mark, so log lines can still be matched up; keyed
+/// with the personal-data secret, so the mark cannot be matched against guessed addresses).
 pub fn redact_addresses(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let mut word = String::new();
     let flush = |word: &mut String, out: &mut String| {
         if word.contains('@') {
             let trimmed = word.trim_matches(|c: char| "<>()[]\"',;:".contains(c));
-            let digest = hex::encode(Sha256::digest(trimmed.to_lowercase().as_bytes()));
+            let digest = events::pii::keyed_digest("log-address", &trimmed.to_lowercase());
             out.push_str(&format!("<address {}>", &digest[..12]));
         } else {
             out.push_str(word);

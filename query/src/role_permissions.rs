@@ -59,18 +59,10 @@ pub struct RoleEntry {
 /// Needs `roles:management`. Every role, with its permission codes in the documented order
 /// (the defaults until the role's set was changed).
 #[utoipa::path(
-    get,
-    path = "/api/v1/roles",
-    tag = api::doc::AUTH,
-    operation_id = "listRoles",
-    security(("bearer" = [])),
+    get, path = "/api/v1/roles", operation_id = "listRoles",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     params(RolesParams),
-    responses(
-        (status = 200, description = "The roles.", body = Vec<RoleEntry>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "The roles.", body = Vec<RoleEntry>), api::doc::ListErrors),
 )]
 async fn list(
     State(state): State<QueryState>,

@@ -545,17 +545,12 @@ pub async fn fetch_one(
 /// The lists of staff (`clearance:management`) and customers (their own only), newest
 /// first unless `sort` says otherwise, with the SLA fields.
 #[utoipa::path(
-    get,
-    path = "/api/v1/clearance-exceptions",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "listClearanceExceptions",
-    security(("bearer" = [])),
+    get, path = "/api/v1/clearance-exceptions", operation_id = "listClearanceExceptions",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
     params(ExceptionListParams),
     responses(
         (status = 200, description = "A page of exceptions.", body = Page<ExceptionSummary>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
+        api::doc::ListErrors,
     ),
 )]
 async fn list(
@@ -600,22 +595,10 @@ pub struct WaitParams {
 /// Its form, proposed changes, notices, documents, version and the moves the caller may
 /// make now. Another customer's is 404.
 #[utoipa::path(
-    get,
-    path = "/api/v1/clearance-exceptions/{id}",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "getClearanceException",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The exception's id (a malformed id answers 404)."),
-        WaitParams,
-    ),
-    responses(
-        (status = 200, description = "The exception.", body = ExceptionView),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    get, path = "/api/v1/clearance-exceptions/{id}", operation_id = "getClearanceException",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::EXCEPTION_READ), WaitParams),
+    responses((status = 200, description = "The exception.", body = ExceptionView), api::doc::ReadErrors),
 )]
 async fn detail(
     State(state): State<QueryState>,
@@ -708,22 +691,10 @@ struct HistoryRow {
 /// Every event in version order: who, when, status from -> to, reason or note, and the
 /// event's data. Another customer's is 404.
 #[utoipa::path(
-    get,
-    path = "/api/v1/clearance-exceptions/{id}/history",
-    tag = api::doc::DECLARATIONS,
-    operation_id = "clearanceExceptionHistory",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The exception's id (a malformed id answers 404)."),
-        WaitParams,
-    ),
-    responses(
-        (status = 200, description = "The events.", body = Vec<ExceptionHistoryEntry>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    get, path = "/api/v1/clearance-exceptions/{id}/history", operation_id = "clearanceExceptionHistory",
+    tag = api::doc::DECLARATIONS, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::EXCEPTION_READ), WaitParams),
+    responses((status = 200, description = "The events.", body = Vec<ExceptionHistoryEntry>), api::doc::ReadErrors),
 )]
 async fn history(
     State(state): State<QueryState>,
@@ -747,6 +718,7 @@ async fn history(
     let entries = rows
         .into_iter()
         .map(|r| ExceptionHistoryEntry {
+            detail: masked_detail(&r.action, r.detail.0),
             version: r.version,
             position: r.position,
             at: shanghai(r.recorded_at),
@@ -761,15 +733,35 @@ async fn history(
             to_status: r.to_status,
             reason: r.reason,
             note: r.note,
-            detail: r.detail.0,
         })
         .collect();
     Ok(api::ok(entries).no_store())
 }
 
+/// A delivery attempt's recipient is kept whole in the timeline's row (so an erasure finds
+/// and scrubs it) and masked on the way out, as the delivery log shows it.
+fn masked_detail(action: &str, mut detail: Value) -> Value {
+    if action == "delivery"
+        && let Some(Value::String(recipient)) = detail.get_mut("recipient")
+    {
+        *recipient = crate::declaration_list::mask::mask_contact(recipient);
+    }
+    detail
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_delivery_recipient_is_masked_on_the_way_out() {
+        let detail = serde_json::json!({"channel": "sms", "recipient": "13812345678"});
+        assert_eq!(
+            masked_detail("delivery", detail.clone())["recipient"],
+            "138****5678"
+        );
+        assert_eq!(masked_detail("notify", detail)["recipient"], "13812345678");
+    }
 
     #[test]
     fn sort_takes_the_spec_codes_and_whitelisted_fields() {

@@ -201,18 +201,10 @@ async fn with_facilities(
 /// Customers, and staff holding `declarations:management` or `ports:management` (the
 /// declaration and export forms offer them). Live ports, by code.
 #[utoipa::path(
-    get,
-    path = "/api/v1/port/slic-info",
-    tag = api::doc::AUTH,
-    operation_id = "portSlicInfo",
-    security(("bearer" = [])),
+    get, path = "/api/v1/port/slic-info", operation_id = "portSlicInfo",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     params(SlicInfoParams),
-    responses(
-        (status = 200, description = "The ports.", body = Vec<PortRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "The ports.", body = Vec<PortRecord>), api::doc::ListErrors),
 )]
 async fn slic_info(
     State(state): State<QueryState>,
@@ -231,18 +223,10 @@ async fn slic_info(
 ///
 /// Needs `ports:management`.
 #[utoipa::path(
-    get,
-    path = "/api/v1/ports",
-    tag = api::doc::AUTH,
-    operation_id = "listPorts",
-    security(("bearer" = [])),
+    get, path = "/api/v1/ports", operation_id = "listPorts",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     params(PortParams),
-    responses(
-        (status = 200, description = "A page of ports.", body = Page<PortRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "A page of ports.", body = Page<PortRecord>), api::doc::ListErrors),
 )]
 async fn list(
     State(state): State<QueryState>,

@@ -1,11 +1,13 @@
-//! A small in-memory token bucket per client IP, for the login endpoint (and the other
-//! unauthenticated account endpoints): `burst` requests at once, refilled at
-//! `per_minute`. Over it the caller gets HTTP 429, code 207 and `Retry-After`.
+//! A small in-memory token bucket per key (a client IP, by default), for the login endpoint
+//! (and the other unauthenticated account endpoints) and the recipient link's routes (per
+//! client IP and per link): `burst` requests at once, refilled at `per_minute`. Over it the
+//! caller gets HTTP 429, code 207 and `Retry-After`.
 //!
 //! In memory and per instance: several instances each allow the rate (the account lock
 //! is the shared protection). The map is pruned of full buckets when it grows large.
 
 use std::collections::HashMap;
+use std::hash::Hash;
 use std::net::IpAddr;
 use std::sync::{Arc, Mutex};
 use std::time::Instant;
@@ -19,13 +21,13 @@ struct Bucket {
 }
 
 #[derive(Clone)]
-pub struct RateLimiter {
-    buckets: Arc<Mutex<HashMap<IpAddr, Bucket>>>,
+pub struct RateLimiter<K = IpAddr> {
+    buckets: Arc<Mutex<HashMap<K, Bucket>>>,
     burst: f64,
     per_second: f64,
 }
 
-impl RateLimiter {
+impl<K: Hash + Eq> RateLimiter<K> {
     pub fn new(burst: u32, per_minute: u32) -> Self {
         Self {
             buckets: Arc::new(Mutex::new(HashMap::new())),
@@ -34,12 +36,12 @@ impl RateLimiter {
         }
     }
 
-    /// Take one token for `ip`; `Err(seconds)` to wait when there is none.
-    pub fn check(&self, ip: IpAddr) -> Result<(), u64> {
-        self.check_at(ip, Instant::now())
+    /// Take one token for `key`; `Err(seconds)` to wait when there is none.
+    pub fn check(&self, key: K) -> Result<(), u64> {
+        self.check_at(key, Instant::now())
     }
 
-    fn check_at(&self, ip: IpAddr, now: Instant) -> Result<(), u64> {
+    fn check_at(&self, key: K, now: Instant) -> Result<(), u64> {
         let Ok(mut buckets) = self.buckets.lock() else {
             return Ok(());
         };
@@ -49,7 +51,7 @@ impl RateLimiter {
                 b.tokens + now.saturating_duration_since(b.at).as_secs_f64() * rate < burst
             });
         }
-        let bucket = buckets.entry(ip).or_insert(Bucket {
+        let bucket = buckets.entry(key).or_insert(Bucket {
             tokens: self.burst,
             at: now,
         });
@@ -66,9 +68,15 @@ impl RateLimiter {
     }
 }
 
-impl Default for RateLimiter {
+impl Default for RateLimiter<IpAddr> {
     fn default() -> Self {
         Self::new(30, 30)
+    }
+}
+
+impl<K> std::fmt::Debug for RateLimiter<K> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("RateLimiter")
     }
 }
 

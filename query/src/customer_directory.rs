@@ -195,18 +195,10 @@ fn types_of(declaration_type: Option<&str>) -> Result<Vec<String>, ApiError> {
 ///
 /// Needs `customers:management`. Deleted customers are never listed. By username.
 #[utoipa::path(
-    get,
-    path = "/api/v1/customers",
-    tag = api::doc::AUTH,
-    operation_id = "listCustomers",
-    security(("bearer" = [])),
+    get, path = "/api/v1/customers", operation_id = "listCustomers",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     params(ListParams),
-    responses(
-        (status = 200, description = "A page of customers.", body = Page<CustomerRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "A page of customers.", body = Page<CustomerRecord>), api::doc::ListErrors),
 )]
 async fn list(
     State(state): State<QueryState>,
@@ -299,22 +291,10 @@ pub struct CustomerDetail {
 ///
 /// Needs `customers:management`.
 #[utoipa::path(
-    get,
-    path = "/api/v1/customers/{id}",
-    tag = api::doc::AUTH,
-    operation_id = "customerDetail",
-    security(("bearer" = [])),
-    params(
-        ("id" = Uuid, Path, description = "The customer's id (unknown, deleted or malformed: 404)."),
-        DetailParams,
-    ),
-    responses(
-        (status = 200, description = "The customer.", body = CustomerDetail),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    get, path = "/api/v1/customers/{id}", operation_id = "customerDetail",
+    tag = api::doc::AUTH, security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = api::doc::id::CUSTOMER), DetailParams),
+    responses((status = 200, description = "The customer.", body = CustomerDetail), api::doc::ReadErrors),
 )]
 async fn detail(
     State(state): State<QueryState>,
@@ -385,23 +365,16 @@ pub struct Records<T> {
 /// ADMIN and SUPER_ADMIN. Active customers that file the type (all types when absent), by
 /// username.
 #[utoipa::path(
-    get,
-    path = "/api/v1/admin/customers",
-    tag = api::doc::AUTH,
-    operation_id = "exportCustomers",
-    security(("bearer" = [])),
+    get, path = "/api/v1/admin/customers", operation_id = "exportCustomers",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     params(ExportParams),
-    responses(
-        (status = 200, description = "The customers.", body = Records<ExportCustomer>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "The customers.", body = Records<ExportCustomer>), api::doc::ListErrors),
 )]
 async fn for_export(
     State(state): State<QueryState>,
     Query(params): Query<ExportParams>,
 ) -> ApiResult<Records<ExportCustomer>> {
+    crate::wait::wait_for(&state.pool, &[PROJECTION], None).await?;
     let types = types_of(params.declaration_type.as_deref())?;
     let records: Vec<ExportCustomer> = sqlx::query_as(
         "SELECT customer_id, username, company_name FROM rm_customers

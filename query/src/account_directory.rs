@@ -100,18 +100,10 @@ const WHERE: &str = "is_staff AND status IN ('active', 'disabled')
 ///
 /// Needs `staff:management`. Deleted staff are left out; ordered by staff number, then login.
 #[utoipa::path(
-    get,
-    path = "/api/v1/staff",
-    tag = api::doc::AUTH,
-    operation_id = "listStaff",
-    security(("bearer" = [])),
+    get, path = "/api/v1/staff", operation_id = "listStaff",
+    tag = api::doc::AUTH, security(("bearer" = [])),
     params(StaffParams),
-    responses(
-        (status = 200, description = "A page of staff members.", body = Page<StaffRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "A page of staff members.", body = Page<StaffRecord>), api::doc::ListErrors),
 )]
 async fn list(
     State(state): State<QueryState>,

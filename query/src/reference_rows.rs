@@ -104,10 +104,8 @@ fn table_names() -> utoipa::openapi::Object {
 ///
 /// Public code lists: no token needed.
 #[utoipa::path(
-    get,
-    path = "/api/v1/reference/{table}",
+    get, path = "/api/v1/reference/{table}", operation_id = "referenceTable",
     tag = api::doc::REFERENCE,
-    operation_id = "referenceTable",
     params(
         TablePath,
         Params,
@@ -131,8 +129,7 @@ fn table_names() -> utoipa::openapi::Object {
                 ("Cache-Control" = String, description = "`public, max-age=300`."),
             ),
         ),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::Errors<400, 404>,
     ),
 )]
 async fn table(
@@ -167,7 +164,7 @@ async fn table(
     };
     let response = api::ok(rows).into_response();
     // A renewed token in the body belongs to one user: never let a shared cache keep it.
-    if api::lang::refreshed_token().is_some() {
+    if api::context::refreshed_token().is_some() {
         let mut response = response;
         response.headers_mut().insert(
             header::CACHE_CONTROL,

@@ -233,17 +233,12 @@ const TRADE_WHERE: &str = "NOT t.deleted AND ($1::uuid IS NULL OR t.customer_id 
 ///
 /// Customers: their own; staff with `customers:management`: all, or one customer's.
 #[utoipa::path(
-    get,
-    path = "/api/v1/trade-companies",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "listTradeCompanies",
-    security(("bearer" = [])),
+    get, path = "/api/v1/trade-companies", operation_id = "listTradeCompanies",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     params(ListParams),
     responses(
         (status = 200, description = "A page of trade companies.", body = Page<TradeCompanyRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
+        api::doc::ListErrors,
     ),
 )]
 async fn list_trade_companies(
@@ -278,22 +273,13 @@ async fn list_trade_companies(
 
 /// One trade company
 #[utoipa::path(
-    get,
-    path = "/api/v1/trade-companies/{id}",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "getTradeCompany",
-    security(("bearer" = [])),
+    get, path = "/api/v1/trade-companies/{id}", operation_id = "getTradeCompany",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The company's id (unknown, deleted, foreign or malformed: 404)."),
         GetParams,
     ),
-    responses(
-        (status = 200, description = "The company.", body = TradeCompanyRecord),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    responses((status = 200, description = "The company.", body = TradeCompanyRecord), api::doc::ReadErrors),
 )]
 async fn get_trade_company(
     State(state): State<QueryState>,
@@ -408,18 +394,10 @@ const PRODUCT_WHERE: &str = "NOT p.deleted AND ($1::uuid IS NULL OR p.customer_i
 /// Customers: their own library; staff with `customers:management`: all, or one customer's.
 /// `keyword` matches the descriptions or HS code (contains), `hsCode` is an HS prefix.
 #[utoipa::path(
-    get,
-    path = "/api/v1/products",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "listProducts",
-    security(("bearer" = [])),
+    get, path = "/api/v1/products", operation_id = "listProducts",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     params(ListParams),
-    responses(
-        (status = 200, description = "A page of products.", body = Page<ProductRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "A page of products.", body = Page<ProductRecord>), api::doc::ListErrors),
 )]
 async fn list_products(
     State(state): State<QueryState>,
@@ -460,18 +438,10 @@ async fn list_products(
 /// whose HS code starts with them (by HS code); other text finds descriptions containing it
 /// (those starting with it first). An empty `q` answers the most recently changed products.
 #[utoipa::path(
-    get,
-    path = "/api/v1/products/suggest",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "suggestProducts",
-    security(("bearer" = [])),
+    get, path = "/api/v1/products/suggest", operation_id = "suggestProducts",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     params(SuggestParams),
-    responses(
-        (status = 200, description = "Up to `limit` products.", body = Vec<ProductRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "Up to `limit` products.", body = Vec<ProductRecord>), api::doc::ListErrors),
 )]
 async fn suggest_products(
     State(state): State<QueryState>,
@@ -544,22 +514,13 @@ async fn suggest_products(
 
 /// One product
 #[utoipa::path(
-    get,
-    path = "/api/v1/products/{id}",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "getProduct",
-    security(("bearer" = [])),
+    get, path = "/api/v1/products/{id}", operation_id = "getProduct",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The product's id (unknown, deleted, foreign or malformed: 404)."),
         GetParams,
     ),
-    responses(
-        (status = 200, description = "The product.", body = ProductRecord),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    responses((status = 200, description = "The product.", body = ProductRecord), api::doc::ReadErrors),
 )]
 async fn get_product(
     State(state): State<QueryState>,
@@ -655,17 +616,12 @@ const SCHEME_WHERE: &str = "NOT s.deleted AND ($1::uuid IS NULL OR s.customer_id
 /// Customers: their own; staff with `customers:management`: all, or one customer's.
 /// `keyword` matches the name, the declaration type or the customer's name.
 #[utoipa::path(
-    get,
-    path = "/api/v1/mapping-schemes",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "listMappingSchemes",
-    security(("bearer" = [])),
+    get, path = "/api/v1/mapping-schemes", operation_id = "listMappingSchemes",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     params(ListParams),
     responses(
         (status = 200, description = "A page of schemes.", body = Page<MappingSchemeRecord>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
+        api::doc::ListErrors,
     ),
 )]
 async fn list_mapping_schemes(
@@ -701,22 +657,13 @@ async fn list_mapping_schemes(
 
 /// One mapping scheme
 #[utoipa::path(
-    get,
-    path = "/api/v1/mapping-schemes/{id}",
-    tag = api::doc::MASTER_DATA,
-    operation_id = "getMappingScheme",
-    security(("bearer" = [])),
+    get, path = "/api/v1/mapping-schemes/{id}", operation_id = "getMappingScheme",
+    tag = api::doc::MASTER_DATA, security(("bearer" = [])),
     params(
         ("id" = Uuid, Path, description = "The scheme's id (unknown, deleted, foreign or malformed: 404)."),
         GetParams,
     ),
-    responses(
-        (status = 200, description = "The scheme.", body = MappingSchemeRecord),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    responses((status = 200, description = "The scheme.", body = MappingSchemeRecord), api::doc::ReadErrors),
 )]
 async fn get_mapping_scheme(
     State(state): State<QueryState>,
