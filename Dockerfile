@@ -34,8 +34,13 @@ RUN cargo build --release --locked --bin clearway \
 
 # --- the runtime -------------------------------------------------------------------------
 FROM debian:bookworm-slim
+# Every program the server starts (command::sandbox::TOOLS; tests/api/image_tools.rs checks
+# this list against it): poppler's pdftotext and pdfinfo, tesseract with its Chinese and
+# English models; a CJK font and poppler's CJK data so Chinese PDFs read as they do elsewhere.
 RUN apt-get update \
  && apt-get install -y --no-install-recommends ca-certificates tzdata \
+    poppler-utils poppler-data fonts-wqy-zenhei \
+    tesseract-ocr tesseract-ocr-chi-sim tesseract-ocr-eng \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --create-home --home-dir /app --uid 10001 --user-group clearway
 WORKDIR /app

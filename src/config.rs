@@ -42,10 +42,22 @@ pub struct Config {
     /// Largest pool of database connections.
     #[arg(long, env = "CLEARWAY_DB_MAX_CONNECTIONS", default_value_t = 20)]
     pub max_connections: u32,
-    /// How long a query carrying `minPosition` waits for its read model, in milliseconds,
-    /// before it answers what the read model holds (read-your-writes, API.md).
+    /// How long a request waits for a database connection, in milliseconds, before it is
+    /// answered 503 "the database is unavailable" (while PostgreSQL restarts, say) rather
+    /// than hanging.
+    #[arg(long, env = "CLEARWAY_DB_ACQUIRE_TIMEOUT_MS", default_value_t = 5000)]
+    pub db_acquire_timeout_ms: u64,
+    /// How long a query waits for its read model to reach the session's last write or the
+    /// `minPosition` it carries, in milliseconds, before it answers what the read model
+    /// holds, marked `X-Read-Behind` (read-your-writes, API.md).
     #[arg(long, env = "CLEARWAY_READ_WAIT_MS", default_value_t = 2000)]
     pub read_wait_ms: u64,
+    /// Claims a background job gets (an upload's file, a notice delivery) before it is
+    /// finished as failed with its reason and the next job runs. A claim is counted when it
+    /// is made, so a job that ends the process counts too; an upload's count starts again
+    /// each time it makes progress (docs/uploads.md).
+    #[arg(long, env = "CLEARWAY_JOB_MAX_ATTEMPTS", default_value_t = 3, value_parser = clap::value_parser!(i32).range(1..=20))]
+    pub job_max_attempts: i32,
     /// Log as JSON lines instead of text.
     #[arg(long, env = "CLEARWAY_LOG_JSON", default_value_t = false)]
     pub log_json: bool,
@@ -64,6 +76,76 @@ pub struct Config {
     /// The secret of the personal data subjects (docs/personal-data.md).
     #[command(flatten)]
     pub personal_data: crate::personal_data::PersonalDataConfig,
+    /// The document reader: uploaded files parsed in child processes with limits
+    /// (docs/architecture.md, "Untrusted documents").
+    #[command(flatten)]
+    pub reader: ReaderConfig,
+}
+
+/// The document reader's child processes (`clearway read-document`) and their limits.
+#[derive(Debug, Clone, Args)]
+pub struct ReaderConfig {
+    /// The executable that reads documents (`<it> read-document ...`); by default the running
+    /// `clearway` binary (or a `clearway` beside the running executable).
+    #[arg(long, env = "CLEARWAY_READER_BIN")]
+    pub reader_bin: Option<PathBuf>,
+    /// Data memory of each reader process and of each tool it starts, in MiB.
+    #[arg(long, env = "CLEARWAY_READER_MEMORY_MB", default_value_t = 1024, value_parser = clap::value_parser!(u64).range(64..=65536))]
+    pub reader_memory_mb: u64,
+    /// CPU seconds of each reader process and of each tool it starts.
+    #[arg(long, env = "CLEARWAY_READER_CPU_SECS", default_value_t = 60, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub reader_cpu_secs: u64,
+    /// Wall-clock seconds of one document read (AI drafts, the mapping preview, exception
+    /// documents); the reader is killed after it.
+    #[arg(long, env = "CLEARWAY_READER_TIMEOUT_SECS", default_value_t = 30, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub reader_timeout_secs: u64,
+    /// Wall-clock seconds of one pass of the upload worker over a file.
+    #[arg(long, env = "CLEARWAY_UPLOAD_READ_TIMEOUT_SECS", default_value_t = 600, value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub upload_read_timeout_secs: u64,
+    /// Reader processes running at once; a request waits up to 10 s for one, then 429.
+    #[arg(long, env = "CLEARWAY_READER_CONCURRENCY", default_value_t = 2, value_parser = clap::value_parser!(u64).range(1..=64))]
+    pub reader_concurrency: u64,
+    /// Requests carrying files whose bodies are read at once (uploads, AI drafts, previews,
+    /// exception documents); one more answers 429.
+    #[arg(long, env = "CLEARWAY_UPLOAD_CONCURRENCY", default_value_t = 8, value_parser = clap::value_parser!(u64).range(1..=256))]
+    pub upload_concurrency: u64,
+}
+
+impl Default for ReaderConfig {
+    fn default() -> Self {
+        Self {
+            reader_bin: None,
+            reader_memory_mb: 1024,
+            reader_cpu_secs: 60,
+            reader_timeout_secs: 30,
+            upload_read_timeout_secs: 600,
+            reader_concurrency: 2,
+            upload_concurrency: 8,
+        }
+    }
+}
+
+impl ReaderConfig {
+    /// The reader the command side uses.
+    pub fn sandbox(&self) -> command::sandbox::Sandbox {
+        use std::time::Duration;
+        let program = command::sandbox::locate(self.reader_bin.clone());
+        if program.is_none() {
+            tracing::warn!("no document reader found: set CLEARWAY_READER_BIN");
+        }
+        command::sandbox::Sandbox::new(
+            program,
+            command::sandbox::Limits {
+                memory_bytes: self.reader_memory_mb * 1024 * 1024,
+                cpu_secs: self.reader_cpu_secs,
+                timeout: Duration::from_secs(self.reader_timeout_secs),
+                upload_timeout: Duration::from_secs(self.upload_read_timeout_secs),
+                concurrency: self.reader_concurrency as usize,
+                queue_wait: Duration::from_secs(10),
+                intake: self.upload_concurrency as usize,
+            },
+        )
+    }
 }
 
 /// The notice worker (docs/notifications.md). E-mail goes through the identity settings'
@@ -80,6 +162,24 @@ pub struct NotifyConfig {
     /// Days a recipient's link in a notice opens (`/temporarily?token=...`).
     #[arg(long, env = "CLEARWAY_EXCEPTION_LINK_DAYS", default_value_t = 14, value_parser = clap::value_parser!(i64).range(1..=90))]
     pub exception_link_days: i64,
+    /// Documents the recipient link may add to one exception (`POST
+    /// /api/v1/exception-link/documents`); beyond, 400 naming `file`.
+    #[arg(long, env = "CLEARWAY_EXCEPTION_LINK_MAX_DOCUMENTS", default_value_t = 20, value_parser = clap::value_parser!(u32).range(1..=1000))]
+    pub exception_link_max_documents: u32,
+    /// Megabytes of documents one exception may hold when the recipient link adds one;
+    /// beyond, 400 naming `file`.
+    #[arg(long, env = "CLEARWAY_EXCEPTION_LINK_MAX_MB", default_value_t = 100, value_parser = clap::value_parser!(u64).range(1..=10_000))]
+    pub exception_link_max_mb: u64,
+    /// Requests to the recipient link's routes per client IP and per link: a token bucket of
+    /// this burst, refilled at this rate per minute (429, code 207, `Retry-After`).
+    #[arg(long, env = "CLEARWAY_EXCEPTION_LINK_RATE_BURST", default_value_t = 30)]
+    pub exception_link_rate_burst: u32,
+    #[arg(
+        long,
+        env = "CLEARWAY_EXCEPTION_LINK_RATE_PER_MINUTE",
+        default_value_t = 30
+    )]
+    pub exception_link_rate_per_minute: u32,
     /// Attempts per delivery before it is recorded as failed for good.
     #[arg(long, env = "CLEARWAY_NOTIFY_MAX_ATTEMPTS", default_value_t = 5, value_parser = clap::value_parser!(i32).range(1..=20))]
     pub notify_max_attempts: i32,
@@ -136,6 +236,10 @@ impl Default for NotifyConfig {
             notify_retry_secs: 60,
             notify_max_attempts: 5,
             exception_link_days: 14,
+            exception_link_max_documents: 20,
+            exception_link_max_mb: 100,
+            exception_link_rate_burst: 30,
+            exception_link_rate_per_minute: 30,
             sms_base_url: "https://dysmsapi.aliyuncs.com".into(),
             sms_access_key_id: None,
             sms_access_key_secret: None,
@@ -160,10 +264,32 @@ impl NotifyConfig {
             public_url: identity.public_url.clone(),
             retry_base: std::time::Duration::from_secs(self.notify_retry_secs.max(1)),
             max_attempts: self.notify_max_attempts.max(1),
-            overdue_hours: query::clearance_exceptions::overdue_hours(),
+            overdue_hours: query::clearance_exception_list::overdue_hours(),
             link_days: self.exception_link_days,
             sms: self.sms(),
             wechat: self.wechat(),
+            retry: Default::default(),
+        }
+    }
+
+    /// The recipient link's caps and rate limits; `trusted_proxies` as the identity's.
+    pub fn link_limits(
+        &self,
+        trusted_proxies: usize,
+    ) -> command::clearance_exception::routes::link::LinkLimits {
+        use command::limiter::RateLimiter;
+        command::clearance_exception::routes::link::LinkLimits {
+            max_documents: self.exception_link_max_documents as usize,
+            max_bytes: self.exception_link_max_mb.saturating_mul(1024 * 1024),
+            per_client: RateLimiter::new(
+                self.exception_link_rate_burst,
+                self.exception_link_rate_per_minute,
+            ),
+            per_link: RateLimiter::new(
+                self.exception_link_rate_burst,
+                self.exception_link_rate_per_minute,
+            ),
+            trusted_proxies,
         }
     }
 
@@ -245,7 +371,7 @@ impl IdentityConfig {
     pub fn build(&self) -> anyhow::Result<command::accounts::Identity> {
         let mailer = match &self.smtp_url {
             Some(url) if !url.trim().is_empty() => Some(
-                command::account::mail::Mailer::from_url(url.trim(), &self.mail_from)
+                command::mail::Mailer::from_url(url.trim(), &self.mail_from)
                     .map_err(|e| anyhow::anyhow!(e))?,
             ),
             _ => None,
@@ -253,13 +379,13 @@ impl IdentityConfig {
         Ok(command::accounts::Identity {
             mailer,
             public_url: self.public_url.trim_end_matches('/').to_string(),
-            login_limiter: command::account::limiter::RateLimiter::new(
+            login_limiter: command::limiter::RateLimiter::new(
                 self.login_rate_burst,
                 self.login_rate_per_minute,
             ),
             // Its own bucket of the same size: starting single sign-on does not use up the
             // password sign-ins of a shared address, nor the other way round.
-            sso_start_limiter: command::account::limiter::RateLimiter::new(
+            sso_start_limiter: command::limiter::RateLimiter::new(
                 self.login_rate_burst,
                 self.login_rate_per_minute,
             ),
@@ -273,6 +399,7 @@ impl IdentityConfig {
                     method: self.pre_logout_method.to_uppercase(),
                     params: serde_json::json!({}),
                 }),
+            link: Default::default(),
         })
     }
 }
@@ -325,11 +452,11 @@ pub struct OidcConfig {
 
 impl OidcConfig {
     /// The single sign-on of this configuration: None when no issuer is set.
-    pub fn sso(&self) -> anyhow::Result<Option<command::http::sso::SsoConfig>> {
+    pub fn sso(&self) -> anyhow::Result<Option<command::account::sso::oidc::SsoConfig>> {
         let Some(issuer) = self.oidc_issuer.as_deref().filter(|s| !s.trim().is_empty()) else {
             return Ok(None);
         };
-        let settings = command::http::sso::SsoSettings {
+        let settings = command::account::sso::oidc::SsoSettings {
             issuer: issuer.to_string(),
             client_id: self.oidc_client_id.clone().unwrap_or_default(),
             client_secret: self.oidc_client_secret.clone(),
@@ -341,7 +468,7 @@ impl OidcConfig {
                     .unwrap_or_else(|| "openid email profile".into()),
             ],
         };
-        Ok(Some(command::http::sso::SsoConfig::new(settings)?))
+        Ok(Some(command::account::sso::oidc::SsoConfig::new(settings)?))
     }
 }
 
@@ -350,6 +477,14 @@ const DEV_SECRET: &str = "clearway-development-only-secret-not-for-production-us
 impl Config {
     pub fn development(&self) -> bool {
         self.mode == Mode::Development
+    }
+
+    /// The retry settings of the background workers.
+    pub fn job_retry(&self) -> command::jobs::Retry {
+        command::jobs::Retry {
+            max_attempts: self.job_max_attempts.max(1),
+            ..Default::default()
+        }
     }
 
     /// The signing secret; production refuses to start without a strong one.

@@ -21,6 +21,10 @@ pub struct Retention {
     pub ended_sessions: Duration,
     /// Completed `Idempotency-Key` records: a key may be reused after this.
     pub idempotency_keys: Duration,
+    /// The files of clearance exceptions (identity and passport scans among them), counted
+    /// from when their exception was closed (approved or voided): the retention of the other
+    /// stored files, `CLEARWAY_UPLOAD_RETENTION_DAYS` (default 30; `None`, from 0: forever).
+    pub exception_documents: Option<Duration>,
 }
 
 const DAY: Duration = Duration::from_secs(24 * 3600);
@@ -32,6 +36,7 @@ impl Default for Retention {
             spent_tokens: DAY * 7,
             ended_sessions: DAY,
             idempotency_keys: DAY * 7,
+            exception_documents: command::upload::sweep::retention_from_env(),
         }
     }
 }
@@ -43,6 +48,7 @@ pub struct Swept {
     pub account_tokens: u64,
     pub auth_sessions: u64,
     pub idempotency_keys: u64,
+    pub exception_documents: u64,
 }
 
 const CHUNK: i64 = 5_000;
@@ -79,6 +85,33 @@ pub async fn sweep(pool: &PgPool, retention: &Retention) -> Result<Swept, sqlx::
             retention.idempotency_keys,
         )
         .await?,
+        exception_documents: match retention.exception_documents {
+            // Only the files of an exception known to be closed that long (a file whose
+            // exception the read model does not show, e.g. during a rebuild, is kept).
+            Some(age) => {
+                delete_chunked(
+                    pool,
+                    "clearance_document_blobs",
+                    "created_at < now() - make_interval(secs => $1) AND EXISTS (
+                         SELECT 1 FROM rm_clearance_exceptions e
+                          WHERE (e.id = clearance_document_blobs.exception_id
+                                 OR (clearance_document_blobs.exception_id IS NULL
+                                     AND e.documents @> jsonb_build_array(jsonb_build_object(
+                                         'sha256', clearance_document_blobs.sha256))))
+                            AND e.status IN (6, 7)
+                            AND e.updated_at < now() - make_interval(secs => $1))
+                     AND NOT EXISTS (
+                         SELECT 1 FROM rm_clearance_exceptions o
+                          WHERE clearance_document_blobs.exception_id IS NULL
+                            AND o.documents @> jsonb_build_array(jsonb_build_object(
+                                'sha256', clearance_document_blobs.sha256))
+                            AND o.status NOT IN (6, 7))",
+                    age,
+                )
+                .await?
+            }
+            None => 0,
+        },
     })
 }
 

@@ -8,6 +8,7 @@ pub mod openapi;
 pub mod operations;
 pub mod personal_data;
 pub mod replay;
+pub mod security_headers;
 pub mod seed;
 pub mod startup;
 pub mod web;

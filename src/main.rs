@@ -82,8 +82,19 @@ fn telemetry(json: bool) {
     }
 }
 
-#[tokio::main]
-async fn main() -> anyhow::Result<()> {
+fn main() -> anyhow::Result<()> {
+    // The document reader's child (docs/architecture.md, "Untrusted documents"): a hidden
+    // subcommand, answered before any configuration, telemetry or runtime is set up.
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) == Some(command::sandbox::SUBCOMMAND) {
+        std::process::exit(command::sandbox::child::main(&args[1..]));
+    }
+    tokio::runtime::Runtime::new()
+        .context("starting the runtime")?
+        .block_on(run())
+}
+
+async fn run() -> anyhow::Result<()> {
     let cli = Cli::parse();
     telemetry(cli.config.log_json);
     let config = cli.config;

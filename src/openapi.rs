@@ -6,7 +6,7 @@
 //! - the annotated routes: each handler carries its `#[utoipa::path]` and is mounted with
 //!   `utoipa_axum::routes!` on an `OpenApiRouter` (`command::routes`, `query::routes`, the
 //!   operations routes), so mounting a route there documents it. [`finish_annotated`] adds
-//!   what every operation shares: `Accept-Language`, the 500 answer, and the envelope around
+//!   what every operation shares: `Accept-Language`, the 500 and 503 answers, and the envelope around
 //!   a 200 JSON answer's `body` (an annotation names the envelope's `data`).
 //! - the hand-built part: the title, the overview, the tags, the bearer scheme, the shared
 //!   error answers (`api::doc` names them for the annotations) and the component schemas of
@@ -56,7 +56,9 @@ const DESCRIPTION: &str = r#"Clearway, the customs-clearance service.
 
 **Language.** `message` follows `Accept-Language`: `zh` (default) or `en`.
 
-**Commands** answer `data: {id, version, position}`. `If-Match: <version>` is checked when present (stale: 409 `VERSION_CONFLICT`). `POST /api/v1/declarations` accepts `Idempotency-Key`. Queries accept `minPosition` (a command's `position`) and wait up to 2 s for the read model to reach it.
+**Commands** answer `data: {id, version, position}`. `If-Match: <version>` is checked when present (stale: 409 `VERSION_CONFLICT`). `POST /api/v1/declarations` accepts `Idempotency-Key`. Queries accept `minPosition` (a command's `position`) and wait up to 2 s for the read model to reach it; without it they wait the same way for the last position the caller's session wrote. An answer whose read models could not catch up in time carries the header `X-Read-Behind: <position>` (ask again with back-off until it is gone).
+
+**Database unavailable.** While the database cannot be reached, requests are answered 503 (`code: 503`, "the database is unavailable") within `CLEARWAY_DB_ACQUIRE_TIMEOUT_MS`.
 
 **Dates.** Query parameters: `YYYYMMDD`, inclusive, Asia/Shanghai. Bodies and answers: ISO 8601 with offset.
 
@@ -96,10 +98,14 @@ fn finish_annotated(doc: &mut OpenApi) {
             op.parameters
                 .get_or_insert_with(Vec::new)
                 .push(build::accept_language());
-            op.responses.responses.insert(
-                "500".into(),
-                Ref::from_response_name(build::error_response_name(500)).into(),
-            );
+            // Any operation may meet a database that is away or an answer that took too
+            // long: 500 and 503 are every operation's.
+            for status in [500, 503] {
+                op.responses.responses.insert(
+                    status.to_string(),
+                    Ref::from_response_name(build::error_response_name(status)).into(),
+                );
+            }
             if let Some(RefOr::T(ok)) = op.responses.responses.get_mut("200") {
                 envelope_json(ok);
             }

@@ -47,14 +47,9 @@ struct Health {
 ///
 /// No token needed.
 #[utoipa::path(
-    get,
-    path = "/api/v1/health",
+    get, path = "/api/v1/health", operation_id = "health",
     tag = api::doc::OPERATIONS,
-    operation_id = "health",
-    responses(
-        (status = 200, description = "Healthy.", body = ref("#/components/schemas/Health")),
-        (status = 503, response = api::doc::Unavailable),
-    ),
+    responses((status = 200, description = "Healthy.", body = ref("#/components/schemas/Health"))),
 )]
 async fn health(State(state): State<HealthState>) -> Result<api::Ok<Health>, ApiError> {
     let projections = projector::runtime::status(&state.pool).await.map_err(|_| {
@@ -91,10 +86,8 @@ type Metric = (
 /// `clearway_projection_position` and `clearway_projection_events_processed_total`, each
 /// labelled with its `projection`.
 #[utoipa::path(
-    get,
-    path = "/metrics",
+    get, path = "/metrics", operation_id = "metrics",
     tag = api::doc::OPERATIONS,
-    operation_id = "metrics",
     responses(
         (
             status = 200,
@@ -102,7 +95,6 @@ type Metric = (
             body = String,
             content_type = "text/plain; version=0.0.4; charset=utf-8",
         ),
-        (status = 503, response = api::doc::Unavailable),
     ),
 )]
 async fn metrics(State(state): State<HealthState>) -> Response {
@@ -190,17 +182,12 @@ struct Resumed {
 /// A projection that could not apply an event stopped there (health names the event); once
 /// the cause is removed, this makes it retry that event and go on. ADMIN and SUPER_ADMIN.
 #[utoipa::path(
-    post,
-    path = "/api/v1/admin/projections/{name}/resume",
-    tag = api::doc::OPERATIONS,
-    operation_id = "resumeProjection",
-    security(("bearer" = [])),
+    post, path = "/api/v1/admin/projections/{name}/resume", operation_id = "resumeProjection",
+    tag = api::doc::OPERATIONS, security(("bearer" = [])),
     params(("name" = String, Path, description = "The projection's name, as health lists it.")),
     responses(
         (status = 200, description = "Resumed (or it was not stopped).", body = Resumed),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::Errors<401, 403, 404>,
     ),
 )]
 async fn resume_projection(

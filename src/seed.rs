@@ -13,10 +13,10 @@ use anyhow::Context;
 use api::{Actor, Role};
 use chrono::{NaiveDate, Utc};
 use command::account::Register;
-use command::declaration::{CustomerRef, DeclarationCommand, DeclarationState, decide};
+use command::declaration::{CustomerRef, DeclarationCommand, DeclarationState};
 use command::handler::{Command, CommandError, execute};
 use command::http::CommandState;
-use command::{Ctx, DomainError};
+use command::{Aggregate, Ctx, DomainError};
 use events::customer::CustomerProfile;
 use events::declaration::{DeclarationData, GoodsLine, TypeCode};
 use rust_decimal::Decimal;
@@ -137,7 +137,15 @@ async fn bind_easy_clear(
     let metadata = command_metadata(&Actor::system(), Some(customer));
     execute(
         Command::<command::customer::CustomerState>::on(&state.store, customer, metadata.clone()),
-        |s, _| command::customer::decide_bind_easy_clear(s, by, ups_id, Some(account_no), true),
+        |s, _| {
+            let bind = command::customer::CustomerCommand::BindEasyClear {
+                account_id: by,
+                ups_id: ups_id.to_string(),
+                account_no: Some(account_no.to_string()),
+                is_from_ups: true,
+            };
+            s.decide(bind, &state.system_ctx())
+        },
     )
     .await
     .map(|_| ())
@@ -309,14 +317,12 @@ async fn demo_master_data(state: &CommandState, c: &DemoCompany) -> anyhow::Resu
         ignore_existing(
             execute(
                 Command::<TradeCompanyState>::create(&state.store, id, metadata.clone()),
-                |s, _| command::trade_company::decide(s, cmd.clone()),
+                |s, _| s.decide(cmd.clone(), &state.system_ctx()),
             )
             .await,
         )
         .with_context(|| format!("demo trade company {uscc} of {}", c.username))?;
     }
-    let reference = state.reference.current();
-    let today = Utc::now().date_naive();
     let products = [
         (
             "智能手机",
@@ -375,7 +381,7 @@ async fn demo_master_data(state: &CommandState, c: &DemoCompany) -> anyhow::Resu
         ignore_existing(
             execute(
                 Command::<ProductState>::create(&state.store, id, metadata.clone()),
-                |s, _| command::product::decide(s, cmd.clone(), &reference, today),
+                |s, _| s.decide(cmd.clone(), &state.system_ctx()),
             )
             .await,
         )
@@ -461,12 +467,8 @@ async fn run_declaration(
     execute(
         Command::<DeclarationState>::on(&state.store, id, metadata.clone()),
         |s, _| {
-            let ctx = Ctx {
-                actor,
-                now: Utc::now(),
-                reference: &reference,
-            };
-            decide(s, command.clone(), &ctx)
+            let ctx = Ctx::new(actor, reference.clone());
+            s.decide(command.clone(), &ctx)
         },
     )
     .await
@@ -587,7 +589,7 @@ pub const DEMO_PORTS: [DemoPort; 4] = [
 /// Register the demo ports and their facilities through the port commands (a port or
 /// facility that exists already is left alone).
 pub async fn seed_demo_ports(state: &CommandState) -> anyhow::Result<()> {
-    use command::port::{PortCommand, PortState, decide};
+    use command::port::{PortCommand, PortState};
     let metadata = command_metadata(&Actor::system(), None);
     for (code, name, name_en, slic, facilities) in DEMO_PORTS {
         let id = events::port::port_id(code);
@@ -600,7 +602,7 @@ pub async fn seed_demo_ports(state: &CommandState) -> anyhow::Result<()> {
         ignore_existing(
             execute(
                 Command::<PortState>::on(&state.store, id, metadata.clone()),
-                |s, _| decide(s, register.clone()),
+                |s, _| s.decide(register.clone(), &state.system_ctx()),
             )
             .await,
         )?;
@@ -613,7 +615,7 @@ pub async fn seed_demo_ports(state: &CommandState) -> anyhow::Result<()> {
             ignore_existing(
                 execute(
                     Command::<PortState>::on(&state.store, id, metadata.clone()),
-                    |s, _| decide(s, add.clone()),
+                    |s, _| s.decide(add.clone(), &state.system_ctx()),
                 )
                 .await,
             )?;

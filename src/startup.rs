@@ -45,7 +45,7 @@ pub async fn connect(config: &Config) -> anyhow::Result<PgPool> {
     );
     PgPoolOptions::new()
         .max_connections(config.max_connections)
-        .acquire_timeout(Duration::from_secs(10))
+        .acquire_timeout(Duration::from_millis(config.db_acquire_timeout_ms))
         .connect(&config.database_url)
         .await
         .context("connecting to PostgreSQL (DATABASE_URL)")
@@ -109,6 +109,7 @@ pub async fn offline_command_state(config: &Config, pool: PgPool) -> anyhow::Res
         development: config.development(),
         sso: None,
         customers: command::customer::cache::CustomerCache::new(pool.clone()),
+        documents: config.reader.sandbox(),
         store,
         pool,
     })
@@ -133,15 +134,20 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         development: config.development(),
         sso: config.oidc.sso()?,
         customers: command::customer::cache::CustomerCache::new(pool.clone()),
+        documents: config.reader.sandbox(),
     };
     // Uploaded files are read by a worker of this process, never by the request.
-    command::upload::worker::spawn(command_state.clone());
-    let identity = config.identity.build()?;
+    command::upload::worker::spawn(command_state.clone(), config.job_retry());
+    let mut identity = config.identity.build()?;
+    identity.link = config.notify.link_limits(identity.trusted_proxies);
     // Clearance exception notices are delivered by a worker of this process too.
     if config.notify.worker {
         command::clearance_exception::outbox::spawn(
             command_state.clone(),
-            config.notify.outbox(&identity),
+            command::clearance_exception::outbox::Outbox {
+                retry: config.job_retry(),
+                ..config.notify.outbox(&identity)
+            },
         );
     }
     // Reads (and their minPosition waits, against the replica's copy of the checkpoints) go
@@ -149,13 +155,12 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     let read_pool = match config.read_database_url.as_deref().map(str::trim) {
         Some(url) if !url.is_empty() => PgPoolOptions::new()
             .max_connections(config.max_connections)
-            .acquire_timeout(Duration::from_secs(10))
+            .acquire_timeout(Duration::from_millis(config.db_acquire_timeout_ms))
             .connect(url)
             .await
             .context("connecting to the read replica (CLEARWAY_READ_DATABASE_URL)")?,
         _ => pool.clone(),
     };
-    query::wait::set_max_wait(Duration::from_millis(config.read_wait_ms));
     let query_state = query::QueryState {
         pool: read_pool,
         auth,
@@ -192,7 +197,18 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
             async move { fallback(web, uri).await }
         })
         .method_not_allowed_fallback(method_not_allowed);
-    Ok(with_middleware(app))
+    // Outermost: every answer carries the policy, those of the timeout and panic layers too.
+    let headers = crate::security_headers::SecurityHeaders {
+        trust_forwarded_proto: config.identity.trusted_proxies() > 0,
+    };
+    Ok(with_middleware(app)
+        .layer(axum::Extension(api::reads::ReadWait(
+            Duration::from_millis(config.read_wait_ms),
+        )))
+        .layer(axum::middleware::from_fn_with_state(
+            headers,
+            crate::security_headers::apply,
+        )))
 }
 
 /// How long a request may take before it is answered 503 (in the envelope). Long enough for
@@ -210,10 +226,12 @@ fn with_middleware_timing_out(app: Router, timeout: Duration) -> Router {
             StatusCode::SERVICE_UNAVAILABLE,
             timeout,
         ))
+        // Inside the request context, where the token check has named the session.
+        .layer(axum::middleware::from_fn(remember_session_writes))
         // Inside the language context, so the envelope speaks the caller's language.
         .layer(axum::middleware::from_fn(api::envelope_every_error))
         .layer(CatchPanicLayer::custom(panic_response))
-        .layer(axum::middleware::from_fn(api::lang::request_context))
+        .layer(axum::middleware::from_fn(api::context::request_context))
         .layer(SetResponseHeaderLayer::if_not_present(
             HeaderName::from_static("x-content-type-options"),
             HeaderValue::from_static("nosniff"),
@@ -243,6 +261,22 @@ fn with_middleware_timing_out(app: Router, timeout: Duration) -> Router {
         }))
         .layer(PropagateRequestIdLayer::new(request_id.clone()))
         .layer(SetRequestIdLayer::new(request_id, MakeRequestUuid))
+}
+
+/// Read your own writes: whatever a request appended, through any command path, becomes its
+/// session's floor for the queries it sends next (`api::reads`). Only an answered success
+/// counts: a failed command's transaction may have rolled its append back.
+async fn remember_session_writes(
+    request: axum::extract::Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let (response, written) = events::store::written::track(next.run(request)).await;
+    if let Some(position) = written
+        && response.status().is_success()
+    {
+        api::reads::record_written(position);
+    }
+    response
 }
 
 /// Other processes (`seed`, `import-reference`) may load new reference versions: pick them up.

@@ -7,7 +7,16 @@ use serde_json::Value;
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use super::api::{ACCESS_STREAM_TYPE, access_stream};
+/// The stream type of the reads of the log.
+pub const ACCESS_STREAM_TYPE: &str = "audit_access";
+
+/// The reader's `audit_access` stream id.
+pub fn access_stream(actor: Uuid) -> Uuid {
+    Uuid::new_v5(
+        &Uuid::NAMESPACE_OID,
+        format!("audit_access:{actor}").as_bytes(),
+    )
+}
 
 /// Appends one event to `actor`'s `audit_access` stream (retried on a lost race).
 pub async fn append(

@@ -22,8 +22,6 @@ use uuid::Uuid;
 
 use super::filter::{LogFilter, LogFilterBody, uuid_field};
 
-/// The stream type of the reads of the log.
-pub const ACCESS_STREAM_TYPE: &str = "audit_access";
 const TAG: &str = "audit";
 
 #[derive(Clone)]
@@ -53,14 +51,6 @@ pub fn routes(pool: PgPool, auth: Auth, public_key: VerifyingKey) -> OpenApiRout
             auth,
             public_key,
         })
-}
-
-/// The reader's `audit_access` stream id.
-pub fn access_stream(actor: Uuid) -> Uuid {
-    Uuid::new_v5(
-        &Uuid::NAMESPACE_OID,
-        format!("audit_access:{actor}").as_bytes(),
-    )
 }
 
 /// Appends `AuditLogRead {what, filter}` to the reader's stream.
@@ -160,18 +150,10 @@ pub struct EventsPage {
 /// Needs `audit:read`. Every event of every stream, newest first, filtered, with keyset
 /// paging on the position. The read is recorded on the reader's `audit_access` stream.
 #[utoipa::path(
-    get,
-    path = "/api/v1/audit/events",
-    tag = TAG,
-    operation_id = "auditEvents",
-    security(("bearer" = [])),
+    get, path = "/api/v1/audit/events", operation_id = "auditEvents",
+    tag = TAG, security(("bearer" = [])),
     params(EventsParams),
-    responses(
-        (status = 200, description = "A page of events.", body = EventsPage),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    responses((status = 200, description = "A page of events.", body = EventsPage), api::doc::ListErrors),
 )]
 async fn events_page(
     State(state): State<AuditState>,
@@ -248,18 +230,12 @@ pub struct AsOfParams {
 /// Needs `audit:read`. The aggregate's state folded from its events recorded at or before
 /// `asOf` (as `clearway replay --as-of`), with the stream's whole timeline. Recorded.
 #[utoipa::path(
-    get,
-    path = "/api/v1/audit/streams/{id}",
-    tag = TAG,
-    operation_id = "auditStreamAsOf",
-    security(("bearer" = [])),
+    get, path = "/api/v1/audit/streams/{id}", operation_id = "auditStreamAsOf",
+    tag = TAG, security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The stream id."), AsOfParams),
     responses(
         (status = 200, description = "`{streamId, asOf, version, state, timeline}`.", body = Object),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
+        api::doc::ReadErrors,
     ),
 )]
 async fn stream_as_of(
@@ -349,19 +325,10 @@ pub struct FieldChange {
 /// Needs `audit:read`. The state as of `from` and as of `to`, compared field by field
 /// (`[{field, from, to}]`, nested fields as dotted paths). Recorded.
 #[utoipa::path(
-    get,
-    path = "/api/v1/audit/streams/{id}/diff",
-    tag = TAG,
-    operation_id = "auditStreamDiff",
-    security(("bearer" = [])),
+    get, path = "/api/v1/audit/streams/{id}/diff", operation_id = "auditStreamDiff",
+    tag = TAG, security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The stream id."), DiffParams),
-    responses(
-        (status = 200, description = "The changed fields.", body = Vec<FieldChange>),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    responses((status = 200, description = "The changed fields.", body = Vec<FieldChange>), api::doc::ReadErrors),
 )]
 async fn stream_diff(
     State(state): State<AuditState>,
@@ -383,7 +350,7 @@ async fn stream_diff(
     let mut changes = diff(&before["state"], &after["state"]);
     if masked(&granted) {
         for c in &mut changes {
-            if let Some(kind) = events::pii::kind_of_field(&c.field) {
+            if let Some(kind) = events::personal::kind_of_field(&c.field) {
                 mask_value(kind, &mut c.from);
                 mask_value(kind, &mut c.to);
             }
@@ -429,7 +396,7 @@ async fn open_payloads<'v>(
 /// Masks every personal value in `value` as the lists and the delivery log do
 /// (`1101**********1234`, `138****5678`, `a***@example.com`, `oUp***`).
 pub fn mask_personal(value: &mut Value) {
-    events::pii::visit_personal(value, &mut mask_value);
+    events::personal::visit_personal(value, &mut mask_value);
 }
 
 fn mask_value(kind: events::pii::Kind, v: &mut Value) {
@@ -524,16 +491,9 @@ pub struct ChainStatus {
 /// Needs `audit:read`. How far the chain reaches and its last signed seal (with its
 /// signature checked against the published key). A full verification is `clearway verify`.
 #[utoipa::path(
-    get,
-    path = "/api/v1/audit/chain",
-    tag = TAG,
-    operation_id = "auditChain",
-    security(("bearer" = [])),
-    responses(
-        (status = 200, description = "The chain's status.", body = ChainStatus),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-    ),
+    get, path = "/api/v1/audit/chain", operation_id = "auditChain",
+    tag = TAG, security(("bearer" = [])),
+    responses((status = 200, description = "The chain's status.", body = ChainStatus), api::doc::Errors<401, 403>),
 )]
 async fn chain_status(State(state): State<AuditState>) -> Result<api::Ok<ChainStatus>, ApiError> {
     let (head, chained, chained_to, seals): (Option<i64>, i64, Option<i64>, i64) = sqlx::query_as(
@@ -575,10 +535,8 @@ pub struct PublicKey {
 ///
 /// No token needed: anyone may check the seals (docs/compliance.md gives the signed bytes).
 #[utoipa::path(
-    get,
-    path = "/api/v1/audit/public-key",
+    get, path = "/api/v1/audit/public-key", operation_id = "auditPublicKey",
     tag = TAG,
-    operation_id = "auditPublicKey",
     responses((status = 200, description = "The Ed25519 public key.", body = PublicKey)),
 )]
 async fn published_key(State(state): State<AuditState>) -> api::Ok<PublicKey> {

@@ -104,16 +104,11 @@ async fn run_by_id(pool: &PgPool, id: Uuid) -> Result<Option<VerificationRun>, s
 /// One run at a time: while one runs, 409 with `data.reason: VERIFICATION_RUNNING`. Recorded
 /// on the starter's `audit_access` stream, and so is the result.
 #[utoipa::path(
-    post,
-    path = "/api/v1/audit/verifications",
-    tag = "audit",
-    operation_id = "auditStartVerification",
-    security(("bearer" = [])),
+    post, path = "/api/v1/audit/verifications", operation_id = "auditStartVerification",
+    tag = "audit", security(("bearer" = [])),
     responses(
         (status = 200, description = "The run, started.", body = VerificationRun),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 409, response = api::doc::Conflict),
+        api::doc::Errors<401, 403, 409>,
     ),
 )]
 async fn start(
@@ -194,10 +189,28 @@ async fn run(state: VerificationState, actor: Actor, id: Uuid) {
         })
     };
     let progress = done.clone();
-    let result = verify(&state.pool, &state.public_key, None, &mut |n| {
-        progress.store(n, Ordering::Relaxed);
-    })
-    .await;
+    // Its own task: a run that panics on some row is finished as failed with that reason at
+    // once, instead of holding the one running slot until its heartbeat goes stale.
+    let verifying = {
+        let (pool, key) = (state.pool.clone(), state.public_key);
+        tokio::spawn(async move {
+            verify(&pool, &key, None, &mut |n| {
+                progress.store(n, Ordering::Relaxed);
+            })
+            .await
+        })
+    };
+    let result = match verifying.await {
+        Ok(Ok(report)) => Ok(report),
+        Ok(Err(e)) => {
+            tracing::error!(error = %e, run = %id, "a verification failed");
+            Err("the verification could not read the chain (see the server's log)")
+        }
+        Err(e) => {
+            tracing::error!(error = %e, run = %id, "a verification stopped unexpectedly");
+            Err("the verification stopped unexpectedly (see the server's log)")
+        }
+    };
     let _ = stop_tx.send(true);
     let _ = heartbeat.await;
     let saved = finish(&state.pool, id, &result).await;
@@ -214,7 +227,7 @@ async fn run(state: VerificationState, actor: Actor, id: Uuid) {
             "sealsChecked": r.seals_checked,
             "firstBreak": r.first_break,
         }),
-        Err(e) => json!({ "runId": id, "state": "failed", "error": e.to_string() }),
+        Err(e) => json!({ "runId": id, "state": "failed", "error": e }),
     };
     if let Err(e) = super::access::append(&state.pool, &actor, "AuditChainVerified", payload).await
     {
@@ -222,11 +235,7 @@ async fn run(state: VerificationState, actor: Actor, id: Uuid) {
     }
 }
 
-async fn finish(
-    pool: &PgPool,
-    id: Uuid,
-    result: &Result<Report, projector::ProjectionError>,
-) -> Result<(), sqlx::Error> {
+async fn finish(pool: &PgPool, id: Uuid, result: &Result<Report, &str>) -> Result<(), sqlx::Error> {
     match result {
         Ok(r) => {
             sqlx::query(
@@ -248,14 +257,13 @@ async fn finish(
             .await?;
         }
         Err(e) => {
-            tracing::error!(error = %e, run = %id, "a verification failed");
             sqlx::query(
                 "UPDATE audit_verifications SET state = 'failed', error = $2,
                      finished_at = now(), heartbeat_at = now()
                  WHERE id = $1",
             )
             .bind(id)
-            .bind("the verification could not read the chain (see the server's log)")
+            .bind(e)
             .execute(pool)
             .await?;
         }
@@ -267,15 +275,11 @@ async fn finish(
 ///
 /// Needs `audit:read`. The last ten runs, newest first.
 #[utoipa::path(
-    get,
-    path = "/api/v1/audit/verifications",
-    tag = "audit",
-    operation_id = "auditVerifications",
-    security(("bearer" = [])),
+    get, path = "/api/v1/audit/verifications", operation_id = "auditVerifications",
+    tag = "audit", security(("bearer" = [])),
     responses(
         (status = 200, description = "The runs, newest first.", body = Vec<VerificationRun>),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
+        api::doc::Errors<401, 403>,
     ),
 )]
 async fn latest(
@@ -293,19 +297,10 @@ async fn latest(
 ///
 /// Needs `audit:read`. Its progress (`done` of `total` chain rows), state and result.
 #[utoipa::path(
-    get,
-    path = "/api/v1/audit/verifications/{id}",
-    tag = "audit",
-    operation_id = "auditVerification",
-    security(("bearer" = [])),
+    get, path = "/api/v1/audit/verifications/{id}", operation_id = "auditVerification",
+    tag = "audit", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "The run's id.")),
-    responses(
-        (status = 200, description = "The run.", body = VerificationRun),
-        (status = 400, response = api::doc::BadRequest),
-        (status = 401, response = api::doc::Unauthorized),
-        (status = 403, response = api::doc::Forbidden),
-        (status = 404, response = api::doc::NotFound),
-    ),
+    responses((status = 200, description = "The run.", body = VerificationRun), api::doc::ReadErrors),
 )]
 async fn one(
     State(state): State<VerificationState>,

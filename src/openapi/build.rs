@@ -173,22 +173,8 @@ pub fn envelope(data: S) -> S {
     )
 }
 
-/// The component response of an error status.
-pub fn error_response_name(status: u16) -> &'static str {
-    match status {
-        400 => "BadRequest",
-        401 => "Unauthorized",
-        403 => "Forbidden",
-        404 => "NotFound",
-        405 => "MethodNotAllowed",
-        409 => "Conflict",
-        413 => "PayloadTooLarge",
-        415 => "UnsupportedMediaType",
-        429 => "TooManyRequests",
-        503 => "Unavailable",
-        _ => "InternalError",
-    }
-}
+/// The component response of an error status (named where the annotations name them).
+pub use api::doc::error_response_name;
 
 fn param(
     name: &str,

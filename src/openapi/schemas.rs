@@ -61,28 +61,6 @@ fn schemas() -> Vec<(&'static str, S)> {
             ),
         ),
         (
-            "CommandAnswer",
-            object(
-                "What every command answers.",
-                vec![
-                    ("id", uuid("The aggregate (declaration) id.")),
-                    (
-                        "version",
-                        integer(
-                            "The aggregate's version after the command: send it in `If-Match` next time.",
-                        ),
-                    ),
-                    (
-                        "position",
-                        integer(
-                            "Global position of the last event written: pass it as `minPosition` to a query to read your write.",
-                        ),
-                    ),
-                ],
-                &["id", "version", "position"],
-            ),
-        ),
-        (
             "Page",
             object(
                 "A page of a list (`pageNo` is 1-based; `pageSize` defaults to 10, at most 500).",

@@ -34,7 +34,7 @@ fn binary() -> anyhow::Result<PathBuf> {
 
 fn command(bin: &PathBuf, database_url: &str, addr: &str) -> Command {
     let mut c = Command::new(bin);
-    c.current_dir(env!("CARGO_MANIFEST_DIR"))
+    c.current_dir(crate::ROOT)
         .env("DATABASE_URL", database_url)
         .env("CLEARWAY_MODE", "development")
         .env("CLEARWAY_ADDR", addr)

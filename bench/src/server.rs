@@ -43,7 +43,7 @@ pub fn config(database_url: &str) -> anyhow::Result<Config> {
 /// through the real command paths, as `clearway seed` does.
 pub async fn seed(pool: &PgPool, cfg: &Config) -> anyhow::Result<()> {
     let state = clearway::startup::offline_command_state(cfg, pool.clone()).await?;
-    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/reference");
+    let dir = std::path::Path::new(crate::ROOT).join("seeds/reference");
     clearway::seed::seed_reference(&state, &dir).await?;
     clearway::seed::seed_demo(&state).await?;
     Ok(())

@@ -19,38 +19,26 @@
 //! dropped and created at the start of each benchmark and left behind for inspection.
 //! Everything talks to 127.0.0.1 only; every loop is bounded in count and time.
 
-#[path = "clearway-bench/append.rs"]
 mod append;
-#[path = "clearway-bench/commands.rs"]
 mod commands;
-#[path = "clearway-bench/db.rs"]
 mod db;
-#[path = "clearway-bench/export.rs"]
 mod export;
-#[path = "clearway-bench/generate.rs"]
 mod generate;
-#[path = "clearway-bench/list.rs"]
 mod list;
-#[path = "clearway-bench/mixed.rs"]
 mod mixed;
-#[path = "clearway-bench/peer.rs"]
 mod peer;
-#[path = "clearway-bench/phase.rs"]
 mod phase;
-#[path = "clearway-bench/process.rs"]
 mod process;
-#[path = "clearway-bench/rebuild.rs"]
 mod rebuild;
-#[path = "clearway-bench/server.rs"]
 mod server;
-#[path = "clearway-bench/stats.rs"]
 mod stats;
-#[path = "clearway-bench/upload.rs"]
 mod upload;
-#[path = "clearway-bench/verify.rs"]
 mod verify;
 
 use std::time::Instant;
+
+/// The project folder (this crate is bench/ in it): where the server runs and its seeds are.
+pub(crate) const ROOT: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/..");
 
 use clap::{Args, Parser, Subcommand};
 use tracing_subscriber::EnvFilter;
