@@ -395,3 +395,36 @@ async fn a_background_verification_reports_progress_one_at_a_time_and_finds_a_br
     let bad = body(app.get(&auditor, "/api/v1/audit/verifications/nope").await).await;
     assert_eq!(bad["code"], 400, "{bad}");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_export_needs_its_own_code_and_is_in_the_log_with_its_actor_and_filter(pool: PgPool) {
+    let app = spawn(pool).await;
+    // ADMIN reads the (masked) audit log but does not hold audit:export by default.
+    let admin = app.login("admin").await;
+    let log = body(app.get(&admin, "/api/v1/audit/events?pageSize=1").await).await;
+    assert_eq!(log["code"], 200, "{log}");
+    let r = app.post(&admin, "/api/v1/audit/exports", json!({})).await;
+    assert_eq!(r.status(), 403);
+    assert_eq!(body(r).await["code"], 403);
+
+    let auditor = app.login("auditor").await;
+    let filter = json!({"eventType": "DeclarationReviewed", "actor": "operator"});
+    let (status, _, bytes) = export(&app, &auditor, filter.clone()).await;
+    assert_eq!(status, 200, "{}", String::from_utf8_lossy(&bytes));
+
+    // The export is an event of the log itself: who, with what filter.
+    let listed = body(
+        app.get(&auditor, "/api/v1/audit/events?eventType=AuditLogExported")
+            .await,
+    )
+    .await;
+    assert_eq!(listed["code"], 200, "{listed}");
+    let records = listed["data"]["records"].as_array().expect("records");
+    assert_eq!(records.len(), 1, "{listed}");
+    let e = &records[0];
+    assert_eq!(e["streamType"], "audit_access");
+    assert_eq!(e["metadata"]["actorName"], "auditor");
+    assert_eq!(e["metadata"]["actorRole"], "COMPLIANCE");
+    assert_eq!(e["payload"]["filter"], filter);
+    assert_eq!(e["payload"]["username"], "auditor");
+}

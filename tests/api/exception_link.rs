@@ -203,3 +203,84 @@ async fn a_recipient_answers_through_the_link_once_and_staff_review_it(pool: PgP
     let approved = act(&app, &op, &id, "approve", json!({})).await;
     assert_eq!(approved["code"], 200, "{approved}");
 }
+
+/// A link for exception `id` of acme, signed as the notice signs it.
+fn link_for(auth: &api::Auth, id: &str) -> String {
+    let now = chrono::Utc::now();
+    let claims = LinkClaims::new(
+        auth.issuer(),
+        id.parse().expect("id"),
+        clearway::seed::customer_id("acme"),
+        uuid::Uuid::now_v7(),
+        now,
+        now + chrono::Duration::days(1),
+    );
+    auth.sign_link(&claims).expect("link")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_link_cannot_add_documents_past_the_caps_of_its_exception(pool: PgPool) {
+    let mut cfg = config(&pool, clearway::config::Mode::Development);
+    cfg.notify.exception_link_max_documents = 3;
+    cfg.notify.exception_link_max_mb = 1;
+    let auth = clearway::startup::auth(&cfg, pool.clone()).expect("auth");
+    let app = spawn_with(pool.clone(), cfg).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let id = notified(&app, &acme, &op, "1ZLINK0101", false).await;
+    let token = link_for(&auth, &id);
+
+    // Bytes: two files of 600 KB would hold 1.2 MB, over the 1 MB cap.
+    let mut big = PDF.to_vec();
+    big.resize(600 * 1024, b' ');
+    assert_eq!(send_file(&app, &token, "a.pdf", &big).await["code"], 200);
+    let r = send_file(&app, &token, "b.pdf", &big).await;
+    assert_eq!(r["code"], 400, "{r}");
+    assert_eq!(r["data"][0]["field"], "file", "{r}");
+    assert!(r.to_string().contains("1 MB"), "{r}");
+
+    // Count: the third document is the last one.
+    assert_eq!(upload(&app, &token).await["code"], 200);
+    assert_eq!(upload(&app, &token).await["code"], 200);
+    let r = upload(&app, &token).await;
+    assert_eq!(r["code"], 400, "{r}");
+    assert_eq!(r["data"][0]["field"], "file", "{r}");
+    assert!(r.to_string().contains('3'), "{r}");
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_link_routes_are_rate_limited_with_retry_after(pool: PgPool) {
+    let mut cfg = config(&pool, clearway::config::Mode::Development);
+    cfg.notify.exception_link_rate_burst = 3;
+    cfg.notify.exception_link_rate_per_minute = 1;
+    let auth = clearway::startup::auth(&cfg, pool.clone()).expect("auth");
+    let app = spawn_with(pool.clone(), cfg).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let id = notified(&app, &acme, &op, "1ZLINK0102", false).await;
+    let token = link_for(&auth, &id);
+    for _ in 0..3 {
+        assert_eq!(view(&app, Some(&token)).await["code"], 200);
+    }
+    let r = with_link(
+        &app,
+        reqwest::Method::GET,
+        "/api/v1/exception-link",
+        Some(&token),
+    )
+    .await
+    .send()
+    .await
+    .expect("send");
+    assert_eq!(r.status(), 429);
+    let retry: u64 = r
+        .headers()
+        .get("retry-after")
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse().ok())
+        .expect("Retry-After");
+    assert!(retry >= 1);
+    assert_eq!(body(r).await["code"], 207);
+    // Forged tokens from the same client are refused before they are even checked.
+    assert_eq!(view(&app, Some("forged")).await["_status"], 429);
+}

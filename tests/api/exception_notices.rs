@@ -550,11 +550,17 @@ async fn a_delivery_recorded_meanwhile_does_not_refuse_the_users_next_move(pool:
     let app = spawn_with(pool.clone(), cfg).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let id = notified(&app, &acme, &op, "1ZSIDE0001", true).await;
-    caught_up(&app).await;
-    let seen = detail(&app, &acme, &id).await["version"]
-        .as_i64()
-        .expect("version");
+    // The version the customer saw: the notice's own (its delivery attempts can only follow
+    // it; read from the detail, a fast worker may already have recorded them).
+    let decl = submitted(&app, &acme, "1ZSIDE0001").await;
+    let mut request = invoice_request(&decl);
+    request["sendToSms"] = json!(true);
+    request["personalPhone"] = json!("13812345678");
+    let raised = raise(&app, &op, request).await;
+    let id = raised["data"]["id"].as_str().expect("id").to_string();
+    let n = act(&app, &op, &id, "notify", json!({})).await;
+    assert_eq!(n["code"], 200, "{n}");
+    let seen = n["data"]["version"].as_i64().expect("the notice's version");
 
     deliveries_until(&app, &op, &id, |d| {
         on(d, "notify", "sms").is_some_and(|s| s["status"] != "pending")
@@ -580,4 +586,86 @@ async fn a_delivery_recorded_meanwhile_does_not_refuse_the_users_next_move(pool:
         state["status"], 3,
         "the stale respond changed nothing: {state}"
     );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_delivery_whose_attempt_can_never_be_recorded_is_given_up_and_the_next_is_delivered(
+    pool: PgPool,
+) {
+    use command::clearance_exception::outbox::{GIVEN_UP, run_once};
+    // No SMTP: e-mail rows are recorded as "not configured", through the same path.
+    let cfg = config(&pool, Mode::Development);
+    let app = spawn_with(pool.clone(), cfg.clone()).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let stuck = notified(&app, &acme, &op, "1ZNOTE0101", false).await;
+    let next = notified(&app, &acme, &op, "1ZNOTE0102", false).await;
+    caught_up(&app).await;
+    // Recording any attempt of the first exception fails, every time.
+    sqlx::query(
+        "CREATE FUNCTION test_unrecordable() RETURNS trigger LANGUAGE plpgsql AS $$
+         BEGIN RAISE EXCEPTION 'unrecordable by the test'; END $$",
+    )
+    .execute(&pool)
+    .await
+    .expect("function");
+    sqlx::query(&format!(
+        "CREATE TRIGGER test_unrecordable BEFORE INSERT ON events FOR EACH ROW
+         WHEN (NEW.event_type = 'ClearanceExceptionDeliveryAttempted'
+               AND NEW.stream_id = '{stuck}') EXECUTE FUNCTION test_unrecordable()"
+    ))
+    .execute(&pool)
+    .await
+    .expect("trigger");
+
+    let state = command_state(&pool, &cfg).await;
+    let outbox = command::clearance_exception::outbox::Outbox {
+        retry: command::jobs::Retry {
+            max_attempts: 3,
+            base: Duration::ZERO,
+        },
+        ..cfg.notify.outbox(&cfg.identity.build().expect("identity"))
+    };
+    let rows = |id: &str| {
+        let (pool, id) = (pool.clone(), id.to_string());
+        async move {
+            let rows: Vec<(String, Option<String>)> = sqlx::query_as(
+                "SELECT status, last_error FROM exception_deliveries
+                  WHERE exception_id = $1::uuid ORDER BY id",
+            )
+            .bind(id)
+            .fetch_all(&pool)
+            .await
+            .expect("rows");
+            rows
+        }
+    };
+    let stuck_rows = rows(&stuck).await.len();
+    assert!(stuck_rows > 0);
+    let mut failed = 0;
+    let mut done = false;
+    for _ in 0..50 {
+        match run_once(&state, &outbox).await {
+            Ok(true) => {}
+            Ok(false) => {
+                done = true;
+                break;
+            }
+            Err(_) => failed += 1,
+        }
+    }
+    assert!(done, "the queue drained");
+    assert_eq!(failed, 3 * stuck_rows, "three unrecorded claims per row");
+    for (status, error) in rows(&stuck).await {
+        assert_eq!(
+            (status.as_str(), error.as_deref()),
+            ("failed", Some(GIVEN_UP))
+        );
+    }
+    for (status, _) in rows(&next).await {
+        assert_eq!(
+            status, "not_configured",
+            "the next exception's rows were delivered"
+        );
+    }
 }

@@ -25,6 +25,8 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
         session_max_secs: 8 * 3600,
         web_dir: None,
         max_connections: 10,
+        db_acquire_timeout_ms: 5000,
+        job_max_attempts: 3,
         // Read-your-writes waits long enough for a loaded CI machine (the server's 2 s
         // default answers the read model as it is after that, which a test would misread).
         read_wait_ms: 30_000,
@@ -43,6 +45,11 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
         },
         personal_data: clearway::personal_data::PersonalDataConfig {
             pii_secret: Some("test-personal-data-secret-0123456789abcdef".into()),
+            ..Default::default()
+        },
+        // Uploaded documents are read by the server's own binary in child processes.
+        reader: clearway::config::ReaderConfig {
+            reader_bin: Some(env!("CARGO_BIN_EXE_clearway").into()),
             ..Default::default()
         },
     }
@@ -196,5 +203,84 @@ pub async fn body(r: Response) -> Value {
 pub fn assert_envelope(v: &Value) {
     for key in ["code", "message", "data", "refreshed", "accessToken"] {
         assert!(v.get(key).is_some(), "envelope lacks {key}: {v}");
+    }
+}
+
+/// The test database's URL: a server process of its own connects to the same database.
+pub async fn database_url(pool: &PgPool) -> String {
+    let name: String = sqlx::query_scalar("SELECT current_database()")
+        .fetch_one(pool)
+        .await
+        .expect("database name");
+    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL");
+    let (server, _) = base.rsplit_once('/').expect("a database URL");
+    format!("{server}/{name}")
+}
+
+/// A free port on the loopback interface, as `127.0.0.1:<port>`.
+pub fn free_addr() -> String {
+    let port = std::net::TcpListener::bind("127.0.0.1:0")
+        .expect("port")
+        .local_addr()
+        .expect("addr")
+        .port();
+    format!("127.0.0.1:{port}")
+}
+
+/// The real `clearway serve` binary in a process of its own on the (seeded) database at
+/// `url`, with the secrets of `config`, listening on `addr`; ready when health answers.
+/// Its memory is its own (an in-process server shares the test binary's with other tests).
+pub async fn serve_process(url: &str, addr: &str) -> tokio::process::Child {
+    let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_clearway"))
+        .arg("serve")
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .env("DATABASE_URL", url)
+        .env("CLEARWAY_MODE", "development")
+        .env("CLEARWAY_ADDR", addr)
+        .env(
+            "CLEARWAY_JWT_SECRET",
+            "test-secret-test-secret-test-secret-0123",
+        )
+        .env(
+            "CLEARWAY_PII_SECRET",
+            "test-personal-data-secret-0123456789abcdef",
+        )
+        .env("CLEARWAY_AUDIT_SIGNING_KEY", "42".repeat(32))
+        .env("CLEARWAY_NOTIFY_WORKER", "false")
+        .env("CLEARWAY_READ_WAIT_MS", "30000")
+        .env("CLEARWAY_DB_MAX_CONNECTIONS", "10")
+        .env("RUST_LOG", "warn")
+        .env_remove("CLEARWAY_WEB_DIR")
+        .stdin(std::process::Stdio::null())
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::null())
+        .kill_on_drop(true)
+        .spawn()
+        .expect("clearway serve");
+    let client = Client::new();
+    for _ in 0..1200 {
+        if client
+            .get(format!("http://{addr}/api/v1/health"))
+            .send()
+            .await
+            .is_ok()
+        {
+            return child;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    panic!("clearway serve did not start");
+}
+
+impl TestApp {
+    /// A client of a server running elsewhere (a `serve_process`).
+    pub fn at(addr: &str, pool: PgPool) -> TestApp {
+        let (tx, _) = tokio::sync::watch::channel(false);
+        TestApp {
+            base: format!("http://{addr}"),
+            client: Client::new(),
+            pool,
+            _shutdown: tx,
+        }
     }
 }

@@ -82,6 +82,7 @@ async fn a_sweep_deletes_what_is_past_its_retention_and_keeps_the_rest(pool: PgP
             account_tokens: 2,
             auth_sessions: 2,
             idempotency_keys: 1,
+            exception_documents: 0,
         }
     );
     assert_eq!(count(&pool, "login_attempts").await, 3);

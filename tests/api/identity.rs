@@ -5,6 +5,7 @@
 
 use api::Role;
 use clearway::config::Mode;
+use command::Aggregate;
 use command::account::Register;
 use events::DomainEvent;
 use serde_json::{Value, json};
@@ -32,7 +33,11 @@ pub async fn try_login(app: &TestApp, username: &str, password: &str) -> Value {
 pub async fn register_user(pool: &PgPool, register: Register, password: Option<&str>) -> Uuid {
     let store = events::EventStore::new(pool.clone());
     let id = events::account::account_id(&register.username);
-    let new: Vec<_> = command::account::decide_register(&Default::default(), register)
+    let new: Vec<_> = command::account::AccountState::default()
+        .decide(
+            command::account::AccountCommand::Register(register),
+            &command::Ctx::system(Default::default()),
+        )
         .expect("register")
         .iter()
         .map(|e| e.to_new_event())
@@ -72,21 +77,22 @@ pub async fn register_customer(
 ) -> Uuid {
     let store = events::EventStore::new(pool.clone());
     let id = Uuid::now_v7();
-    let new: Vec<_> = command::customer::decide_register_customer(
-        &Default::default(),
-        id,
-        username,
-        events::customer::CustomerProfile {
+    let register = command::customer::CustomerCommand::Register {
+        customer_id: id,
+        username: username.to_string(),
+        profile: events::customer::CustomerProfile {
             company_name: format!("{username} Ltd"),
             ups_id: Some(ups_id.into()),
             account_no: Some(account_no.into()),
             ..Default::default()
         },
-    )
-    .expect("customer")
-    .iter()
-    .map(|e| e.to_new_event())
-    .collect();
+    };
+    let new: Vec<_> = command::customer::CustomerState::default()
+        .decide(register, &command::Ctx::system(Default::default()))
+        .expect("customer")
+        .iter()
+        .map(|e| e.to_new_event())
+        .collect();
     store
         .append(
             events::customer::STREAM_TYPE,

@@ -79,7 +79,7 @@ impl MailDev {
     }
 
     /// Wait for a message to `to` and answer the token of its reset link.
-    async fn reset_token(&self, to: &str, skip: usize) -> String {
+    pub(crate) async fn reset_token(&self, to: &str, skip: usize) -> String {
         for _ in 0..100 {
             let mine: Vec<Value> = self
                 .messages()

@@ -161,3 +161,100 @@ async fn a_given_bootstrap_password_is_used_and_nothing_is_written(pool: PgPool)
     assert_eq!(first["code"], 10002, "{first}");
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// Every `<script>` of `html` loads a file and holds no code of its own.
+fn no_inline_script(html: &str) -> bool {
+    html.split("<script").skip(1).all(|rest| {
+        let Some((tag, after)) = rest.split_once('>') else {
+            return false;
+        };
+        let body = after.split("</script>").next().unwrap_or_default();
+        tag.contains("src=") && body.trim().is_empty()
+    })
+}
+
+async fn answer(
+    app: &TestApp,
+    path: &str,
+    proto: Option<&str>,
+) -> (reqwest::header::HeaderMap, String) {
+    let mut request = app.client.get(app.url(path));
+    if let Some(p) = proto {
+        request = request.header("x-forwarded-proto", p);
+    }
+    let r = request.send().await.expect("send");
+    let headers = r.headers().clone();
+    (headers, r.text().await.expect("text"))
+}
+
+fn csp(headers: &reqwest::header::HeaderMap) -> &str {
+    headers
+        .get("content-security-policy")
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or_default()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn every_answer_has_a_content_security_policy_and_no_hsts_over_plain_http(pool: PgPool) {
+    use clearway::security_headers::{APP_POLICY, DOCS_POLICY};
+    let app = spawn(pool).await;
+    for path in ["/api/v1/health", "/login-c", "/api/v1/nothing-here"] {
+        // Without a trusted proxy, a client's own X-Forwarded-Proto is not believed.
+        let (headers, _) = answer(&app, path, Some("https")).await;
+        assert_eq!(csp(&headers), APP_POLICY, "{path}");
+        assert!(headers.get("strict-transport-security").is_none(), "{path}");
+    }
+    assert!(APP_POLICY.contains("script-src 'self';"));
+    assert!(!APP_POLICY.contains("unsafe-eval"));
+
+    // The Swagger UI page works under its own policy: no inline script, its scripts served.
+    let (headers, html) = answer(&app, "/api/docs/", None).await;
+    assert_eq!(csp(&headers), DOCS_POLICY);
+    assert!(html.contains("swagger-ui"), "{html}");
+    assert!(no_inline_script(&html), "{html}");
+    for script in [
+        "/api/docs/swagger-ui-bundle.js",
+        "/api/docs/swagger-initializer.js",
+    ] {
+        let r = app
+            .client
+            .get(app.url(script))
+            .send()
+            .await
+            .expect("script");
+        assert_eq!(r.status(), 200, "{script}");
+    }
+
+    // The built web app (when this build carries it) has no inline script either.
+    let index = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("webapp/dist/index.html");
+    if let Ok(html) = std::fs::read_to_string(index) {
+        assert!(no_inline_script(&html), "{html}");
+    }
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn behind_a_trusted_proxy_that_says_https_the_answer_carries_hsts(pool: PgPool) {
+    let mut cfg = config(&pool, Mode::Development);
+    cfg.identity.trusted_proxies = 1;
+    let app = spawn_with(pool, cfg).await;
+    let (headers, _) = answer(&app, "/api/v1/health", Some("https")).await;
+    assert_eq!(
+        headers
+            .get("strict-transport-security")
+            .and_then(|v| v.to_str().ok()),
+        Some(clearway::security_headers::HSTS)
+    );
+    let (headers, _) = answer(&app, "/api/v1/health", Some("http")).await;
+    assert!(headers.get("strict-transport-security").is_none());
+    let (headers, _) = answer(&app, "/api/v1/health", None).await;
+    assert!(headers.get("strict-transport-security").is_none());
+}
+
+#[test]
+fn an_inline_script_is_found() {
+    assert!(no_inline_script(
+        r#"<script type="module" src="/a.js"></script>"#
+    ));
+    assert!(!no_inline_script("<script>alert(1)</script>"));
+    assert!(!no_inline_script(r#"<script src="/a.js">x()</script>"#));
+}

@@ -5,7 +5,7 @@
 use std::time::{Duration, Instant};
 
 use command::upload::fields::{GOODS, HEADER, header_text};
-use command::upload::read::Workbook;
+use command::upload::read::LocalWorkbook as Workbook;
 use reqwest::Response;
 use serde_json::{Map, Value};
 use sqlx::PgPool;

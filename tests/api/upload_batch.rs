@@ -113,14 +113,10 @@ async fn a_repeat_inside_a_batch_is_held_back_and_the_rest_of_the_batch_is_made(
     execute(
         Command::<DeclarationState>::on(&state.store, held_by, meta),
         |s, _| {
-            command::declaration::decide(
+            command::Aggregate::decide(
                 s,
                 DeclarationCommand::Delete { reason: None },
-                &command::Ctx {
-                    actor: &actor,
-                    now: chrono::Utc::now(),
-                    reference: &reference,
-                },
+                &command::Ctx::new(&actor, reference.clone()),
             )
         },
     )

@@ -2,61 +2,13 @@
 //! SIGKILL while it processes a file, several times, and restarted; the upload must end
 //! completed, with every declaration made exactly once.
 
-use std::process::Stdio;
 use std::time::{Duration, Instant};
 
 use serde_json::Value;
 use sqlx::PgPool;
-use tokio::process::{Child, Command};
 
 use crate::helpers::*;
 use crate::upload::{post_upload, rows_of, table_file};
-
-/// The test database's URL: the server under test connects to the same database.
-async fn database_url(pool: &PgPool) -> String {
-    let name: String = sqlx::query_scalar("SELECT current_database()")
-        .fetch_one(pool)
-        .await
-        .expect("database name");
-    let base = std::env::var("DATABASE_URL").expect("DATABASE_URL");
-    let (server, _) = base.rsplit_once('/').expect("a database URL");
-    format!("{server}/{name}")
-}
-
-async fn serve(url: &str, addr: &str) -> Child {
-    let child = Command::new(env!("CARGO_BIN_EXE_clearway"))
-        .arg("serve")
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
-        .env("DATABASE_URL", url)
-        .env("CLEARWAY_MODE", "development")
-        .env("CLEARWAY_ADDR", addr)
-        .env(
-            "CLEARWAY_JWT_SECRET",
-            "test-secret-test-secret-test-secret-0123",
-        )
-        .env("CLEARWAY_DB_MAX_CONNECTIONS", "10")
-        .env("RUST_LOG", "warn")
-        .env_remove("CLEARWAY_WEB_DIR")
-        .stdin(Stdio::null())
-        .stdout(Stdio::null())
-        .stderr(Stdio::null())
-        .kill_on_drop(true)
-        .spawn()
-        .expect("clearway serve");
-    let client = reqwest::Client::new();
-    for _ in 0..600 {
-        if client
-            .get(format!("http://{addr}/api/v1/health"))
-            .send()
-            .await
-            .is_ok()
-        {
-            return child;
-        }
-        tokio::time::sleep(Duration::from_millis(50)).await;
-    }
-    panic!("clearway serve did not start");
-}
 
 async fn login(base: &str, client: &reqwest::Client) -> String {
     let r: Value = client
@@ -93,12 +45,7 @@ async fn kill_9_mid_file_leaves_no_duplicate_and_the_upload_is_finished_after_re
     let cfg = config(&pool, clearway::config::Mode::Development);
     seed(&pool, &cfg).await;
     let url = database_url(&pool).await;
-    let port = std::net::TcpListener::bind("127.0.0.1:0")
-        .expect("port")
-        .local_addr()
-        .expect("addr")
-        .port();
-    let addr = format!("127.0.0.1:{port}");
+    let addr = free_addr();
     let base = format!("http://{addr}");
     let client = reqwest::Client::new();
 
@@ -110,7 +57,7 @@ async fn kill_9_mid_file_leaves_no_duplicate_and_the_upload_is_finished_after_re
     }
     let file = table_file(&rows);
 
-    let mut server = serve(&url, &addr).await;
+    let mut server = serve_process(&url, &addr).await;
     let token = login(&base, &client).await;
     let r = post_upload(
         &base,
@@ -132,7 +79,7 @@ async fn kill_9_mid_file_leaves_no_duplicate_and_the_upload_is_finished_after_re
     tokio::time::sleep(Duration::from_millis(150)).await;
     server.start_kill().expect("kill -9");
     let _ = server.wait().await;
-    server = serve(&url, &addr).await;
+    server = serve_process(&url, &addr).await;
     let mut kills_mid_file = 0;
     for round in 1..=5 {
         let target = (DECLARATIONS * round / 6) as i64;
@@ -151,7 +98,7 @@ async fn kill_9_mid_file_leaves_no_duplicate_and_the_upload_is_finished_after_re
         if (count as usize) < DECLARATIONS {
             kills_mid_file += 1;
         }
-        server = serve(&url, &addr).await;
+        server = serve_process(&url, &addr).await;
     }
 
     // After the last restart the upload is finished.

@@ -3,8 +3,9 @@
 //! read model (not caught up here: no projector runs) is not what keeps them apart.
 
 use clearway::config::Mode;
+use command::Aggregate;
 use command::handler::{Command, execute};
-use command::upload::{UploadCommand, UploadState, decide, worker};
+use command::upload::{UploadCommand, UploadState, worker};
 use events::Metadata;
 use events::upload::Received;
 use sqlx::PgPool;
@@ -56,7 +57,10 @@ pub async fn received(state: &command::http::CommandState, file: &[u8]) -> Uuid 
     };
     execute(
         Command::<UploadState>::create(&state.store, id, meta),
-        |s, _| decide(s, UploadCommand::Receive(r.clone())),
+        |s, _| {
+            let ctx = command::Ctx::system(Default::default());
+            s.decide(UploadCommand::Receive(r.clone()), &ctx)
+        },
     )
     .await
     .expect("received");

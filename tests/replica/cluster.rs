@@ -188,6 +188,36 @@ impl Clusters {
     }
 }
 
+/// Restarting the primary (tests/db_restart; the replica test does not restart it).
+#[allow(dead_code)]
+impl Clusters {
+    /// Appends `lines` to the primary's postgresql.conf (read at its next start).
+    pub fn configure_primary(&self, lines: &str) {
+        self.append_conf("primary", lines);
+    }
+
+    /// Stops the primary with `mode` (`fast`: ends sessions and checkpoints; `immediate`:
+    /// ends every process at once, crash recovery at the next start), waiting until it is down.
+    pub fn stop_primary(&self, mode: &str) {
+        let data = self.path("primary");
+        self.run(
+            "pg_ctl",
+            &["-D", &data, "-m", mode, "-w", "-t", "60", "stop"],
+        );
+    }
+
+    /// Starts the stopped primary again (same folder and port), waiting until it accepts
+    /// connections.
+    pub fn start_primary(&self) {
+        let data = self.path("primary");
+        let log = self.path("primary.log");
+        self.run(
+            "pg_ctl",
+            &["-D", &data, "-l", &log, "-w", "-t", "60", "start"],
+        );
+    }
+}
+
 impl Drop for Clusters {
     fn drop(&mut self) {
         for data in std::mem::take(&mut self.started).into_iter().rev() {
