@@ -8,10 +8,11 @@
 # mode (the `mixed` benchmark starts it as scripts/run.sh does) and runs the benchmark binary
 # in release mode with ARGS:
 #   cargo build --release --locked -p clearway --bin clearway
-#   cargo run --release --locked -p clearway --bin clearway-bench -- ARGS
+#   cargo run --release --locked -p clearway-bench -- ARGS
 # It prints the figures that docs/benchmarks.md records. `scripts/bench.sh --help` passes
 # --help to the binary. Subcommands: all (about 12 minutes on 2 cores), commands, peer,
-# rebuild, list, export, verify, mixed, upload, clean; and `extract` (the document
+# rebuild, list, export, verify, mixed, upload, clean; `hs` (the HS code suggestions'
+# accuracy and latency); and `extract` (the document
 # extractor's and the HS suggestions' accuracy, tests run in debug mode). Each benchmark
 # drops and creates its own database clearway_bench_<name> on that server and leaves it
 # behind for inspection
@@ -36,9 +37,17 @@ if [ "${1:-}" = extract ]; then
 	ensure_database clearway_bench
 	exec cargo test --locked --test api hs_suggestions::bench_hs_labelled -- --ignored --nocapture
 fi
+# `hs`: the HS code suggestions alone: the tariff index in process (release; dev split, then
+# HS_BENCH_SPLIT=held-out for the held-out part), then through the endpoint (debug) over
+# seeds/hs-labelled.csv and seeds/hs-goods-bench.csv (docs/ai-create.md).
+if [ "${1:-}" = hs ]; then
+	HS_BENCH_SPLIT="${HS_BENCH_SPLIT:-dev}" cargo test --locked --release -p textsearch --lib hs::bench -- --ignored --nocapture
+	ensure_database clearway_bench
+	exec cargo test --locked --test api hs_suggestions::bench_hs_labelled -- --ignored --nocapture
+fi
 ensure_database clearway_bench
 export RUST_LOG="${RUST_LOG:-warn,sqlx::query=error}"
 say "cargo build --release --locked -p clearway --bin clearway"
 cargo build --release --locked -p clearway --bin clearway
-say "cargo run --release --locked -p clearway --bin clearway-bench -- $*"
-exec cargo run --release --locked -p clearway --bin clearway-bench -- "$@"
+say "cargo run --release --locked -p clearway-bench -- $*"
+exec cargo run --release --locked -p clearway-bench -- "$@"

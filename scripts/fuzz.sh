@@ -95,7 +95,7 @@ say "fuzzing $URL/api/openapi.json: $EXAMPLES examples per operation and phase, 
 fuzz_as() {
 	local user="$1" name="${1:-anonymous}"
 	FUZZ_BASE_URL="$URL" FUZZ_USER="$user" PYTHONPATH="$CLEARWAY_ROOT/tests/fuzz" \
-		SCHEMATHESIS_HOOKS=hooks timeout -k 10 900 "$VENV/bin/schemathesis" run "$URL/api/openapi.json" \
+		SCHEMATHESIS_HOOKS=hooks timeout -k 10 1100 "$VENV/bin/schemathesis" run "$URL/api/openapi.json" \
 		--checks not_a_server_error,status_code_conformance,content_type_conformance,response_headers_conformance,response_schema_conformance,envelope \
 		--phases examples,coverage,fuzzing --max-examples "$EXAMPLES" --seed 20261124 \
 		--workers 1 --request-timeout 30 --no-color --output-truncate true \

@@ -95,6 +95,14 @@ ensure_document_tools() {
 		say "installing Debian's fonts-wqy-zenhei"
 		DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq fonts-wqy-zenhei </dev/null || warn "fonts-wqy-zenhei failed"
 	fi
+	# Fonts metric-compatible with the PDF base fonts (Helvetica, Times), so that the sample
+	# invoices render as laid out: a wider stand-in font runs a column heading into the next
+	# one and the scanned-invoice tests read a different page (chromium brings them along,
+	# but the rust tests must not depend on the e2e setup having run first).
+	if [ ! -d /usr/share/fonts/truetype/liberation ] && [ "$(id -u)" = 0 ]; then
+		say "installing Debian's fonts-liberation"
+		DEBIAN_FRONTEND=noninteractive timeout 600 apt-get install -y -qq fonts-liberation </dev/null || warn "fonts-liberation failed"
+	fi
 }
 
 # 0 when URL answers 2xx.
