@@ -85,6 +85,10 @@ pub async fn run(
     let deadline = std::time::Instant::now() + std::time::Duration::from_secs(60);
     let mut after = Checkpoint::ZERO;
     let mut count = 0u64;
+    // An empty page followed by "nothing held back" is not yet the end: the two reads take
+    // two snapshots, and a transaction that closed between them released events the page
+    // did not see. Only an empty page read after "nothing held back" ends the output.
+    let mut settled = false;
     loop {
         let page = store
             .read_all_filtered(&filter, after, 1000)
@@ -92,8 +96,13 @@ pub async fn run(
             .context("reading the event log")?;
         let Some(last) = page.last() else {
             if !held_back(store, head).await? {
-                break;
+                if settled {
+                    break;
+                }
+                settled = true;
+                continue;
             }
+            settled = false;
             if std::time::Instant::now() > deadline {
                 anyhow::bail!(
                     "events up to position {head} are still held back by an open transaction after 60 s; output is incomplete"
