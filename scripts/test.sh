@@ -9,10 +9,14 @@
 #        #[sqlx::test] makes a fresh database per test from it. Debian's chromium when
 #        /usr/bin/chromium is missing (for e2e), Debian's libxml2-utils when xmllint
 #        is missing (for rust).
-# web    in webapp/: npm ci, typecheck, lint, test (vitest), build (-> webapp/dist).
-# rust   cargo fmt --check, clippy -D warnings, cargo test --workspace --no-fail-fast
-#        (every test binary runs even when one fails), cargo build.
-# e2e    when e2e/package.json exists: target/debug/clearway against a fresh database
+# web    in webapp/: npm ci, typecheck, lint, build (-> webapp/dist); test (vitest) runs in
+#        the background beside the rust tests.
+# rust   cargo fmt --check, clippy -D warnings, cargo test --workspace --no-run (compile),
+#        cargo build; then, once fuzz, e2e and vitest are going in the background (they
+#        mostly wait on servers and browsers), cargo nextest run --workspace (every test in
+#        a process of its own, the binaries in one pool, .config/nextest.toml; cargo test
+#        --workspace --no-fail-fast where cargo-nextest is not installed).
+# e2e    (in the background) when e2e/package.json exists: target/debug/clearway against a fresh database
 #        clearway_e2e (CLEARWAY_E2E_DB; migrate, seed, serve on 127.0.0.1:18080 with webapp/dist, staff
 #        single sign-on against tests/oidc's provider on a free loopback port, notices
 #        mailed to maildev of tests/mail on free loopback ports), then npm ci && npm test in
@@ -80,6 +84,13 @@ count_tests() {
 				for (i = 1; i <= NF; i++) {
 					w = $(i + 1); gsub(/[;,.]/, "", w)
 					if (w == "passed") p += $i; else if (w == "failed") f += $i; else if (w == "ignored") s += $i
+				}
+				next
+			}
+			/^[ \t]*Summary \[.*tests? run:/ {
+				for (i = 1; i <= NF; i++) {
+					w = $(i + 1); gsub(/[;,.]/, "", w)
+					if (w == "passed") p += $i; else if (w == "failed") f += $i; else if (w == "skipped") s += $i
 				}
 				next
 			}
@@ -413,7 +424,7 @@ fi
 
 # --- web -----------------------------------------------------------------------------
 
-WEB_BUILT=0
+WEB_BUILT=0 WEB_TEST=0
 if [ "$DO_WEB" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E2E" = 1 ]; }; then
 	if [ ! -f webapp/package.json ]; then
 		skipped "web" "no webapp/package.json yet"
@@ -421,7 +432,8 @@ if [ "$DO_WEB" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E2E" = 1 ]; }; then
 		if [ "$DO_WEB" = 1 ]; then
 			run_step "web: typecheck" 900 npm --prefix webapp run typecheck || true
 			run_step "web: lint" 900 npm --prefix webapp run lint || true
-			run_step "web: test" 1200 npm --prefix webapp test || true
+			# vitest runs later, in the background beside the rust tests (below).
+			WEB_TEST=1
 		fi
 		if run_step "web: build" 900 npm --prefix webapp run build; then WEB_BUILT=1; fi
 	else
@@ -444,7 +456,8 @@ if [ "$DO_RUST" = 1 ]; then
 	run_step "setup: document tools (poppler, tesseract)" 900 ensure_document_tools || true
 	run_step "rust: fmt" 300 cargo fmt --all --check || true
 	run_step "rust: clippy" 1800 cargo clippy --workspace --all-targets --locked -- -D warnings || true
-	run_step "rust: test" 2400 cargo test --workspace --locked --no-fail-fast || true
+	# Compiled now, run below once the suites that mostly wait (fuzz, e2e, vitest) are going.
+	run_step "rust: build tests" 2400 cargo test --workspace --locked --no-run || true
 fi
 if [ "$DO_RUST" = 1 ] || [ "$DO_FUZZ" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E2E" = 1 ]; }; then
 	if run_step "rust: build" 1800 cargo build --locked --bin clearway; then BIN_BUILT=1; fi
@@ -460,7 +473,28 @@ if [ "$DO_FUZZ" = 1 ]; then
 	fi
 fi
 
-# --- e2e -----------------------------------------------------------------------------
+# --- e2e (in the background) ---------------------------------------------------------
+
+# shellcheck disable=SC2317 # called through run_step_bg
+e2e_suite() {
+	local status=0
+	echo "==> start the server"
+	start_e2e_server || {
+		stop_server
+		return 1
+	}
+	echo "==> the browser tests"
+	timeout 1200 env CLEARWAY_URL="$E2E_URL" CHROMIUM_PATH=/usr/bin/chromium \
+		CLEARWAY_OIDC_ISSUER="$(sed -n 's/^listening \(http[^ ]*\)$/\1/p' "$OIDC_LOG" | head -n 1)" \
+		MAILDEV_URL="$(cat "$MAILDEV_URL_FILE" 2>/dev/null)" \
+		npm --prefix e2e test || {
+		status=$?
+		echo "--- last lines of the server log ($SERVER_LOG):"
+		tail -n 40 "$SERVER_LOG" || true
+	}
+	stop_server
+	return "$status"
+}
 
 if [ "$DO_E2E" = 1 ]; then
 	if [ "$HAVE_E2E" = 0 ]; then
@@ -470,17 +504,27 @@ if [ "$DO_E2E" = 1 ]; then
 	elif [ "$BIN_BUILT" = 0 ]; then
 		not_run "e2e" "the server did not build"
 	elif run_step "e2e: npm ci" 900 npm_install e2e &&
-		run_step "e2e: npm ci tests/oidc" 900 npm_install tests/oidc &&
-		run_step "e2e: npm ci tests/mail" 900 npm_install tests/mail &&
-		run_step "e2e: start server" 0 start_e2e_server; then
-		run_step "e2e: test" 1200 env CLEARWAY_URL="$E2E_URL" CHROMIUM_PATH=/usr/bin/chromium \
-			CLEARWAY_OIDC_ISSUER="$(sed -n 's/^listening \(http[^ ]*\)$/\1/p' "$OIDC_LOG" | head -n 1)" \
-			MAILDEV_URL="$(cat "$MAILDEV_URL_FILE" 2>/dev/null)" \
-			npm --prefix e2e test || {
-			echo "--- last lines of the server log ($SERVER_LOG):" >&2
-			tail -n 40 "$SERVER_LOG" >&2 || true
-		}
-		stop_server
+		# The rust group installed the peers already; reinstalling them now would pull them
+		# from under the rust tests that run beside the browser tests.
+		{ [ "$DO_RUST" = 1 ] || {
+			run_step "e2e: npm ci tests/oidc" 900 npm_install tests/oidc &&
+				run_step "e2e: npm ci tests/mail" 900 npm_install tests/mail
+		}; }; then
+		run_step_bg "e2e: browser tests" 0 e2e_suite
+	fi
+fi
+
+# --- vitest (in the background) and the rust tests ---------------------------------------
+
+if [ "$WEB_TEST" = 1 ]; then
+	run_step_bg "web: test" 1200 npm --prefix webapp test
+fi
+if [ "$DO_RUST" = 1 ]; then
+	if cargo nextest --version >/dev/null 2>&1; then
+		# Every test in a process of its own, all binaries in one pool (.config/nextest.toml).
+		run_step "rust: test" 2400 cargo nextest run --workspace --locked --no-fail-fast || true
+	else
+		run_step "rust: test" 2400 cargo test --workspace --locked --no-fail-fast || true
 	fi
 fi
 
