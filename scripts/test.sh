@@ -457,9 +457,16 @@ if [ "$DO_RUST" = 1 ]; then
 	run_step "rust: fmt" 300 cargo fmt --all --check || true
 	run_step "rust: clippy" 1800 cargo clippy --workspace --all-targets --locked -- -D warnings || true
 	# Compiled now, run below once the suites that mostly wait (fuzz, e2e, vitest) are going.
-	run_step "rust: build tests" 2400 cargo test --workspace --locked --no-run || true
+	# The test build makes target/debug/clearway too (the API tests run it), so the
+	# server that e2e and fuzz start needs no second build with other features.
+	TESTS_STARTED="$LOGDIR/.tests-build-started"
+	touch "$TESTS_STARTED"
+	if run_step "rust: build tests" 2400 cargo test --workspace --locked --no-run &&
+		[ "${CARGO_TARGET_DIR:-target}/debug/clearway" -nt "$TESTS_STARTED" ]; then
+		BIN_BUILT=1
+	fi
 fi
-if [ "$DO_RUST" = 1 ] || [ "$DO_FUZZ" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E2E" = 1 ]; }; then
+if [ "$BIN_BUILT" = 0 ] && { [ "$DO_RUST" = 1 ] || [ "$DO_FUZZ" = 1 ] || { [ "$DO_E2E" = 1 ] && [ "$HAVE_E2E" = 1 ]; }; }; then
 	if run_step "rust: build" 1800 cargo build --locked --bin clearway; then BIN_BUILT=1; fi
 fi
 

@@ -14,13 +14,17 @@ export const DEMO_PASSWORD = process.env.CLEARWAY_DEMO_PASSWORD || 'Demopass2026
 /** Customers sign in at /login-c; everyone else is staff (/login-b). */
 export const CUSTOMERS = new Set(['acme', 'globex']);
 
-/** Generous but bounded: the machines have 2 slow cores and a debug build of the server. */
+/**
+ * Generous but bounded: the machines have 2 slow cores and a debug build of the server, and
+ * in the full test run the browser shares them with the Rust tests, the fuzzer and vitest
+ * (a step that takes 5 s alone took over 20 s there).
+ */
 export const TIMEOUTS = {
   /** One wait for an element, a navigation or a response. */
-  action: Number(process.env.E2E_ACTION_TIMEOUT_MS || 20_000),
-  navigation: Number(process.env.E2E_NAVIGATION_TIMEOUT_MS || 45_000),
+  action: Number(process.env.E2E_ACTION_TIMEOUT_MS || 45_000),
+  navigation: Number(process.env.E2E_NAVIGATION_TIMEOUT_MS || 90_000),
   /** One test, browser work included. */
-  test: Number(process.env.E2E_TEST_TIMEOUT_MS || 180_000),
+  test: Number(process.env.E2E_TEST_TIMEOUT_MS || 420_000),
   /** Launching Chromium. */
   launch: 60_000,
 };
