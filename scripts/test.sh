@@ -13,9 +13,8 @@
 #        the background beside the rust tests.
 # rust   cargo fmt --check, clippy -D warnings, cargo test --workspace --no-run (compile),
 #        cargo build; then, once fuzz, e2e and vitest are going in the background (they
-#        mostly wait on servers and browsers), cargo nextest run --workspace (every test in
-#        a process of its own, the binaries in one pool, .config/nextest.toml; cargo test
-#        --workspace --no-fail-fast where cargo-nextest is not installed).
+#        mostly wait on servers and browsers), cargo test --workspace --no-fail-fast (every
+#        test binary runs even when one fails).
 # e2e    (in the background) when e2e/package.json exists: target/debug/clearway against a fresh database
 #        clearway_e2e (CLEARWAY_E2E_DB; migrate, seed, serve on 127.0.0.1:18080 with webapp/dist, staff
 #        single sign-on against tests/oidc's provider on a free loopback port, notices
@@ -527,12 +526,7 @@ if [ "$WEB_TEST" = 1 ]; then
 	run_step_bg "web: test" 1200 npm --prefix webapp test
 fi
 if [ "$DO_RUST" = 1 ]; then
-	if cargo nextest --version >/dev/null 2>&1; then
-		# Every test in a process of its own, all binaries in one pool (.config/nextest.toml).
-		run_step "rust: test" 2400 cargo nextest run --workspace --locked --no-fail-fast || true
-	else
-		run_step "rust: test" 2400 cargo test --workspace --locked --no-fail-fast || true
-	fi
+	run_step "rust: test" 2400 cargo test --workspace --locked --no-fail-fast || true
 fi
 
 collect_bg
