@@ -11,7 +11,8 @@ use uuid::Uuid;
 
 use crate::account::{AccountCommand, AccountState, Register};
 use crate::aggregate::{Aggregate, DomainError, Violation};
-use crate::customer::{CustomerCommand, CustomerState};
+use crate::customer::CustomerCommand;
+use crate::customer_ref::CustomerState;
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
 };

@@ -20,7 +20,7 @@ use crate::upload::read::{FileError, check_file, check_type};
 pub const MAX_ROWS: u32 = 1_048_576;
 pub const MAX_COLUMNS: u32 = 200;
 
-/// The child's job that reads a sheet's head ([`crate::sandbox::child`]).
+/// The child's job that reads a sheet's head ([`crate::read_document`]).
 pub const HEAD_JOB: &str = "sheet-head";
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]

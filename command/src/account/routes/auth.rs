@@ -29,7 +29,8 @@ use crate::account::tokens::{self, Purpose};
 use crate::account::{AccountCommand, AccountState, breached};
 use crate::accounts::on_account;
 use crate::aggregate::Aggregate;
-use crate::customer::{CustomerCommand, CustomerState};
+use crate::customer::CustomerCommand;
+use crate::customer_ref::CustomerState;
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
 };
@@ -458,7 +459,7 @@ async fn lock_account(
             );
             Ok(())
         }
-        Err(CommandError::Domain(crate::DomainError::Conflict(_))) => Ok(()),
+        Err(CommandError::Domain(crate::aggregate::DomainError::Conflict(_))) => Ok(()),
         Err(e) => Err(e.into()),
     }
 }
@@ -478,9 +479,9 @@ impl AfterAppend for LockRow<'_> {
             if lockout::try_lock(tx, self.id, self.address, self.failures, self.until).await? {
                 Ok(appended.position)
             } else {
-                Err(CommandError::Domain(crate::DomainError::Conflict(
-                    "locked already".into(),
-                )))
+                Err(CommandError::Domain(
+                    crate::aggregate::DomainError::Conflict("locked already".into()),
+                ))
             }
         })
     }
@@ -772,9 +773,9 @@ pub fn check_new_password(
     if violations.is_empty() {
         Ok(())
     } else {
-        Err(crate::http::refused(crate::DomainError::Validation(
-            violations,
-        )))
+        Err(crate::http::refused(
+            crate::aggregate::DomainError::Validation(violations),
+        ))
     }
 }
 

@@ -234,7 +234,7 @@ async fn create_staff(
     let answer = register_account(&state, &actor, register)
         .await
         .map_err(|e| match e {
-            CommandError::Domain(crate::DomainError::Conflict(_))
+            CommandError::Domain(crate::aggregate::DomainError::Conflict(_))
             | CommandError::VersionConflict => ApiError::Conflict {
                 reason: "CONFLICT",
                 message: Text::new("该登录名已存在", "this login name exists already"),
