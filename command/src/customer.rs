@@ -5,6 +5,7 @@
 //! See docs/customers.md.
 
 pub mod routes;
+pub mod services;
 
 use events::customer::{
     CustomerEvent, CustomerProfile, EasyClearBound, FieldChange, ProfileChanged, Reason,

@@ -33,6 +33,21 @@ pub fn metadata(actor: &Actor, headers: &HeaderMap, customer_id: Option<Uuid>) -
     }
 }
 
+/// Event metadata for a command made on `actor`'s behalf outside a request (the seeds,
+/// the services of `account`, `customer` and `role`).
+pub fn system_metadata(actor: &Actor, customer_id: Option<Uuid>) -> events::Metadata {
+    events::Metadata {
+        actor_id: Some(actor.id),
+        actor_role: Some(actor.role.as_str().to_string()),
+        actor_name: Some(actor.username.clone()),
+        customer_id,
+        correlation_id: Uuid::now_v7(),
+        causation_id: None,
+        request_id: None,
+        command_id: Uuid::now_v7(),
+    }
+}
+
 /// The expected version from `If-Match` (`3`, `"3"` or `W/"3"`); absent means "any".
 pub fn if_match(headers: &HeaderMap) -> Result<Option<i64>, ApiError> {
     let Some(value) = headers.get("if-match") else {

@@ -7,6 +7,7 @@ pub mod aggregate;
 pub mod ai_draft;
 pub mod clearance_exception;
 pub mod contact_book;
+pub mod csv_text;
 pub mod customer;
 pub mod customer_ref;
 pub mod data_subject;

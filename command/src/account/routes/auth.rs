@@ -25,9 +25,9 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::account::lockout::{self, Outcome};
+use crate::account::services::on_account;
 use crate::account::tokens::{self, Purpose};
 use crate::account::{AccountCommand, AccountState, breached};
-use crate::accounts::on_account;
 use crate::aggregate::Aggregate;
 use crate::customer::CustomerCommand;
 use crate::customer_ref::CustomerState;
@@ -326,7 +326,8 @@ async fn sign_in(
     let Some(id) = known else {
         return Err(login_failed());
     };
-    if account.disabled || crate::accounts::customer_closed(&state.store, &account).await? {
+    if account.disabled || crate::account::services::customer_closed(&state.store, &account).await?
+    {
         lockout::record(&state.pool, &attempt, Outcome::Refused).await?;
         return Err(cancelled());
     }
@@ -535,7 +536,7 @@ async fn test_token(
     let account = load_account(&state.store, &username).await?;
     if !account.exists()
         || account.disabled
-        || crate::accounts::customer_closed(&state.store, &account).await?
+        || crate::account::services::customer_closed(&state.store, &account).await?
     {
         return Err(ApiError::not_found());
     }
@@ -829,7 +830,8 @@ async fn change_password(
     }
     // The tokens and sessions end in the transaction that records the new password; this
     // clears this instance's session cache.
-    crate::accounts::set_password(&state, &actor, registered.account_id, &new, "changed").await?;
+    crate::account::services::set_password(&state, &actor, registered.account_id, &new, "changed")
+        .await?;
     state.auth.revoke_all(registered.account_id).await?;
     Ok(ok(None).with_message(
         api::lang::current()
@@ -924,7 +926,7 @@ async fn bind_easy_clear(
             "upsId or accountNo is too long",
         ));
     }
-    let metadata = crate::accounts::system_metadata(&actor, Some(customer_id));
+    let metadata = crate::http::system_metadata(&actor, Some(customer_id));
     let answer = execute(
         Command::<CustomerState>::on(&state.store, customer_id, metadata.clone()),
         |s, _| {

@@ -20,8 +20,8 @@ use uuid::Uuid;
 
 use super::auth::load_account_id;
 use crate::account::access::{self, EndAccess};
+use crate::account::services::{on_account, on_account_then, register_account, set_password};
 use crate::account::{self, AccountCommand, AccountState, Acting, Register, StaffDetails};
-use crate::accounts::{on_account, on_account_then, register_account, set_password};
 use crate::aggregate::Aggregate;
 use crate::handler::{CommandAnswer, CommandError, load};
 use crate::http::{if_match, metadata, refused};
