@@ -29,6 +29,10 @@ use crate::account::services::on_account;
 use crate::account::tokens::{self, Purpose};
 use crate::account::{AccountCommand, AccountState, breached};
 use crate::aggregate::Aggregate;
+// Runs back up (the customer's routes create the customer's first login with the account
+// aggregate): `bind_easy_clear` is a customer user's sign-in step, rate limited with the
+// login and documented under the authentication tag, that appends the customer aggregate's
+// `BindEasyClear`. Moving the route under `customer/routes/` would end this import.
 use crate::customer::CustomerCommand;
 use crate::customer_ref::CustomerState;
 use crate::handler::{
