@@ -273,12 +273,9 @@ impl NotifyConfig {
     }
 
     /// The recipient link's caps and rate limits; `trusted_proxies` as the identity's.
-    pub fn link_limits(
-        &self,
-        trusted_proxies: usize,
-    ) -> command::clearance_exception::routes::link::LinkLimits {
+    pub fn link_limits(&self, trusted_proxies: usize) -> command::identity::LinkLimits {
         use command::limiter::RateLimiter;
-        command::clearance_exception::routes::link::LinkLimits {
+        command::identity::LinkLimits {
             max_documents: self.exception_link_max_documents as usize,
             max_bytes: self.exception_link_max_mb.saturating_mul(1024 * 1024),
             per_client: RateLimiter::new(
@@ -452,11 +449,11 @@ pub struct OidcConfig {
 
 impl OidcConfig {
     /// The single sign-on of this configuration: None when no issuer is set.
-    pub fn sso(&self) -> anyhow::Result<Option<command::account::sso::oidc::SsoConfig>> {
+    pub fn sso(&self) -> anyhow::Result<Option<command::oidc::SsoConfig>> {
         let Some(issuer) = self.oidc_issuer.as_deref().filter(|s| !s.trim().is_empty()) else {
             return Ok(None);
         };
-        let settings = command::account::sso::oidc::SsoSettings {
+        let settings = command::oidc::SsoSettings {
             issuer: issuer.to_string(),
             client_id: self.oidc_client_id.clone().unwrap_or_default(),
             client_secret: self.oidc_client_secret.clone(),
@@ -468,7 +465,7 @@ impl OidcConfig {
                     .unwrap_or_else(|| "openid email profile".into()),
             ],
         };
-        Ok(Some(command::account::sso::oidc::SsoConfig::new(settings)?))
+        Ok(Some(command::oidc::SsoConfig::new(settings)?))
     }
 }
 

@@ -87,7 +87,7 @@ fn main() -> anyhow::Result<()> {
     // subcommand, answered before any configuration, telemetry or runtime is set up.
     let args: Vec<String> = std::env::args().skip(1).collect();
     if args.first().map(String::as_str) == Some(command::sandbox::SUBCOMMAND) {
-        std::process::exit(command::sandbox::child::main(&args[1..]));
+        std::process::exit(command::read_document::main(&args[1..]));
     }
     tokio::runtime::Runtime::new()
         .context("starting the runtime")?

@@ -10,7 +10,7 @@ use axum::Router;
 use axum::extract::DefaultBodyLimit;
 use axum::http::{HeaderName, HeaderValue, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
-use command::account::password::Hasher;
+use command::hasher::Hasher;
 use command::http::CommandState;
 use command::reference::ReferenceCache;
 use events::EventStore;
@@ -108,7 +108,7 @@ pub async fn offline_command_state(config: &Config, pool: PgPool) -> anyhow::Res
         hasher: Hasher::new(2)?,
         development: config.development(),
         sso: None,
-        customers: command::customer::cache::CustomerCache::new(pool.clone()),
+        customers: command::customer_ref::cache::CustomerCache::new(pool.clone()),
         documents: config.reader.sandbox(),
         store,
         pool,
@@ -133,7 +133,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         reference,
         development: config.development(),
         sso: config.oidc.sso()?,
-        customers: command::customer::cache::CustomerCache::new(pool.clone()),
+        customers: command::customer_ref::cache::CustomerCache::new(pool.clone()),
         documents: config.reader.sandbox(),
     };
     // Uploaded files are read by a worker of this process, never by the request.

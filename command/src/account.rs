@@ -9,6 +9,7 @@ pub mod breached;
 pub mod lockout;
 pub mod password;
 pub(crate) mod routes;
+pub mod services;
 pub mod sso;
 #[cfg(test)]
 mod tests;

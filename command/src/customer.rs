@@ -4,8 +4,8 @@
 //! binding. Every decision is pure; the given/when/then tests are at the end of the file.
 //! See docs/customers.md.
 
-pub mod cache;
 pub mod routes;
+pub mod services;
 
 use events::customer::{
     CustomerEvent, CustomerProfile, EasyClearBound, FieldChange, ProfileChanged, Reason,
@@ -19,30 +19,7 @@ use crate::rules::{email_ok, uscc, username_violations};
 /// The declaration type codes a customer may be limited to.
 pub const TYPE_CODES: [&str; 6] = ["OB", "OC", "OD", "IB", "IC", "ID"];
 
-#[derive(Debug, Default, Clone)]
-pub struct CustomerState {
-    pub customer_id: Option<Uuid>,
-    pub username: String,
-    pub profile: CustomerProfile,
-    /// The Easy-clear ID the customer bound (`isLocked` until then).
-    pub bound_ups_id: Option<String>,
-    /// Its users cannot sign in ("your account has been cancelled").
-    pub disabled: bool,
-    /// Soft-deleted: hidden from the archive, its users cannot sign in.
-    pub deleted: bool,
-}
-
-impl CustomerState {
-    /// Registered and not deleted.
-    pub fn exists(&self) -> bool {
-        self.customer_id.is_some() && !self.deleted
-    }
-
-    /// May its users sign in?
-    pub fn active(&self) -> bool {
-        self.exists() && !self.disabled
-    }
-}
+pub use crate::customer_ref::CustomerState;
 
 impl Aggregate for CustomerState {
     type Event = CustomerEvent;
@@ -50,18 +27,7 @@ impl Aggregate for CustomerState {
     const STREAM_TYPE: &'static str = events::customer::STREAM_TYPE;
 
     fn evolve(&mut self, event: &CustomerEvent) {
-        match event {
-            CustomerEvent::Registered(r) => {
-                self.customer_id = Some(r.customer_id);
-                self.username = r.username.clone();
-                self.profile = r.profile.clone();
-            }
-            CustomerEvent::EasyClearBound(b) => self.bound_ups_id = Some(b.ups_id.clone()),
-            CustomerEvent::ProfileChanged(c) => self.profile = c.profile.clone(),
-            CustomerEvent::Disabled(_) => self.disabled = true,
-            CustomerEvent::Enabled(_) => self.disabled = false,
-            CustomerEvent::Deleted(_) => self.deleted = true,
-        }
+        self.apply(event);
     }
 
     fn decide(&self, cmd: CustomerCommand, _ctx: &Ctx) -> Result<Vec<CustomerEvent>, DomainError> {

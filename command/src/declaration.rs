@@ -2,8 +2,8 @@
 //! release, as the state machine of `DOMAIN.md` describes it.
 //!
 //! Pure: [`decide`] turns a [`DeclarationCommand`] into events given the current
-//! [`DeclarationState`] and a [`Ctx`](crate::Ctx) (actor, time, reference data);
-//! [`Aggregate::evolve`](crate::Aggregate::evolve) folds events back into state.
+//! [`DeclarationState`] and a [`Ctx`](crate::aggregate::Ctx) (actor, time, reference data);
+//! [`Aggregate::evolve`](crate::aggregate::Aggregate::evolve) folds events back into state.
 //! [`rules`] holds the state machine as data, [`shape`] what even a draft must satisfy,
 //! [`validate`] the full rules run on submit and amend. `docs/fields.md` describes every
 //! field.
@@ -26,7 +26,7 @@ pub use rules::Move;
 pub use state::DeclarationState;
 pub use validate::{Lookup, declaration_date, draft_complete, validate};
 
-impl crate::Aggregate for DeclarationState {
+impl crate::aggregate::Aggregate for DeclarationState {
     type Event = events::declaration::DeclarationEvent;
     type Command = DeclarationCommand;
     const STREAM_TYPE: &'static str = events::declaration::STREAM_TYPE;
@@ -39,8 +39,8 @@ impl crate::Aggregate for DeclarationState {
     fn decide(
         &self,
         cmd: DeclarationCommand,
-        ctx: &crate::Ctx,
-    ) -> Result<Vec<Self::Event>, crate::DomainError> {
+        ctx: &crate::aggregate::Ctx,
+    ) -> Result<Vec<Self::Event>, crate::aggregate::DomainError> {
         decide::decide(self, cmd, ctx)
     }
 }

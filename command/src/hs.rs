@@ -11,7 +11,7 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use crate::reference::csv_text;
+use crate::csv_text;
 
 const CSV: &str = include_str!("../../seeds/hs2022_nomenclature.csv");
 

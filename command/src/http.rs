@@ -8,10 +8,9 @@ use uuid::Uuid;
 use crate::aggregate::DomainError;
 use crate::handler::CommandError;
 
-/// The command side's shared state. It is put together at the crate's root, where every
-/// aggregate hands in the part it owns (the account's hasher and single sign-on settings,
-/// the customers' cache); the helpers here never name an aggregate.
-pub use crate::CommandState;
+/// The command side's shared state ([`crate::state`]); the helpers here never name an
+/// aggregate.
+pub use crate::state::CommandState;
 
 /// Event metadata for a command made by `actor` in this request.
 pub fn metadata(actor: &Actor, headers: &HeaderMap, customer_id: Option<Uuid>) -> events::Metadata {
@@ -30,6 +29,21 @@ pub fn metadata(actor: &Actor, headers: &HeaderMap, customer_id: Option<Uuid>) -
         correlation_id: correlation.unwrap_or_else(Uuid::now_v7),
         causation_id: None,
         request_id: header("x-request-id"),
+        command_id: Uuid::now_v7(),
+    }
+}
+
+/// Event metadata for a command made on `actor`'s behalf outside a request (the seeds,
+/// the services of `account`, `customer` and `role`).
+pub fn system_metadata(actor: &Actor, customer_id: Option<Uuid>) -> events::Metadata {
+    events::Metadata {
+        actor_id: Some(actor.id),
+        actor_role: Some(actor.role.as_str().to_string()),
+        actor_name: Some(actor.username.clone()),
+        customer_id,
+        correlation_id: Uuid::now_v7(),
+        causation_id: None,
+        request_id: None,
         command_id: Uuid::now_v7(),
     }
 }
@@ -233,7 +247,7 @@ pub fn client_ip(
 
 /// The folded state of stream `id` as `A` (its default when there is none, or when the
 /// stream is another aggregate's); the store being away answers as [`store_failure`].
-pub async fn load_state<A: crate::Aggregate>(
+pub async fn load_state<A: crate::aggregate::Aggregate>(
     store: &events::EventStore,
     id: Uuid,
 ) -> Result<A, ApiError> {

@@ -3,7 +3,9 @@
 
 use serde::Serialize;
 
-use crate::http::CommandState;
+use crate::limiter::RateLimiter;
+use crate::mail;
+use crate::state::CommandState;
 
 /// The request a client makes before logging out (`GET /api/v1/session` hands it over).
 #[derive(Debug, Clone, Serialize)]
@@ -13,9 +15,74 @@ pub struct PreLogout {
     pub params: serde_json::Value,
 }
 
-/// The identity endpoints' settings, put together at the crate's root from the parts the
-/// account and the clearance exception own.
-pub use crate::Identity;
+/// Settings and helpers of the identity endpoints.
+#[derive(Clone, Debug)]
+pub struct Identity {
+    /// Without a mailer no reset mail is sent (the answer is the same).
+    pub mailer: Option<mail::Mailer>,
+    /// The web app's address: reset links are `<public_url>/pass-reset?token=...`.
+    pub public_url: String,
+    pub login_limiter: RateLimiter,
+    /// Single sign-on starts per client (they need no login).
+    pub sso_start_limiter: RateLimiter,
+    /// How many proxies in front of the server append to `X-Forwarded-For` (0: the header
+    /// is ignored and the peer address is the client).
+    pub trusted_proxies: usize,
+    pub pre_logout: Option<PreLogout>,
+    /// The recipient link's caps and rate limits.
+    pub link: LinkLimits,
+}
+
+impl Default for Identity {
+    fn default() -> Self {
+        Self {
+            mailer: None,
+            public_url: "http://127.0.0.1:8080".into(),
+            login_limiter: Default::default(),
+            sso_start_limiter: Default::default(),
+            trusted_proxies: 0,
+            pre_logout: None,
+            link: Default::default(),
+        }
+    }
+}
+
+/// The recipient link's bounds (docs/notifications.md, "The recipient's link"), applied by the
+/// clearance exception's `routes::link`.
+#[derive(Clone)]
+pub struct LinkLimits {
+    /// Documents one exception may hold after a link adds one.
+    pub max_documents: usize,
+    /// Bytes of documents one exception may hold after a link adds one.
+    pub max_bytes: u64,
+    /// Requests per client IP.
+    pub per_client: RateLimiter<std::net::IpAddr>,
+    /// Requests per link (keyed by a digest of its token, never the token itself).
+    pub per_link: RateLimiter<[u8; 16]>,
+    /// As the identity's: proxies in front that append to `X-Forwarded-For`.
+    pub trusted_proxies: usize,
+}
+
+impl Default for LinkLimits {
+    fn default() -> Self {
+        Self {
+            max_documents: 20,
+            max_bytes: 100 * 1024 * 1024,
+            per_client: RateLimiter::new(30, 30),
+            per_link: RateLimiter::new(30, 30),
+            trusted_proxies: 0,
+        }
+    }
+}
+
+impl std::fmt::Debug for LinkLimits {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("LinkLimits")
+            .field("max_documents", &self.max_documents)
+            .field("max_bytes", &self.max_bytes)
+            .finish_non_exhaustive()
+    }
+}
 
 /// The state of the identity routes: the command state and the identity settings.
 #[derive(Clone)]

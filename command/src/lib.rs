@@ -7,10 +7,13 @@ pub mod aggregate;
 pub mod ai_draft;
 pub mod clearance_exception;
 pub mod contact_book;
+pub mod csv_text;
 pub mod customer;
+pub mod customer_ref;
 pub mod data_subject;
 pub mod declaration;
 pub mod handler;
+pub mod hasher;
 pub mod hs;
 pub mod http;
 pub mod identity;
@@ -19,89 +22,22 @@ pub mod limiter;
 pub mod mail;
 pub mod mapping_scheme;
 pub mod master_data;
+pub mod oidc;
 pub mod port;
 pub mod product;
+pub mod read_document;
 pub mod reference;
 pub mod role;
 pub mod rules;
 pub mod sandbox;
+pub mod state;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod trade_company;
 pub mod upload;
 pub use aggregate::{Aggregate, Ctx, DomainError, Violation};
-
-/// The command side's shared state: the store and what the command routes share, each part
-/// owned by the module that uses it (the account's hasher and single sign-on settings, the
-/// customers' cache, the document sandbox). `crate::http` hands it to the routes.
-#[derive(Clone)]
-pub struct CommandState {
-    pub pool: sqlx::PgPool,
-    pub store: events::EventStore,
-    pub idempotency: events::idempotency::IdempotencyStore,
-    pub auth: api::Auth,
-    pub hasher: account::password::Hasher,
-    pub reference: reference::ReferenceCache,
-    /// Development mode: the test login and password login for staff exist.
-    pub development: bool,
-    /// Staff single sign-on (OpenID Connect), when `CLEARWAY_OIDC_ISSUER` is set.
-    pub sso: Option<account::sso::oidc::SsoConfig>,
-    /// The customers' current states for the commands that check them.
-    pub customers: customer::cache::CustomerCache,
-    /// Reads uploaded documents in child processes with limits (crate::sandbox).
-    pub documents: sandbox::Sandbox,
-}
-
-impl CommandState {
-    /// What a decision by `actor` made now may look at: the current reference data.
-    pub fn ctx<'a>(&self, actor: &'a api::Actor) -> Ctx<'a> {
-        Ctx::new(actor, self.reference.current())
-    }
-
-    /// [`ctx`](Self::ctx) for what the system does on nobody's request (a sign-in's lock,
-    /// a sweep).
-    pub fn system_ctx(&self) -> Ctx<'static> {
-        Ctx::system(self.reference.current())
-    }
-}
-
-impl axum::extract::FromRef<CommandState> for api::Auth {
-    fn from_ref(state: &CommandState) -> api::Auth {
-        state.auth.clone()
-    }
-}
-
-/// Settings and helpers of the identity endpoints.
-#[derive(Clone, Debug)]
-pub struct Identity {
-    /// Without a mailer no reset mail is sent (the answer is the same).
-    pub mailer: Option<mail::Mailer>,
-    /// The web app's address: reset links are `<public_url>/pass-reset?token=...`.
-    pub public_url: String,
-    pub login_limiter: limiter::RateLimiter,
-    /// Single sign-on starts per client (they need no login).
-    pub sso_start_limiter: limiter::RateLimiter,
-    /// How many proxies in front of the server append to `X-Forwarded-For` (0: the header
-    /// is ignored and the peer address is the client).
-    pub trusted_proxies: usize,
-    pub pre_logout: Option<identity::PreLogout>,
-    /// The recipient link's caps and rate limits.
-    pub link: clearance_exception::routes::link::LinkLimits,
-}
-
-impl Default for Identity {
-    fn default() -> Self {
-        Self {
-            mailer: None,
-            public_url: "http://127.0.0.1:8080".into(),
-            login_limiter: Default::default(),
-            sso_start_limiter: Default::default(),
-            trusted_proxies: 0,
-            pre_logout: None,
-            link: Default::default(),
-        }
-    }
-}
+pub use identity::Identity;
+pub use state::CommandState;
 
 /// Every command endpoint with its documentation: each aggregate adds its own routes, on the
 /// identity state when they need the identity settings, else on the command state. Each

@@ -9,8 +9,8 @@
 use api::{Actor, ApiError};
 use uuid::Uuid;
 
-use crate::Violation;
-use crate::customer::CustomerState;
+use crate::aggregate::Violation;
+use crate::customer_ref::CustomerState;
 use crate::handler::load;
 use crate::http::CommandState;
 
@@ -103,11 +103,11 @@ pub fn at_most(out: &mut Vec<Violation>, field: &str, value: Option<&str>, max: 
 }
 
 /// `Err(Validation)` when there is any violation.
-pub fn refuse_if_any(v: Vec<Violation>) -> Result<(), crate::DomainError> {
+pub fn refuse_if_any(v: Vec<Violation>) -> Result<(), crate::aggregate::DomainError> {
     if v.is_empty() {
         Ok(())
     } else {
-        Err(crate::DomainError::Validation(v))
+        Err(crate::aggregate::DomainError::Validation(v))
     }
 }
 

@@ -7,7 +7,6 @@
 //! error or a check to skip.
 
 mod cache;
-pub mod csv_text;
 mod data;
 mod import;
 

@@ -10,6 +10,7 @@ use events::role::{Defined, PermissionsChanged, RoleEvent};
 use crate::aggregate::{Aggregate, Ctx, DomainError, Violation};
 
 pub mod routes;
+pub mod services;
 
 #[derive(Debug, Default, Clone)]
 pub struct RoleState {

@@ -1,12 +1,12 @@
 //! Untrusted documents are read in a child process, never in the server.
 //!
 //! A file's declared sizes are checked before any parser trusts them (see
-//! [`crate::upload::read`] and [`declared`]), but a parser may still fail in ways no check
+//! the upload's reader and [`declared`]), but a parser may still fail in ways no check
 //! foresees: an allocation the allocator cannot serve ends the whole process (Rust aborts),
 //! a panic in a C tool's wrapper, a loop that never ends. So every read of an uploaded file
 //! (the upload worker, AI drafts, the mapping-scheme preview, exception documents and the
 //! recipient link's uploads) runs in a child: the server's own executable started as
-//! `clearway read-document <job>` ([`child::main`]), which first lowers its own resource
+//! `clearway read-document <job>` (the crate's `read_document` module), which first lowers its own resource
 //! limits (data memory, CPU seconds, file size, no core dumps), then reads the file from
 //! stdin and writes its result to stdout as JSON lines ([`Out`]). External tools
 //! (`pdftotext`, `pdfinfo`, `tesseract`) are started by that child and inherit its limits.
@@ -19,7 +19,6 @@
 //! The command crate does not know the binary: the path of the executable and the limits
 //! come from the server's configuration (`CLEARWAY_READER_*`).
 
-pub mod child;
 pub mod declared;
 pub mod tools;
 

@@ -8,7 +8,7 @@ use axum::extract::State;
 use chrono::{DateTime, FixedOffset, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::Value;
-use sqlx::FromRow;
+use sqlx::{Arguments, FromRow};
 use uuid::Uuid;
 
 use utoipa::{IntoParams, ToSchema};
@@ -16,6 +16,7 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
+use crate::paged::{PagedList, like};
 
 pub const PROJECTION: &str = "account_directory";
 
@@ -84,14 +85,6 @@ pub struct StaffRecord {
     pub version: i64,
 }
 
-fn like(keyword: &str) -> String {
-    let escaped = keyword
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
-    format!("%{}%", escaped.to_lowercase())
-}
-
 const WHERE: &str = "is_staff AND status IN ('active', 'disabled')
     AND ($1::text IS NULL OR lower(display_name) LIKE $1 OR lower(username) LIKE $1
          OR lower(coalesce(email, '')) LIKE $1 OR lower(coalesce(staff_id, '')) LIKE $1)";
@@ -120,20 +113,15 @@ async fn list(
         .as_deref()
         .filter(|k| k.len() <= 100)
         .map(like);
-    let total: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM rm_accounts WHERE {WHERE}"))
-        .bind(&pattern)
-        .fetch_one(&state.pool)
-        .await?;
-    let rows: Vec<Row> = sqlx::query_as(&format!(
-        "SELECT account_id, username, display_name, email, staff_id, role_code, roles, status,
-                has_password, created_at, created_by, updated_at, updated_by, version
-           FROM rm_accounts WHERE {WHERE}
-          ORDER BY staff_id NULLS LAST, username LIMIT $2 OFFSET $3"
-    ))
-    .bind(&pattern)
-    .bind(size)
-    .bind(offset)
-    .fetch_all(&state.pool)
+    let (total, rows): (i64, Vec<Row>) = PagedList {
+        select: "SELECT account_id, username, display_name, email, staff_id, role_code, roles,
+                status, has_password, created_at, created_by, updated_at, updated_by, version
+           FROM rm_accounts",
+        from: "rm_accounts",
+        filter: WHERE,
+        order: "staff_id NULLS LAST, username",
+    }
+    .fetch(&state.pool, size, offset, |a| a.add(&pattern))
     .await?;
     let records = rows
         .into_iter()

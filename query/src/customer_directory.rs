@@ -14,7 +14,7 @@ use api::{ApiError, ApiResult, Guards, Page, Paging, Query, ok};
 use axum::extract::{Path, State};
 use chrono::{DateTime, FixedOffset, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::FromRow;
+use sqlx::{Arguments, FromRow};
 use uuid::Uuid;
 
 use utoipa::{IntoParams, ToSchema};
@@ -24,6 +24,7 @@ use utoipa_axum::routes;
 use crate::QueryState;
 use crate::declaration_list::codes::resolve_types;
 use crate::declaration_list::shanghai;
+use crate::paged::{PagedList, like};
 
 pub const PROJECTION: &str = "customer_directory";
 const ACCOUNTS: &str = "account_directory";
@@ -164,14 +165,6 @@ const WHERE: &str = "c.status <> 'deleted'
     AND (cardinality($3::text[]) = 0 OR cardinality(c.declaration_types) = 0
          OR c.declaration_types && $3::text[])";
 
-fn like(keyword: &str) -> String {
-    let escaped = keyword
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
-    format!("%{}%", escaped.to_lowercase())
-}
-
 fn parse_status(status: Option<&str>) -> Result<Option<String>, ApiError> {
     match status.map(str::trim).map(str::to_lowercase).as_deref() {
         None | Some("") | Some("all") => Ok(None),
@@ -220,23 +213,17 @@ async fn list(
     let types = types_of(params.declaration_type.as_deref())?;
     crate::wait::wait_for(&state.pool, &[PROJECTION, ACCOUNTS], params.min_position).await?;
     let pattern = params.keyword.as_deref().map(like);
-    let total: i64 = sqlx::query_scalar(&format!(
-        "SELECT count(*) FROM rm_customers c WHERE {WHERE}"
-    ))
-    .bind(&pattern)
-    .bind(&status)
-    .bind(&types)
-    .fetch_one(&state.pool)
-    .await?;
-    let rows: Vec<Row> = sqlx::query_as(&format!(
-        "{SELECT} WHERE {WHERE} ORDER BY c.username, c.customer_id LIMIT $4 OFFSET $5"
-    ))
-    .bind(&pattern)
-    .bind(&status)
-    .bind(&types)
-    .bind(size)
-    .bind(offset)
-    .fetch_all(&state.pool)
+    let (total, rows): (i64, Vec<Row>) = PagedList {
+        select: SELECT,
+        from: "rm_customers c",
+        filter: WHERE,
+        order: "c.username, c.customer_id",
+    }
+    .fetch(&state.pool, size, offset, |a| {
+        a.add(&pattern)?;
+        a.add(&status)?;
+        a.add(&types)
+    })
     .await?;
     let records = rows.into_iter().map(CustomerRecord::from).collect();
     Ok(ok(Page { records, total }).no_store())

@@ -18,6 +18,7 @@ pub mod declaration_history;
 pub mod declaration_list;
 pub mod hs_suggestions;
 pub mod master_data_directory;
+pub mod paged;
 pub mod port_directory;
 pub mod reference_rows;
 pub mod reports;

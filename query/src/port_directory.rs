@@ -14,7 +14,7 @@ use api::{ApiResult, Guards, Page, Paging, Query, ok};
 use axum::extract::State;
 use chrono::{DateTime, FixedOffset, Utc};
 use serde::{Deserialize, Serialize};
-use sqlx::{FromRow, PgPool};
+use sqlx::{Arguments, FromRow, PgPool};
 use uuid::Uuid;
 
 use utoipa::{IntoParams, ToSchema};
@@ -23,6 +23,7 @@ use utoipa_axum::routes;
 
 use crate::QueryState;
 use crate::declaration_list::shanghai;
+use crate::paged::{PagedList, like};
 
 pub const PROJECTION: &str = "port_directory";
 
@@ -134,14 +135,6 @@ pub struct PortRecord {
 const PORT_COLUMNS: &str = "port_id, port_code, port_name, port_name_en, declaration_slic,
     create_by, create_time, update_by, update_time, deleted, version";
 
-fn like(keyword: &str) -> String {
-    let escaped = keyword
-        .replace('\\', "\\\\")
-        .replace('%', "\\%")
-        .replace('_', "\\_");
-    format!("%{}%", escaped.to_lowercase())
-}
-
 /// Live ports matching the keyword (`$1`, a LIKE pattern, or null).
 const WHERE: &str = "NOT p.deleted AND ($1::text IS NULL
     OR lower(p.port_code) LIKE $1 OR lower(p.port_name) LIKE $1
@@ -250,18 +243,14 @@ async fn list(
     }
     crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
     let pattern = params.keyword.as_deref().map(like);
-    let total: i64 = sqlx::query_scalar(&format!("SELECT count(*) FROM rm_ports p WHERE {WHERE}"))
-        .bind(&pattern)
-        .fetch_one(&state.pool)
-        .await?;
-    let ports: Vec<PortRow> = sqlx::query_as(&format!(
-        "SELECT {PORT_COLUMNS} FROM rm_ports p WHERE {WHERE}
-          ORDER BY port_code LIMIT $2 OFFSET $3"
-    ))
-    .bind(&pattern)
-    .bind(size)
-    .bind(offset)
-    .fetch_all(&state.pool)
+    let select = format!("SELECT {PORT_COLUMNS} FROM rm_ports p");
+    let (total, ports): (i64, Vec<PortRow>) = PagedList {
+        select: &select,
+        from: "rm_ports p",
+        filter: WHERE,
+        order: "port_code",
+    }
+    .fetch(&state.pool, size, offset, |a| a.add(&pattern))
     .await?;
     let records = with_facilities(&state.pool, ports).await?;
     Ok(ok(Page { records, total }).no_store())

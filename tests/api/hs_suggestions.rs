@@ -409,7 +409,7 @@ async fn bench_hs_labelled(pool: PgPool) {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/hs-labelled.csv"),
     )
     .expect("labelled list");
-    let rows = command::reference::csv_text::parse(&text).expect("csv");
+    let rows = command::csv_text::parse(&text).expect("csv");
 
     // (language, top-1, top-5, n) through the endpoint, and the baseline without glossary.
     let mut tally: std::collections::BTreeMap<(&str, &str), (u32, u32, u32)> = Default::default();
@@ -462,7 +462,7 @@ async fn bench_hs_labelled(pool: PgPool) {
         std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/hs-goods-bench.csv"),
     )
     .expect("goods list");
-    let rows = command::reference::csv_text::parse(&text).expect("csv");
+    let rows = command::csv_text::parse(&text).expect("csv");
     for r in rows.iter().skip(1) {
         let [lang, description, hs6, split] = r.fields.as_slice() else {
             panic!("line {}: four fields expected", r.line);

@@ -53,7 +53,7 @@ pub async fn register_user(pool: &PgPool, register: Register, password: Option<&
         .await
         .expect("append");
     if let Some(p) = password {
-        let hash = command::account::password::Hasher::new(1)
+        let hash = command::hasher::Hasher::new(1)
             .expect("hasher")
             .hash(p.to_string())
             .await

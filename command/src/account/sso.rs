@@ -12,7 +12,7 @@
 //! grants, never from the provider's groups. Refusals answer 10000 with a message and
 //! `data: {reason}`.
 
-pub mod oidc;
+use crate::oidc;
 mod store;
 
 use api::{Actor, ApiError, ApiResult, LoginMethod, SessionSubject, Text, ok};

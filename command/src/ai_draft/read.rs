@@ -14,7 +14,7 @@ use crate::sandbox::tools::run_tool;
 use crate::sandbox::{ReadError, Sandbox, declared};
 use crate::upload::read::{FileError, LocalWorkbook};
 
-/// The child's job that reads a document ([`crate::sandbox::child`]).
+/// The child's job that reads a document ([`crate::read_document`]).
 pub const DOCUMENT_JOB: &str = "document";
 
 /// Largest document accepted, in bytes.

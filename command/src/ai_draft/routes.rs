@@ -20,6 +20,7 @@ use uuid::Uuid;
 use super::extract::{self, Company, Context, LibraryProduct};
 use super::read::{self, MAX_DOCUMENT_BYTES, MAX_DOCUMENTS, MAX_TEXT_BYTES};
 use super::{AiDraftCommand, AiDraftState, proposed, proposed_form, review};
+use crate::aggregate::{Aggregate, Ctx};
 use crate::declaration::routes::owner;
 use crate::declaration::{CustomerRef, DeclarationCommand, DeclarationState};
 use crate::handler::{
@@ -28,7 +29,6 @@ use crate::handler::{
 use crate::http::{CommandState, if_match, metadata, part_error, text_part};
 use crate::reference::ReferenceData;
 use crate::sandbox::ReadError;
-use crate::{Aggregate, Ctx};
 
 /// Largest request body (413 past it): the documents and the pasted text together.
 pub const MAX_REQUEST_BYTES: usize = 32 * 1024 * 1024;
@@ -465,7 +465,9 @@ impl AfterAppend for MakeDeclaration {
     fn run<'c>(&'c self, tx: &'c mut PgConnection, _appended: events::Appended) -> Hooked<'c> {
         Box::pin(async move {
             let (draft, _) = load_in::<AiDraftState>(&self.store, &mut *tx, self.draft_id).await?;
-            let p = draft.proposed.ok_or(crate::DomainError::NotFound)?;
+            let p = draft
+                .proposed
+                .ok_or(crate::aggregate::DomainError::NotFound)?;
             let fields = review(&p, &self.form);
             let mut meta = self.metadata.clone();
             meta.causation_id = Some(self.metadata.command_id);
@@ -559,7 +561,10 @@ async fn accept(
     let answer = execute_then(
         run,
         |s, _| {
-            let p = s.proposed.as_ref().ok_or(crate::DomainError::NotFound)?;
+            let p = s
+                .proposed
+                .as_ref()
+                .ok_or(crate::aggregate::DomainError::NotFound)?;
             s.decide(
                 AiDraftCommand::Accept {
                     declaration_id,

@@ -308,7 +308,7 @@ fn a_proposal_is_accepted_once() {
     };
     assert_eq!(
         when(&state, accept.clone()),
-        Err(crate::DomainError::NotFound)
+        Err(crate::aggregate::DomainError::NotFound)
     );
     for e in when(&state, AiDraftCommand::Propose(Box::new(proposed_draft()))).expect("propose") {
         state.evolve(&e);
@@ -318,11 +318,11 @@ fn a_proposal_is_accepted_once() {
     state.evolve(&events[0]);
     assert!(matches!(
         when(&state, accept),
-        Err(crate::DomainError::Conflict(_))
+        Err(crate::aggregate::DomainError::Conflict(_))
     ));
     assert!(matches!(
         when(&state, AiDraftCommand::Propose(Box::new(proposed_draft()))),
-        Err(crate::DomainError::Conflict(_))
+        Err(crate::aggregate::DomainError::Conflict(_))
     ));
 }
 

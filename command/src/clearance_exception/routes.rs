@@ -22,7 +22,7 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::{DeclarationRef, ExceptionCommand, ExceptionState, ProposedValues};
-use crate::{Aggregate, Ctx};
+use crate::aggregate::{Aggregate, Ctx};
 
 pub mod documents;
 pub mod link;
@@ -35,7 +35,7 @@ use crate::http::{CommandState, idempotency_key, if_match, metadata};
 use crate::reference::ReferenceData;
 
 /// Every route with who may call it.
-pub fn router(g: &Guards, link: link::LinkLimits) -> OpenApiRouter<CommandState> {
+pub fn router(g: &Guards, link: crate::identity::LinkLimits) -> OpenApiRouter<CommandState> {
     let guard = g.customer_or_permission(&["clearance:management"]);
     OpenApiRouter::new()
         .routes(routes!(create).map(|r| r.route_layer(guard.clone())))

@@ -13,9 +13,9 @@ use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use crate::Aggregate;
+use crate::aggregate::Aggregate;
 use crate::contact_book::{ContactBookCommand, ContactBookState};
-use crate::customer::CustomerState;
+use crate::customer_ref::CustomerState;
 use crate::handler::{Command, CommandAnswer, execute, load};
 use crate::http::{CommandState, if_match, metadata};
 use crate::master_data::path_id;

@@ -28,7 +28,7 @@ use super::messages as m;
 use super::rules::{self, Move, Refusal};
 use super::state::DeclarationState;
 use super::{diff::diff, patch, shape, validate};
-use crate::{Ctx, DomainError, Violation};
+use crate::aggregate::{Ctx, DomainError, Violation};
 
 /// Longest reason accepted, in characters (after trimming).
 pub const MAX_REASON: usize = 500;

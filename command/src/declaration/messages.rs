@@ -3,7 +3,7 @@
 
 use rust_decimal::Decimal;
 
-use crate::Violation;
+use crate::aggregate::Violation;
 
 pub fn required(field: &str) -> Violation {
     Violation::new(

@@ -3,7 +3,7 @@
 use events::declaration::DeclarationData;
 use serde_json::{Map, Value};
 
-use crate::Violation;
+use crate::aggregate::Violation;
 
 /// One step of a path: an object key or an array index.
 #[derive(Debug, PartialEq)]

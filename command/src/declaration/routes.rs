@@ -16,9 +16,9 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::{CustomerRef, DeclarationCommand, DeclarationState};
+use crate::aggregate::{Aggregate, Ctx};
 use crate::handler::{Command, CommandAnswer, Idempotency, execute};
 use crate::http::{CommandState, idempotency_key, if_match, metadata};
-use crate::{Aggregate, Ctx};
 
 /// Every route of this module with who may call it: staff need the route tag of their
 /// declaration menu, customers pass by role and reach their own company's declarations only

@@ -7,7 +7,7 @@ use events::declaration::DeclarationData;
 use serde_json::Value;
 
 use super::messages as m;
-use crate::Violation;
+use crate::aggregate::Violation;
 
 pub use super::validate::caps::{MAX_STRING, MAX_TRACKING_NUMBER};
 pub const MAX_GOODS_LINES: usize = 1000;

@@ -50,7 +50,7 @@ impl DeclarationState {
 }
 
 impl DeclarationState {
-    /// Folds one event into the state ([`Aggregate::evolve`](crate::Aggregate::evolve)).
+    /// Folds one event into the state ([`Aggregate::evolve`](crate::aggregate::Aggregate::evolve)).
     pub(super) fn evolve_with(&mut self, event: &DeclarationEvent) {
         self.version += 1;
         match event {

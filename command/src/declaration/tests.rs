@@ -21,9 +21,9 @@ use serde_json::Value;
 use uuid::Uuid;
 
 use super::{DeclarationCommand, DeclarationState};
+use crate::aggregate::{Aggregate, DomainError, Violation};
 use crate::reference::ReferenceData;
 pub use crate::testing::{given, when_in};
-use crate::{Aggregate, DomainError, Violation};
 
 pub const ACME: Uuid = Uuid::from_u128(0xac3e_0000_0000_0000_0000_0000_0000_0001);
 pub const GLOBEX: Uuid = Uuid::from_u128(0x0006_106e_0000_0000_0000_0000_0000_0002);

@@ -20,7 +20,7 @@ use events::declaration::{DeclarationData, TypeCode};
 use rust_decimal::Decimal;
 
 use super::messages as m;
-use crate::Violation;
+use crate::aggregate::Violation;
 use crate::reference::ReferenceData;
 use crate::rules::uscc;
 

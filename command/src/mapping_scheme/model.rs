@@ -39,7 +39,7 @@ use rust_decimal::Decimal;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
-use crate::Violation;
+use crate::aggregate::Violation;
 
 /// Prefix of goods-line targets.
 pub const GOODS_PREFIX: &str = "declarationGoodsInfo.";

@@ -22,7 +22,7 @@ use uuid::Uuid;
 use super::model::{self, FieldKind, FoundBy, Level, Reader};
 use super::sheet::{self, SheetError};
 use super::{MappingSchemeCommand, MappingSchemeState};
-use crate::Aggregate;
+use crate::aggregate::Aggregate;
 use crate::handler::{Command, CommandAnswer, execute};
 use crate::http::{CommandState, if_match, metadata, text_part};
 use crate::master_data::{STAFF_PERMISSION, owner, path_id, reason_ok};

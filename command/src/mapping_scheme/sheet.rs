@@ -14,13 +14,17 @@ use calamine::{DataRef, Reader, Xlsx};
 use serde::{Deserialize, Serialize};
 use std::io::Cursor;
 
-use crate::sandbox::{ReadError, Sandbox};
-use crate::upload::read::{FileError, check_file, check_type};
+use crate::sandbox::{FileError, ReadError, Sandbox};
+// Runs back up (the upload imports the mapping scheme for a customer's own layout): a
+// sample is checked by the very checks an uploaded workbook passes, kept in one place
+// rather than copied. They could move down beside `crate::sandbox::declared`, which
+// holds the checks of the other documents.
+use crate::upload::read::{check_file, check_type};
 
 pub const MAX_ROWS: u32 = 1_048_576;
 pub const MAX_COLUMNS: u32 = 200;
 
-/// The child's job that reads a sheet's head ([`crate::sandbox::child`]).
+/// The child's job that reads a sheet's head ([`crate::read_document`]).
 pub const HEAD_JOB: &str = "sheet-head";
 
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error, Serialize, Deserialize)]

@@ -16,7 +16,7 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use crate::Aggregate;
+use crate::aggregate::Aggregate;
 use crate::handler::{Command, CommandAnswer, execute};
 use crate::http::{CommandState, if_match, metadata};
 use crate::master_data::{STAFF_PERMISSION, owner, path_id, reason_ok};

@@ -10,8 +10,8 @@ use events::{Appended, DomainEvent, EventStore, Metadata, StoreError};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
-use super::csv_text;
 use super::data::ReferenceData;
+use crate::csv_text;
 
 #[derive(Debug, thiserror::Error)]
 pub enum ImportError {

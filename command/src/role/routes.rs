@@ -9,10 +9,10 @@ use utoipa::ToSchema;
 use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
-use crate::accounts::set_role_permissions;
 use crate::handler::CommandAnswer;
 use crate::http::{if_match, metadata};
 use crate::identity::IdentityState;
+use crate::role::services::set_role_permissions;
 
 pub fn router(g: &Guards) -> OpenApiRouter<IdentityState> {
     OpenApiRouter::new()

@@ -11,7 +11,7 @@
 //!   capped, and the PDF is refused when they expand beyond [`MAX_PDF_EXPANDED`] together
 //!   (a page of a few KB that expands without end kept pdftotext growing past 20 GB).
 //!
-//! The `inspect` job ([`super::child`]) judges a stored document (exception documents, the recipient link's
+//! The `inspect` job (`crate::read_document`) judges a stored document (exception documents, the recipient link's
 //! uploads) readable: an xlsx passes the workbook checks, a PDF its page count and a text
 //! read of its first pages within the limits, an image its declared dimensions.
 

@@ -14,7 +14,7 @@
 
 use super::parse::{self, Group, Grouper, Judge, Parsed, RowRead, Sink};
 use super::read::{FileError, Reading, Workbook};
-use crate::Violation;
+use crate::aggregate::Violation;
 use crate::mapping_scheme::model::{self, CellProblem, Level, Reader, SchemeDefinition};
 
 /// The header row (`header_row`, 1-based) of the first sheet, as text; empty when the row is

@@ -15,7 +15,7 @@ use serde_json::{Map, Value};
 use super::fields::{self, Field, GOODS, HEADER, Kind};
 use super::library::{Library, Match};
 use super::read::{FileError, Reading, Row, Workbook, no_sheet};
-use crate::Violation;
+use crate::aggregate::Violation;
 use crate::declaration::{declaration_date, shape, validate};
 use crate::reference::ReferenceData;
 

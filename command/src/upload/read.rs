@@ -421,7 +421,7 @@ impl<'a> Workbook<'a> {
     }
 }
 
-/// The child's job that streams a sheet's rows ([`crate::sandbox::child`]).
+/// The child's job that streams a sheet's rows ([`crate::read_document`]).
 pub const ROWS_JOB: &str = "xlsx-rows";
 
 /// A workbook opened in this process (after [`check_file`]): what the document reader's

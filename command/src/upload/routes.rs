@@ -25,7 +25,7 @@ use uuid::Uuid;
 
 use super::read::{self, MAX_FILE_BYTES};
 use super::{UploadCommand, UploadState, template};
-use crate::Aggregate;
+use crate::aggregate::Aggregate;
 use crate::declaration::routes::owner;
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,

@@ -41,6 +41,8 @@ use super::library::Library;
 use super::parse::{self, Group, Judge, Outcome};
 use super::read::{FileError, Reading};
 use super::{UploadCommand, UploadState};
+use crate::aggregate::{Aggregate, Ctx};
+use crate::customer_ref::CustomerState;
 use crate::declaration::{CustomerRef, DeclarationCommand, DeclarationState};
 use crate::handler::{
     self, Admitted, Command, CommandError, Created, Creation, Gate, execute, load, load_in,
@@ -49,7 +51,6 @@ use crate::http::CommandState;
 use crate::jobs::Retry;
 use crate::mapping_scheme::MappingSchemeState;
 use crate::mapping_scheme::model::SchemeDefinition;
-use crate::{Aggregate, Ctx, customer::CustomerState};
 
 /// Declarations per recorded batch, made in one transaction.
 pub const BATCH: usize = 200;
@@ -704,7 +705,9 @@ async fn batch(
             Created::Refused(refused) => {
                 p.abnormal += n;
                 let desc = match refused {
-                    crate::DomainError::Validation(violations) => parse::describe(&violations),
+                    crate::aggregate::DomainError::Validation(violations) => {
+                        parse::describe(&violations)
+                    }
                     other => (
                         format!("不能新建申报：{other}"),
                         format!("cannot be created: {other}"),

@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use chrono::NaiveDate;
-use command::reference::{ParsedTable, ReferenceData, cell, csv_text, parse_table};
+use command::csv_text;
+use command::reference::{ParsedTable, ReferenceData, cell, parse_table};
 use events::reference::ReferenceTableVersionImported;
 use events::reference::seeded_tables;
 

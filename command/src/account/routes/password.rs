@@ -14,9 +14,9 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::auth::{ClientIp, anonymous_metadata, check_new_password, limit, load_account_id};
+use crate::account::services::set_password_with;
 use crate::account::tokens::{self, Purpose, TokenError};
 use crate::account::{AccountCommand, AccountState};
-use crate::accounts::set_password_with;
 use crate::aggregate::Aggregate;
 use crate::handler::{CommandAnswer, CommandError};
 use crate::identity::IdentityState;

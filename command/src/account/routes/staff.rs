@@ -20,8 +20,8 @@ use uuid::Uuid;
 
 use super::auth::load_account_id;
 use crate::account::access::{self, EndAccess};
+use crate::account::services::{on_account, on_account_then, register_account, set_password};
 use crate::account::{self, AccountCommand, AccountState, Acting, Register, StaffDetails};
-use crate::accounts::{on_account, on_account_then, register_account, set_password};
 use crate::aggregate::Aggregate;
 use crate::handler::{CommandAnswer, CommandError, load};
 use crate::http::{if_match, metadata, refused};
@@ -234,7 +234,7 @@ async fn create_staff(
     let answer = register_account(&state, &actor, register)
         .await
         .map_err(|e| match e {
-            CommandError::Domain(crate::DomainError::Conflict(_))
+            CommandError::Domain(crate::aggregate::DomainError::Conflict(_))
             | CommandError::VersionConflict => ApiError::Conflict {
                 reason: "CONFLICT",
                 message: Text::new("该登录名已存在", "this login name exists already"),

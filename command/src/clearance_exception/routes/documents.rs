@@ -30,7 +30,7 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::path_id;
-use crate::Aggregate;
+use crate::aggregate::Aggregate;
 use crate::clearance_exception::{ExceptionCommand, ExceptionState};
 use crate::handler::{
     AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute_answering, load,

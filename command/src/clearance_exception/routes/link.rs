@@ -42,46 +42,10 @@ use crate::clearance_exception::outbox::NoticeContent;
 use crate::clearance_exception::{ExceptionCommand, ExceptionState};
 use crate::handler::{Command, CommandAnswer, execute, execute_answering, load};
 use crate::http::{CommandState, client_ip, metadata};
-use crate::limiter::RateLimiter;
+use crate::identity::LinkLimits;
 
 /// The name every use of a link is recorded under.
 pub const RECIPIENT: &str = "recipient via link";
-
-/// The recipient link's bounds (docs/notifications.md, "The recipient's link").
-#[derive(Clone)]
-pub struct LinkLimits {
-    /// Documents one exception may hold after a link adds one.
-    pub max_documents: usize,
-    /// Bytes of documents one exception may hold after a link adds one.
-    pub max_bytes: u64,
-    /// Requests per client IP.
-    pub per_client: RateLimiter<std::net::IpAddr>,
-    /// Requests per link (keyed by a digest of its token, never the token itself).
-    pub per_link: RateLimiter<[u8; 16]>,
-    /// As the identity's: proxies in front that append to `X-Forwarded-For`.
-    pub trusted_proxies: usize,
-}
-
-impl Default for LinkLimits {
-    fn default() -> Self {
-        Self {
-            max_documents: 20,
-            max_bytes: 100 * 1024 * 1024,
-            per_client: RateLimiter::new(30, 30),
-            per_link: RateLimiter::new(30, 30),
-            trusted_proxies: 0,
-        }
-    }
-}
-
-impl std::fmt::Debug for LinkLimits {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("LinkLimits")
-            .field("max_documents", &self.max_documents)
-            .field("max_bytes", &self.max_bytes)
-            .finish_non_exhaustive()
-    }
-}
 
 /// Public: the link is the only credential.
 pub fn router(limits: LinkLimits) -> OpenApiRouter<CommandState> {

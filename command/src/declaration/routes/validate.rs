@@ -11,7 +11,7 @@ use serde::Serialize;
 use utoipa::ToSchema;
 
 use super::{CreateHead, owner, resolve_type};
-use crate::Violation;
+use crate::aggregate::Violation;
 use crate::declaration::shape;
 use crate::declaration::validate::class::{Valued, goods_value_cny, propose};
 use crate::declaration::validate::{self, present};

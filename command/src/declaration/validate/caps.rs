@@ -12,7 +12,7 @@
 
 use serde_json::Value;
 
-use crate::Violation;
+use crate::aggregate::Violation;
 use crate::declaration::messages as m;
 
 /// The draft rule's character caps (checked in `shape`): a tracking number, any other text.

@@ -7,7 +7,7 @@ use events::declaration::{DeclarationClass, DeclarationData, Direction, TypeCode
 use rust_decimal::Decimal;
 
 use super::{Checker, Lookup, id_number, present};
-use crate::Violation;
+use crate::aggregate::Violation;
 use crate::declaration::messages as m;
 
 /// Class C: total goods value (excluding freight and insurance) in CNY.

@@ -1,4 +1,7 @@
-//! The document reader's child: `clearway read-document MEMORY CPU JOB [ARGS]`.
+//! The document reader's child: `clearway read-document MEMORY CPU JOB [ARGS]` (the sandbox
+//! runs it: [`crate::sandbox`]). It stands above the aggregates whose parsers it runs (the
+//! upload's rows, the mapping scheme's sheet head, the AI draft's document), so the sandbox
+//! under them names none of them.
 //!
 //! It lowers its own limits first (they hold for the tools it starts too), reads the file
 //! from stdin, does its job and writes [`Out`] lines to stdout. Jobs:
@@ -12,9 +15,8 @@ use std::io::{Read, Write};
 
 use serde::Serialize;
 
-use super::Out;
-use super::declared;
-use crate::upload::read::{FileError, LocalWorkbook, ROWS_JOB};
+use crate::sandbox::{FileError, Out, declared};
+use crate::upload::read::{LocalWorkbook, ROWS_JOB};
 
 /// Largest input read from stdin.
 const MAX_INPUT_BYTES: u64 = 64 * 1024 * 1024;
@@ -77,7 +79,7 @@ fn limited(args: &[String]) -> Result<FileError, FileError> {
     limit(memory, cpu)?;
     let exe = std::env::current_exe().map_err(|_| usage())?;
     let e = std::process::Command::new(exe)
-        .arg(super::SUBCOMMAND)
+        .arg(crate::sandbox::SUBCOMMAND)
         .args(args)
         .env(LIMITED, "1")
         .exec();
@@ -131,7 +133,7 @@ fn run(args: &[String], out: &mut impl Write) -> Result<(), FileError> {
             let doc = tools_runtime()?.block_on(crate::ai_draft::read::read_local("", &input))?;
             emit(out, &Out::Item(doc))
         }
-        super::declared::INSPECT_JOB => {
+        declared::INSPECT_JOB => {
             tools_runtime()?.block_on(inspect(&input))?;
             emit(out, &Out::Item(()))
         }

@@ -1,4 +1,4 @@
-//! A small RFC 4180 reader for the reference CSV files. The command crate does not depend
+//! A small RFC 4180 reader for the reference CSV files and the embedded HS nomenclature.
 //! on the `csv` crate and the files are small, so a reader of our own keeps the
 //! dependency list as it is. It understands quoted fields (with `""` for a quote and line
 //! breaks inside quotes), `\n` and `\r\n` line ends, and a leading UTF-8 BOM.
