@@ -28,6 +28,7 @@ import {
 import type { ExceptionSummary } from '@/shared/clearance-exceptions/model/types';
 import { requestedDocumentFlag } from '../model/form';
 import { ExceptionFilters } from '../components/ExceptionFilters';
+import { useCanExport } from '@/lib/exportRights';
 import { ExportExceptionsDialog } from '../components/ExportExceptionsDialog';
 import { ExceptionStatusBadge } from '@/shared/clearance-exceptions/components/StatusBadge';
 import { WaitingCell } from '@/shared/clearance-exceptions/components/WaitingCell';
@@ -39,6 +40,8 @@ export default function ExceptionListPage() {
   const direction: Direction = meta.exceptionDirection ?? 'export';
   const area: Area = meta.area ?? 'staff';
   const staff = area === 'staff';
+  // The server exports for admins holding clearance:management only (lib/exportRights).
+  const mayExport = useCanExport('exceptions') && staff;
   const { t } = useExcT();
   const { t: tg } = useTranslation();
   const navigate = useNavigate();
@@ -166,7 +169,7 @@ export default function ExceptionListPage() {
       title={title}
       actions={
         <>
-          {staff && (
+          {mayExport && (
             <Button
               variant="default"
               leftSection={<IconFileExport size={16} />}
@@ -208,7 +211,7 @@ export default function ExceptionListPage() {
           {t('common.loadFailed', { message: (query.error as Error).message })}
         </Text>
       )}
-      {staff && exportOpen && (
+      {mayExport && exportOpen && (
         <ExportExceptionsDialog
           onClose={() => setExportOpen(false)}
           initial={{
