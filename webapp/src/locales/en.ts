@@ -121,6 +121,8 @@ const en: Messages = {
     logout: 'Log out',
     collapseMenu: 'Collapse menu',
     expandMenu: 'Expand menu',
+    userMenu: 'Account menu of {{name}}',
+    languageItem: 'Language: {{language}}',
   },
   logout: {
     title: 'Notice',

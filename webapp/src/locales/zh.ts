@@ -121,6 +121,8 @@ const zh = {
     logout: '退出登录',
     collapseMenu: '收起菜单',
     expandMenu: '展开菜单',
+    userMenu: '{{name}} 的账户菜单',
+    languageItem: '切换语言：{{language}}',
   },
   logout: {
     title: '提示',

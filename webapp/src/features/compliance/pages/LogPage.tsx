@@ -285,6 +285,7 @@ function LogFilters({
         type="datetime-local"
         step={1}
         label={t('compliance.log.from')}
+        description={t('compliance.log.zoneHint')}
         value={draft.from}
         onChange={(e) => set('from', e.currentTarget.value)}
         w={210}
@@ -293,6 +294,7 @@ function LogFilters({
         type="datetime-local"
         step={1}
         label={t('compliance.log.to')}
+        description={t('compliance.log.zoneHint')}
         value={draft.to}
         onChange={(e) => set('to', e.currentTarget.value)}
         w={210}
