@@ -63,7 +63,12 @@ export default function ExceptionListPage() {
         header: t('list.col.trackingNumber'),
         meta: { sortField: 'trackingNumber' },
         cell: ({ row }) => (
-          <Anchor component={Link} to={exceptionDetailPath(area, row.original.id)} fw={500}>
+          <Anchor
+            component={Link}
+            to={exceptionDetailPath(area, row.original.id)}
+            fw={500}
+            size="sm"
+          >
             {row.original.trackingNumber || t('common.none')}
           </Anchor>
         ),
@@ -71,9 +76,7 @@ export default function ExceptionListPage() {
       col.accessor('declarationType', {
         header: t('list.col.declarationType'),
         cell: ({ getValue }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {tg(`declarationType.${getValue()}`, { defaultValue: getValue() })}
-          </Text>
+          <Text size="sm">{tg(`declarationType.${getValue()}`, { defaultValue: getValue() })}</Text>
         ),
       }),
       col.accessor('status', {
@@ -108,7 +111,7 @@ export default function ExceptionListPage() {
           });
           const text = names.join('、');
           return (
-            <Text size="sm" truncate maw={200} title={text || undefined}>
+            <Text size="sm" lineClamp={2} maw={200} title={text || undefined}>
               {text || t('common.none')}
             </Text>
           );
@@ -117,7 +120,7 @@ export default function ExceptionListPage() {
       col.accessor('exceptionSummary', {
         header: t('list.col.summary'),
         cell: ({ getValue }) => (
-          <Text size="sm" truncate maw={220} title={getValue() ?? undefined}>
+          <Text size="sm" lineClamp={2} maw={220} title={getValue() ?? undefined}>
             {getValue() || t('common.none')}
           </Text>
         ),
@@ -139,9 +142,8 @@ export default function ExceptionListPage() {
         header: t('list.col.createdAt'),
         meta: { sortField: 'createdAt' },
         cell: ({ getValue }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDateTime(getValue())}
-          </Text>
+          // Date and time may sit on two lines: the list fits a 1440 px screen unscrolled.
+          <Text size="sm">{formatDateTime(getValue())}</Text>
         ),
       }),
       col.display({
