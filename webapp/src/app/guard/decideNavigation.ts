@@ -2,7 +2,7 @@
 // what we know about them, say whether to allow, redirect, or first load their permissions.
 import { permissionFallback } from '@/lib/permissions';
 import { roleAllowed, type Role } from '@/lib/roles';
-import { HOME_PATHS, staffPathForCustomerLink } from '../routes/landing';
+import { roleHomePath, staffPathForCustomerLink } from '../routes/landing';
 
 export const LOGIN_C = '/login-c';
 export const LOGIN_B = '/login-b';
@@ -78,8 +78,9 @@ export function decideNavigation(input: NavigationInput): NavigationDecision {
     const query = search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
     return { kind: 'redirect', to: staffPath + query };
   }
-  // A home page this role may not open (the reviewer and /admin-welcome): their first page.
-  if (HOME_PATHS.includes(pathname) && input.landing && input.landing !== pathname) {
+  // Their home page, which this role may not open (the reviewer and /admin-welcome): their
+  // first page. Another role's home page stays refused.
+  if (pathname === roleHomePath(role) && input.landing && input.landing !== pathname) {
     return { kind: 'redirect', to: input.landing };
   }
   if (missingTag !== undefined && roleAllowed(role, route.roles)) {

@@ -89,6 +89,14 @@ describe('the guard with the landing page', () => {
     });
   });
 
+  it("refuses another role's home page with /403", () => {
+    expect(open('CUSTOMER', [], '/admin-welcome')).toEqual({ kind: 'redirect', to: '/403' });
+    expect(open('OPERATOR', OPERATOR, '/customer-welcome')).toEqual({
+      kind: 'redirect',
+      to: '/403',
+    });
+  });
+
   it('still refuses a page the reviewer may not open with /403', () => {
     expect(open('COMPLIANCE', COMPLIANCE, '/customs-clearance/export/export-b')).toEqual({
       kind: 'redirect',

@@ -9,8 +9,14 @@ export interface LandingContext {
   permissions: readonly string[];
 }
 
-/** The welcome pages "/" leads to (by role); a role that may not open one lands elsewhere. */
-export const HOME_PATHS: readonly string[] = ['/customer-welcome', '/admin-welcome'];
+/**
+ * The welcome page "/" leads a role to (features/auth/landing.ts); a role that may not
+ * open it (the compliance reviewer) is sent to its first page instead.
+ */
+export function roleHomePath(role: Role | null): string | null {
+  if (role === 'CUSTOMER') return '/customer-welcome';
+  return isStaff(role) ? '/admin-welcome' : null;
+}
 
 function mayOpen(route: FlatRoute, ctx: LandingContext): boolean {
   if (!roleAllowed(ctx.role, effectiveRoles(route.chain))) return false;
