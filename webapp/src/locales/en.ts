@@ -15,7 +15,10 @@ const en: Messages = {
   masterData: masterDataEn,
   compliance: complianceEn,
   personalData: personalDataEn,
-  app: { title: 'Intelligent Customs Clearance Management System' },
+  app: {
+    title: 'Intelligent Customs Clearance Management System',
+    shortTitle: 'Customs Clearance',
+  },
   common: {
     confirm: 'OK',
     cancel: 'Cancel',

@@ -15,7 +15,7 @@ const zh = {
   masterData: masterDataZh,
   compliance: complianceZh,
   personalData: personalDataZh,
-  app: { title: '智能清关管理系统' },
+  app: { title: '智能清关管理系统', shortTitle: '智能清关' },
   common: {
     confirm: '确定',
     cancel: '取消',

@@ -117,14 +117,25 @@ export function Header({ drawerOpened = false, onToggleDrawer }: HeaderProps) {
           aria-label={drawerOpened ? t('header.collapseMenu') : t('header.expandMenu')}
           aria-expanded={drawerOpened}
         />
+        {/* A phone shows the short name: the full one would be cut. */}
         <Title
           order={1}
           size="h4"
           miw={0}
-          title={t('app.title')}
+          visibleFrom="sm"
           style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
         >
           {t('app.title')}
+        </Title>
+        <Title
+          order={1}
+          size="h5"
+          miw={0}
+          hiddenFrom="sm"
+          title={t('app.title')}
+          style={{ whiteSpace: 'nowrap', overflow: 'hidden', textOverflow: 'ellipsis' }}
+        >
+          {t('app.shortTitle')}
         </Title>
       </Group>
       <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
