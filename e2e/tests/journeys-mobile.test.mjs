@@ -5,7 +5,7 @@
 // declaration link end on the staff page of the same declaration.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, createSubmittedCExport, tokenFor } from '../lib/api.mjs';
+import { api, createSubmittedCExport, getDeclaration, tokenFor } from '../lib/api.mjs';
 import { useBrowser, testOptions } from '../lib/browser.mjs';
 import { uniqueTrackingNumber } from '../lib/config.mjs';
 import { login, pathname, screenshot, settle, visible, waitForPath, waitForShell } from '../lib/ui.mjs';
@@ -115,6 +115,10 @@ describe('no dead ends', () => {
       await login(page, 'auditor', { expectPath: '/compliance/log', strict: true, t });
       await visible(page.getByRole('heading', { name: 'Event log' })).waitFor();
       assert.equal(await page.getByText('Sorry, you may not open this page').count(), 0);
+      // One clock: the log's time filters are the app's date picker, in Beijing time.
+      assert.equal(await visible(page.locator('main input[type="datetime-local"]')).count(), 0);
+      assert.ok((await visible(page.getByText('Beijing time (UTC+8)')).count()) >= 2);
+      assert.match(await visible(page.getByRole('table', { name: 'Event log' })).innerText(), /UTC\+8/);
 
       await page.goto('/');
       await waitForPath(page, '/compliance/log');
@@ -141,7 +145,9 @@ describe('no dead ends', () => {
   test("staff opening a customer's declaration link end on the staff page of the same declaration", testOptions(), (t) =>
     withPage(t, async (page) => {
       const tracking = uniqueTrackingNumber('LNK');
-      const { id } = await createSubmittedCExport('acme', tracking);
+      const { id, position } = await createSubmittedCExport('acme', tracking);
+      // Staff read it once the projection has (read-your-writes), so the page finds it too.
+      assert.equal((await getDeclaration('operator', id, position)).trackingNumber, tracking);
       await login(page, 'operator', { t });
       await page.goto(`/customs-clearance-supply/detail-c/1?id=${encodeURIComponent(id)}`);
       await waitForPath(page, '/customs-clearance/detail-c/1');
