@@ -129,11 +129,11 @@ describe('navigation guard', () => {
     }),
   );
 
-  test('staff opening a customer route land on /403', testOptions(), (t) =>
+  test("staff opening a customer's link land on the staff page of the same list", testOptions(), (t) =>
     withPage(t, async (page) => {
       await login(page, 'operator', { t });
       await page.goto('/customs-clearance-supply/export/export-c');
-      await waitForPath(page, '/403');
+      await waitForPath(page, '/customs-clearance/export/export-c');
     }),
   );
 

@@ -7,7 +7,8 @@ import { configureRequestClient } from '@/lib/request';
 import { joinPath } from '@/lib/url';
 import { RouteGuard } from './guard/RouteGuard';
 import { PageLoader } from './shell/KeepAliveOutlet';
-import { NotFoundPage, protectedRoutes, publicRoutes } from './routes/routes';
+import { NotFoundPage, protectedRoutes, publicRoutes, statusRoutes } from './routes/routes';
+import { useSessionStore } from '@/lib/session';
 import type { AppRoute, RouteHandle } from '@/shared/routing/types';
 
 const ShellLayout = lazy(() => import('./shell/ShellLayout'));
@@ -50,6 +51,17 @@ function PublicLayout() {
   );
 }
 
+/** The 403 page: inside the shell (menu and user menu kept) when signed in, bare otherwise. */
+function StatusLayout() {
+  const signedIn = useSessionStore((s) => Boolean(s.token && s.role));
+  if (!signedIn) return <PublicLayout />;
+  return (
+    <Suspense fallback={<PageLoader />}>
+      <ShellLayout />
+    </Suspense>
+  );
+}
+
 function RootLayout() {
   const navigate = useNavigate();
   useEffect(() => {
@@ -78,6 +90,7 @@ export const routeObjects: RouteObject[] = [
         element: <Navigate to="/auth-redirect" replace />,
       },
       { element: <PublicLayout />, children: publicRoutes.map((r) => toRouteObject(r, '')) },
+      { element: <StatusLayout />, children: statusRoutes.map((r) => toRouteObject(r, '')) },
       {
         element: (
           <Suspense fallback={<PageLoader />}>

@@ -1,7 +1,17 @@
 // Every YYYYMMDD the web app sends is the Asia/Shanghai day, whatever the browser's zone.
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { setBrowserTimeZone } from '@/test/timeZone';
-import { isoToYmd, shanghaiTodayIso, shanghaiYmd, ymdToIso } from './dates';
+import {
+  formatDate,
+  formatDateTime,
+  formatTime,
+  fromShanghaiInput,
+  isoToYmd,
+  shanghaiTodayIso,
+  shanghaiYmd,
+  toShanghaiInput,
+  ymdToIso,
+} from './dates';
 
 let restoreZone = () => {};
 
@@ -48,5 +58,47 @@ describe('a picked calendar day', () => {
     expect(isoToYmd('2026-11-22')).toBe('20261122');
     expect(ymdToIso('20261122')).toBe('2026-11-22');
     expect(ymdToIso('2026112')).toBeNull();
+  });
+});
+
+describe('times on the Shanghai clock', () => {
+  afterEach(() => restoreZone());
+
+  for (const zone of ['Asia/Shanghai', 'UTC', 'America/Los_Angeles']) {
+    it(`shows an instant as Shanghai time in a browser on ${zone}`, () => {
+      restoreZone = setBrowserTimeZone(zone);
+      expect(formatDateTime('2026-11-28T10:31:05Z')).toBe('2026-11-28 18:31');
+      expect(formatDateTime('2026-11-28T18:31:05+08:00')).toBe('2026-11-28 18:31');
+      expect(formatDateTime('2026-11-28T16:30:00Z', { withZone: true })).toBe(
+        '2026-11-29 00:30 (UTC+8)',
+      );
+      expect(formatTime('2026-11-22T08:05:09.123Z')).toBe('2026-11-22 16:05:09');
+      expect(formatDate('2026-11-28T16:30:00Z')).toBe('2026-11-29');
+      expect(formatDate('2026-11-28')).toBe('2026-11-28');
+    });
+
+    it(`reads and writes a datetime-local field on the Shanghai clock in a browser on ${zone}`, () => {
+      restoreZone = setBrowserTimeZone(zone);
+      expect(fromShanghaiInput('2026-11-25T12:00:00.5')).toBe('2026-11-25T04:00:00.500Z');
+      expect(fromShanghaiInput('2026-11-25T06:00')).toBe('2026-11-24T22:00:00.000Z');
+      expect(toShanghaiInput('2026-11-24T22:00:00.030Z')).toBe('2026-11-25T06:00:00.030');
+      expect(fromShanghaiInput(toShanghaiInput('2026-03-08T09:59:59.999Z'))).toBe(
+        '2026-03-08T09:59:59.999Z',
+      );
+    });
+  }
+
+  it('keeps a time without an offset as it reads (already the Shanghai clock)', () => {
+    restoreZone = setBrowserTimeZone('America/Los_Angeles');
+    expect(formatDateTime('2026-11-28 18:31:00')).toBe('2026-11-28 18:31');
+    expect(formatTime('2026-11-28T18:31:07')).toBe('2026-11-28 18:31:07');
+  });
+
+  it('leaves empty and unreadable values alone', () => {
+    expect(formatDateTime(null)).toBe('');
+    expect(formatDateTime('soon')).toBe('soon');
+    expect(fromShanghaiInput('')).toBe('');
+    expect(fromShanghaiInput('2026-02-30T10:00')).toBe('');
+    expect(toShanghaiInput('nope')).toBe('');
   });
 });

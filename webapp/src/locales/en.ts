@@ -15,7 +15,10 @@ const en: Messages = {
   masterData: masterDataEn,
   compliance: complianceEn,
   personalData: personalDataEn,
-  app: { title: 'Intelligent Customs Clearance Management System' },
+  app: {
+    title: 'Intelligent Customs Clearance Management System',
+    shortTitle: 'Customs Clearance',
+  },
   common: {
     confirm: 'OK',
     cancel: 'Cancel',
@@ -121,6 +124,8 @@ const en: Messages = {
     logout: 'Log out',
     collapseMenu: 'Collapse menu',
     expandMenu: 'Expand menu',
+    userMenu: 'Account menu of {{name}}',
+    languageItem: 'Language: {{language}}',
   },
   logout: {
     title: 'Notice',

@@ -48,7 +48,7 @@ const en: ExceptionMessages = {
       summary: 'Summary',
       requested: 'Requested',
       waiting: 'Waiting',
-      createdAt: 'Created',
+      createdAt: 'Created (UTC+8)',
       actions: 'Actions',
     },
   },

@@ -46,7 +46,7 @@ const zh = {
       summary: '异常摘要',
       requested: '所需单证',
       waiting: '已等待',
-      createdAt: '创建时间',
+      createdAt: '创建时间（北京时间）',
       actions: '操作',
     },
   },

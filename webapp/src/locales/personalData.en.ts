@@ -9,7 +9,8 @@ const personalDataEn: typeof personalDataZh = {
   subject: 'ID number, phone number, e-mail, WeChat id or subject id',
   subjectHint:
     'Spaces, dashes, a leading +86 and the case of an e-mail address do not matter; a subject id is ds_ followed by 32 hex digits',
-  subjectRequired: 'Enter an ID number, a phone number, an e-mail address, a WeChat id or a subject id',
+  subjectRequired:
+    'Enter an ID number, a phone number, an e-mail address, a WeChat id or a subject id',
   reason: 'Reason',
   reasonHint: "E.g. the request's reference, at most 500 characters; kept with the erasure",
   erase: 'Erase',
@@ -17,7 +18,8 @@ const personalDataEn: typeof personalDataZh = {
   confirmText:
     'The key of this value is destroyed: it reads "[erased]" in every record for good and cannot be recovered. Go on?',
   doneTitle: 'Erased',
-  doneText: '{{streams}} record(s) (declarations, clearance exceptions, contact books) held this value; they now show "[erased]".',
+  doneText:
+    '{{streams}} record(s) (declarations, clearance exceptions, contact books) held this value; they now show "[erased]".',
   subjectId: 'Subject id',
   notFound: 'No personal data of this value is stored',
   alreadyErased: 'This data subject is already erased',

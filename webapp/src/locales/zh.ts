@@ -15,7 +15,7 @@ const zh = {
   masterData: masterDataZh,
   compliance: complianceZh,
   personalData: personalDataZh,
-  app: { title: '智能清关管理系统' },
+  app: { title: '智能清关管理系统', shortTitle: '智能清关' },
   common: {
     confirm: '确定',
     cancel: '取消',
@@ -121,6 +121,8 @@ const zh = {
     logout: '退出登录',
     collapseMenu: '收起菜单',
     expandMenu: '展开菜单',
+    userMenu: '{{name}} 的账户菜单',
+    languageItem: '切换语言：{{language}}',
   },
   logout: {
     title: '提示',

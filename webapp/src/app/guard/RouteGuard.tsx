@@ -1,6 +1,6 @@
 // Applies decideNavigation to every location: redirects, loads the session once, sets the
 // page title from the route title.
-import { useEffect, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Center, Loader } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Navigate, Outlet, useLocation, useNavigate } from 'react-router';
@@ -11,6 +11,8 @@ import { message } from '@/lib/message';
 import { ApiError } from '@/lib/request';
 import { useSessionStore } from '@/lib/session';
 import { effectiveRoles, effectiveTags } from '../routes/flatten';
+import { firstPermittedPath } from '../routes/landing';
+import { protectedRoutes } from '../routes/routes';
 import { useRouteHandles } from '../routes/useRouteHandles';
 import { decideNavigation, LOGIN_C, loginRedirect } from './decideNavigation';
 
@@ -31,6 +33,12 @@ export function RouteGuard() {
     })),
   );
   const [failed, setFailed] = useState(false);
+  const { role, permissions } = session;
+  // The first page this user may open: where a home page they may not open sends them.
+  const landing = useMemo(
+    () => firstPermittedPath(protectedRoutes, { role, permissions }),
+    [role, permissions],
+  );
 
   const leaf = handles.at(-1);
   const chain = handles.map((h) => h.meta);
@@ -53,6 +61,7 @@ export function RouteGuard() {
     loaded: session.loaded,
     permissions: session.permissions,
     isLocked: session.isLocked,
+    landing,
   });
 
   const titleKey = [...chain].reverse().find((m) => m.title)?.title;

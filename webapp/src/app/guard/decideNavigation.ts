@@ -2,6 +2,7 @@
 // what we know about them, say whether to allow, redirect, or first load their permissions.
 import { permissionFallback } from '@/lib/permissions';
 import { roleAllowed, type Role } from '@/lib/roles';
+import { roleHomePath, staffPathForCustomerLink } from '../routes/landing';
 
 export const LOGIN_C = '/login-c';
 export const LOGIN_B = '/login-b';
@@ -29,6 +30,11 @@ export interface NavigationInput {
   loaded: boolean;
   permissions: readonly string[];
   isLocked: boolean;
+  /**
+   * The first page this user may open (routes/landing.ts): where a home page they may not
+   * open sends them instead of /403. Absent: no such page is known.
+   */
+  landing?: string | null;
 }
 
 export type NavigationDecision =
@@ -63,15 +69,22 @@ export function decideNavigation(input: NavigationInput): NavigationDecision {
     return { kind: 'redirect', to: BIND_PATH };
   }
 
-  if (!roleAllowed(role, route.roles)) {
-    return { kind: 'redirect', to: FORBIDDEN_PATH };
-  }
+  const missingTag = (route.permissionTags ?? []).find((tag) => !input.permissions.includes(tag));
+  if (roleAllowed(role, route.roles) && missingTag === undefined) return { kind: 'allow' };
 
-  for (const tag of route.permissionTags ?? []) {
-    if (!input.permissions.includes(tag)) {
-      return { kind: 'redirect', to: permissionFallback(tag) };
-    }
+  // Staff opening a customer's link: the staff page of the same record, query kept.
+  const staffPath = staffPathForCustomerLink(role, pathname);
+  if (staffPath) {
+    const query = search && search !== '?' ? (search.startsWith('?') ? search : `?${search}`) : '';
+    return { kind: 'redirect', to: staffPath + query };
   }
-
-  return { kind: 'allow' };
+  // Their home page, which this role may not open (the reviewer and /admin-welcome): their
+  // first page. Another role's home page stays refused.
+  if (pathname === roleHomePath(role) && input.landing && input.landing !== pathname) {
+    return { kind: 'redirect', to: input.landing };
+  }
+  if (missingTag !== undefined && roleAllowed(role, route.roles)) {
+    return { kind: 'redirect', to: permissionFallback(missingTag) };
+  }
+  return { kind: 'redirect', to: FORBIDDEN_PATH };
 }

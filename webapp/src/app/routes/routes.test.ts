@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { flattenRoutes, matchFlatRoute } from './flatten';
-import { protectedRoutes, publicRoutes } from './routes';
+import { protectedRoutes, publicRoutes, statusRoutes } from './routes';
 
-const flat = flattenRoutes([...publicRoutes, ...protectedRoutes]);
+const flat = flattenRoutes([...publicRoutes, ...statusRoutes, ...protectedRoutes]);
 const paths = flat.map((r) => r.fullPath);
 
 describe('route table', () => {

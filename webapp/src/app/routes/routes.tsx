@@ -74,6 +74,8 @@ const ComplianceChain = lazy(() => import('@/features/compliance/pages/ChainPage
 
 const CUSTOMER: readonly Role[] = ['CUSTOMER'];
 const STAFF: readonly Role[] = ['OPERATOR', 'ADMIN'];
+/** Every staff role, the reviewer included: pages gated by a permission alone. */
+const ANY_STAFF: readonly Role[] = ['OPERATOR', 'ADMIN', 'COMPLIANCE'];
 
 const list = declarationPage('DeclarationListPage');
 const detail = declarationPage('DeclarationDetailPage');
@@ -210,12 +212,6 @@ export const publicRoutes: AppRoute[] = [
     component: Environment,
   },
   {
-    path: '/403',
-    name: '403',
-    meta: { title: 'route.forbidden', public: true },
-    component: Forbidden,
-  },
-  {
     path: '/404',
     name: '404',
     meta: { title: 'route.notFound', public: true },
@@ -263,6 +259,19 @@ export const publicRoutes: AppRoute[] = [
     name: 'page-pdf',
     meta: { title: 'route.pagePdf', public: true, hidden: true },
     component: declarationPage('DeclarationPdfPage'),
+  },
+];
+
+/**
+ * Public pages shown inside the shell when signed in (the menu stays, so a refused page is
+ * no dead end) and bare otherwise.
+ */
+export const statusRoutes: AppRoute[] = [
+  {
+    path: '/403',
+    name: '403',
+    meta: { title: 'route.forbidden', public: true, hidden: true },
+    component: Forbidden,
   },
 ];
 
@@ -486,7 +495,9 @@ export const staffRoutes: AppRoute[] = [
   {
     path: '/platform-mgt',
     name: 'platform-mgt',
-    meta: { title: 'route.platform', icon: IconSettings, roles: STAFF, alwaysShow: true },
+    // Each page is gated by its permission, so whoever holds one (the reviewer too) opens
+    // it at the same path: /platform-mgt/personal-data is the one erasure page.
+    meta: { title: 'route.platform', icon: IconSettings, roles: ANY_STAFF, alwaysShow: true },
     redirect: 'employee',
     children: [
       {
@@ -538,7 +549,7 @@ export const staffRoutes: AppRoute[] = [
     meta: {
       title: 'compliance.route.group',
       icon: IconShieldCheck,
-      roles: ['OPERATOR', 'ADMIN', 'COMPLIANCE'],
+      roles: ANY_STAFF,
       permissionTag: 'audit:read',
       alwaysShow: true,
     },

@@ -2,14 +2,10 @@
 // unread badge (max 9 shown, hidden at 0), for whoever may create declarations (customers,
 // and staff holding declarations:management).
 import { UploadCenter } from '@/features/upload/components/UploadCenter';
-import { usePermission } from '@/lib/permissions';
-import { isCustomer } from '@/lib/roles';
-import { useSessionStore } from '@/lib/session';
+import { useUploadEnabled } from './useUploadEnabled';
 
+/** The icons show from `sm` up; on a phone the user menu opens the same dialogs. */
 export function UploadHistorySlot() {
-  const role = useSessionStore((s) => s.role);
-  const token = useSessionStore((s) => s.token);
-  const staffMay = usePermission('declarations:management');
-  const enabled = !!token && (isCustomer(role) || staffMay);
-  return <UploadCenter enabled={enabled} />;
+  const enabled = useUploadEnabled();
+  return <UploadCenter enabled={enabled} iconsVisibleFrom="sm" />;
 }

@@ -1,6 +1,9 @@
 // The signed-in layout: header, 280 px sidebar, breadcrumb, tabs and the kept-alive page.
+// Below the `sm` breakpoint (48em, phones) the sidebar is a drawer over the page: closed
+// on arrival, opened by the burger, closed again when a page is chosen.
 import '@mantine/dates/styles.css';
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
+import { useLocation } from 'react-router';
 import { AppShell } from '@mantine/core';
 import { useMediaQuery } from '@mantine/hooks';
 import { DatesProvider } from '@mantine/dates';
@@ -23,6 +26,14 @@ export default function ShellLayout() {
   useEffect(() => {
     if (mobile !== undefined) changeSetting('device', mobile ? 'mobile' : 'desktop');
   }, [mobile, changeSetting]);
+  // The phone drawer is not the remembered desktop setting: it starts closed every time.
+  const [drawerOpened, setDrawerOpened] = useState(false);
+  const { pathname } = useLocation();
+  const [drawerPath, setDrawerPath] = useState(pathname);
+  if (drawerPath !== pathname) {
+    setDrawerPath(pathname);
+    setDrawerOpened(false);
+  }
   return (
     <DatesProvider
       settings={{ locale: i18n.language?.startsWith('en') ? 'en' : 'zh-cn', firstDayOfWeek: 1 }}
@@ -32,15 +43,15 @@ export default function ShellLayout() {
         navbar={{
           width: SIDEBAR_WIDTH,
           breakpoint: 'sm',
-          collapsed: { mobile: !opened, desktop: !opened },
+          collapsed: { mobile: !drawerOpened, desktop: !opened },
         }}
         padding="md"
       >
         <AppShell.Header>
-          <Header />
+          <Header drawerOpened={drawerOpened} onToggleDrawer={() => setDrawerOpened((o) => !o)} />
         </AppShell.Header>
         <AppShell.Navbar>
-          <Sidebar />
+          <Sidebar onNavigate={() => setDrawerOpened(false)} />
         </AppShell.Navbar>
         <AppShell.Main>
           <Breadcrumbs />

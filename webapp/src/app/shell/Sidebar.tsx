@@ -11,7 +11,8 @@ import { protectedRoutes } from '../routes/routes';
 import { buildMenu, groupPathTo, openGroupsAfterSelect, topLevelOf, type MenuItem } from './menu';
 import { SidebarFooter } from './SidebarFooter';
 
-export function Sidebar() {
+/** `onNavigate`: a page was chosen (the phone drawer closes). */
+export function Sidebar({ onNavigate }: { onNavigate?: () => void } = {}) {
   const { t } = useTranslation();
   const location = useLocation();
   const leaf = useRouteHandles().at(-1);
@@ -86,7 +87,10 @@ export function Sidebar() {
         label={t(item.title)}
         leftSection={icon}
         active={item.path === activeKey}
-        onClick={() => setOpened((prev) => openGroupsAfterSelect(menu, prev, item.key))}
+        onClick={() => {
+          setOpened((prev) => openGroupsAfterSelect(menu, prev, item.key));
+          onNavigate?.();
+        }}
       />
     );
   };

@@ -3,21 +3,20 @@ import { Anchor, Box, Button, Popover, Stack, Text } from '@mantine/core';
 import { IconFileSpreadsheet, IconMail } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { exportContacts } from '@/config';
-import { isAdmin } from '@/lib/roles';
-import { useSessionStore } from '@/lib/session';
+import { useCanExport } from '@/lib/exportRights';
 
 // The declarations engineer replaces this stub with their dialog (see the file).
 const ExportReportDialog = lazy(
   () => import('@/features/declarations/components/ExportReportDialog'),
 );
 
-/** Admin: the export-report button. Others: the contact block with its popover. */
+/** Who may export (admins): the export-report button. Others: the contact block. */
 export function SidebarFooter() {
   const { t } = useTranslation();
-  const role = useSessionStore((s) => s.role);
+  const mayExport = useCanExport('declarations');
   const [exportOpen, setExportOpen] = useState(false);
 
-  if (isAdmin(role)) {
+  if (mayExport) {
     return (
       <Box p="md" style={{ borderTop: '1px solid var(--mantine-color-default-border)' }}>
         <Button

@@ -136,6 +136,9 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
     },
   });
 
+  // The first column of the caller's (the record's name, e.g. its tracking number) stays in
+  // view while a narrow screen scrolls the table sideways (styles.css, `data-sticky`).
+  const stickyIndex = allColumns.length - columns.length;
   const headerGroups = table.getHeaderGroups();
   const bodyRows = table.getRowModel().rows;
 
@@ -155,7 +158,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
             <Table.Thead>
               {headerGroups.map((group) => (
                 <Table.Tr key={group.id}>
-                  {group.headers.map((header) => {
+                  {group.headers.map((header, i) => {
                     const meta = header.column.columnDef.meta;
                     const field = meta?.sortField;
                     const active =
@@ -166,6 +169,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
                     return (
                       <Table.Th
                         key={header.id}
+                        data-sticky={i === stickyIndex || undefined}
                         w={meta?.width}
                         ta={meta?.align}
                         aria-sort={
@@ -225,8 +229,12 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
                     onClick={onRowClick ? () => onRowClick(row.original) : undefined}
                     style={onRowClick ? { cursor: 'pointer' } : undefined}
                   >
-                    {row.getAllCells().map((cell) => (
-                      <Table.Td key={cell.id} ta={cell.column.columnDef.meta?.align}>
+                    {row.getAllCells().map((cell, i) => (
+                      <Table.Td
+                        key={cell.id}
+                        data-sticky={i === stickyIndex || undefined}
+                        ta={cell.column.columnDef.meta?.align}
+                      >
                         <table.FlexRender cell={cell} />
                       </Table.Td>
                     ))}

@@ -28,6 +28,7 @@ import {
 import type { ExceptionSummary } from '@/shared/clearance-exceptions/model/types';
 import { requestedDocumentFlag } from '../model/form';
 import { ExceptionFilters } from '../components/ExceptionFilters';
+import { useCanExport } from '@/lib/exportRights';
 import { ExportExceptionsDialog } from '../components/ExportExceptionsDialog';
 import { ExceptionStatusBadge } from '@/shared/clearance-exceptions/components/StatusBadge';
 import { WaitingCell } from '@/shared/clearance-exceptions/components/WaitingCell';
@@ -39,6 +40,8 @@ export default function ExceptionListPage() {
   const direction: Direction = meta.exceptionDirection ?? 'export';
   const area: Area = meta.area ?? 'staff';
   const staff = area === 'staff';
+  // The server exports for admins holding clearance:management only (lib/exportRights).
+  const mayExport = useCanExport('exceptions') && staff;
   const { t } = useExcT();
   const { t: tg } = useTranslation();
   const navigate = useNavigate();
@@ -60,7 +63,12 @@ export default function ExceptionListPage() {
         header: t('list.col.trackingNumber'),
         meta: { sortField: 'trackingNumber' },
         cell: ({ row }) => (
-          <Anchor component={Link} to={exceptionDetailPath(area, row.original.id)} fw={500}>
+          <Anchor
+            component={Link}
+            to={exceptionDetailPath(area, row.original.id)}
+            fw={500}
+            size="sm"
+          >
             {row.original.trackingNumber || t('common.none')}
           </Anchor>
         ),
@@ -68,9 +76,7 @@ export default function ExceptionListPage() {
       col.accessor('declarationType', {
         header: t('list.col.declarationType'),
         cell: ({ getValue }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {tg(`declarationType.${getValue()}`, { defaultValue: getValue() })}
-          </Text>
+          <Text size="sm">{tg(`declarationType.${getValue()}`, { defaultValue: getValue() })}</Text>
         ),
       }),
       col.accessor('status', {
@@ -105,7 +111,7 @@ export default function ExceptionListPage() {
           });
           const text = names.join('、');
           return (
-            <Text size="sm" truncate maw={200} title={text || undefined}>
+            <Text size="sm" lineClamp={2} maw={200} title={text || undefined}>
               {text || t('common.none')}
             </Text>
           );
@@ -114,7 +120,7 @@ export default function ExceptionListPage() {
       col.accessor('exceptionSummary', {
         header: t('list.col.summary'),
         cell: ({ getValue }) => (
-          <Text size="sm" truncate maw={220} title={getValue() ?? undefined}>
+          <Text size="sm" lineClamp={2} maw={220} title={getValue() ?? undefined}>
             {getValue() || t('common.none')}
           </Text>
         ),
@@ -136,9 +142,8 @@ export default function ExceptionListPage() {
         header: t('list.col.createdAt'),
         meta: { sortField: 'createdAt' },
         cell: ({ getValue }) => (
-          <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
-            {formatDateTime(getValue())}
-          </Text>
+          // Date and time may sit on two lines: the list fits a 1440 px screen unscrolled.
+          <Text size="sm">{formatDateTime(getValue())}</Text>
         ),
       }),
       col.display({
@@ -166,7 +171,7 @@ export default function ExceptionListPage() {
       title={title}
       actions={
         <>
-          {staff && (
+          {mayExport && (
             <Button
               variant="default"
               leftSection={<IconFileExport size={16} />}
@@ -208,7 +213,7 @@ export default function ExceptionListPage() {
           {t('common.loadFailed', { message: (query.error as Error).message })}
         </Text>
       )}
-      {staff && exportOpen && (
+      {mayExport && exportOpen && (
         <ExportExceptionsDialog
           onClose={() => setExportOpen(false)}
           initial={{

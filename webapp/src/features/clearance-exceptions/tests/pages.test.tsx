@@ -209,7 +209,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  useSessionStore.setState({ role: null });
+  useSessionStore.setState({ role: null, permissions: [] });
 });
 
 function Search() {
@@ -217,7 +217,11 @@ function Search() {
 }
 
 function renderPage(page: ReactElement, role: Role, entry: string, meta: RouteMeta) {
-  useSessionStore.setState({ role });
+  // Staff hold clearance:management (the lists need it); customers hold no code.
+  useSessionStore.setState({
+    role,
+    permissions: role === 'CUSTOMER' ? [] : ['clearance:management'],
+  });
   const path = entry.split('?')[0];
   const router = createMemoryRouter(
     [
@@ -349,6 +353,15 @@ describe('ExceptionListPage', () => {
     });
     await waitFor(() => expect(screen.queryByRole('dialog')).toBeNull());
     click.mockRestore();
+  });
+
+  it('offers an operator no export (the server exports for admins only)', async () => {
+    renderPage(<ExceptionListPage />, 'OPERATOR', '/clearance-exception/export', {
+      area: 'staff',
+      exceptionDirection: 'export',
+    });
+    await screen.findByText('1ZEXC001');
+    expect(screen.queryByRole('button', { name: '导出' })).toBeNull();
   });
 
   it('refuses an export without a date range and names the rule', async () => {

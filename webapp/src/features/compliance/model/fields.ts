@@ -1,5 +1,5 @@
 // A JSON value shown as fields: a key/value list with nested objects indented, no raw JSON.
-import dayjs from 'dayjs';
+import { fromShanghaiInput, toShanghaiInput } from '@/lib/dates';
 
 export interface FieldRow {
   /** The key (an array item's index as `[0]`). */
@@ -50,20 +50,17 @@ export function fieldRows(value: unknown, depth = 0, prefix = ''): FieldRow[] {
   return rows;
 }
 
-/** An ISO time as the browser's `datetime-local` value, with milliseconds. */
+/** An ISO time as a `datetime-local` value on the Shanghai clock, with milliseconds. */
 export function toLocalInput(iso: string): string {
-  const d = dayjs(iso);
-  return d.isValid() ? d.format('YYYY-MM-DDTHH:mm:ss.SSS') : '';
+  return toShanghaiInput(iso);
 }
 
-/** A `datetime-local` value (browser time) as an ISO instant; '' if empty or not a time. */
+/**
+ * A `datetime-local` value, read on the Shanghai clock (UTC+8, the time every screen
+ * shows, whatever the browser's zone), as an ISO instant; '' if empty or not a time.
+ */
 export function fromLocalInput(local: string): string {
-  if (!local.trim()) return '';
-  // Browsers drop a fraction's trailing zeros (`17.210` reads back as `17.21`), and dayjs
-  // reads the digits as milliseconds (21): pad the fraction to three digits first.
-  const padded = local.trim().replace(/\.(\d{1,3})\d*$/, (_, f: string) => `.${f.padEnd(3, '0')}`);
-  const d = dayjs(padded);
-  return d.isValid() ? d.toISOString() : '';
+  return fromShanghaiInput(local);
 }
 
 /** The parameters worth sending: trimmed, empty ones left out. */

@@ -10,12 +10,26 @@ import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageLayout } from '@/components/PageLayout';
 import { Permission } from '@/components/Permission';
+import { DateTimePicker } from '@mantine/dates';
 import { formatTime } from '@/lib/dates';
 import { useAuditEvents } from '@/features/compliance/api/audit';
 import { exportAuditLog } from '@/features/compliance/api/exportAuditLog';
 import type { AuditEvent } from '@/features/compliance/api/types';
 import { compactParams, fromLocalInput, toLocalInput } from '@/features/compliance/model/fields';
 import { FieldList } from '@/features/compliance/components/FieldList';
+
+/**
+ * The date picker every screen uses (YYYY-MM-DD, Beijing time) over the field's Shanghai
+ * clock text (`2026-11-25T12:00:00.000`): `2026-11-25 12:00:00`, or null when empty.
+ */
+function pickerValue(local: string): string | null {
+  return local ? local.replace('T', ' ').slice(0, 19) : null;
+}
+
+/** The picker's `2026-11-25 12:00:00` as the field's `2026-11-25T12:00:00`, or ''. */
+function fromPickerValue(value: string | null): string {
+  return value ? value.trim().replace(' ', 'T').slice(0, 19) : '';
+}
 
 const FILTERS = [
   'streamType',
@@ -281,20 +295,24 @@ function LogFilters({
       {text('actor')}
       {text('customerId', 200)}
       {text('trackingNumber')}
-      <TextInput
-        type="datetime-local"
-        step={1}
+      <DateTimePicker
+        withSeconds
+        clearable
+        valueFormat="YYYY-MM-DD HH:mm:ss"
         label={t('compliance.log.from')}
-        value={draft.from}
-        onChange={(e) => set('from', e.currentTarget.value)}
+        description={t('compliance.log.zoneHint')}
+        value={pickerValue(draft.from)}
+        onChange={(v) => set('from', fromPickerValue(v))}
         w={210}
       />
-      <TextInput
-        type="datetime-local"
-        step={1}
+      <DateTimePicker
+        withSeconds
+        clearable
+        valueFormat="YYYY-MM-DD HH:mm:ss"
         label={t('compliance.log.to')}
-        value={draft.to}
-        onChange={(e) => set('to', e.currentTarget.value)}
+        description={t('compliance.log.zoneHint')}
+        value={pickerValue(draft.to)}
+        onChange={(v) => set('to', fromPickerValue(v))}
         w={210}
       />
       <Button type="submit" leftSection={<IconSearch size={16} />}>

@@ -234,6 +234,7 @@ function DiffPanel({
             type="datetime-local"
             step={0.001}
             label={t('compliance.stream.diffFrom')}
+            description={t('compliance.log.zoneHint')}
             value={fromInput}
             onChange={(e) => setFromInput(e.currentTarget.value)}
             w={250}
@@ -242,6 +243,7 @@ function DiffPanel({
             type="datetime-local"
             step={0.001}
             label={t('compliance.stream.diffTo')}
+            description={t('compliance.log.zoneHint')}
             value={toInput}
             onChange={(e) => setToInput(e.currentTarget.value)}
             w={250}

@@ -12,6 +12,7 @@ import { useRouteMeta } from '@/shared/routing/useRouteMeta';
 import type { Area } from '@/lib/declarations';
 import { isAdmin } from '@/lib/roles';
 import { useSessionStore } from '@/lib/session';
+import { useCanExport } from '@/lib/exportRights';
 import { useDeclT } from '@/shared/declarations/i18n';
 import { useDeclarations } from '@/shared/declarations/api/getDeclarations';
 import { allowedActions } from '@/shared/declarations/model/actions';
@@ -58,6 +59,7 @@ export default function DeclarationListPage() {
   const navigate = useNavigate();
   const role = useSessionStore((s) => s.role);
   const admin = isAdmin(role);
+  const mayExport = useCanExport('declarations');
 
   const url = useTableSearchParams({
     filterKeys: LIST_FILTER_KEYS,
@@ -202,7 +204,7 @@ export default function DeclarationListPage() {
       title={tg(`declarationType.${type}`)}
       actions={
         <>
-          {admin && (
+          {mayExport && (
             <Tooltip label={t('list.exportSelectedHint')} multiline w={260}>
               <Button
                 variant="default"
@@ -265,7 +267,7 @@ export default function DeclarationListPage() {
       )}
 
       {actions.element}
-      {admin && exportOpen && (
+      {mayExport && exportOpen && (
         <Suspense fallback={null}>
           <ExportReportDialog
             opened={exportOpen}

@@ -13,7 +13,17 @@ import { UploadBanner } from './UploadBanner';
 import { UploadDialog } from './UploadDialog';
 import { useUploadPolling } from './useUploadPolling';
 
-export function UploadCenter({ enabled }: { enabled: boolean }) {
+/**
+ * `iconsVisibleFrom`: show the two header icons from this breakpoint up only (on a phone
+ * the user menu offers them); the dialogs, drawer and banner work at every width.
+ */
+export function UploadCenter({
+  enabled,
+  iconsVisibleFrom,
+}: {
+  enabled: boolean;
+  iconsVisibleFrom?: 'xs' | 'sm' | 'md';
+}) {
   const { t } = useTranslation();
   useUploadPolling(enabled);
   const { data: unread = 0 } = useUnconfirmedNum(enabled);
@@ -23,6 +33,7 @@ export function UploadCenter({ enabled }: { enabled: boolean }) {
     <>
       <Tooltip label={t('upload.title')}>
         <ActionIcon
+          visibleFrom={iconsVisibleFrom}
           variant="subtle"
           size="lg"
           aria-label={t('upload.title')}
@@ -31,7 +42,14 @@ export function UploadCenter({ enabled }: { enabled: boolean }) {
           <IconFileUpload size={20} />
         </ActionIcon>
       </Tooltip>
-      <Indicator label={label} disabled={!label} size={16} offset={4} color="red">
+      <Indicator
+        visibleFrom={iconsVisibleFrom}
+        label={label}
+        disabled={!label}
+        size={16}
+        offset={4}
+        color="red"
+      >
         <ActionIcon
           variant="subtle"
           size="lg"

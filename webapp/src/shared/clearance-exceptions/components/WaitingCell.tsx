@@ -26,8 +26,8 @@ export function WaitingCell({
   if (!isOpen(status)) return <Text size="sm">{t('common.none')}</Text>;
   const age = ageText(statusSince, t, now, ageMinutes);
   return (
-    <Group gap={4} wrap="nowrap">
-      <Text size="sm" style={{ whiteSpace: 'nowrap' }} c={overdue ? 'red' : undefined}>
+    <Group gap={4}>
+      <Text size="sm" c={overdue ? 'red' : undefined}>
         {age || t('common.none')}
         {waitingOn ? ` · ${t(`list.waitingOn.${waitingOn}`)}` : ''}
       </Text>
