@@ -3,6 +3,13 @@
 
 use serde::Serialize;
 
+use std::net::{IpAddr, SocketAddr};
+
+use api::ApiError;
+use axum::extract::{ConnectInfo, FromRequestParts};
+use axum::http::request::Parts;
+
+use crate::http::client_ip;
 use crate::limiter::RateLimiter;
 use crate::mail;
 use crate::state::CommandState;
@@ -103,4 +110,40 @@ impl std::ops::Deref for IdentityState {
     fn deref(&self) -> &CommandState {
         &self.cmd
     }
+}
+
+/// The client's IP: the connection's peer, or, behind `trusted_proxies` proxies that each
+/// append the address they saw to `X-Forwarded-For`, the entry that many places from the
+/// right (the rightmost is what the nearest proxy saw). Entries further left were written
+/// by the client or by proxies nobody vouches for, so they are never used.
+#[derive(Debug, Clone, Copy)]
+pub struct ClientIp(pub Option<IpAddr>);
+
+impl FromRequestParts<IdentityState> for ClientIp {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &IdentityState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|c| c.0.ip());
+        Ok(ClientIp(client_ip(
+            &parts.headers,
+            peer,
+            state.identity.trusted_proxies,
+        )))
+    }
+}
+
+/// Take a token from the caller's bucket: 429 + code 207 + `Retry-After` when empty.
+pub fn limit(state: &IdentityState, ip: ClientIp) -> Result<(), ApiError> {
+    let key = ip.0.unwrap_or(IpAddr::from([0, 0, 0, 0]));
+    state
+        .identity
+        .login_limiter
+        .check(key)
+        .map_err(|retry_after_secs| ApiError::TooManyRequests { retry_after_secs })
 }

@@ -21,6 +21,7 @@
 
 pub mod declared;
 pub mod tools;
+pub mod workbook;
 
 use std::io::{BufRead, BufReader, Read, Write};
 use std::path::PathBuf;

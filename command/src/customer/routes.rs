@@ -41,15 +41,18 @@ pub fn router(g: &Guards) -> OpenApiRouter<IdentityState> {
         .routes(routes!(disable).map(|r| r.route_layer(g.permission("customers:maintain"))))
         .routes(routes!(enable).map(|r| r.route_layer(g.permission("customers:maintain"))))
         .routes(routes!(add_login).map(|r| r.route_layer(g.permission("customers:maintain"))))
+        .routes(routes!(bind_easy_clear).map(|r| r.route_layer(g.customer())))
 }
 
 mod create;
+mod easy_clear;
 mod guards;
 mod logins;
 mod status;
 mod update;
 
 use create::*;
+use easy_clear::*;
 use guards::*;
 use logins::*;
 use status::*;

@@ -3,7 +3,7 @@
 //! ([`read_head_sandboxed`], [`crate::sandbox`]), never in its own.
 //!
 //! Before anything is parsed, the file passes the checks every workbook entry shares
-//! ([`crate::upload::read::check_file`]: size, type from the bytes, the zip central
+//! ([`crate::sandbox::workbook::check_file`]: size, type from the bytes, the zip central
 //! directory, each entry decompressed with what is read capped, no DTD, the shared-string
 //! table's declared counts). The sheet is then read as a stream of cells (never as a whole
 //! range): its declared dimensions are checked against [`MAX_ROWS`] and [`MAX_COLUMNS`]
@@ -14,12 +14,8 @@ use calamine::{DataRef, Reader, Xlsx};
 use serde::{Deserialize, Serialize};
 use std::io::Cursor;
 
+use crate::sandbox::workbook::{check_file, check_type};
 use crate::sandbox::{FileError, ReadError, Sandbox};
-// Runs back up (the upload imports the mapping scheme for a customer's own layout): a
-// sample is checked by the very checks an uploaded workbook passes, kept in one place
-// rather than copied. They could move down beside `crate::sandbox::declared`, which
-// holds the checks of the other documents.
-use crate::upload::read::{check_file, check_type};
 
 pub const MAX_ROWS: u32 = 1_048_576;
 pub const MAX_COLUMNS: u32 = 200;

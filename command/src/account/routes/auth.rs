@@ -5,14 +5,13 @@
 
 mod sign_in_name;
 
-use std::net::{IpAddr, SocketAddr};
+use std::net::IpAddr;
 
 use api::{
     Actor, ActorRoles, ApiError, ApiResult, FormOrJson, Granted, Guards, LoginMethod, Query, Role,
     SessionSubject, Text, ok,
 };
-use axum::extract::{ConnectInfo, FromRequest, FromRequestParts, Request, State};
-use axum::http::request::Parts;
+use axum::extract::{FromRequest, Request, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
 use chrono::{DateTime, Utc};
@@ -29,16 +28,9 @@ use crate::account::services::on_account;
 use crate::account::tokens::{self, Purpose};
 use crate::account::{AccountCommand, AccountState, breached};
 use crate::aggregate::Aggregate;
-// Runs back up (the customer's routes create the customer's first login with the account
-// aggregate): `bind_easy_clear` is a customer user's sign-in step, rate limited with the
-// login and documented under the authentication tag, that appends the customer aggregate's
-// `BindEasyClear`. Moving the route under `customer/routes/` would end this import.
-use crate::customer::CustomerCommand;
 use crate::customer_ref::CustomerState;
-use crate::handler::{
-    AfterAppend, Command, CommandAnswer, CommandError, Hooked, execute, execute_then, load,
-};
-use crate::http::client_ip;
+use crate::handler::{AfterAppend, Command, CommandError, Hooked, execute_then, load};
+pub use crate::identity::{ClientIp, limit};
 use crate::identity::{IdentityState, PreLogout};
 
 /// Every route of this module with who may call it.
@@ -64,43 +56,6 @@ pub fn routes(g: &Guards) -> OpenApiRouter<IdentityState> {
         .routes(routes!(user_permissions).map(|r| r.route_layer(g.signed_in())))
         .routes(routes!(change_password).map(|r| r.route_layer(g.signed_in())))
         .routes(routes!(ups_id).map(|r| r.route_layer(g.customer())))
-        .routes(routes!(bind_easy_clear).map(|r| r.route_layer(g.customer())))
-}
-
-/// The client's IP: the connection's peer, or, behind `trusted_proxies` proxies that each
-/// append the address they saw to `X-Forwarded-For`, the entry that many places from the
-/// right (the rightmost is what the nearest proxy saw). Entries further left were written
-/// by the client or by proxies nobody vouches for, so they are never used.
-#[derive(Debug, Clone, Copy)]
-pub struct ClientIp(pub Option<IpAddr>);
-
-impl FromRequestParts<IdentityState> for ClientIp {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &IdentityState,
-    ) -> Result<Self, Self::Rejection> {
-        let peer = parts
-            .extensions
-            .get::<ConnectInfo<SocketAddr>>()
-            .map(|c| c.0.ip());
-        Ok(ClientIp(client_ip(
-            &parts.headers,
-            peer,
-            state.identity.trusted_proxies,
-        )))
-    }
-}
-
-/// Take a token from the caller's bucket: 429 + code 207 + `Retry-After` when empty.
-pub fn limit(state: &IdentityState, ip: ClientIp) -> Result<(), ApiError> {
-    let key = ip.0.unwrap_or(IpAddr::from([0, 0, 0, 0]));
-    state
-        .identity
-        .login_limiter
-        .check(key)
-        .map_err(|retry_after_secs| ApiError::TooManyRequests { retry_after_secs })
 }
 
 /// The client a single sign-on start or a sign-in failure is counted against: its IP
@@ -885,72 +840,10 @@ async fn ups_id(State(state): State<IdentityState>, actor: Actor) -> ApiResult<O
 }
 
 /// The Easy-clear ID to bind.
-#[derive(Deserialize, ToSchema)]
-#[serde(rename_all = "camelCase")]
-#[schema(as = BindEasyClearId)]
-struct BindBody {
-    /// Whether the ID comes from UPS (default true).
-    is_from_ups: Option<bool>,
-    /// The ID staff registered; at most 64 characters.
-    #[schema(required = true, max_length = 64, example = "EC-0001")]
-    ups_id: Option<String>,
-    /// The account number staff registered, when they did; at most 64 characters.
-    #[schema(max_length = 64)]
-    account_no: Option<String>,
-}
-
-/// `POST /api/v1/custom-profile`: bind the Easy-clear ID that staff registered (the ID and,
-/// when registered, the account number must match). Rate limited like the login.
-#[utoipa::path(
-    post, path = "/api/v1/custom-profile", operation_id = "bindEasyClearId",
-    tag = api::doc::AUTH, security(("bearer" = [])),
-    summary = "Bind the Easy-clear ID staff registered",
-    description = "Customers only; rate limited like the login. `upsId` must equal the ID staff registered in the customer's profile and, when one is registered, `accountNo` its account number (else 400). Binding the bound ID again changes nothing; another ID once one is bound: 409.",
-    request_body(content((BindBody = "application/x-www-form-urlencoded"), (BindBody = "application/json"))),
-    responses(
-        (status = 200, description = "Bound: the customer's new version and the event's global position.", body = CommandAnswer),
-        api::doc::Errors<400, 401, 403, 404, 409, 415, 429>,
-    ),
-)]
-async fn bind_easy_clear(
-    State(state): State<IdentityState>,
-    ip: ClientIp,
-    actor: Actor,
-    FormOrJson(body): FormOrJson<BindBody>,
-) -> ApiResult<CommandAnswer> {
-    limit(&state, ip)?;
-    let customer_id = actor.customer_id.ok_or_else(ApiError::not_found)?;
-    let ups = body
-        .ups_id
-        .ok_or_else(|| ApiError::bad_field("upsId", "请输入易清关 ID", "upsId is required"))?;
-    if ups.len() > 64 || body.account_no.as_deref().is_some_and(|a| a.len() > 64) {
-        return Err(ApiError::bad_field(
-            "upsId",
-            "易清关 ID 或账号过长",
-            "upsId or accountNo is too long",
-        ));
-    }
-    let metadata = crate::http::system_metadata(&actor, Some(customer_id));
-    let answer = execute(
-        Command::<CustomerState>::on(&state.store, customer_id, metadata.clone()),
-        |s, _| {
-            let command = CustomerCommand::BindEasyClear {
-                account_id: actor.id,
-                ups_id: ups.clone(),
-                account_no: body.account_no.clone(),
-                is_from_ups: body.is_from_ups.unwrap_or(true),
-            };
-            s.decide(command, &state.ctx(&actor))
-        },
-    )
-    .await?;
-    state.customers.forget(customer_id);
-    Ok(ok(answer))
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::http::client_ip;
     use axum::http::HeaderMap;
 
     #[test]
