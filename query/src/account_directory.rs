@@ -61,6 +61,16 @@ struct Row {
     version: i64,
 }
 
+/// One role of a staff member, as `roleList` carries it (the JSON is kept as the read model
+/// stores it; this type documents its shape).
+#[derive(Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[allow(dead_code)]
+pub struct StaffRole {
+    role_code: String,
+    sort_no: i32,
+}
+
 /// A staff member as the staff management list shows it.
 #[derive(Debug, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -71,8 +81,8 @@ pub struct StaffRecord {
     pub staff_email: Option<String>,
     pub staff_name: String,
     pub role_code: Option<String>,
-    /// `[{roleCode, sortNo}]`.
-    #[schema(value_type = Vec<Object>)]
+    /// The staff member's roles by `sortNo`.
+    #[schema(value_type = Vec<StaffRole>)]
     pub role_list: Value,
     /// active or disabled.
     pub status: String,

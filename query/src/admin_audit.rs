@@ -99,8 +99,7 @@ pub struct AuditRecord {
     pub subject_id: Uuid,
     pub subject_label: Option<String>,
     pub action: String,
-    /// `[{field, from, to}]`.
-    #[schema(value_type = Vec<Object>)]
+    #[schema(schema_with = audit_changes)]
     pub changes: Value,
     pub reason: Option<String>,
 }
@@ -277,4 +276,12 @@ async fn list(
         })
         .collect();
     Ok(ok(Page { records, total }).no_store())
+}
+
+/// `[ValueChange]` (`{field, from, to}`, the component the audit diff documents).
+fn audit_changes() -> utoipa::openapi::Array {
+    utoipa::openapi::ArrayBuilder::new()
+        .items(utoipa::openapi::Ref::from_schema_name("ValueChange"))
+        .description(Some("The fields the action changed, each from and to."))
+        .build()
 }

@@ -309,14 +309,15 @@ pub struct DiffParams {
     pub to: DateTime<Utc>,
 }
 
-/// One changed field between two times.
+/// One changed field, from one value to another (any JSON value; `null` when absent).
+/// Named `ValueChange` in the document: the declaration history's `FieldChange` is
+/// `{field, old, new}`.
 #[derive(Debug, Serialize, ToSchema, PartialEq)]
+#[schema(as = ValueChange)]
 pub struct FieldChange {
     /// A dotted path into the state, e.g. `data.consigneeName`.
     pub field: String,
-    #[schema(value_type = Object)]
     pub from: Value,
-    #[schema(value_type = Object)]
     pub to: Value,
 }
 

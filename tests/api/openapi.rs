@@ -520,3 +520,29 @@ async fn the_docs_page_is_served_with_its_assets(pool: PgPool) {
     assert!(init.contains("\"validatorUrl\": \"none\""), "{init}");
     assert!(!init.contains("{{config}}"), "{init}");
 }
+
+/// The web app's wire types are generated from the server's document: the test keeps a copy
+/// of the document in `webapp/src/shared/api/openapi.json` (from which `npm run gen:api`
+/// renders `schema.generated.ts`, and the web app's own test checks that rendering), and
+/// fails when the copy differs from what the server serves; `UPDATE_GENERATED=1` rewrites it.
+#[sqlx::test(migrations = "./migrations")]
+async fn the_web_apps_copy_of_the_document_is_the_one_the_server_serves(pool: PgPool) {
+    let app = spawn(pool).await;
+    let doc = document(&app).await;
+    let rendered = serde_json::to_string_pretty(&doc).expect("render") + "\n";
+    let path = std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("webapp/src/shared/api/openapi.json");
+    if std::env::var_os("UPDATE_GENERATED").is_some() {
+        std::fs::create_dir_all(path.parent().expect("folder")).expect("create the folder");
+        std::fs::write(&path, &rendered).expect("write the document");
+        return;
+    }
+    let committed = std::fs::read_to_string(&path).unwrap_or_default();
+    assert!(
+        committed == rendered,
+        "{} is not the document the server serves; run \
+         `UPDATE_GENERATED=1 cargo test -p clearway --test api openapi::the_web_apps_copy` \
+         then `npm run gen:api` in webapp/, and commit both",
+        path.display()
+    );
+}

@@ -26,7 +26,7 @@ const acme: CustomerSummary = {
   createBy: 'admin',
   createTime: '2026-11-22T12:39:19+08:00',
   updateBy: null,
-  updateTime: null,
+  updateTime: '2026-11-22T12:39:19+08:00',
   version: 1,
 };
 

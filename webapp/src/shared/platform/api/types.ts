@@ -1,24 +1,11 @@
 // Wire shapes of the platform management endpoints (docs/identity.md, the ports and audit
-// contracts).
+// contracts), named from the server's document.
+import type { Wire } from '@/shared/api/wire';
 
-export interface StaffRecord {
-  id: string;
-  username: string;
-  staffId: string | null;
-  staffEmail: string | null;
-  staffName: string;
-  roleCode: string | null;
-  /** The roles by sortNo (older answers: plain codes). */
-  roleList: ({ roleCode: string; sortNo?: number } | string)[];
-  status: string;
-  hasPassword: boolean;
-  createTime: string;
-  createBy: string | null;
-  updateTime: string;
-  updateBy: string | null;
-  version: number;
-}
+/** A staff member of the directory. */
+export type StaffRecord = Wire<'StaffRecord'>;
 
+/** A permission code with its description (also built by the screens, so both optional). */
 export interface PermissionEntry {
   permissionCode: string;
   permissionDescription?: string;
@@ -33,31 +20,11 @@ export interface RoleRecord {
   version: number;
 }
 
-export interface SlicInfo {
-  id: string;
-  upsFacilityName: string;
-  upsFacilitySlic: string;
-  createBy?: string | null;
-  createTime?: string | null;
-  updateBy?: string | null;
-  updateTime?: string | null;
-  deleted?: boolean | number | null;
-}
+/** A facility (SLIC) of a port. */
+export type SlicInfo = Wire<'SlicInfo'>;
 
-export interface PortRecord {
-  id: string;
-  portCode: string;
-  portName: string;
-  portNameEn?: string | null;
-  declarationSlic: string;
-  slicInfoList: SlicInfo[];
-  createBy?: string | null;
-  createTime?: string | null;
-  updateBy?: string | null;
-  updateTime?: string | null;
-  deleted?: boolean | number | null;
-  version: number;
-}
+/** A port with its facilities; `version` is sent as `If-Match`. */
+export type PortRecord = Wire<'PortRecord'>;
 
 export interface AuditChange {
   field: string;
@@ -65,15 +32,5 @@ export interface AuditChange {
   to: unknown;
 }
 
-export interface AuditRecord {
-  position: number;
-  time: string;
-  actorName: string | null;
-  actorRole: string | null;
-  subjectType: string;
-  subjectId: string;
-  subjectLabel: string | null;
-  action: string;
-  changes: AuditChange[];
-  reason: string | null;
-}
+/** One entry of the administrative audit log. */
+export type AuditRecord = Wire<'AuditRecord'>;
