@@ -459,7 +459,13 @@ use Who::{A, C, O, S};
 
 /// (move, from, who).
 const TABLE: &[(Move, &[ExceptionStatus], &[Who])] = &[
-    (Move::Notify, &[Pending], &[O, A]),
+    // From 2 or 3: the notice again (a resend, or another channel when one was not
+    // delivered); the status stays.
+    (
+        Move::Notify,
+        &[Pending, CustomerNotified, AwaitingConfirmation],
+        &[O, A],
+    ),
     (Move::Acknowledge, &[CustomerNotified], &[C, S]),
     (Move::Respond, &[AwaitingConfirmation], &[C, O]),
     (Move::Approve, &[AwaitingReview], &[O, A]),
@@ -495,7 +501,11 @@ pub fn check(
         });
     }
     if from_rows.iter().any(|(.., ws)| ws.contains(&w)) {
-        Ok(m.target())
+        Ok(match (m, from) {
+            // A notice sent again leaves the exception where it waits.
+            (Move::Notify, CustomerNotified | AwaitingConfirmation) => from,
+            _ => m.target(),
+        })
     } else {
         Err(DomainError::Forbidden)
     }

@@ -9,6 +9,7 @@
 //! is `overdue`: waiting on the customer longer than `CLEARWAY_EXCEPTION_OVERDUE_HOURS`
 //! (default 48).
 
+use std::collections::HashMap;
 use std::sync::OnceLock;
 
 use api::{Actor, ApiError, ApiResult, Page, Paging};
@@ -80,10 +81,10 @@ pub fn actions(status: i16, role: api::Role) -> Vec<&'static str> {
     match status {
         1 if staff => out.extend(["notify", "void"]),
         2 if role == Customer => out.push("acknowledge"),
-        2 if staff => out.push("void"),
+        2 if staff => out.extend(["notify", "void"]),
         3 if role == Customer => out.push("respond"),
-        3 if role == Operator => out.extend(["respond", "void"]),
-        3 if admin => out.push("void"),
+        3 if role == Operator => out.extend(["respond", "notify", "void"]),
+        3 if admin => out.extend(["notify", "void"]),
         4 if role == Operator => out.extend(["approve", "reject"]),
         4 if admin => out.extend(["approve", "reject", "void"]),
         _ => {}
@@ -354,8 +355,20 @@ impl ExceptionRow {
             .join("; ")
     }
 
-    pub fn summary(&self, now: DateTime<Utc>, lang: api::Lang) -> ExceptionSummary {
-        let waiting_on = waiting_on(self.status);
+    /// The row as the lists show it; `delivery`: where its last notice stands (see
+    /// [`notice_deliveries`]).
+    pub fn summary(
+        &self,
+        now: DateTime<Utc>,
+        lang: api::Lang,
+        delivery: NoticeDelivery,
+    ) -> ExceptionSummary {
+        // A notice that reached no one leaves staff to act (resend, another channel), not
+        // the customer, who was never told.
+        let waiting_on = match waiting_on(self.status) {
+            Some("customer") if delivery.state == NOT_DELIVERED => Some("staff"),
+            other => other,
+        };
         let age_minutes = (now - self.status_since).num_minutes().max(0);
         ExceptionSummary {
             id: self.id,
@@ -377,6 +390,7 @@ impl ExceptionRow {
                 .map(str::to_string),
             requested_documents: self.requested_documents(),
             notice_count: self.notice_count,
+            notice_delivery: delivery,
             created_at: shanghai(self.created_at),
             created_by: self.created_by.clone(),
             updated_at: shanghai(self.updated_at),
@@ -415,6 +429,8 @@ pub struct ExceptionSummary {
     pub requested_documents: Vec<String>,
     /// How many notices were sent.
     pub notice_count: i32,
+    /// Whether the last notice (notify, or the rejection's) reached the customer.
+    pub notice_delivery: NoticeDelivery,
     /// +08:00.
     pub created_at: DateTime<FixedOffset>,
     pub created_by: Option<String>,
@@ -504,6 +520,128 @@ pub async fn deliveries(pool: &sqlx::PgPool, id: Uuid) -> Result<Vec<ExceptionDe
     .await?)
 }
 
+const NOT_DELIVERED: &str = "not_delivered";
+
+/// Where an exception's last notice stands: `none` (no notice yet), `pending` (being sent,
+/// nothing delivered yet), `delivered` (it reached the customer on at least one channel) or
+/// `not_delivered` (every attempt ended and none reached anyone, or it had no recipient),
+/// with why, per channel and recipient.
+#[derive(Debug, Clone, Default, Serialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+pub struct NoticeDelivery {
+    /// `none`, `pending`, `delivered` or `not_delivered`.
+    pub state: String,
+    /// Why it was not delivered (staff only; empty for customers and when delivered).
+    pub problems: Vec<DeliveryProblem>,
+}
+
+/// One delivery of the last notice that did not reach its recipient.
+#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[serde(rename_all = "camelCase")]
+pub struct DeliveryProblem {
+    /// `wechat`, `email` or `sms`.
+    pub channel: String,
+    /// Masked (`a***@example.com`).
+    pub recipient: String,
+    /// `failed` or `not_configured`.
+    pub status: String,
+    /// The provider's reason of the last failed attempt.
+    pub error: Option<String>,
+}
+
+impl NoticeDelivery {
+    fn state(state: &str) -> Self {
+        Self {
+            state: state.to_string(),
+            problems: Vec::new(),
+        }
+    }
+
+    /// What a customer is shown: the state, never the channels' plumbing.
+    pub fn for_customer(mut self) -> Self {
+        self.problems.clear();
+        self
+    }
+}
+
+/// Where the last notice of each of `rows` stands. The last notice is the latest notify or
+/// rejection (the reminder repeats one the customer may already have had).
+pub async fn notice_deliveries(
+    pool: &sqlx::PgPool,
+    rows: &[ExceptionRow],
+) -> Result<HashMap<Uuid, NoticeDelivery>, ApiError> {
+    let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
+    let found: Vec<(Uuid, String, String, String, Option<String>)> = sqlx::query_as(
+        "SELECT d.exception_id, d.channel, d.recipient_masked, d.status, d.last_error
+           FROM exception_deliveries d
+          WHERE d.exception_id = ANY($1) AND d.kind IN ('notify', 'reject')
+            AND d.notice_version = (SELECT max(l.notice_version) FROM exception_deliveries l
+                                     WHERE l.exception_id = d.exception_id
+                                       AND l.kind IN ('notify', 'reject'))
+          ORDER BY d.channel, d.recipient_masked",
+    )
+    .bind(&ids)
+    .fetch_all(pool)
+    .await?;
+    let mut by_id: HashMap<Uuid, Vec<(String, String, String, Option<String>)>> = HashMap::new();
+    for (id, channel, recipient, status, error) in found {
+        by_id
+            .entry(id)
+            .or_default()
+            .push((channel, recipient, status, error));
+    }
+    Ok(rows
+        .iter()
+        .map(|r| {
+            let deliveries = by_id.remove(&r.id).unwrap_or_default();
+            (r.id, delivery_of(r.notice_count, deliveries))
+        })
+        .collect())
+}
+
+/// The state of one exception's last notice from its deliveries.
+fn delivery_of(
+    notice_count: i32,
+    deliveries: Vec<(String, String, String, Option<String>)>,
+) -> NoticeDelivery {
+    if notice_count == 0 && deliveries.is_empty() {
+        return NoticeDelivery::state("none");
+    }
+    if deliveries.is_empty() {
+        // Notified, but to no one: no channel had a recipient.
+        return NoticeDelivery {
+            state: NOT_DELIVERED.into(),
+            problems: vec![DeliveryProblem {
+                channel: String::new(),
+                recipient: String::new(),
+                status: "no_recipient".into(),
+                error: None,
+            }],
+        };
+    }
+    if deliveries.iter().any(|(_, _, status, _)| status == "sent") {
+        return NoticeDelivery::state("delivered");
+    }
+    if deliveries
+        .iter()
+        .any(|(_, _, status, _)| matches!(status.as_str(), "pending" | "sending"))
+    {
+        return NoticeDelivery::state("pending");
+    }
+    NoticeDelivery {
+        state: NOT_DELIVERED.into(),
+        problems: deliveries
+            .into_iter()
+            .map(|(channel, recipient, status, error)| DeliveryProblem {
+                channel,
+                recipient,
+                status,
+                error,
+            })
+            .collect(),
+    }
+}
+
 /// A page of exceptions for `filter`.
 pub async fn fetch_page(
     pool: &sqlx::PgPool,
@@ -578,7 +716,15 @@ async fn list(
     crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
     let (rows, total) = fetch_page(&state.pool, &filter, &order_by, page_size, offset).await?;
     let now = Utc::now();
-    let records = rows.iter().map(|r| r.summary(now, lang)).collect();
+    let mut delivery = notice_deliveries(&state.pool, &rows).await?;
+    let customer = actor.role == api::Role::Customer;
+    let records = rows
+        .iter()
+        .map(|r| {
+            let d = delivery.remove(&r.id).unwrap_or_default();
+            r.summary(now, lang, if customer { d.for_customer() } else { d })
+        })
+        .collect();
     Ok(api::ok(Page { records, total }).no_store())
 }
 
@@ -617,8 +763,21 @@ async fn detail(
     let row = fetch_one(&state.pool, &actor, id)
         .await?
         .ok_or_else(ApiError::not_found)?;
+    let customer = actor.role == api::Role::Customer;
+    let delivery = notice_deliveries(&state.pool, std::slice::from_ref(&row))
+        .await?
+        .remove(&row.id)
+        .unwrap_or_default();
     let view = ExceptionView {
-        summary: row.summary(Utc::now(), lang),
+        summary: row.summary(
+            Utc::now(),
+            lang,
+            if customer {
+                delivery.for_customer()
+            } else {
+                delivery
+            },
+        ),
         declaration_status: row.declaration_status,
         form: row.form.0.clone(),
         proposed_changes: row.proposed_changes.0.clone(),
@@ -631,7 +790,13 @@ async fn detail(
             .into_iter()
             .map(str::to_string)
             .collect(),
-        deliveries: deliveries(&state.pool, id).await?,
+        // The delivery log is staff's: a customer sees what is asked of them, not the
+        // channels' plumbing.
+        deliveries: if customer {
+            Vec::new()
+        } else {
+            deliveries(&state.pool, id).await?
+        },
     };
     Ok(api::ok(view).no_store())
 }

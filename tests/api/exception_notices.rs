@@ -669,3 +669,79 @@ async fn a_delivery_whose_attempt_can_never_be_recorded_is_given_up_and_the_next
         );
     }
 }
+
+/// The staff list's row of exception `id`.
+async fn listed(app: &TestApp, token: &str, id: &str) -> Value {
+    caught_up(app).await;
+    let r = body(
+        app.get(token, "/api/v1/clearance-exceptions?pageSize=100")
+            .await,
+    )
+    .await;
+    assert_eq!(r["code"], 200, "{r}");
+    r["data"]["records"]
+        .as_array()
+        .expect("records")
+        .iter()
+        .find(|e| e["id"] == id)
+        .cloned()
+        .expect("the exception is listed")
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_notice_that_reached_no_one_reads_as_not_delivered_until_staff_send_it_again(
+    pool: PgPool,
+) {
+    let Some(mail) = maildev().await else { return };
+    let app = spawn_with(pool.clone(), mailing(&pool, mail.smtp, true)).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let decl = submitted(&app, &acme, "CW20261129001").await;
+    let mut request = invoice_request(&decl);
+    request["sendToSms"] = json!(true);
+    request["personalPhone"] = json!("13812345678");
+    let raised = raise(&app, &op, request).await;
+    let id = raised["data"]["id"].as_str().expect("id").to_string();
+
+    // Notified on SMS only, which has no provider here: nothing reached the customer.
+    let n = act(&app, &op, &id, "notify", json!({"channels": ["sms"]})).await;
+    assert_eq!(n["code"], 200, "{n}");
+    deliveries_until(&app, &op, &id, |d| {
+        on(d, "notify", "sms").is_some_and(|s| s["status"] == "not_configured")
+    })
+    .await;
+    let row = listed(&app, &op, &id).await;
+    assert_eq!(row["status"], 2, "{row}");
+    assert_eq!(row["noticeDelivery"]["state"], "not_delivered", "{row}");
+    let problems = row["noticeDelivery"]["problems"].as_array().expect("why");
+    assert_eq!(problems.len(), 1, "{problems:?}");
+    assert_eq!(problems[0]["channel"], "sms");
+    assert_eq!(problems[0]["status"], "not_configured");
+    // Staff must act: the customer was never told.
+    assert_eq!(row["waitingOn"], "staff", "{row}");
+
+    // The customer sees that the notice did not reach them, not the channels' plumbing.
+    let theirs = detail(&app, &acme, &id).await;
+    assert_eq!(theirs["noticeDelivery"]["state"], "not_delivered");
+    assert_eq!(theirs["noticeDelivery"]["problems"], json!([]));
+    assert_eq!(theirs["deliveries"], json!([]));
+    assert!(!theirs["actions"].as_array().expect("actions").contains(&json!("notify")));
+
+    // Staff may send the notice again, on another channel; the status stays.
+    let mine = detail(&app, &op, &id).await;
+    assert!(mine["actions"].as_array().expect("actions").contains(&json!("notify")), "{mine}");
+    let again = act(&app, &op, &id, "notify", json!({"channels": ["email"]})).await;
+    assert_eq!(again["code"], 200, "{again}");
+    deliveries_until(&app, &op, &id, |d| {
+        d.iter()
+            .any(|e| e["channel"] == "email" && e["status"] == "sent")
+    })
+    .await;
+    let row = listed(&app, &op, &id).await;
+    assert_eq!(row["status"], 2, "{row}");
+    assert_eq!(row["noticeCount"], 2, "{row}");
+    assert_eq!(row["noticeDelivery"]["state"], "delivered", "{row}");
+    assert_eq!(row["noticeDelivery"]["problems"], json!([]));
+    assert_eq!(row["waitingOn"], "customer", "{row}");
+    assert_eq!(mails_to(&mail, "buyer@example.com").await.len(), 1);
+}

@@ -630,8 +630,7 @@ fn void_needs_a_reason_before_review_and_an_admin_during_it() {
 /// Every move from every status where no row of the table starts is 409.
 #[test]
 fn moves_from_the_wrong_status_are_illegal_transitions() {
-    let cases: [(ExceptionCommand, Actor, i16, &[ExceptionStatus]); 6] = [
-        (notify(), operator(), 2, &[ExceptionStatus::Pending]),
+    let cases: [(ExceptionCommand, Actor, i16, &[ExceptionStatus]); 5] = [
         (
             ExceptionCommand::Acknowledge,
             acme(),
@@ -681,6 +680,38 @@ fn moves_from_the_wrong_status_are_illegal_transitions() {
             }
         }
     }
+}
+
+/// A notice goes out from 1 (-> 2) and again from 2 or 3, where the exception stays (a
+/// resend, or another channel when the first reached no one); from 4, 6 or 7 it is 409.
+#[test]
+fn a_notice_may_be_sent_again_while_the_exception_waits_on_the_customer() {
+    use ExceptionStatus::*;
+    for (from, after) in [
+        (Pending, Some(2)),
+        (CustomerNotified, Some(2)),
+        (AwaitingConfirmation, Some(3)),
+        (AwaitingReview, None),
+        (ReviewCompleted, None),
+        (Voided, None),
+    ] {
+        let result = status_after(&at(from), notify(), &operator());
+        match after {
+            Some(to) => assert_eq!(result, Ok(to), "notify from {from:?}"),
+            None => assert_eq!(
+                result,
+                Err(DomainError::IllegalExceptionTransition {
+                    from: from.code(),
+                    to: 2
+                }),
+                "notify from {from:?}"
+            ),
+        }
+    }
+    assert_eq!(
+        status_after(&at(CustomerNotified), notify(), &acme()),
+        Err(DomainError::Forbidden)
+    );
 }
 
 #[test]

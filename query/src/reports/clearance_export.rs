@@ -35,7 +35,12 @@ use utoipa_axum::router::{OpenApiRouter, UtoipaMethodRouterExt};
 use utoipa_axum::routes;
 
 use crate::QueryState;
-use crate::clearance_exception_list::{COLUMNS, ExceptionFilter, ExceptionRow, status_label};
+use crate::clearance_exception_list::{
+    COLUMNS, ExceptionFilter, ExceptionRow, NoticeDelivery, notice_deliveries, status_label,
+};
+
+/// Where each exported exception's last notice stands.
+type Deliveries = std::collections::HashMap<uuid::Uuid, NoticeDelivery>;
 use crate::reports::declaration_export::{lenient_number, lenient_text};
 use crate::reports::xlsx::{XLSX_CONTENT_TYPE, content_disposition, safe_cell};
 
@@ -209,7 +214,12 @@ const HEADERS: [(&str, &str, f64); 16] = [
 ];
 
 /// The workbook of `rows`.
-pub fn xlsx(rows: &[ExceptionRow], lang: Lang, now: DateTime<Utc>) -> Result<Vec<u8>, XlsxError> {
+pub fn xlsx(
+    rows: &[ExceptionRow],
+    delivery: &Deliveries,
+    lang: Lang,
+    now: DateTime<Utc>,
+) -> Result<Vec<u8>, XlsxError> {
     let mut workbook = Workbook::new();
     let bold = Format::new().set_bold();
     let sheet = workbook.add_worksheet();
@@ -220,7 +230,7 @@ pub fn xlsx(rows: &[ExceptionRow], lang: Lang, now: DateTime<Utc>) -> Result<Vec
     }
     sheet.set_freeze_panes(1, 0)?;
     for (row, r) in (1u32..).zip(rows) {
-        let summary = r.summary(now, lang);
+        let summary = r.summary(now, lang, delivery.get(&r.id).cloned().unwrap_or_default());
         let cells: [Option<String>; 16] = [
             r.tracking_number.clone(),
             Some(r.declaration_type.clone()),
@@ -289,7 +299,7 @@ fn element(out: &mut String, indent: &str, name: &str, value: Option<&str>) {
 }
 
 /// The XML document of `rows` (schema `docs/schemas/clearance-exceptions.xsd`).
-pub fn xml(rows: &[ExceptionRow], lang: Lang, now: DateTime<Utc>) -> String {
+pub fn xml(rows: &[ExceptionRow], delivery: &Deliveries, lang: Lang, now: DateTime<Utc>) -> String {
     let mut out = String::new();
     out.push_str("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
     out.push_str(&format!(
@@ -298,7 +308,7 @@ pub fn xml(rows: &[ExceptionRow], lang: Lang, now: DateTime<Utc>) -> String {
         rows.len()
     ));
     for r in rows {
-        let s = r.summary(now, lang);
+        let s = r.summary(now, lang, delivery.get(&r.id).cloned().unwrap_or_default());
         out.push_str(&format!(
             "  <exception id=\"{}\" version=\"{}\">\n",
             r.id, r.version
@@ -479,6 +489,7 @@ async fn export(
     let request = form.check()?;
     let lang = api::lang::current();
     let rows = fetch(&state.pool, &request).await?;
+    let delivery = notice_deliveries(&state.pool, &rows).await?;
     let now = Utc::now();
     let stem = format!(
         "clearance-exceptions-{}",
@@ -486,17 +497,17 @@ async fn export(
     );
     match request.format {
         ExportFormat::Excel => {
-            let bytes = xlsx(&rows, lang, now).map_err(ApiError::internal)?;
+            let bytes = xlsx(&rows, &delivery, lang, now).map_err(ApiError::internal)?;
             download(bytes, XLSX_CONTENT_TYPE, &format!("{stem}.xlsx"))
         }
         ExportFormat::Xml => download(
-            xml(&rows, lang, now).into_bytes(),
+            xml(&rows, &delivery, lang, now).into_bytes(),
             "application/xml",
             &format!("{stem}.xml"),
         ),
         ExportFormat::All => {
-            let book = xlsx(&rows, lang, now).map_err(ApiError::internal)?;
-            let doc = xml(&rows, lang, now);
+            let book = xlsx(&rows, &delivery, lang, now).map_err(ApiError::internal)?;
+            let doc = xml(&rows, &delivery, lang, now);
             let bytes = zip_both(&stem, &book, &doc)?;
             download(bytes, "application/zip", &format!("{stem}.zip"))
         }
@@ -593,7 +604,7 @@ mod tests {
     /// `libxml2-utils`).
     #[test]
     fn the_xml_validates_against_the_documented_schema() {
-        let doc = xml(&[awkward_row(), awkward_row()], Lang::Zh, Utc::now());
+        let doc = xml(&[awkward_row(), awkward_row()], &Deliveries::new(), Lang::Zh, Utc::now());
         assert!(doc.contains("<overdue>true</overdue>"), "{doc}");
         let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../docs/schemas/clearance-exceptions.xsd");
@@ -617,7 +628,7 @@ mod tests {
     #[test]
     fn the_workbook_and_the_zip_read_back() {
         let rows = [awkward_row()];
-        let book = xlsx(&rows, Lang::En, Utc::now()).expect("xlsx");
+        let book = xlsx(&rows, &Deliveries::new(), Lang::En, Utc::now()).expect("xlsx");
         let mut wb: calamine::Xlsx<_> =
             calamine::open_workbook_from_rs(Cursor::new(book.clone())).expect("open");
         use calamine::Reader;
