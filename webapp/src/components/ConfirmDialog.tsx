@@ -3,7 +3,7 @@
 // (nothing is toasted). When `onConfirm` returns a promise the dialog shows it running,
 // closes when it succeeds and shows its error when it fails; otherwise the caller passes
 // `loading` and `error` and closes it.
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Alert, Button, Group, Modal, Stack, Text, TextInput, Textarea } from '@mantine/core';
 import { IconAlertTriangle } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
@@ -28,6 +28,8 @@ export interface ConfirmDialogProps {
   reasonLabel?: string;
   /** Ask for a value (label); required. */
   input?: { label: string; description?: string; validate?: (v: string) => string | null };
+  /** More to choose before confirming (shown under the message). */
+  extra?: ReactNode;
   loading?: boolean;
   error?: string | null;
   onClose: () => void;
@@ -47,6 +49,7 @@ export function ConfirmDialog({
   withReason,
   reasonLabel,
   input,
+  extra,
   loading,
   error,
   onClose,
@@ -90,6 +93,7 @@ export function ConfirmDialog({
     <Modal opened onClose={onClose} title={title} closeOnClickOutside={false}>
       <Stack>
         <Text size="sm">{message}</Text>
+        {extra}
         {input && (
           <TextInput
             label={input.label}

@@ -238,6 +238,17 @@ const en: ExceptionMessages = {
     attempts: '{{count}} attempts',
     none: 'Nothing sent yet',
     recipient: 'Recipient',
+    notice: {
+      pending: 'Sending…',
+      not_delivered: 'Not delivered',
+      title: 'The notice did not reach the customer',
+      body: 'Nothing reached the customer on any channel, so they do not know about this exception. Send the notice again, on another channel or to another contact.',
+      no_recipient: 'no recipient on the chosen channels',
+      problem: '{{channel}} → {{recipient}}: {{why}}',
+    },
+    resendChannels: 'Send on',
+    resendMessage:
+      'The notice goes out again on the channels you tick, to the contacts of the exception; the status stays.',
   },
   history: {
     action: {

@@ -228,6 +228,16 @@ const zh = {
     attempts: '尝试 {{count}} 次',
     none: '暂无发送记录',
     recipient: '接收人',
+    notice: {
+      pending: '发送中…',
+      not_delivered: '未送达',
+      title: '通知未送达客户',
+      body: '所有渠道均未送达，客户尚不知道此异常。请重新发送通知，或改用其他渠道、其他联系人。',
+      no_recipient: '所选渠道没有接收人',
+      problem: '{{channel}} → {{recipient}}：{{why}}',
+    },
+    resendChannels: '发送渠道',
+    resendMessage: '通知将通过勾选的渠道再次发送给此异常的联系人，状态不变。',
   },
   history: {
     action: {

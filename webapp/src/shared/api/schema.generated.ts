@@ -3418,6 +3418,17 @@ export interface components {
             /** Format: int64 */
             version: number;
         };
+        /** @description One delivery of the last notice that did not reach its recipient. */
+        DeliveryProblem: {
+            /** @description `wechat`, `email` or `sms`. */
+            channel: string;
+            /** @description The provider's reason of the last failed attempt. */
+            error?: string | null;
+            /** @description Masked (`a***@example.com`). */
+            recipient: string;
+            /** @description `failed` or `not_configured`. */
+            status: string;
+        };
         /** @description Every JSON answer. HTTP status mirrors `code` for 200/400/401/403/404/405/409/413/415/429/5xx; the business codes 10000-10006 travel with HTTP 200. */
         Envelope: {
             /** @description The renewed token when `refreshed`, else null. */
@@ -3628,6 +3639,8 @@ export interface components {
              * @description How many notices were sent.
              */
             noticeCount: number;
+            /** @description Whether the last notice (notify, or the rejection's) reached the customer. */
+            noticeDelivery: components["schemas"]["NoticeDelivery"];
             /** @description Waiting on the customer longer than the configured time. */
             overdue: boolean;
             port?: string | null;
@@ -4464,6 +4477,18 @@ export interface components {
             /** @description Login name; defaults to the e-mail address (single sign-on matches by e-mail). */
             username?: string | null;
         };
+        /**
+         * @description Where an exception's last notice stands: `none` (no notice yet), `pending` (being sent,
+         *     nothing delivered yet), `delivered` (it reached the customer on at least one channel) or
+         *     `not_delivered` (every attempt ended and none reached anyone, or it had no recipient),
+         *     with why, per channel and recipient.
+         */
+        NoticeDelivery: {
+            /** @description Why it was not delivered (staff only; empty for customers and when delivered). */
+            problems: components["schemas"]["DeliveryProblem"][];
+            /** @description `none`, `pending`, `delivered` or `not_delivered`. */
+            state: string;
+        };
         /** @description A page of a list (`pageNo` is 1-based; `pageSize` defaults to 10, at most 500). */
         Page: {
             /** @description The rows of this page. */
@@ -4631,6 +4656,8 @@ export interface components {
                  * @description How many notices were sent.
                  */
                 noticeCount: number;
+                /** @description Whether the last notice (notify, or the rejection's) reached the customer. */
+                noticeDelivery: components["schemas"]["NoticeDelivery"];
                 /** @description Waiting on the customer longer than the configured time. */
                 overdue: boolean;
                 port?: string | null;

@@ -2,7 +2,7 @@
 // behind a confirmation (reject and void ask for a reason; staff confirming for the
 // customer give a note). A refusal shows in the dialog; a version conflict reloads.
 import { useState } from 'react';
-import { Button, Group } from '@mantine/core';
+import { Button, Checkbox, Group } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog, MAX_REASON, type ConfirmValues } from '@/components/ConfirmDialog';
 import { ApiError } from '@/lib/request';
@@ -37,7 +37,11 @@ export interface ExceptionActionsProps {
   hasChanges: boolean;
   /** The moves the server says the caller may make now (preferred over the local table). */
   serverActions?: readonly string[];
+  /** The last notice's channels: what a notice sent again goes on unless changed. */
+  channels?: readonly string[];
 }
+
+const CHANNELS = ['email', 'sms', 'wechat'] as const;
 
 export function ExceptionActions({
   id,
@@ -46,10 +50,14 @@ export function ExceptionActions({
   role,
   hasChanges,
   serverActions,
+  channels,
 }: ExceptionActionsProps) {
   const { t } = useExcT();
   const client = useQueryClient();
   const [open, setOpen] = useState<ExceptionAction | null>(null);
+  const [resendOn, setResendOn] = useState<string[]>(() =>
+    CHANNELS.filter((c) => channels?.includes(c)),
+  );
   const notify = useNotifyException();
   const acknowledge = useAcknowledgeException();
   const respond = useRespondException();
@@ -74,7 +82,10 @@ export function ExceptionActions({
     try {
       switch (action) {
         case 'notify':
-          await notify.mutateAsync(base);
+          // Sent again (2, 3): on the channels ticked; the first notice takes the form's.
+          await notify.mutateAsync(
+            resending && resendOn.length > 0 ? { ...base, body: { channels: resendOn } } : base,
+          );
           break;
         case 'acknowledge':
           await acknowledge.mutateAsync(base);
@@ -105,6 +116,7 @@ export function ExceptionActions({
     }
   };
 
+  const resending = status !== 1;
   const needsReason = open === 'reject' || open === 'void';
   const needsNote = open === 'respond' && !customer;
   const lengthRule = (v: string) => (v.length > MAX_REASON ? t('rule.tooLong') : null);
@@ -126,7 +138,26 @@ export function ExceptionActions({
       {open && (
         <ConfirmDialog
           title={label(open)}
-          message={t(`action.message.${open}`)}
+          message={
+            open === 'notify' && resending
+              ? t('delivery.resendMessage')
+              : t(`action.message.${open}`)
+          }
+          extra={
+            open === 'notify' && resending ? (
+              <Checkbox.Group
+                label={t('delivery.resendChannels')}
+                value={resendOn}
+                onChange={setResendOn}
+              >
+                <Group gap="md" mt={4}>
+                  {CHANNELS.map((c) => (
+                    <Checkbox key={c} value={c} label={t(`delivery.channel.${c}`)} />
+                  ))}
+                </Group>
+              </Checkbox.Group>
+            ) : undefined
+          }
           confirmLabel={label(open)}
           danger={open === 'void'}
           input={

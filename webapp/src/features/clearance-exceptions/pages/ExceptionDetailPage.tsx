@@ -41,6 +41,10 @@ import {
   type Area,
 } from '@/shared/clearance-exceptions/model/paths';
 import { ExceptionStatusBadge } from '@/shared/clearance-exceptions/components/StatusBadge';
+import {
+  NoticeDeliveryBadge,
+  NoticeNotDelivered,
+} from '@/shared/clearance-exceptions/components/NoticeDeliveryBadge';
 import { ExceptionActions } from '../components/ExceptionActions';
 import { ExceptionHistory } from '../components/ExceptionHistory';
 import { DeliveryLog } from '../components/DeliveryLog';
@@ -170,7 +174,12 @@ export default function ExceptionDetailPage() {
     <PageLayout
       back={back}
       title={t('detail.title', { trackingNumber: e.trackingNumber ?? '' })}
-      badges={<ExceptionStatusBadge status={e.status} size="md" />}
+      badges={
+        <Group gap={4}>
+          <ExceptionStatusBadge status={e.status} size="md" />
+          <NoticeDeliveryBadge delivery={e.noticeDelivery} />
+        </Group>
+      }
       subtitle={
         <Group gap="md">
           <Anchor
@@ -203,6 +212,7 @@ export default function ExceptionDetailPage() {
           role={role}
           hasChanges={hasChanges}
           serverActions={e.actions}
+          channels={e.channels}
         />
       }
     >
@@ -217,6 +227,7 @@ export default function ExceptionDetailPage() {
                 : `${t('customer.intro')} ${t('customer.confirmHint')}`}
         </Alert>
       )}
+      {!customer && <NoticeNotDelivered delivery={e.noticeDelivery} />}
       {!customer && e.declarationStatus !== null && e.declarationStatus !== undefined && (
         <Text size="sm" c="dimmed">
           {t('detail.previousStatus', {

@@ -3,7 +3,7 @@
 // paging and sorting, status badges, how long each exception has waited and on whom
 // (overdue in red), "create exception", and for staff the export dialog.
 import { useMemo, useState } from 'react';
-import { Anchor, Button, Text } from '@mantine/core';
+import { Anchor, Button, Group, Text } from '@mantine/core';
 import { IconFileExport, IconPlus } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
@@ -31,6 +31,7 @@ import { ExceptionFilters } from '../components/ExceptionFilters';
 import { useCanExport } from '@/lib/exportRights';
 import { ExportExceptionsDialog } from '../components/ExportExceptionsDialog';
 import { ExceptionStatusBadge } from '@/shared/clearance-exceptions/components/StatusBadge';
+import { NoticeDeliveryBadge } from '@/shared/clearance-exceptions/components/NoticeDeliveryBadge';
 import { WaitingCell } from '@/shared/clearance-exceptions/components/WaitingCell';
 
 const col = dataTableColumns<ExceptionSummary>();
@@ -82,7 +83,12 @@ export default function ExceptionListPage() {
       col.accessor('status', {
         header: t('list.col.status'),
         meta: { sortField: 'status' },
-        cell: ({ getValue }) => <ExceptionStatusBadge status={getValue()} />,
+        cell: ({ getValue, row }) => (
+          <Group gap={4} wrap="wrap">
+            <ExceptionStatusBadge status={getValue()} />
+            <NoticeDeliveryBadge delivery={row.original.noticeDelivery} />
+          </Group>
+        ),
       }),
       ...(staff
         ? [

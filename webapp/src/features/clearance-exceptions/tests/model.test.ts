@@ -40,10 +40,11 @@ describe('statuses', () => {
 
   it('offers each role only the moves of DOMAIN.md', () => {
     expect(allowedExceptionActions('OPERATOR', 1)).toEqual(['notify', 'void']);
-    expect(allowedExceptionActions('OPERATOR', 2)).toEqual(['void']);
-    // an operator may confirm for the customer (with a note); an admin only voids
-    expect(allowedExceptionActions('OPERATOR', 3)).toEqual(['respond', 'void']);
-    expect(allowedExceptionActions('ADMIN', 3)).toEqual(['void']);
+    // staff may send the notice again while it waits on the customer
+    expect(allowedExceptionActions('OPERATOR', 2)).toEqual(['notify', 'void']);
+    // an operator may confirm for the customer (with a note); an admin resends or voids
+    expect(allowedExceptionActions('OPERATOR', 3)).toEqual(['respond', 'notify', 'void']);
+    expect(allowedExceptionActions('ADMIN', 3)).toEqual(['notify', 'void']);
     // 4 -> 7 is for admins only
     expect(allowedExceptionActions('OPERATOR', 4)).toEqual(['approve', 'reject']);
     expect(allowedExceptionActions('ADMIN', 4)).toEqual(['approve', 'reject', 'void']);

@@ -443,6 +443,40 @@ describe('ExceptionDetailPage', () => {
     expect(posts()[0].body).toEqual({ reason: 'Invoice unreadable' });
   });
 
+  it('says plainly when the notice reached no one, and sends it again on the channel ticked', async () => {
+    detail = exception({
+      status: 2,
+      version: 3,
+      channels: ['sms'],
+      actions: ['notify', 'void'],
+      noticeDelivery: {
+        state: 'not_delivered',
+        problems: [
+          { channel: 'sms', recipient: '138****5678', status: 'not_configured', error: null },
+        ],
+      },
+    });
+    renderPage(
+      <ExceptionDetailPage />,
+      'OPERATOR',
+      '/clearance-exception/detail?id=e-1',
+      detailMeta,
+    );
+    const alert = await screen.findByTestId('notice-not-delivered');
+    expect(alert).toHaveTextContent('通知未送达客户');
+    expect(alert).toHaveTextContent('短信 → 138****5678：渠道未配置');
+    expect(screen.getAllByText('未送达').length).toBeGreaterThan(0);
+    fireEvent.click(screen.getByRole('button', { name: '再次通知' }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: '短信' }));
+    fireEvent.click(within(dialog).getByRole('checkbox', { name: '电子邮件' }));
+    fireEvent.click(within(dialog).getByRole('button', { name: '再次通知' }));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0].url.pathname).toBe('/api/v1/clearance-exceptions/e-1/notify');
+    expect(posts()[0].headers['If-Match']).toBe('3');
+    expect(posts()[0].body).toEqual({ channels: ['email'] });
+  });
+
   it('acknowledges a notified exception when the customer opens it', async () => {
     detail = exception({ status: 2, version: 3 });
     renderPage(<ExceptionDetailPage />, 'CUSTOMER', '/customer-exception/detail?id=e-1', {

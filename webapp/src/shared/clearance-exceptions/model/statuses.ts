@@ -59,6 +59,8 @@ export function allowedExceptionActions(
   if (!isStaff(role)) return actions;
   if (status === 1) actions.push('notify');
   if (status === 3 && role === 'OPERATOR') actions.push('respond');
+  // From 2 and 3 the notice again (resend, or another channel).
+  if (status === 2 || status === 3) actions.push('notify');
   if (status === 4) actions.push('approve', 'reject');
   if (status === 1 || status === 2 || status === 3 || (status === 4 && isAdmin(role)))
     actions.push('void');

@@ -137,6 +137,8 @@ export interface ExceptionSummary {
   /** Flag names (`commercialInvoice`, ...) then other documents. */
   requestedDocuments?: string[];
   noticeCount?: number;
+  /** Whether the last notice reached the customer (docs/notifications.md). */
+  noticeDelivery?: NoticeDelivery;
   createdAt: string;
   createdBy?: string | null;
   updatedAt: string;
@@ -213,4 +215,19 @@ export interface ExceptionHistoryEntry {
   note?: string | null;
   /** The event's data: a notice's channels and contacts, a document, the form. */
   detail?: Record<string, unknown> | null;
+}
+
+/** One delivery of the last notice that reached no one (staff only). */
+export interface DeliveryProblem {
+  channel: string;
+  recipient: string;
+  /** `failed`, `not_configured` or `no_recipient`. */
+  status: string;
+  error: string | null;
+}
+
+/** Where an exception's last notice stands. */
+export interface NoticeDelivery {
+  state: 'none' | 'pending' | 'delivered' | 'not_delivered';
+  problems: DeliveryProblem[];
 }
