@@ -536,7 +536,7 @@ pub struct NoticeDelivery {
 }
 
 /// One delivery of the last notice that did not reach its recipient.
-#[derive(Debug, Clone, Serialize, ToSchema, sqlx::FromRow)]
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
 pub struct DeliveryProblem {
     /// `wechat`, `email` or `sms`.
@@ -571,8 +571,10 @@ pub async fn notice_deliveries(
     rows: &[ExceptionRow],
 ) -> Result<HashMap<Uuid, NoticeDelivery>, ApiError> {
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
-    let found: Vec<(Uuid, String, String, String, Option<String>)> = sqlx::query_as(
-        "SELECT d.exception_id, d.channel, d.recipient_masked, d.status, d.last_error
+    let found: Vec<(Uuid, sqlx::types::Json<DeliveryProblem>)> = sqlx::query_as(
+        "SELECT d.exception_id,
+                jsonb_build_object('channel', d.channel, 'recipient', d.recipient_masked,
+                                   'status', d.status, 'error', d.last_error)
            FROM exception_deliveries d
           WHERE d.exception_id = ANY($1) AND d.kind IN ('notify', 'reject')
             AND d.notice_version = (SELECT max(l.notice_version) FROM exception_deliveries l
@@ -583,12 +585,9 @@ pub async fn notice_deliveries(
     .bind(&ids)
     .fetch_all(pool)
     .await?;
-    let mut by_id: HashMap<Uuid, Vec<(String, String, String, Option<String>)>> = HashMap::new();
-    for (id, channel, recipient, status, error) in found {
-        by_id
-            .entry(id)
-            .or_default()
-            .push((channel, recipient, status, error));
+    let mut by_id: HashMap<Uuid, Vec<DeliveryProblem>> = HashMap::new();
+    for (id, delivery) in found {
+        by_id.entry(id).or_default().push(delivery.0);
     }
     Ok(rows
         .iter()
@@ -600,10 +599,7 @@ pub async fn notice_deliveries(
 }
 
 /// The state of one exception's last notice from its deliveries.
-fn delivery_of(
-    notice_count: i32,
-    deliveries: Vec<(String, String, String, Option<String>)>,
-) -> NoticeDelivery {
+fn delivery_of(notice_count: i32, deliveries: Vec<DeliveryProblem>) -> NoticeDelivery {
     if notice_count == 0 && deliveries.is_empty() {
         return NoticeDelivery::state("none");
     }
@@ -619,26 +615,18 @@ fn delivery_of(
             }],
         };
     }
-    if deliveries.iter().any(|(_, _, status, _)| status == "sent") {
+    if deliveries.iter().any(|d| d.status == "sent") {
         return NoticeDelivery::state("delivered");
     }
     if deliveries
         .iter()
-        .any(|(_, _, status, _)| matches!(status.as_str(), "pending" | "sending"))
+        .any(|d| matches!(d.status.as_str(), "pending" | "sending"))
     {
         return NoticeDelivery::state("pending");
     }
     NoticeDelivery {
         state: NOT_DELIVERED.into(),
-        problems: deliveries
-            .into_iter()
-            .map(|(channel, recipient, status, error)| DeliveryProblem {
-                channel,
-                recipient,
-                status,
-                error,
-            })
-            .collect(),
+        problems: deliveries,
     }
 }
 
@@ -807,6 +795,8 @@ async fn detail(
 pub struct Who {
     pub id: Option<Uuid>,
     pub name: Option<String>,
+    /// A customer reads the system's own moves (reminders, customs) as `SYSTEM`, with no
+    /// name or id.
     pub role: Option<String>,
 }
 
@@ -880,17 +870,30 @@ async fn history(
     if rows.is_empty() || !rows.iter().all(|r| actor.can_see(r.customer_id)) {
         return Err(ApiError::not_found());
     }
+    // A customer reads what happened to their exception, not the channels' plumbing: no
+    // delivery attempts, and the system's own moves (reminders, customs) named as the
+    // system, not as the account that runs it.
+    let customer = actor.role == api::Role::Customer;
     let entries = rows
         .into_iter()
+        .filter(|r| !(customer && r.action == "delivery"))
         .map(|r| ExceptionHistoryEntry {
             detail: masked_detail(&r.action, r.detail.0),
             version: r.version,
             position: r.position,
             at: shanghai(r.recorded_at),
-            actor: Who {
-                id: r.actor_id,
-                name: r.actor_name,
-                role: r.actor_role,
+            actor: if customer && r.actor_id.is_none_or(|a| a.is_nil()) {
+                Who {
+                    id: None,
+                    name: None,
+                    role: Some("SYSTEM".into()),
+                }
+            } else {
+                Who {
+                    id: r.actor_id,
+                    name: r.actor_name,
+                    role: r.actor_role,
+                }
             },
             event_type: r.event_type,
             action: r.action,

@@ -604,7 +604,12 @@ mod tests {
     /// `libxml2-utils`).
     #[test]
     fn the_xml_validates_against_the_documented_schema() {
-        let doc = xml(&[awkward_row(), awkward_row()], &Deliveries::new(), Lang::Zh, Utc::now());
+        let doc = xml(
+            &[awkward_row(), awkward_row()],
+            &Deliveries::new(),
+            Lang::Zh,
+            Utc::now(),
+        );
         assert!(doc.contains("<overdue>true</overdue>"), "{doc}");
         let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
             .join("../docs/schemas/clearance-exceptions.xsd");

@@ -98,6 +98,7 @@ const en: Messages = {
   },
   role: {
     SUPER_ADMIN: 'Super administrator',
+    SYSTEM: 'Clearway (automatic)',
     ADMIN: 'Administrator',
     OPERATOR: 'Operator',
     CUSTOMER: 'Customer',

@@ -95,6 +95,7 @@ const zh = {
   },
   role: {
     SUPER_ADMIN: '超级管理员',
+    SYSTEM: '系统自动',
     ADMIN: '管理员',
     OPERATOR: '操作员',
     CUSTOMER: '客户',

@@ -2603,6 +2603,10 @@ export interface components {
             /** Format: uuid */
             id?: string | null;
             name?: string | null;
+            /**
+             * @description A customer reads the system's own moves (reminders, customs) as `SYSTEM`, with no
+             *     name or id.
+             */
             role?: string | null;
         };
         /**
