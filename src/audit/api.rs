@@ -85,7 +85,8 @@ pub struct EventsParams {
     /// The customer (metadata `customerId`, or the declaration's owner).
     #[param(format = Uuid)]
     pub customer_id: Option<String>,
-    /// A declaration's tracking number: that declaration's events.
+    /// A shipment's tracking number (case and spaces ignored): the events of its
+    /// declarations, of the clearance exceptions on them and of the uploads that made them.
     #[param(max_length = 100)]
     pub tracking_number: Option<String>,
     /// One stream's events.

@@ -28,7 +28,8 @@ pub struct LogFilterBody {
     #[schema(format = Uuid)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub customer_id: Option<String>,
-    /// A declaration's tracking number: that declaration's events.
+    /// A shipment's tracking number (case and spaces ignored): the events of its
+    /// declarations, of the clearance exceptions on them and of the uploads that made them.
     #[schema(max_length = 100)]
     #[serde(skip_serializing_if = "Option::is_none")]
     pub tracking_number: Option<String>,
@@ -132,9 +133,26 @@ impl LogFilter {
                 .push(")");
         }
         if let Some(v) = &self.tracking {
-            qb.push(" AND stream_id IN (SELECT id FROM rm_declarations WHERE tracking_number = ")
-                .push_bind(v.clone())
-                .push(")");
+            // Everything about the shipment: its declarations, the clearance exceptions on
+            // them and the uploads that made them. Case and spaces are ignored.
+            let wanted: String = v
+                .chars()
+                .filter(|c| !c.is_whitespace())
+                .collect::<String>()
+                .to_uppercase();
+            qb.push(
+                " AND stream_id IN (WITH d AS (SELECT id FROM rm_declarations \
+                 WHERE upper(replace(tracking_number, ' ', '')) = ",
+            )
+            .push_bind(wanted)
+            .push(
+                ") SELECT id FROM d \
+                 UNION SELECT x.id FROM rm_clearance_exceptions x \
+                       WHERE x.declaration_id IN (SELECT id FROM d) \
+                 UNION SELECT (u.payload -> 'upload' ->> 'uploadId')::uuid FROM events u \
+                       WHERE u.stream_id IN (SELECT id FROM d) \
+                         AND u.event_type = 'DeclarationDrafted' AND u.payload ? 'upload')",
+            );
         }
         if let Some(v) = self.stream_id {
             qb.push(" AND stream_id = ").push_bind(v);

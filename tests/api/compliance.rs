@@ -333,3 +333,83 @@ async fn bad_audit_queries_answer_400_naming_the_field_and_unknown_streams_404(p
         .await;
     assert_eq!(missing.status(), 404);
 }
+
+/// Filtering the log by a tracking number brings back everything about the shipment: the
+/// declaration's events and its clearance exception's, with case and spaces ignored.
+#[sqlx::test(migrations = "./migrations")]
+async fn the_log_by_tracking_number_holds_the_declaration_and_its_exception(pool: PgPool) {
+    use crate::clearance_exception::{caught_up, invoice_request, raise, submitted};
+    use crate::helpers::body;
+    let app = spawn(pool.clone()).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let auditor = app.login("auditor").await;
+    let decl = submitted(&app, &acme, "CW20261129077").await;
+    let raised = raise(&app, &op, invoice_request(&decl)).await;
+    assert_eq!(raised["code"], 200, "{raised}");
+    let exception = raised["data"]["id"].as_str().expect("id").to_string();
+    caught_up(&app).await;
+
+    let page = body(
+        app.get(
+            &auditor,
+            "/api/v1/audit/events?trackingNumber=cw2026%201129077&pageSize=100",
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(page["code"], 200, "{page}");
+    let records = page["data"]["records"].as_array().expect("records");
+    let streams: std::collections::HashSet<&str> = records
+        .iter()
+        .filter_map(|r| r["streamId"].as_str())
+        .collect();
+    assert!(streams.contains(decl.as_str()), "{records:?}");
+    assert!(streams.contains(exception.as_str()), "{records:?}");
+    assert_eq!(
+        streams.len(),
+        2,
+        "nothing about other shipments: {records:?}"
+    );
+}
+
+/// ... and the upload that made the declaration.
+#[sqlx::test(migrations = "./migrations")]
+async fn the_log_by_tracking_number_holds_the_upload_that_made_the_declaration(pool: PgPool) {
+    use crate::clearance_exception::caught_up;
+    use crate::helpers::body;
+    let app = spawn(pool.clone()).await;
+    let acme = app.login("acme").await;
+    let auditor = app.login("auditor").await;
+    let upload = crate::upload::upload_and_wait(&app, &acme).await;
+    caught_up(&app).await;
+    let (declaration, tracking): (uuid::Uuid, String) = sqlx::query_as(
+        "SELECT d.id, d.tracking_number FROM rm_declarations d
+           JOIN events e ON e.stream_id = d.id AND e.event_type = 'DeclarationDrafted'
+          WHERE e.payload -> 'upload' ->> 'uploadId' = $1",
+    )
+    .bind(&upload)
+    .fetch_one(&pool)
+    .await
+    .expect("the upload made a declaration");
+
+    let page = body(
+        app.get(
+            &auditor,
+            &format!(
+                "/api/v1/audit/events?trackingNumber={}&pageSize=100",
+                tracking.to_lowercase()
+            ),
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(page["code"], 200, "{page}");
+    let records = page["data"]["records"].as_array().expect("records");
+    let streams: std::collections::HashSet<String> = records
+        .iter()
+        .filter_map(|r| r["streamId"].as_str().map(str::to_string))
+        .collect();
+    assert!(streams.contains(&declaration.to_string()), "{records:?}");
+    assert!(streams.contains(&upload), "{records:?}");
+}

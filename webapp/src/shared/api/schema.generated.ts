@@ -4020,7 +4020,10 @@ export interface components {
              * @description Recorded before (RFC 3339).
              */
             to?: string | null;
-            /** @description A declaration's tracking number: that declaration's events. */
+            /**
+             * @description A shipment's tracking number (case and spaces ignored): the events of its
+             *     declarations, of the clearance exceptions on them and of the uploads that made them.
+             */
             trackingNumber?: string | null;
         };
         LoginAnswer: string | {
@@ -6529,7 +6532,10 @@ export interface operations {
                 actor?: string;
                 /** @description The customer (metadata `customerId`, or the declaration's owner). */
                 customerId?: string;
-                /** @description A declaration's tracking number: that declaration's events. */
+                /**
+                 * @description A shipment's tracking number (case and spaces ignored): the events of its
+                 *     declarations, of the clearance exceptions on them and of the uploads that made them.
+                 */
                 trackingNumber?: string;
                 /** @description One stream's events. */
                 streamId?: string;
