@@ -92,6 +92,8 @@ pub struct EventsParams {
     /// One stream's events.
     #[param(format = Uuid)]
     pub stream_id: Option<String>,
+    /// Leave out the reads of the log itself (the `audit_access` streams); default false.
+    pub hide_reads: Option<bool>,
     /// Recorded at or after (RFC 3339).
     pub from: Option<DateTime<Utc>>,
     /// Recorded before (RFC 3339).
@@ -113,6 +115,7 @@ impl EventsParams {
             customer_id: self.customer_id.clone(),
             tracking_number: self.tracking_number.clone(),
             stream_id: self.stream_id.clone(),
+            hide_reads: self.hide_reads,
             from: self.from,
             to: self.to,
         }

@@ -8,6 +8,8 @@ use sqlx::{Postgres, QueryBuilder};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
+use super::access::ACCESS_STREAM_TYPE;
+
 /// The filter as asked for (every field optional; all of them: the whole log).
 #[derive(Debug, Clone, Default, Deserialize, Serialize, ToSchema)]
 #[serde(rename_all = "camelCase")]
@@ -40,6 +42,10 @@ pub struct LogFilterBody {
     /// Recorded at or after (RFC 3339).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub from: Option<DateTime<Utc>>,
+    /// Leave out the reads of the log itself (the `audit_access` streams: who read, exported
+    /// or verified it); default false. A `streamType` of `audit_access` shows them anyway.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hide_reads: Option<bool>,
     /// Recorded before (RFC 3339).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub to: Option<DateTime<Utc>>,
@@ -54,6 +60,7 @@ pub struct LogFilter {
     customer: Option<Uuid>,
     tracking: Option<String>,
     stream_id: Option<Uuid>,
+    hide_reads: bool,
     from: Option<DateTime<Utc>>,
     to: Option<DateTime<Utc>>,
 }
@@ -94,6 +101,7 @@ impl LogFilter {
             tracking: short_field("trackingNumber", &body.tracking_number)?,
             customer: uuid_field("customerId", &body.customer_id)?,
             stream_id: uuid_field("streamId", &body.stream_id)?,
+            hide_reads: body.hide_reads.unwrap_or(false),
             from: body.from,
             to: body.to,
         };
@@ -156,6 +164,10 @@ impl LogFilter {
         }
         if let Some(v) = self.stream_id {
             qb.push(" AND stream_id = ").push_bind(v);
+        }
+        if self.hide_reads && self.stream_type.as_deref() != Some(ACCESS_STREAM_TYPE) {
+            qb.push(" AND stream_type <> ")
+                .push_bind(ACCESS_STREAM_TYPE);
         }
         if let Some(v) = self.from {
             qb.push(" AND recorded_at >= ").push_bind(v);

@@ -413,3 +413,47 @@ async fn the_log_by_tracking_number_holds_the_upload_that_made_the_declaration(p
     assert!(streams.contains(&declaration.to_string()), "{records:?}");
     assert!(streams.contains(&upload), "{records:?}");
 }
+
+/// The log's own reads (who read, exported, verified) are left out when asked.
+#[sqlx::test(migrations = "./migrations")]
+async fn the_logs_own_reads_are_left_out_when_asked(pool: PgPool) {
+    use crate::clearance_exception::caught_up;
+    use crate::helpers::body;
+    let app = spawn(pool.clone()).await;
+    let auditor = app.login("auditor").await;
+    let kinds = |page: &serde_json::Value| -> Vec<String> {
+        page["data"]["records"]
+            .as_array()
+            .expect("records")
+            .iter()
+            .filter_map(|r| r["streamType"].as_str().map(str::to_string))
+            .collect()
+    };
+    // The first read is itself recorded.
+    let first = body(app.get(&auditor, "/api/v1/audit/events?pageSize=500").await).await;
+    assert_eq!(first["code"], 200, "{first}");
+    caught_up(&app).await;
+    let all = body(app.get(&auditor, "/api/v1/audit/events?pageSize=500").await).await;
+    assert!(kinds(&all).iter().any(|k| k == "audit_access"), "{all}");
+    let hidden = body(
+        app.get(&auditor, "/api/v1/audit/events?pageSize=500&hideReads=true")
+            .await,
+    )
+    .await;
+    assert_eq!(hidden["code"], 200, "{hidden}");
+    assert!(!kinds(&hidden).is_empty());
+    assert!(
+        kinds(&hidden).iter().all(|k| k != "audit_access"),
+        "{hidden}"
+    );
+    // Asked for by stream type, they show anyway.
+    let reads = body(
+        app.get(
+            &auditor,
+            "/api/v1/audit/events?pageSize=500&hideReads=true&streamType=audit_access",
+        )
+        .await,
+    )
+    .await;
+    assert!(!kinds(&reads).is_empty(), "{reads}");
+}
