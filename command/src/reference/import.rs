@@ -27,6 +27,13 @@ pub enum ImportError {
     MissingColumn(&'static str),
     #[error("line {line}: {message}")]
     InvalidRow { line: usize, message: String },
+    /// A cell the table's rules cannot read (a tariff rate, a code of the wrong shape).
+    #[error("line {line}, column {column}: {message}")]
+    InvalidCell {
+        line: usize,
+        column: String,
+        message: String,
+    },
     #[error("line {line}: empty code")]
     EmptyCode { line: usize },
     #[error("line {line}: code {code} already appears on line {first_line}")]
@@ -99,6 +106,10 @@ pub fn parse_table(table: &str, csv_text: &str) -> Result<ParsedTable, ImportErr
     if tariff && name_at.is_none() {
         return Err(ImportError::MissingColumn("name"));
     }
+    let edition = table == reference::TARIFF;
+    if edition {
+        super::tariff::check_header(&header)?;
+    }
     let mut columns = vec!["code".to_string()];
     columns.extend(header.iter().filter(|h| *h != "code").cloned());
 
@@ -125,6 +136,9 @@ pub fn parse_table(table: &str, csv_text: &str) -> Result<ParsedTable, ImportErr
         }
         if tariff {
             check_tariff_row(&code, name_at.map(|i| record.fields[i].trim()), record.line)?;
+        }
+        if edition {
+            super::tariff::check_row(&header, &record.fields, record.line)?;
         }
         first_seen.insert(code, record.line);
         let mut row = Row::new();
@@ -233,6 +247,57 @@ pub async fn import_table(
             metadata,
         )
         .await?)
+}
+
+/// Imports one file as the version of `table` in force from `effective_from`, unless that
+/// version already has the file's content (`None`: nothing appended). The tariff's seed
+/// (`seeds/cn_tariff_2026.csv`) comes this way.
+pub async fn seed_file(
+    store: &EventStore,
+    table: &str,
+    path: &Path,
+    effective_from: NaiveDate,
+    metadata: &Metadata,
+) -> Result<Option<Appended>, ImportError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ImportError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let parsed = parse_table(table, &text)?;
+    let hash = parsed.content_hash();
+    let stream_id = reference::stream_id(table);
+    // Only this table's stream: the other tables' events need not be read for it.
+    let mut loaded = ReferenceData::empty();
+    for recorded in store.read_stream(stream_id).await? {
+        let ReferenceEvent::ReferenceTableVersionImported(e) =
+            ReferenceEvent::from_recorded(&recorded)?;
+        if e.table == table {
+            loaded.apply(e);
+        }
+    }
+    if loaded
+        .version(table, effective_from)
+        .is_some_and(|v| v.content_hash == hash && v.effective_from == effective_from)
+    {
+        return Ok(None);
+    }
+    let version = store.stream_version(stream_id).await?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let event = event_for(table, effective_from, parsed, &format!("seeds/{name}"));
+    Ok(Some(
+        store
+            .append(
+                reference::STREAM_TYPE,
+                stream_id,
+                version,
+                &[event.to_new_event()],
+                metadata,
+            )
+            .await?,
+    ))
 }
 
 /// What `seed_all` did.
