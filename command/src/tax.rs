@@ -14,5 +14,16 @@ pub use estimate::{Estimate, LineEstimate, Note, Regime, TableUsed, TaxItem, est
 pub use figures::Figures;
 pub use personal::limit_violations;
 
+/// The estimate as the submit event records it (JSON), judged on the declaration's date.
+pub fn recorded(
+    ty: events::declaration::TypeCode,
+    data: &events::declaration::DeclarationData,
+    reference: &crate::reference::ReferenceData,
+    now: chrono::DateTime<chrono::Utc>,
+) -> serde_json::Value {
+    let on = crate::declaration::validate::declaration_date(data, now);
+    serde_json::to_value(estimate(ty, data, reference, on)).unwrap_or_default()
+}
+
 #[cfg(test)]
 mod tests;
