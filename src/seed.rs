@@ -68,7 +68,18 @@ pub fn customer_id(username: &str) -> Uuid {
     demo_id(&format!("customer:{username}"))
 }
 
+/// Every reference table, the tariff among them (`clearway seed`).
 pub async fn seed_reference(state: &CommandState, dir: &Path) -> anyhow::Result<()> {
+    seed_reference_with(state, dir, true).await
+}
+
+/// The reference tables, with or without the tariff (12,030 lines, some 10 MB of event:
+/// the API tests load it only where they need it, see tests/api/helpers.rs).
+pub async fn seed_reference_with(
+    state: &CommandState,
+    dir: &Path,
+    tariff: bool,
+) -> anyhow::Result<()> {
     let (y, m, d) = REFERENCE_EFFECTIVE_FROM;
     let from = NaiveDate::from_ymd_opt(y, m, d).context("reference date")?;
     let metadata = command_metadata(&Actor::system(), None);
@@ -80,7 +91,9 @@ pub async fn seed_reference(state: &CommandState, dir: &Path) -> anyhow::Result<
         report.imported.len(),
         report.unchanged.len()
     );
-    seed_tariff(state, dir, &metadata).await?;
+    if tariff {
+        seed_tariff(state, dir, &metadata).await?;
+    }
     state.reference.reload(&state.store).await?;
     seed_roles(state).await
 }

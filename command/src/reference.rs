@@ -14,9 +14,11 @@ pub mod tariff;
 
 pub use cache::ReferenceCache;
 pub use data::{PARTIAL_TABLES, ReferenceData, TableVersion, cell};
-pub use tariff::TariffLine;
 pub use events::reference::{Row, TABLES, is_known_table};
-pub use import::{ImportError, ParsedTable, SeedReport, import_table, parse_table, seed_all, seed_file};
+pub use import::{
+    ImportError, ParsedTable, SeedReport, import_table, parse_table, seed_all, seed_file,
+};
+pub use tariff::TariffLine;
 
 #[cfg(test)]
 mod tests;

@@ -90,7 +90,12 @@ pub fn unknown_code(field: &str, code: &str, table: &str, date: &str) -> Violati
 }
 
 /// A goods code that is no line of the tariff in force on `date`, with the lines near it.
-pub fn not_a_tariff_line(field: &str, code: &str, date: &str, near: &[(String, String)]) -> Violation {
+pub fn not_a_tariff_line(
+    field: &str,
+    code: &str,
+    date: &str,
+    near: &[(String, String)],
+) -> Violation {
     let list = near
         .iter()
         .map(|(c, name)| format!("{c} {name}"))
@@ -108,7 +113,9 @@ pub fn not_a_tariff_line(field: &str, code: &str, date: &str, near: &[(String, S
         field,
         "tariff_line",
         format!("{field}：商品编码 {code} 不是 {date} 有效税则中的税号；{zh_near}"),
-        format!("{field}: goods code {code} is no line of the tariff in force on {date}; {en_near}"),
+        format!(
+            "{field}: goods code {code} is no line of the tariff in force on {date}; {en_near}"
+        ),
     )
 }
 

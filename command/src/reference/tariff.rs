@@ -39,7 +39,11 @@ pub(super) fn check_header(header: &[String]) -> Result<(), ImportError> {
     Ok(())
 }
 
-pub(super) fn check_row(header: &[String], fields: &[String], line: usize) -> Result<(), ImportError> {
+pub(super) fn check_row(
+    header: &[String],
+    fields: &[String],
+    line: usize,
+) -> Result<(), ImportError> {
     let invalid = |column: &str, message: String| ImportError::InvalidCell {
         line,
         column: column.to_string(),
@@ -238,7 +242,10 @@ mod tests {
                         message,
                     }
                     .to_string();
-                    assert!(shown.starts_with(&format!("line 3, column {column}:")), "{shown}");
+                    assert!(
+                        shown.starts_with(&format!("line 3, column {column}:")),
+                        "{shown}"
+                    );
                 }
                 other => panic!("{line}: {other:?}"),
             }

@@ -181,7 +181,11 @@ pub(super) fn line_value_cny(
 ) -> Result<Decimal, Note> {
     let value = g
         .total_price
-        .or_else(|| g.unit_price.zip(g.goods_quantity).and_then(|(u, q)| u.checked_mul(q)))
+        .or_else(|| {
+            g.unit_price
+                .zip(g.goods_quantity)
+                .and_then(|(u, q)| u.checked_mul(q))
+        })
         .ok_or_else(|| {
             note(
                 "value_missing",
@@ -337,7 +341,12 @@ pub fn estimate(ty: TypeCode, d: &DeclarationData, r: &ReferenceData, on: NaiveD
             if regime == Regime::General {
                 for (code, zh, en, amount) in [
                     ("duty", "关税", "duty", &mut out.duty),
-                    ("consumption_tax", "消费税", "consumption tax", &mut out.consumption_tax),
+                    (
+                        "consumption_tax",
+                        "消费税",
+                        "consumption tax",
+                        &mut out.consumption_tax,
+                    ),
                     ("vat", "进口环节增值税", "import VAT", &mut out.vat),
                 ] {
                     exempt_below(&f, code, zh, en, amount, &mut exemptions, &mut notes);
@@ -352,7 +361,15 @@ pub fn estimate(ty: TypeCode, d: &DeclarationData, r: &ReferenceData, on: NaiveD
                 .iter()
                 .filter_map(|l| l.duty.as_ref())
                 .fold(Decimal::ZERO, |a, t| a + t.amount);
-            exempt_below(&f, "duty", "出口关税", "export duty", &mut out.duty, &mut exemptions, &mut notes);
+            exempt_below(
+                &f,
+                "duty",
+                "出口关税",
+                "export duty",
+                &mut out.duty,
+                &mut exemptions,
+                &mut notes,
+            );
         }
         Regime::Personal => {
             for (line, g) in lines.iter_mut().zip(&d.declaration_goods_info) {
@@ -691,7 +708,9 @@ fn import_line(
 /// Export duty = FOB / (1 + rate) x rate, with the provisional export rate where there is one.
 fn export_line(r: &ReferenceData, line: &mut LineEstimate, _g: &GoodsLine, on: NaiveDate) {
     let Some(value) = line.value_cny else { return };
-    let Some(code) = line.goods_code.clone() else { return };
+    let Some(code) = line.goods_code.clone() else {
+        return;
+    };
     let Some(t) = r.tariff_line(&code, on) else {
         missing(line, "goodsCode", "a line of the tariff in force");
         return;

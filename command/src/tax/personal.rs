@@ -29,7 +29,8 @@ fn category_row<'r>(
 }
 
 fn percent_of(text: Option<&str>) -> Option<Decimal> {
-    text.and_then(|t| parse_rate(t).ok()).and_then(|r| r.percent())
+    text.and_then(|t| parse_rate(t).ok())
+        .and_then(|r| r.percent())
 }
 
 /// Tax = value x the category's rate; the premium category (high-end watches) where the
@@ -132,7 +133,11 @@ pub fn limit_violations(
                 && !one_indivisible_item(d)
             {
                 let from = if hk { "（寄自港澳台）" } else { "" };
-                let from_en = if hk { " (from Hong Kong, Macao or Taiwan)" } else { "" };
+                let from_en = if hk {
+                    " (from Hong Kong, Macao or Taiwan)"
+                } else {
+                    ""
+                };
                 out.push(Violation::new(
                     "declarationGoodsInfo",
                     "personal_parcel_limit",

@@ -123,7 +123,11 @@ fn c_import_of_cosmetics_with_consumption_tax() {
     assert_eq!(l.vat.as_ref().map(|t| t.amount), Some(d("480.30")));
     // Duty 31.09 < 50 on the declaration: not levied.
     assert_eq!(e.duty, Decimal::ZERO);
-    assert!(e.exemptions.iter().any(|n| n.code == "duty"), "{:?}", e.exemptions);
+    assert!(
+        e.exemptions.iter().any(|n| n.code == "duty"),
+        "{:?}",
+        e.exemptions
+    );
     assert_eq!(e.consumption_tax, d("554.19"));
     assert_eq!(e.vat, d("480.30"));
     assert_eq!(e.total, d("1034.49"));
@@ -137,7 +141,11 @@ fn c_import_of_cosmetics_with_consumption_tax() {
     cheap.declaration_goods_info[0].quantity_one = None;
     let e = estimate(ty("IC"), &cheap, seeded(), ON());
     assert!(!e.complete);
-    assert!(e.notes.iter().any(|n| n.code == "rate_incomplete"), "{:?}", e.notes);
+    assert!(
+        e.notes.iter().any(|n| n.code == "rate_incomplete"),
+        "{:?}",
+        e.notes
+    );
 }
 
 #[test]
@@ -166,7 +174,11 @@ fn d_import_under_a_provisional_rate_in_dollars() {
     assert_eq!(e.total, d("13943.30"));
     // The recipient's landed cost: 71000 + 13943.30.
     assert_eq!(e.landed_cny, Some(d("84943.30")));
-    assert!(e.tables.iter().any(|t| t.table == "tariff" && t.effective_from == "2026-01-01"));
+    assert!(
+        e.tables
+            .iter()
+            .any(|t| t.table == "tariff" && t.effective_from == "2026-01-01")
+    );
 }
 
 #[test]
@@ -193,7 +205,10 @@ fn b_parcel_tax_under_and_over_50() {
     // 200 x 20% = 40.00 <= 50: not levied.
     let e = estimate(ty("IB"), &data, seeded(), ON());
     assert_eq!(e.regime, Regime::Personal);
-    assert_eq!(e.lines[0].personal_tax.as_ref().map(|t| t.amount), Some(d("40.00")));
+    assert_eq!(
+        e.lines[0].personal_tax.as_ref().map(|t| t.amount),
+        Some(d("40.00"))
+    );
     assert_eq!(e.lines[0].category.as_deref(), Some("2"));
     assert_eq!(e.personal_tax, Decimal::ZERO);
     assert!(e.exemptions.iter().any(|n| n.code == "personal_exempt"));
@@ -220,7 +235,11 @@ fn b_parcel_over_its_limit_is_refused_unless_one_indivisible_item() {
     let v = limit_violations(ty("IB"), &data, seeded(), ON());
     assert_eq!(v.len(), 1, "{v:?}");
     assert_eq!(v[0].field, "declarationGoodsInfo");
-    assert!(v[0].en.contains("class C or D") && v[0].en.contains("1000"), "{}", v[0].en);
+    assert!(
+        v[0].en.contains("class C or D") && v[0].en.contains("1000"),
+        "{}",
+        v[0].en
+    );
     // From Hong Kong the limit is 800: 900 is over it.
     data.declaration_goods_info[0].total_price = Some(d("900"));
     assert!(limit_violations(ty("IB"), &data, seeded(), ON()).is_empty());
@@ -233,7 +252,10 @@ fn b_parcel_over_its_limit_is_refused_unless_one_indivisible_item() {
         ..Default::default()
     };
     assert!(limit_violations(ty("IB"), &watch, seeded(), ON()).is_empty());
-    assert_eq!(estimate(ty("IB"), &watch, seeded(), ON()).personal_tax, d("300.00"));
+    assert_eq!(
+        estimate(ty("IB"), &watch, seeded(), ON()).personal_tax,
+        d("300.00")
+    );
     // A watch of 12000 is a high-end watch: category 3 at 50% = 6000.00.
     let mut dear = watch.clone();
     dear.declaration_goods_info[0].total_price = Some(d("12000"));
@@ -264,7 +286,10 @@ fn cross_border_retail_at_70_percent() {
     // Cosmetics: consumption tax 1000 / 0.85 x 0.15 = 176.4705.. -> 176.47, x 70% = 123.529
     // -> 123.53; VAT (1000 + 176.47) x 13% = 152.9411 -> 152.94, x 70% = 107.058 -> 107.06.
     let l = &e.lines[0];
-    assert_eq!(l.consumption_tax.as_ref().map(|t| t.amount), Some(d("123.53")));
+    assert_eq!(
+        l.consumption_tax.as_ref().map(|t| t.amount),
+        Some(d("123.53"))
+    );
     assert_eq!(l.vat.as_ref().map(|t| t.amount), Some(d("107.06")));
     // T-shirts: VAT 300 x 13% = 39.00, x 70% = 27.30. No 50 threshold on cross-border.
     assert_eq!(e.lines[1].vat.as_ref().map(|t| t.amount), Some(d("27.30")));
@@ -275,7 +300,10 @@ fn cross_border_retail_at_70_percent() {
     let mut big = data.clone();
     big.declaration_goods_info[1].total_price = Some(d("4500"));
     let v = limit_violations(ty("IC"), &big, seeded(), ON());
-    assert!(v.iter().any(|v| v.rule == "cross_border_transaction_limit"), "{v:?}");
+    assert!(
+        v.iter().any(|v| v.rule == "cross_border_transaction_limit"),
+        "{v:?}"
+    );
     // One indivisible item of 6000: accepted, with the general taxes in full.
     let one = DeclarationData {
         supervision_mode: s("9610"),
@@ -332,9 +360,16 @@ fn a_rate_change_on_the_first_of_a_month_applies_from_that_date() {
         ..Default::default()
     };
     // 30 November: provisional 5% of 10000 = 500.00.
-    assert_eq!(estimate(ty("ID"), &data, &r, day(2026, 11, 30)).duty, d("500.00"));
+    assert_eq!(
+        estimate(ty("ID"), &data, &r, day(2026, 11, 30)).duty,
+        d("500.00")
+    );
     // 1 December: 8% = 800.00.
     let e = estimate(ty("ID"), &data, &r, day(2026, 12, 1));
     assert_eq!(e.duty, d("800.00"));
-    assert!(e.tables.iter().any(|t| t.table == "tariff" && t.effective_from == "2026-12-01"));
+    assert!(
+        e.tables
+            .iter()
+            .any(|t| t.table == "tariff" && t.effective_from == "2026-12-01")
+    );
 }

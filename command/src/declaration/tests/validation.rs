@@ -210,7 +210,10 @@ fn hs_codes_must_be_in_the_tariff_only_when_one_is_loaded() {
     );
     // The lines under its first eight digits are offered; under six when eight has none.
     let message = found.iter().map(|v| v.en.clone()).collect::<String>();
-    assert!(message.contains("8517130000") && !message.contains("8517620000"), "{message}");
+    assert!(
+        message.contains("8517130000") && !message.contains("8517620000"),
+        "{message}"
+    );
     wrong.declaration_goods_info[0].goods_code = Some("8517629999".into());
     let found = v::validate(ty("IC"), &wrong, &with_tariff, ON());
     let message = found.iter().map(|v| v.en.clone()).collect::<String>();
