@@ -49,11 +49,11 @@ fn check_line<R: Lookup + ?Sized>(
                 " 10 位数字的商品编码",
                 "a 10-digit HS code",
             ));
-        } else if c.tariff_in_force() {
-            // The tariff in force decides (its chapter 98 is no HS subheading).
-            c.tariff_line(&p("goodsCode"), code);
-        } else if !crate::hs::is_subheading(&code[..6]) {
+        } else if !code.starts_with("98") && !crate::hs::is_subheading(&code[..6]) {
+            // Chapter 98 is the tariff's own (no HS subheading): the tariff judges it.
             c.push(m::hs_subheading(&p("goodsCode"), &code[..6]));
+        } else {
+            c.tariff_line(&p("goodsCode"), code);
         }
     }
 
