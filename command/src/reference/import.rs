@@ -3,10 +3,11 @@
 //! whose content is not already the version in force, so seeding twice appends nothing.
 
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use chrono::NaiveDate;
 use events::reference::{self, ReferenceEvent, ReferenceTableVersionImported, Row};
-use events::{Appended, DomainEvent, EventStore, Metadata, StoreError};
+use events::{Appended, DomainEvent, EventStore, Metadata, NewEvent, StoreError};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -263,8 +264,11 @@ pub async fn seed_file(
         path: path.display().to_string(),
         source,
     })?;
-    let parsed = parse_table(table, &text)?;
-    let hash = parsed.content_hash();
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let (hash, new_event) = seed_event(table, effective_from, &text, &format!("seeds/{name}"))?;
     let stream_id = reference::stream_id(table);
     // Only this table's stream: the other tables' events need not be read for it.
     let mut loaded = ReferenceData::empty();
@@ -282,22 +286,48 @@ pub async fn seed_file(
         return Ok(None);
     }
     let version = store.stream_version(stream_id).await?;
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().to_string())
-        .unwrap_or_default();
-    let event = event_for(table, effective_from, parsed, &format!("seeds/{name}"));
     Ok(Some(
         store
             .append(
                 reference::STREAM_TYPE,
                 stream_id,
                 version,
-                &[event.to_new_event()],
+                std::slice::from_ref(&*new_event),
                 metadata,
             )
             .await?,
     ))
+}
+
+type SeedEvents = std::collections::HashMap<(String, NaiveDate, String), (String, Arc<NewEvent>)>;
+
+/// The event of a seed file, read and checked once per process for the same content: a
+/// process that seeds many databases (the API tests) parses the 6 MB tariff once.
+fn seed_event(
+    table: &str,
+    effective_from: NaiveDate,
+    text: &str,
+    source: &str,
+) -> Result<(String, Arc<NewEvent>), ImportError> {
+    static CACHE: Mutex<Option<SeedEvents>> = Mutex::new(None);
+    // The key holds the text itself: a changed file is a new entry, never a stale event.
+    let key = (table.to_string(), effective_from, text.to_string());
+    if let Some(hit) = CACHE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .and_then(|c| c.get(&key))
+    {
+        return Ok(hit.clone());
+    }
+    let parsed = parse_table(table, text)?;
+    let hash = parsed.content_hash();
+    let event = Arc::new(event_for(table, effective_from, parsed, source).to_new_event());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .get_or_insert_with(Default::default)
+        .insert(key, (hash.clone(), Arc::clone(&event)));
+    Ok((hash, event))
 }
 
 /// What `seed_all` did.
