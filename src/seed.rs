@@ -3,6 +3,8 @@
 
 mod bootstrap;
 mod hs;
+#[cfg(test)]
+mod tests;
 
 pub use bootstrap::{
     BOOTSTRAP_PASSWORD_FILE, Bootstrap, bootstrap_first_admin, bootstrap_from_env,
