@@ -402,12 +402,48 @@ pub fn estimate(ty: TypeCode, d: &DeclarationData, r: &ReferenceData, on: NaiveD
     }
     out.total = out.duty + out.consumption_tax + out.vat + out.personal_tax;
     out.landed_cny = goods.map(|g| fen(g) + out.total);
-    out.complete = !notes.iter().any(|n| n.code != "limit");
+    out.complete = !notes
+        .iter()
+        .any(|n| !INFORMATIONAL.contains(&n.code.as_str()));
     out.lines = lines;
     out.exemptions = exemptions;
     out.notes = notes;
     out.tables = tables_used(r, regime, on);
     out
+}
+
+/// Notes that tell something without making the estimate incomplete.
+const INFORMATIONAL: &[&str] = &["limit", "agreement_rate"];
+
+/// The agreement rate of the line's origin country, where the tariff has one: shown, not
+/// applied (no certificate of origin is recorded on a declaration).
+fn agreement_note(
+    r: &ReferenceData,
+    line: &mut LineEstimate,
+    g: &GoodsLine,
+    t: &crate::reference::TariffLine<'_>,
+    on: NaiveDate,
+) {
+    let Some(country) = present(&g.origin_country)
+        .and_then(|c| r.row("countries", c, on))
+        .and_then(|row| crate::reference::cell(row, "name"))
+    else {
+        return;
+    };
+    if let Some(a) = t.agreements().into_iter().find(|a| a.partner == country) {
+        let rate = match a.percent {
+            Some(p) => format!("{}%", p.normalize()),
+            None => a.text.clone(),
+        };
+        line.notes.push(note(
+            "agreement_rate",
+            Some(format!("declarationGoodsInfo[{}].originCountry", line.index)),
+            format!("原产于{country}：协定税率 {rate}（凭原产地证书适用，估算按最惠国税率）"),
+            format!(
+                "origin {country}: agreement rate {rate} with a certificate of origin (the estimate uses the MFN rate)"
+            ),
+        ));
+    }
 }
 
 fn figure_missing(code: &str) -> Note {
@@ -649,6 +685,7 @@ fn import_line(
         }
     };
     let Some(duty) = duty else { return };
+    agreement_note(r, line, g, &t, on);
     let duty_amount = duty.amount;
     line.duty = Some(duty);
     // Consumption tax: (value + duty + specific) / (1 - rate) x rate + specific.

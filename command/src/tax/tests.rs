@@ -69,6 +69,11 @@ fn seeded() -> &'static ReferenceData {
                 from,
                 include_str!("../../../seeds/reference/currencies.csv"),
             ),
+            version(
+                "countries",
+                from,
+                include_str!("../../../seeds/reference/countries.csv"),
+            ),
         ])
     })
 }
@@ -372,4 +377,29 @@ fn a_rate_change_on_the_first_of_a_month_applies_from_that_date() {
             .iter()
             .any(|t| t.table == "tariff" && t.effective_from == "2026-12-01")
     );
+}
+
+#[test]
+fn an_agreement_rate_of_the_origin_is_shown_not_applied() {
+    // 0101290090 非改良种用其他马: MFN 10%, Korea (韩国) 0 by agreement.
+    let mut line = goods("0101290090", "1", "10000", "CNY");
+    line.origin_country = s("KOR");
+    let data = DeclarationData {
+        declaration_goods_info: vec![line],
+        transpotation_fee_type: s("3"),
+        transpotation_fee_value: Some(d("0")),
+        insurance_fee_type: s("3"),
+        insurance_fee_value: Some(d("0")),
+        ..Default::default()
+    };
+    let e = estimate(ty("ID"), &data, seeded(), ON());
+    // Duty at MFN 10%: 1000.00.
+    assert_eq!(e.duty, d("1000.00"));
+    let shown = e.lines[0].notes.iter().find(|n| n.code == "agreement_rate");
+    assert!(
+        shown.is_some_and(|n| n.en.contains("韩国") && n.en.contains("0%")),
+        "{:?}",
+        e.lines[0].notes
+    );
+    assert!(e.complete, "{:?}", e.notes);
 }
