@@ -3,6 +3,8 @@
 
 mod bootstrap;
 mod hs;
+#[cfg(test)]
+mod tests;
 
 pub use bootstrap::{
     BOOTSTRAP_PASSWORD_FILE, Bootstrap, bootstrap_first_admin, bootstrap_from_env,
@@ -68,7 +70,18 @@ pub fn customer_id(username: &str) -> Uuid {
     demo_id(&format!("customer:{username}"))
 }
 
+/// Every reference table, the tariff among them (`clearway seed`).
 pub async fn seed_reference(state: &CommandState, dir: &Path) -> anyhow::Result<()> {
+    seed_reference_with(state, dir, true).await
+}
+
+/// The reference tables, with or without the tariff (12,030 lines, some 10 MB of event:
+/// the API tests load it only where they need it, see tests/api/helpers.rs).
+pub async fn seed_reference_with(
+    state: &CommandState,
+    dir: &Path,
+    tariff: bool,
+) -> anyhow::Result<()> {
     let (y, m, d) = REFERENCE_EFFECTIVE_FROM;
     let from = NaiveDate::from_ymd_opt(y, m, d).context("reference date")?;
     let metadata = command_metadata(&Actor::system(), None);
@@ -80,8 +93,46 @@ pub async fn seed_reference(state: &CommandState, dir: &Path) -> anyhow::Result<
         report.imported.len(),
         report.unchanged.len()
     );
+    if tariff {
+        seed_tariff(state, dir, &metadata).await?;
+    }
     state.reference.reload(&state.store).await?;
     seed_roles(state).await
+}
+
+/// The tariff's seed file, beside the reference tables' folder (`seeds/cn_tariff_2026.csv`).
+pub const TARIFF_FILE: &str = "cn_tariff_2026.csv";
+/// The first day of the seeded tariff edition (the 2026 tariff).
+pub const TARIFF_EFFECTIVE_FROM: (i32, u32, u32) = (2026, 1, 1);
+
+/// Loads the 2026 tariff (`<dir>/../cn_tariff_2026.csv`) as the `tariff` table's version in
+/// force from 2026-01-01, unless that version already holds the file's content.
+async fn seed_tariff(
+    state: &CommandState,
+    dir: &Path,
+    metadata: &events::Metadata,
+) -> anyhow::Result<()> {
+    let (y, m, d) = TARIFF_EFFECTIVE_FROM;
+    let from = NaiveDate::from_ymd_opt(y, m, d).context("tariff date")?;
+    let path = dir.parent().unwrap_or(dir).join(TARIFF_FILE);
+    let appended = command::reference::seed_file(
+        &state.store,
+        events::reference::TARIFF,
+        &path,
+        from,
+        metadata,
+    )
+    .await
+    .with_context(|| format!("seeding the tariff from {}", path.display()))?;
+    println!(
+        "tariff {from}: {}",
+        if appended.is_some() {
+            "imported"
+        } else {
+            "unchanged"
+        }
+    );
+    Ok(())
 }
 
 /// The four roles with the documented default permission matrix (idempotent).
@@ -354,7 +405,7 @@ async fn demo_master_data(state: &CommandState, c: &DemoCompany) -> anyhow::Resu
         (
             "塑料玩具车",
             "Plastic toy car",
-            "9503000000",
+            "9503008900",
             "0|0|玩具车|塑料|无品牌",
             "011",
             "CHN",
@@ -417,7 +468,7 @@ pub fn demo_c_export(tracking: &str, port: &str, slic: &str) -> DeclarationData 
         declaration_goods_info: vec![
             GoodsLine {
                 goods_no: d("1"),
-                goods_code: Some("6109100021".into()),
+                goods_code: Some("6109100000".into()),
                 goods_name: Some("棉制针织T恤衫".into()),
                 goods_quantity: d("20"),
                 goods_unit: Some("011".into()),
@@ -434,7 +485,7 @@ pub fn demo_c_export(tracking: &str, port: &str, slic: &str) -> DeclarationData 
             },
             GoodsLine {
                 goods_no: d("2"),
-                goods_code: Some("4202221000".into()),
+                goods_code: Some("4202220000".into()),
                 goods_name: Some("棉布手提包".into()),
                 goods_quantity: d("5"),
                 goods_unit: Some("011".into()),

@@ -427,6 +427,7 @@ pub fn declaration_events(i: u64, seed: u64, end: DateTime<Utc>, days: i64) -> V
         to,
         reason: None,
         receipt_code: receipt.map(str::to_string),
+        tax_estimate: None,
     };
     use DeclarationStatus as S;
     let life = [

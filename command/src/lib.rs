@@ -31,6 +31,7 @@ pub mod role;
 pub mod rules;
 pub mod sandbox;
 pub mod state;
+pub mod tax;
 #[cfg(test)]
 pub(crate) mod testing;
 pub mod trade_company;

@@ -9,11 +9,16 @@
 mod cache;
 mod data;
 mod import;
+pub mod rate;
+pub mod tariff;
 
 pub use cache::ReferenceCache;
 pub use data::{PARTIAL_TABLES, ReferenceData, TableVersion, cell};
 pub use events::reference::{Row, TABLES, is_known_table};
-pub use import::{ImportError, ParsedTable, SeedReport, import_table, parse_table, seed_all};
+pub use import::{
+    ImportError, ParsedTable, SeedReport, import_table, parse_table, seed_all, seed_file,
+};
+pub use tariff::TariffLine;
 
 #[cfg(test)]
 mod tests;

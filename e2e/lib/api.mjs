@@ -135,7 +135,7 @@ export function fullCExport(trackingNumber) {
     declarationGoodsInfo: [
       {
         goodsNo: 1,
-        goodsCode: '6109100021',
+        goodsCode: '6109100000',
         goodsName: '棉制针织T恤衫',
         specification: '0|0|针织|棉100%|无品牌',
         goodsQuantity: 20,

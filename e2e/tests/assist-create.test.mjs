@@ -76,7 +76,7 @@ describe('assisted declaration creation', () => {
       assert.equal(saved.trackingNumber, COPY);
       assert.equal(saved.shipperName, 'Wizard Source Shipper');
       assert.equal(saved.declarationGoodsInfo.length, 1);
-      assert.equal(saved.declarationGoodsInfo[0].goodsCode, '6109100021');
+      assert.equal(saved.declarationGoodsInfo[0].goodsCode, '6109100000');
       // And the draft is listed as the customer's.
       await eventually(() => findByTrackingNumber('acme', COPY), (d) => d?.status === 0, {
         what: `${COPY} as a draft in the list`,

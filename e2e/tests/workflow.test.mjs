@@ -72,7 +72,7 @@ describe('declaration workflow', () => {
       await field(page, 'Parcel net weight (kg)').fill('3');
 
       // The new form starts with one empty goods line.
-      await field(page, 'HS code 1').fill('6109100021');
+      await field(page, 'HS code 1').fill('6109100000');
       await field(page, 'Goods name 1').fill('Cotton knitted T-shirts');
       await field(page, 'Quantity 1').fill('20');
       await pickOption(page, field(page, 'Unit 1'), '011', /^011/);
@@ -106,7 +106,7 @@ describe('declaration workflow', () => {
       assert.equal(d.declarationType, 'OC');
       assert.equal(d.packageNetWeight, 1.5);
       assert.equal(d.declarationGoodsInfo.length, 1);
-      assert.equal(d.declarationGoodsInfo[0].goodsCode, '6109100021');
+      assert.equal(d.declarationGoodsInfo[0].goodsCode, '6109100000');
     }),
   );
 

@@ -306,6 +306,10 @@ pub struct Transition {
     pub reason: Option<String>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub receipt_code: Option<String>,
+    /// On submit: the duties-and-taxes estimate as it was then, with the versions of the
+    /// reference tables it read (docs/taxes.md), so a reviewer can replay the figures.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tax_estimate: Option<serde_json::Value>,
 }
 
 /// A move made by a clearance exception: 1|2 -> 4 (raised) or 4 -> 11 (voided).

@@ -153,7 +153,7 @@ mod tests {
         let e = ProductEvent::Changed(Changed {
             fields: ProductFields {
                 description_cn: "路由器".into(),
-                hs_code: "8517620000".into(),
+                hs_code: "8517623600".into(),
                 declared_unit: "011".into(),
                 ..Default::default()
             },
@@ -167,7 +167,7 @@ mod tests {
         assert_eq!(back, e);
         // Absent reads as no price too.
         let absent: ProductFields =
-            serde_json::from_value(serde_json::json!({"hsCode": "8517620000"})).expect("decodes");
+            serde_json::from_value(serde_json::json!({"hsCode": "8517623600"})).expect("decodes");
         assert_eq!(absent.unit_price, None);
     }
 }

@@ -38,7 +38,10 @@ pub const TABLES: &[&str] = &[
     "payment-methods",
     "freight-terms",
     "exchange-rates",
+    "tax-rules",
+    "personal-articles",
     HS_TARIFF_ZH,
+    TARIFF,
 ];
 
 /// Chinese tariff descriptions (`code`: the 6-, 8- or 10-digit commodity code, `name`: its
@@ -48,8 +51,19 @@ pub const TABLES: &[&str] = &[
 /// in it).
 pub const HS_TARIFF_ZH: &str = "hs-tariff-zh";
 
-/// Tables that only an import loads: `clearway seed` has no file for them.
-pub const IMPORT_ONLY: &[&str] = &[HS_TARIFF_ZH];
+/// China's customs tariff, one edition per version: every ten-digit line (`code`) with its
+/// official Chinese name (`nameZh`), import rates (`mfnImportRate`, `provisionalImportRate`,
+/// `generalImportRate`, `agreementRates`), `consumptionTax` as published, `vatRate`, export
+/// rates (`exportRate`, `provisionalExportRate`), `legalUnit`, `supervisionConditions`,
+/// `inspectionCategory` and `declarationElements`. `clearway seed` loads
+/// `seeds/cn_tariff_2026.csv` in force from 2026-01-01; a new edition is imported with
+/// `clearway import-reference tariff FILE.csv --from DATE`. Goods codes are checked against
+/// it and the tax estimate reads its rates.
+pub const TARIFF: &str = "tariff";
+
+/// Tables that no file of `seeds/reference/` loads: `hs-tariff-zh` only by import, the
+/// tariff from its own seed file (`seeds/cn_tariff_2026.csv`).
+pub const IMPORT_ONLY: &[&str] = &[HS_TARIFF_ZH, TARIFF];
 
 /// The tables `seeds/reference/` has a file for.
 pub fn seeded_tables() -> impl Iterator<Item = &'static str> {

@@ -32,7 +32,7 @@ fn events(id: Uuid) -> Vec<E> {
                 kind: "htsCode".into(),
                 field: "declarationGoodsInfo[0].goodsCode".into(),
                 old: None,
-                new: "8471410000".into(),
+                new: "8471414000".into(),
             }],
         })),
         E::Notified(Notified {

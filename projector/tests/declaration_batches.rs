@@ -149,6 +149,7 @@ fn transition(rng: &mut Rng, from: S, to: S, receipt: Option<&str>) -> Transitio
         to,
         reason: rng.chance(30).then(|| format!("reason {}", rng.below(100))),
         receipt_code: receipt.map(Into::into),
+        tax_estimate: None,
     }
 }
 

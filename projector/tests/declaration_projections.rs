@@ -70,6 +70,7 @@ fn transition(from: S, to: S) -> Transition {
         to,
         reason: None,
         receipt_code: None,
+        tax_estimate: None,
     }
 }
 

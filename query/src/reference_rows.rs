@@ -50,7 +50,10 @@ pub const TABLES: &[&str] = &[
     "payment-methods",
     "freight-terms",
     "exchange-rates",
+    "tax-rules",
+    "personal-articles",
     "hs-tariff-zh",
+    "tariff",
 ];
 
 const CACHE_CONTROL: &str = "public, max-age=300";

@@ -31,7 +31,7 @@ pub(crate) fn invoice_request(declaration: &str) -> Value {
         "exceptionDetails": [{"exceptionCode": "E01", "exceptionDescription": "商业发票缺失"}],
         "isCommercialInvoiceChecked": true,
         "isExchangeHtsCodeChecked": true,
-        "newHtsCode": "8471410000",
+        "newHtsCode": "8471414000",
         "sendToEmail": true,
         "notificationContact": {"recipientEmail": "buyer@example.com"},
         "exceptionSummary": "please send the commercial invoice",
@@ -144,7 +144,7 @@ async fn an_exception_runs_from_raise_to_approval_and_returns_the_declaration(po
     let back = declaration(&app, &acme, &decl).await;
     assert_eq!(back["status"], 1, "{back}");
     assert_eq!(
-        back["declarationGoodsInfo"][0]["goodsCode"], "8471410000",
+        back["declarationGoodsInfo"][0]["goodsCode"], "8471414000",
         "the confirmed HS code is applied: {back}"
     );
 
@@ -168,7 +168,7 @@ async fn an_exception_runs_from_raise_to_approval_and_returns_the_declaration(po
         "buyer@example.com"
     );
     assert_eq!(detail["data"]["proposedChanges"][0]["kind"], "htsCode");
-    assert_eq!(detail["data"]["proposedChanges"][0]["new"], "8471410000");
+    assert_eq!(detail["data"]["proposedChanges"][0]["new"], "8471414000");
     let history = body(
         app.get(&acme, &format!("/api/v1/clearance-exceptions/{id}/history"))
             .await,

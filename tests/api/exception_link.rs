@@ -120,7 +120,7 @@ async fn a_recipient_answers_through_the_link_once_and_staff_review_it(pool: PgP
             .contains(&json!("commercialInvoice")),
         "{seen}"
     );
-    assert_eq!(seen["data"]["proposedChanges"][0]["new"], "8471410000");
+    assert_eq!(seen["data"]["proposedChanges"][0]["new"], "8471414000");
 
     // Forged, missing, or another token kind: 403 and nothing else.
     let mut forged = token.clone();

@@ -145,7 +145,7 @@ async fn a_notice_is_mailed_in_both_languages_and_every_attempt_is_logged(pool: 
         "Tracking number: 1ZNOTE0001",
         "提供商业发票",
         "provide the commercial invoice",
-        "-> 8471410000",
+        "-> 8471414000",
         "截止时间：",
         "Deadline: ",
         &format!("https://clearway.example.com/customer-exception/detail?id={id}"),

@@ -62,11 +62,23 @@ pub async fn command_state(pool: &PgPool, cfg: &Config) -> command::http::Comman
         .expect("command state")
 }
 
-/// Seed reference tables and demo data through the real command paths.
+/// Seed reference tables and demo data through the real command paths. The tariff (12,030
+/// lines in one 10 MB event, some 10 s of setup per test in a debug build) is loaded by the
+/// tests that need it ([`spawn_with_tariff`]), or by every test when `CLEARWAY_TEST_TARIFF`
+/// is set (a full check that every fixture's goods code is a line of the tariff).
 pub async fn seed(pool: &PgPool, cfg: &Config) {
+    seed_with(
+        pool,
+        cfg,
+        std::env::var_os("CLEARWAY_TEST_TARIFF").is_some(),
+    )
+    .await
+}
+
+pub async fn seed_with(pool: &PgPool, cfg: &Config, tariff: bool) {
     let state = command_state(pool, cfg).await;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/reference");
-    clearway::seed::seed_reference(&state, &dir)
+    clearway::seed::seed_reference_with(&state, &dir, tariff)
         .await
         .expect("reference seed");
     clearway::seed::seed_demo(&state).await.expect("demo seed");
@@ -105,6 +117,13 @@ pub async fn start(pool: PgPool, cfg: Config) -> TestApp {
         pool,
         _shutdown: tx,
     }
+}
+
+/// [`spawn`] with the 2026 tariff loaded (`seeds/cn_tariff_2026.csv`).
+pub async fn spawn_with_tariff(pool: PgPool) -> TestApp {
+    let cfg = config(&pool, Mode::Development);
+    seed_with(&pool, &cfg, true).await;
+    start(pool, cfg).await
 }
 
 pub async fn spawn(pool: PgPool) -> TestApp {

@@ -48,6 +48,7 @@ mod safe_defaults;
 mod sso;
 mod sso_limits;
 mod staff;
+mod tariff_tax;
 mod upload;
 mod upload_batch;
 mod upload_crash;

@@ -459,7 +459,7 @@ async fn notify_one(api: &Api, outcomes: &Outcomes, n: usize) {
         "exceptionDetails": [{"exceptionCode": "E01", "exceptionDescription": "商业发票缺失"}],
         "isCommercialInvoiceChecked": true,
         "isExchangeHtsCodeChecked": true,
-        "newHtsCode": "8471410000",
+        "newHtsCode": "8471414000",
         "sendToEmail": true,
         "notificationContact": {"recipientEmail": "buyer@example.com"},
         "exceptionSummary": "please send the commercial invoice",

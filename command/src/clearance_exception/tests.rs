@@ -51,7 +51,7 @@ fn data() -> DeclarationData {
         consignee_scc: Some("91440300MA5FHK4H1F".into()),
         consignee_custom_master: Some("4403960ABC".into()),
         declaration_goods_info: vec![GoodsLine {
-            goods_code: Some("8471300000".into()),
+            goods_code: Some("8471309000".into()),
             goods_name: Some("laptop".into()),
             specification: Some("brand|model".into()),
             ..Default::default()
@@ -310,7 +310,7 @@ fn proposed_changes_are_stored_old_to_new() {
         ..invoice_form()
     };
     let proposed = ProposedValues {
-        new_hts_code: Some("8471410000".into()),
+        new_hts_code: Some("8471414000".into()),
         new_credit_code: Some("91440300MA5FAQKF5W".into()),
         new_product_description: Some("notebook computer".into()),
         ..Default::default()
@@ -340,8 +340,8 @@ fn proposed_changes_are_stored_old_to_new() {
             (
                 "htsCode",
                 "declarationGoodsInfo[0].goodsCode",
-                Some("8471300000"),
-                "8471410000"
+                Some("8471309000"),
+                "8471414000"
             ),
             (
                 "productDescription",
@@ -542,7 +542,7 @@ fn approval_applies_the_changes_only_when_the_customer_confirmed_them() {
         ..invoice_form()
     };
     let proposed = ProposedValues {
-        new_hts_code: Some("8471410000".into()),
+        new_hts_code: Some("8471414000".into()),
         ..Default::default()
     };
     let mut s = given::<ExceptionState>(
@@ -573,7 +573,7 @@ fn approval_applies_the_changes_only_when_the_customer_confirmed_them() {
     };
     assert_eq!(a.applied_changes.len(), 1);
     let map = ExceptionState::change_map(&a.applied_changes);
-    assert_eq!(map["declarationGoodsInfo[0].goodsCode"], "8471410000");
+    assert_eq!(map["declarationGoodsInfo[0].goodsCode"], "8471414000");
 }
 
 #[test]

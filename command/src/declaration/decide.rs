@@ -56,7 +56,11 @@ pub(super) fn decide(
         C::Submit => {
             let to = permit(Move::Submit, from, role)?;
             full_validation(state.declaration_type, &state.data, ctx)?;
-            DeclarationEvent::Submitted(transition(from, to, None, None))
+            let mut submitted = transition(from, to, None, None);
+            submitted.tax_estimate = state
+                .declaration_type
+                .map(|ty| crate::tax::recorded(ty, &state.data, &ctx.reference, ctx.now));
+            DeclarationEvent::Submitted(submitted)
         }
         C::Withdraw => DeclarationEvent::Withdrawn(simple(Move::Withdraw, from, role)?),
         C::Review => DeclarationEvent::Reviewed(simple(Move::Review, from, role)?),
@@ -314,6 +318,7 @@ fn transition(
         to,
         reason,
         receipt_code,
+        tax_estimate: None,
     }
 }
 
@@ -327,6 +332,7 @@ fn full_validation(
         Some(ty) => {
             let on = validate::declaration_date(data, ctx.now);
             violations.extend(validate::validate(ty, data, &*ctx.reference, on));
+            violations.extend(crate::tax::limit_violations(ty, data, &ctx.reference, on));
         }
         None => violations.push(m::required("declarationType")),
     }

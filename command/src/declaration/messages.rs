@@ -89,6 +89,36 @@ pub fn unknown_code(field: &str, code: &str, table: &str, date: &str) -> Violati
     )
 }
 
+/// A goods code that is no line of the tariff in force on `date`, with the lines near it.
+pub fn not_a_tariff_line(
+    field: &str,
+    code: &str,
+    date: &str,
+    near: &[(String, String)],
+) -> Violation {
+    let list = near
+        .iter()
+        .map(|(c, name)| format!("{c} {name}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let (zh_near, en_near) = if near.is_empty() {
+        (
+            format!("{} 下没有税则行", code.get(..6).unwrap_or(code)),
+            format!("no line under {}", code.get(..6).unwrap_or(code)),
+        )
+    } else {
+        (format!("可选：{list}"), format!("lines there: {list}"))
+    };
+    Violation::new(
+        field,
+        "tariff_line",
+        format!("{field}：商品编码 {code} 不是 {date} 有效税则中的税号；{zh_near}"),
+        format!(
+            "{field}: goods code {code} is no line of the tariff in force on {date}; {en_near}"
+        ),
+    )
+}
+
 pub fn not_positive(field: &str) -> Violation {
     Violation::new(
         field,

@@ -250,6 +250,7 @@ fn moved(
         to,
         reason: None,
         receipt_code: None,
+        tax_estimate: None,
     })
 }
 

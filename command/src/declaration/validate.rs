@@ -30,6 +30,10 @@ pub trait Lookup {
     fn exists(&self, table: &str, code: &str, on: NaiveDate) -> bool;
     /// CNY for one unit of `currency` on `on`.
     fn exchange_rate(&self, currency: &str, on: NaiveDate) -> Option<Decimal>;
+    /// Whether `table` has a version in force on `on`.
+    fn in_force(&self, table: &str, on: NaiveDate) -> bool;
+    /// Tariff lines in force on `on` under `code`'s first eight (else six) digits: (code, name).
+    fn tariff_lines_near(&self, code: &str, on: NaiveDate, limit: usize) -> Vec<(String, String)>;
 }
 
 impl Lookup for ReferenceData {
@@ -41,6 +45,12 @@ impl Lookup for ReferenceData {
     }
     fn exchange_rate(&self, currency: &str, on: NaiveDate) -> Option<Decimal> {
         ReferenceData::exchange_rate(self, currency, on)
+    }
+    fn in_force(&self, table: &str, on: NaiveDate) -> bool {
+        self.version(table, on).is_some()
+    }
+    fn tariff_lines_near(&self, code: &str, on: NaiveDate, limit: usize) -> Vec<(String, String)> {
+        ReferenceData::tariff_lines_near(self, code, on, limit)
     }
 }
 
@@ -136,6 +146,23 @@ impl<R: Lookup + ?Sized> Checker<'_, R> {
         }
         let date = self.date_label();
         self.push(m::unknown_code(field, code, table, &date));
+    }
+
+    /// A ten-digit goods code that must be a line of the tariff in force on the declaration's
+    /// date (not judged when no edition is in force then); the lines under its first eight
+    /// or six digits are offered.
+    fn tariff_in_force(&self) -> bool {
+        self.reference.in_force(events::reference::TARIFF, self.on)
+    }
+
+    fn tariff_line(&mut self, field: &str, code: &str) {
+        let table = events::reference::TARIFF;
+        if !self.tariff_in_force() || self.reference.exists(table, code, self.on) {
+            return;
+        }
+        let near = self.reference.tariff_lines_near(code, self.on, 12);
+        let date = self.date_label();
+        self.push(m::not_a_tariff_line(field, code, &date, &near));
     }
 
     fn required(&mut self, field: &str, value: &Option<String>) {

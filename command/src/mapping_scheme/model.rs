@@ -562,8 +562,8 @@ fn parse_date_time(v: &str) -> Option<String> {
         .map(|t| t.fixed_offset().to_rfc3339())
 }
 
-/// The text of a numeric spreadsheet cell: whole numbers without a fraction (`6109100021`,
-/// not `6109100021.0`), others in the shortest form that reads back the same.
+/// The text of a numeric spreadsheet cell: whole numbers without a fraction (`6109100000`,
+/// not `6109100000.0`), others in the shortest form that reads back the same.
 pub fn number_cell_text(f: f64) -> String {
     if f.fract() == 0.0 && f.abs() < 1e15 {
         format!("{}", f as i64)

@@ -191,7 +191,7 @@ fn changing_and_deleting() {
         &s,
         ProductCommand::Change {
             fields: ProductFields {
-                hs_code: "8517620000".into(),
+                hs_code: "8517623600".into(),
                 ..fields()
             },
         },
@@ -203,7 +203,7 @@ fn changing_and_deleting() {
     for e in &events {
         s.evolve(e);
     }
-    assert_eq!(s.fields.hs_code, "8517620000");
+    assert_eq!(s.fields.hs_code, "8517623600");
     let events = when_in(
         &s,
         ProductCommand::Delete { reason: None },

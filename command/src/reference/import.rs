@@ -3,10 +3,11 @@
 //! whose content is not already the version in force, so seeding twice appends nothing.
 
 use std::path::Path;
+use std::sync::{Arc, Mutex};
 
 use chrono::NaiveDate;
 use events::reference::{self, ReferenceEvent, ReferenceTableVersionImported, Row};
-use events::{Appended, DomainEvent, EventStore, Metadata, StoreError};
+use events::{Appended, DomainEvent, EventStore, Metadata, NewEvent, StoreError};
 use serde_json::Value;
 use sha2::{Digest, Sha256};
 
@@ -27,6 +28,13 @@ pub enum ImportError {
     MissingColumn(&'static str),
     #[error("line {line}: {message}")]
     InvalidRow { line: usize, message: String },
+    /// A cell the table's rules cannot read (a tariff rate, a code of the wrong shape).
+    #[error("line {line}, column {column}: {message}")]
+    InvalidCell {
+        line: usize,
+        column: String,
+        message: String,
+    },
     #[error("line {line}: empty code")]
     EmptyCode { line: usize },
     #[error("line {line}: code {code} already appears on line {first_line}")]
@@ -99,6 +107,10 @@ pub fn parse_table(table: &str, csv_text: &str) -> Result<ParsedTable, ImportErr
     if tariff && name_at.is_none() {
         return Err(ImportError::MissingColumn("name"));
     }
+    let edition = table == reference::TARIFF;
+    if edition {
+        super::tariff::check_header(&header)?;
+    }
     let mut columns = vec!["code".to_string()];
     columns.extend(header.iter().filter(|h| *h != "code").cloned());
 
@@ -125,6 +137,9 @@ pub fn parse_table(table: &str, csv_text: &str) -> Result<ParsedTable, ImportErr
         }
         if tariff {
             check_tariff_row(&code, name_at.map(|i| record.fields[i].trim()), record.line)?;
+        }
+        if edition {
+            super::tariff::check_row(&header, &record.fields, record.line)?;
         }
         first_seen.insert(code, record.line);
         let mut row = Row::new();
@@ -233,6 +248,86 @@ pub async fn import_table(
             metadata,
         )
         .await?)
+}
+
+/// Imports one file as the version of `table` in force from `effective_from`, unless that
+/// version already has the file's content (`None`: nothing appended). The tariff's seed
+/// (`seeds/cn_tariff_2026.csv`) comes this way.
+pub async fn seed_file(
+    store: &EventStore,
+    table: &str,
+    path: &Path,
+    effective_from: NaiveDate,
+    metadata: &Metadata,
+) -> Result<Option<Appended>, ImportError> {
+    let text = std::fs::read_to_string(path).map_err(|source| ImportError::Io {
+        path: path.display().to_string(),
+        source,
+    })?;
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().to_string())
+        .unwrap_or_default();
+    let (hash, new_event) = seed_event(table, effective_from, &text, &format!("seeds/{name}"))?;
+    let stream_id = reference::stream_id(table);
+    // Only this table's stream: the other tables' events need not be read for it.
+    let mut loaded = ReferenceData::empty();
+    for recorded in store.read_stream(stream_id).await? {
+        let ReferenceEvent::ReferenceTableVersionImported(e) =
+            ReferenceEvent::from_recorded(&recorded)?;
+        if e.table == table {
+            loaded.apply(e);
+        }
+    }
+    if loaded
+        .version(table, effective_from)
+        .is_some_and(|v| v.content_hash == hash && v.effective_from == effective_from)
+    {
+        return Ok(None);
+    }
+    let version = store.stream_version(stream_id).await?;
+    Ok(Some(
+        store
+            .append(
+                reference::STREAM_TYPE,
+                stream_id,
+                version,
+                std::slice::from_ref(&*new_event),
+                metadata,
+            )
+            .await?,
+    ))
+}
+
+type SeedEvents = std::collections::HashMap<(String, NaiveDate, String), (String, Arc<NewEvent>)>;
+
+/// The event of a seed file, read and checked once per process for the same content: a
+/// process that seeds many databases (the API tests) parses the 6 MB tariff once.
+fn seed_event(
+    table: &str,
+    effective_from: NaiveDate,
+    text: &str,
+    source: &str,
+) -> Result<(String, Arc<NewEvent>), ImportError> {
+    static CACHE: Mutex<Option<SeedEvents>> = Mutex::new(None);
+    // The key holds the text itself: a changed file is a new entry, never a stale event.
+    let key = (table.to_string(), effective_from, text.to_string());
+    if let Some(hit) = CACHE
+        .lock()
+        .unwrap_or_else(|e| e.into_inner())
+        .as_ref()
+        .and_then(|c| c.get(&key))
+    {
+        return Ok(hit.clone());
+    }
+    let parsed = parse_table(table, text)?;
+    let hash = parsed.content_hash();
+    let event = Arc::new(event_for(table, effective_from, parsed, source).to_new_event());
+    let mut cache = CACHE.lock().unwrap_or_else(|e| e.into_inner());
+    cache
+        .get_or_insert_with(Default::default)
+        .insert(key, (hash.clone(), Arc::clone(&event)));
+    Ok((hash, event))
 }
 
 /// What `seed_all` did.

@@ -70,7 +70,7 @@ fn row(tracking: &str) -> Vec<String> {
         "Zhang San",
         "John Doe",
         "1 Main St",
-        "8471300000",
+        "8471309000",
         "laptop",
         "2",
         "PCS",

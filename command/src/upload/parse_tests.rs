@@ -31,7 +31,7 @@ fn good(tracking: &str) -> Vec<String> {
         "Zhang San",
         "John Doe",
         "1 Main St",
-        "8471300000",
+        "8471309000",
         "laptop",
         "2",
         "011",
@@ -96,7 +96,7 @@ fn rows_group_by_tracking_number_in_order_of_first_appearance() {
     );
     assert_eq!(
         data.declaration_goods_info[0].goods_code.as_deref(),
-        Some("8471300000")
+        Some("8471309000")
     );
 }
 
@@ -211,15 +211,15 @@ fn a_missing_hs_code_is_filled_from_the_product_library_and_said_on_its_row() {
     unknown[5] = "wool sweater".into();
     let mut own = good("H3");
     own[5] = "laptop".into(); // has its own code: kept
-    own[4] = "8471410000".into();
-    let library = Library::new([("laptop", "8471300000"), ("Laptop Computer", "8471300000")]);
+    own[4] = "8471414000".into();
+    let library = Library::new([("laptop", "8471309000"), ("Laptop Computer", "8471309000")]);
     let bytes = table_file(COLUMNS, &[exact, loose, unknown, own]);
     let p = with_cx(&library, |cx| table(&bytes, cx)).expect("parsed");
     let Outcome::Valid(data) = &p.groups[0].outcome else {
         panic!("valid: {:?}", p.groups[0].outcome);
     };
     for line in &data.declaration_goods_info {
-        assert_eq!(line.goods_code.as_deref(), Some("8471300000"));
+        assert_eq!(line.goods_code.as_deref(), Some("8471309000"));
     }
     let filled = &p.groups[0].filled;
     assert_eq!(filled.len(), 2);
@@ -229,7 +229,7 @@ fn a_missing_hs_code_is_filled_from_the_product_library_and_said_on_its_row() {
         filled[1]
             .describe()
             .1
-            .contains("filled from the product library: 8471300000")
+            .contains("filled from the product library: 8471309000")
     );
     // No library entry: the code stays missing and the row is abnormal for it.
     let Outcome::Invalid(rows) = &p.groups[1].outcome else {
@@ -245,7 +245,7 @@ fn a_missing_hs_code_is_filled_from_the_product_library_and_said_on_its_row() {
     };
     assert_eq!(
         own.declaration_goods_info[0].goods_code.as_deref(),
-        Some("8471410000")
+        Some("8471414000")
     );
     assert!(p.groups[2].filled.is_empty());
 }

@@ -101,6 +101,7 @@ mod tests {
             to: crate::declaration::DeclarationStatus::Draft,
             reason: None,
             receipt_code: None,
+            tax_estimate: None,
         });
         let new = event.to_new_event();
         assert_eq!(new.event_type, "DeclarationWithdrawn");

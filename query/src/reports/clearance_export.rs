@@ -585,7 +585,7 @@ mod tests {
                 "exceptionSummary": "]]> <!-- -->"
             })),
             proposed_changes: sqlx::types::Json(serde_json::json!([
-                {"kind": "htsCode", "field": "declarationGoodsInfo[0].goodsCode", "old": null, "new": "8471410000"}
+                {"kind": "htsCode", "field": "declarationGoodsInfo[0].goodsCode", "old": null, "new": "8471414000"}
             ])),
             confirmed: false,
             channels: sqlx::types::Json(serde_json::json!([])),

@@ -61,6 +61,23 @@ const en: AssistCreateMessages = {
     needCopy: 'Choose the declaration to copy',
     loading: 'Reading the declaration…',
   },
+  tax: {
+    title: 'Duties and taxes (estimate, CNY)',
+    regime: {
+      general: 'general trade',
+      personal: 'personal articles',
+      crossBorder: 'cross-border retail',
+      export: 'export',
+    },
+    value: 'Dutiable value',
+    duty: 'Duty',
+    consumption: 'Consumption tax',
+    vat: 'Import VAT',
+    personal: 'Personal-articles tax',
+    total: 'Total levied: {{total}}',
+    landed: "recipient's landed cost {{landed}}",
+    incomplete: 'Incomplete: part of the estimate could not be computed',
+  },
   form: {
     checking: 'Checking…',
     checkFailed: 'The server check failed: {{message}}',

@@ -58,6 +58,23 @@ const zh = {
     needCopy: '请选择要复制的报关单',
     loading: '正在读取报关单…',
   },
+  tax: {
+    title: '税费估算（人民币元）',
+    regime: {
+      general: '一般贸易',
+      personal: '个人物品（行邮税）',
+      crossBorder: '跨境电商零售进口',
+      export: '出口',
+    },
+    value: '完税价格',
+    duty: '关税',
+    consumption: '消费税',
+    vat: '进口环节增值税',
+    personal: '行邮税',
+    total: '合计征收：{{total}}',
+    landed: '收件人到手成本 {{landed}}',
+    incomplete: '估算不完整：部分税额无法计算',
+  },
   form: {
     checking: '正在校验…',
     checkFailed: '服务器校验失败：{{message}}',

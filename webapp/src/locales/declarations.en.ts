@@ -101,7 +101,7 @@ const en: DeclarationMessages = {
     receiptNone: 'No receipt code',
     amendChanges: 'Changes',
     amendHint:
-      'One per line: field path = new value, e.g. grossWeight = 12.5 or declarationGoodsInfo[0].goodsCode = 6109100021',
+      'One per line: field path = new value, e.g. grossWeight = 12.5 or declarationGoodsInfo[0].goodsCode = 6109100000',
     amendRequired: 'Enter at least one change',
     amendBadLine: 'Line {{line}} must read field = value',
     deleteWarning: 'A deleted declaration cannot be restored.',

@@ -98,7 +98,7 @@ const zh = {
     receiptNone: '不记录回执',
     amendChanges: '修改内容',
     amendHint:
-      '每行一项：字段路径 = 新值，例如 grossWeight = 12.5 或 declarationGoodsInfo[0].goodsCode = 6109100021',
+      '每行一项：字段路径 = 新值，例如 grossWeight = 12.5 或 declarationGoodsInfo[0].goodsCode = 6109100000',
     amendRequired: '请至少填写一项修改',
     amendBadLine: '第 {{line}} 行格式应为 字段 = 值',
     deleteWarning: '删除后不可恢复。',

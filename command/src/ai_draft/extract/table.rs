@@ -315,7 +315,7 @@ mod tests {
         let text = "\
 No.  Description              HS Code      Qty   Unit   Unit Price   Amount
 1    Cotton T-shirt           6109100000   200   PCS    2.50         500.00
-2    Leather wallet           4202310000   50    PCS    12.00        600.00
+2    Leather wallet           4202310090   50    PCS    12.00        600.00
      brown, men's
 Total                                      250                       1,100.00
 ";

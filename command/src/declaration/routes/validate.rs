@@ -70,6 +70,9 @@ pub struct FormCheck {
     pub judged_on: String,
     pub problems: Vec<FormProblem>,
     pub class: ClassCheck,
+    /// The duties-and-taxes estimate (docs/taxes.md): per line and in total, each tax with
+    /// its rate and basis, what is exempt and why, what is missing, the tables used.
+    pub tax: crate::tax::Estimate,
 }
 
 /// Check a declaration form without saving it
@@ -140,6 +143,9 @@ pub fn check(
     for v in full {
         push(v, false);
     }
+    for v in crate::tax::limit_violations(ty, data, reference, on) {
+        push(v, false);
+    }
     FormCheck {
         declaration_type: ty.as_str().to_string(),
         valid: problems.is_empty(),
@@ -147,6 +153,7 @@ pub fn check(
         judged_on: on.format("%Y-%m-%d").to_string(),
         problems,
         class: class_check(ty, data, reference, on),
+        tax: crate::tax::estimate(ty, data, reference, on),
     }
 }
 

@@ -218,7 +218,7 @@ fn editing_records_each_changed_field_by_its_json_path() {
     let mut data = state.data.clone();
     data.gross_weight = Some(dec("2.5"));
     data.note = s("fragile");
-    data.declaration_goods_info[0].goods_code = s("8517620000");
+    data.declaration_goods_info[0].goods_code = s("8517623600");
     let event = one_event(when_in(
         &state,
         edit(data.clone()),
@@ -239,7 +239,7 @@ fn editing_records_each_changed_field_by_its_json_path() {
             FieldChange {
                 field: "declarationGoodsInfo[0].goodsCode".into(),
                 old: json!("8517130000"),
-                new: json!("8517620000")
+                new: json!("8517623600")
             },
             FieldChange {
                 field: "grossWeight".into(),

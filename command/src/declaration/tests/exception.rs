@@ -83,7 +83,7 @@ fn a_customer_raises_only_on_their_own_declaration() {
 fn resolving_returns_to_the_earlier_status_with_the_confirmed_changes() {
     for from in [Unprocessed, ReviewedNotCompleted] {
         let held = held_from(from);
-        let changes = json!({"declarationGoodsInfo[0].goodsCode": "8471410000"})
+        let changes = json!({"declarationGoodsInfo[0].goodsCode": "8471414000"})
             .as_object()
             .cloned()
             .unwrap_or_default();
@@ -107,7 +107,7 @@ fn resolving_returns_to_the_earlier_status_with_the_confirmed_changes() {
         assert_eq!(after.open_exception, None);
         assert_eq!(
             after.data.declaration_goods_info[0].goods_code.as_deref(),
-            Some("8471410000")
+            Some("8471414000")
         );
     }
 }

@@ -341,14 +341,22 @@ fn submitting_a_complete_draft_moves_it_to_unprocessed() {
         now(),
         &reference(),
     ));
+    let DeclarationEvent::Submitted(mut t) = event else {
+        panic!("not a submit: {event:?}")
+    };
+    // The submit records the tax estimate with the tables it read.
+    let estimate = t.tax_estimate.take().unwrap_or_default();
+    assert_eq!(estimate["regime"], "general", "{estimate}");
+    assert!(estimate["tables"].is_array(), "{estimate}");
     assert_eq!(
-        event,
-        DeclarationEvent::Submitted(Transition {
+        t,
+        Transition {
             from: Draft,
             to: Unprocessed,
             reason: None,
-            receipt_code: None
-        })
+            receipt_code: None,
+            tax_estimate: None,
+        }
     );
 }
 

@@ -192,16 +192,32 @@ fn hs_codes_must_extend_a_subheading_of_hs_2022() {
 fn hs_codes_must_be_in_the_tariff_only_when_one_is_loaded() {
     let data = complete_data(ty("IC"));
     let mut with_tariff = reference();
-    with_tariff.apply(super::codes("tariff", &["8517620000"]));
-    let found = v::validate(ty("IC"), &data, &with_tariff, ON());
+    with_tariff.apply(super::codes("tariff", &["8517620000", "8517130000"]));
+    // An edition in force from after the declaration's date does not judge it.
+    let mut later = reference();
+    later.apply(super::table(
+        "tariff",
+        super::day(2099, 1, 1),
+        &[&[("code", "8517620000")]],
+    ));
+    assert!(v::validate(ty("IC"), &data, &later, ON()).is_empty());
+    let mut wrong = data.clone();
+    wrong.declaration_goods_info[0].goods_code = Some("8517130099".into());
+    let found = v::validate(ty("IC"), &wrong, &with_tariff, ON());
     assert!(
-        has(
-            &found,
-            "declarationGoodsInfo[0].goodsCode",
-            "reference_code"
-        ),
+        has(&found, "declarationGoodsInfo[0].goodsCode", "tariff_line"),
         "{found:?}"
     );
+    // The lines under its first eight digits are offered; under six when eight has none.
+    let message = found.iter().map(|v| v.en.clone()).collect::<String>();
+    assert!(
+        message.contains("8517130000") && !message.contains("8517620000"),
+        "{message}"
+    );
+    wrong.declaration_goods_info[0].goods_code = Some("8517629999".into());
+    let found = v::validate(ty("IC"), &wrong, &with_tariff, ON());
+    let message = found.iter().map(|v| v.en.clone()).collect::<String>();
+    assert!(message.contains("lines there: 8517620000"), "{message}");
     with_tariff.apply(super::codes("tariff", &["8517130000"]));
     assert!(v::validate(ty("IC"), &data, &with_tariff, ON()).is_empty());
 }

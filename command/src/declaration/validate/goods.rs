@@ -49,10 +49,11 @@ fn check_line<R: Lookup + ?Sized>(
                 " 10 位数字的商品编码",
                 "a 10-digit HS code",
             ));
-        } else if !crate::hs::is_subheading(&code[..6]) {
+        } else if !code.starts_with("98") && !crate::hs::is_subheading(&code[..6]) {
+            // Chapter 98 is the tariff's own (no HS subheading): the tariff judges it.
             c.push(m::hs_subheading(&p("goodsCode"), &code[..6]));
         } else {
-            c.code("tariff", &p("goodsCode"), &g.goods_code);
+            c.tariff_line(&p("goodsCode"), code);
         }
     }
 

@@ -25,6 +25,53 @@ export interface ClassCheck {
   valueCny: number | null;
 }
 
+/** A tax of one line: the rate as published (and the clause applied), its base, the amount (CNY). */
+export interface TaxItem {
+  rate: string;
+  basis: number;
+  amount: number;
+}
+
+export interface TaxNote {
+  code: string;
+  field: string | null;
+  zh: string;
+  en: string;
+}
+
+export interface LineEstimate {
+  index: number;
+  goodsCode: string | null;
+  valueCny: number | null;
+  duty: TaxItem | null;
+  consumptionTax: TaxItem | null;
+  vat: TaxItem | null;
+  personalTax: TaxItem | null;
+  category: string | null;
+  notes: TaxNote[];
+}
+
+/** The server's duties-and-taxes estimate (docs/taxes.md). */
+export interface TaxEstimate {
+  regime: 'general' | 'personal' | 'crossBorder' | 'export';
+  judgedOn: string;
+  goodsCny: number | null;
+  freightCny: number | null;
+  insuranceCny: number | null;
+  dutiableCny: number | null;
+  lines: LineEstimate[];
+  duty: number;
+  consumptionTax: number;
+  vat: number;
+  personalTax: number;
+  total: number;
+  landedCny: number | null;
+  complete: boolean;
+  exemptions: TaxNote[];
+  notes: TaxNote[];
+  tables: { table: string; effectiveFrom: string; contentHash: string }[];
+}
+
 export interface FormCheck {
   declarationType: string;
   valid: boolean;
@@ -32,6 +79,7 @@ export interface FormCheck {
   judgedOn: string;
   problems: FormProblem[];
   class: ClassCheck;
+  tax?: TaxEstimate;
 }
 
 export interface ValidateInput {

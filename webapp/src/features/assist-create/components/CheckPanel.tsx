@@ -22,6 +22,7 @@ import { useChangeLabel } from '@/shared/declarations/components/useChangeLabel'
 import { useAssistT } from '../i18n';
 import type { FormCheck } from '../api/validateDeclaration';
 import type { WizardTotals } from '../model/units';
+import { TaxPanel } from './TaxPanel';
 
 const SHOWN_PROBLEMS = 8;
 
@@ -149,6 +150,8 @@ export function CheckPanel({
           </Stack>
         )}
       </Paper>
+
+      {check?.tax ? <TaxPanel tax={check.tax} /> : null}
 
       <Paper withBorder p="sm" data-testid="totals">
         <Text fw={600} mb={6}>

@@ -22,7 +22,7 @@ const earlier = {
   declarationGoodsInfo: [
     {
       goodsNo: 7,
-      goodsCode: '6109100021',
+      goodsCode: '6109100000',
       goodsName: 'T-shirt',
       goodsQuantity: 20,
       unitPrice: 8.5,
@@ -40,7 +40,7 @@ describe('where the form starts', () => {
     expect(v.currencyCode).toBe('USD');
     expect(v.grossWeight).toBe(3.5);
     expect(v.declarationGoodsInfo).toHaveLength(1);
-    expect(v.declarationGoodsInfo[0].goodsCode).toBe('6109100021');
+    expect(v.declarationGoodsInfo[0].goodsCode).toBe('6109100000');
     expect(v.declarationGoodsInfo[0].trackingNumber).toBe('');
     expect(v.declarationGoodsInfo[0].goodsNo).toBe(1);
     // Server-owned fields are not form values.

@@ -37,7 +37,7 @@ const earlier = {
   declarationGoodsInfo: [
     {
       goodsNo: 1,
-      goodsCode: '6109100021',
+      goodsCode: '6109100000',
       goodsName: 'T-shirt',
       goodsQuantity: 20,
       totalPrice: 170,

@@ -125,13 +125,13 @@ describe('the exception form', () => {
     const v = valid();
     v.documents.isCommercialInvoiceChecked = false;
     v.changes.isExchangeHtsCodeChecked = true;
-    v.current.htsCode = '8471300000';
+    v.current.htsCode = '8471309000';
     expect(validateExceptionForm(v)).toEqual({ newHtsCode: 'rule.newValueRequired' });
-    v.proposed.htsCode = '8471300000';
+    v.proposed.htsCode = '8471309000';
     expect(validateExceptionForm(v)).toEqual({ newHtsCode: 'rule.sameValue' });
     v.proposed.htsCode = '847141';
     expect(validateExceptionForm(v)).toEqual({ newHtsCode: 'rule.hsCode' });
-    v.proposed.htsCode = '8471410000';
+    v.proposed.htsCode = '8471414000';
     expect(validateExceptionForm(v)).toEqual({});
     v.changes.isExchangeCustomsCodeChecked = true;
     v.proposed.customsCode = '2233abc';
@@ -163,7 +163,7 @@ describe('the exception form', () => {
     v.changes.isUpdateProductDescriptionChecked = true;
     v.current.productDescription = 'toy';
     v.proposed.productDescription = ' plastic toy car ';
-    v.proposed.htsCode = '8471410000';
+    v.proposed.htsCode = '8471414000';
     v.exceptionDetails.push({
       exceptionCode: ' ',
       exceptionDescription: '',
@@ -207,12 +207,12 @@ describe('the exception form', () => {
       shipperPhone: '13800000000',
       shipperAccount: 'A12345',
       declarationGoodsInfo: [
-        { goodsCode: '8471300000', goodsName: 'Laptop', specification: 'brand X' },
+        { goodsCode: '8471309000', goodsName: 'Laptop', specification: 'brand X' },
       ],
     } as unknown as Declaration;
     const v = emptyExceptionForm(d);
     expect(v.current).toEqual({
-      htsCode: '8471300000',
+      htsCode: '8471309000',
       creditCode: '91310000MA1FL00000',
       customsCode: '2233ABC123',
       productDescription: 'Laptop',

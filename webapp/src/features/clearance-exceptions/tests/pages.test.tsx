@@ -69,8 +69,8 @@ function exception(over: Partial<ClearanceException>): ClearanceException {
       {
         kind: 'htsCode',
         field: 'declarationGoodsInfo[0].goodsCode',
-        old: '8471300000',
-        new: '8471410000',
+        old: '8471309000',
+        new: '8471414000',
       },
     ],
     confirmed: false,
@@ -198,7 +198,7 @@ beforeEach(() => {
           trackingNumber: '1ZDECL001',
           username: 'acme',
           customerId: 'c-1',
-          declarationGoodsInfo: [{ goodsCode: '8471300000', goodsName: 'Laptop' }],
+          declarationGoodsInfo: [{ goodsCode: '8471309000', goodsName: 'Laptop' }],
           createdAt: '2026-11-22T12:00:00+08:00',
           updatedAt: '2026-11-22T12:00:00+08:00',
         });
@@ -389,7 +389,7 @@ describe('ExceptionDetailPage', () => {
       detailMeta,
     );
     expect(await screen.findByText('商业发票')).toBeInTheDocument();
-    expect(screen.getByText('8471410000')).toBeInTheDocument();
+    expect(screen.getByText('8471414000')).toBeInTheDocument();
     expect(screen.getByText('invoice.pdf')).toBeInTheDocument();
     expect(screen.getByText(/2 KB · 2026-11-2\d \d\d:\d\d · acme/)).toBeInTheDocument();
     expect(screen.getByText('渠道未配置')).toBeInTheDocument();
@@ -547,9 +547,9 @@ describe('ExceptionCreatePage', () => {
 
     fireEvent.click(screen.getByLabelText('商业发票'));
     fireEvent.click(screen.getByLabelText('更换 HS 编码'));
-    expect(screen.getByLabelText('更换 HS 编码 原值')).toHaveValue('8471300000');
+    expect(screen.getByLabelText('更换 HS 编码 原值')).toHaveValue('8471309000');
     fireEvent.change(screen.getByLabelText('更换 HS 编码 新值'), {
-      target: { value: '8471410000' },
+      target: { value: '8471414000' },
     });
     fireEvent.change(screen.getByLabelText('异常描述 1'), {
       target: { value: 'Invoice missing' },
@@ -569,7 +569,7 @@ describe('ExceptionCreatePage', () => {
       declarationId: 'd-1',
       isCommercialInvoiceChecked: true,
       isExchangeHtsCodeChecked: true,
-      newHtsCode: '8471410000',
+      newHtsCode: '8471414000',
       sendToEmail: true,
       notificationContact: { recipientEmail: 'buyer@example.com' },
       exceptionSummary: 'Please send the commercial invoice',

@@ -27,8 +27,8 @@ const view = {
     {
       kind: 'htsCode',
       field: 'declarationGoodsInfo[0].goodsCode',
-      old: '6109100021',
-      new: '8471410000',
+      old: '6109100000',
+      new: '8471414000',
     },
   ],
   documents: [],
@@ -75,7 +75,7 @@ describe('the recipient link page', () => {
     renderAt('/temporarily?token=a.b.c');
     expect(await screen.findByText(/1ZLINK001/)).toBeInTheDocument();
     expect(screen.getByText('photo of the label')).toBeInTheDocument();
-    expect(screen.getByText('8471410000')).toBeInTheDocument();
+    expect(screen.getByText('8471414000')).toBeInTheDocument();
     expect(calls[0]).toMatchObject({ path: '/api/v1/exception-link', token: 'a.b.c' });
 
     fireEvent.click(screen.getByRole('checkbox'));

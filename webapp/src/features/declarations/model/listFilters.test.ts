@@ -107,10 +107,10 @@ describe('amend changes', () => {
   it('reads field = value lines, numbers as numbers', () => {
     expect(
       parseAmendChanges(
-        'grossWeight = 12.5\ndeclarationGoodsInfo[0].goodsCode = 6109100021\nnote=',
+        'grossWeight = 12.5\ndeclarationGoodsInfo[0].goodsCode = 6109100000\nnote=',
       ),
     ).toEqual({
-      changes: { grossWeight: 12.5, 'declarationGoodsInfo[0].goodsCode': 6109100021, note: null },
+      changes: { grossWeight: 12.5, 'declarationGoodsInfo[0].goodsCode': 6109100000, note: null },
     });
     expect(parseAmendChanges('ok = 1\nbroken')).toEqual({ badLine: 2 });
   });

@@ -17,7 +17,7 @@ import {
 const rules = (v: { field: string; rule: string }[]) => v.map((x) => `${x.field}:${x.rule}`);
 
 const goodC: GoodsLine = {
-  goodsCode: '6109100021',
+  goodsCode: '6109100000',
   goodsName: 'T-shirt',
   goodsQuantity: 20,
   goodsUnit: '011',
