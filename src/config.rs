@@ -80,6 +80,29 @@ pub struct Config {
     /// (docs/architecture.md, "Untrusted documents").
     #[command(flatten)]
     pub reader: ReaderConfig,
+    /// The customs channel: the exchange folder and its workers (docs/customs.md).
+    #[command(flatten)]
+    pub customs: CustomsConfig,
+}
+
+/// The customs channel (docs/customs.md): unset `CLEARWAY_CUSTOMS_DIR` turns it off.
+#[derive(Debug, Clone, Default, Args)]
+pub struct CustomsConfig {
+    /// The exchange folder (`outbox/`, `inbox/`, `done/`, `failed/` inside it); made when
+    /// missing. Unset: nothing is sent to customs and no receipt is read (declarations still
+    /// queue their messages, written once it is set).
+    #[arg(long, env = "CLEARWAY_CUSTOMS_DIR")]
+    pub customs_dir: Option<PathBuf>,
+}
+
+impl CustomsConfig {
+    /// The exchange folder, when the channel is on.
+    pub fn folder(&self) -> Option<command::customs::Folder> {
+        self.customs_dir
+            .as_ref()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map(command::customs::Folder::new)
+    }
 }
 
 /// The document reader's child processes (`clearway read-document`) and their limits.

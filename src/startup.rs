@@ -150,6 +150,13 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
             },
         );
     }
+    // The customs channel's writer (docs/customs.md), when the exchange folder is set.
+    if let Some(folder) = config.customs.folder() {
+        if let Err(e) = folder.ensure() {
+            tracing::warn!(error = %e, folder = %folder.root.display(), "customs: the exchange folder cannot be made; will retry");
+        }
+        command::customs::outbox::spawn(command_state.clone(), folder);
+    }
     // Reads (and their minPosition waits, against the replica's copy of the checkpoints) go
     // to the replica when there is one; everything that writes stays on the primary.
     let read_pool = match config.read_database_url.as_deref().map(str::trim) {

@@ -17,6 +17,7 @@ mod contract;
 mod corpus;
 mod customer_cache;
 mod customers;
+mod customs;
 mod declaration_permission;
 mod declaration_validate;
 mod declarations;

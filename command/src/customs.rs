@@ -1,0 +1,9 @@
+//! The customs channel (docs/customs.md, the contract in CUSTOMS.md): declaration messages
+//! written to the exchange folder's `outbox/` ([`outbox`], made by [`message`]), receipts
+//! read from its `inbox/` ([`inbox`], parsed by [`receipt`]) and recorded on their
+//! declarations' streams.
+
+pub mod message;
+pub mod outbox;
+
+pub use outbox::Folder;
