@@ -41,3 +41,24 @@ CREATE TABLE rm_customs_receipts (
     PRIMARY KEY (cop_no, channel, notice_date)
 );
 CREATE INDEX rm_customs_receipts_recorded ON rm_customs_receipts (recorded_at);
+
+-- rm_customs_anomalies: receipts the channel could not apply, open until settled.
+CREATE TABLE rm_customs_anomalies (
+    id              uuid PRIMARY KEY,
+    kind            text        NOT NULL,
+    reason          text        NOT NULL,
+    cop_no          text        NOT NULL,
+    channel         text        NOT NULL,
+    notice_date     timestamptz NOT NULL,
+    receipt         jsonb       NOT NULL,
+    source          text        NOT NULL,
+    declaration_id  uuid,
+    recorded_at     timestamptz NOT NULL,
+    version         bigint      NOT NULL,
+    settled_action  text,
+    settled_note    text,
+    settled_declaration_id uuid,
+    settled_at      timestamptz,
+    settled_by      text
+);
+CREATE INDEX rm_customs_anomalies_open ON rm_customs_anomalies (recorded_at) WHERE settled_at IS NULL;

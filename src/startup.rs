@@ -155,7 +155,11 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         if let Err(e) = folder.ensure() {
             tracing::warn!(error = %e, folder = %folder.root.display(), "customs: the exchange folder cannot be made; will retry");
         }
-        command::customs::outbox::spawn(command_state.clone(), folder);
+        command::customs::outbox::spawn(command_state.clone(), folder.clone());
+        command::customs::inbox::spawn(
+            command_state.clone(),
+            command::customs::inbox::Inbox::new(folder),
+        );
     }
     // Reads (and their minPosition waits, against the replica's copy of the checkpoints) go
     // to the replica when there is one; everything that writes stays on the primary.

@@ -3,7 +3,10 @@
 //! read from its `inbox/` ([`inbox`], parsed by [`receipt`]) and recorded on their
 //! declarations' streams.
 
+pub mod inbox;
 pub mod message;
 pub mod outbox;
+pub mod receipt;
+pub mod sp1;
 
 pub use outbox::Folder;

@@ -19,6 +19,55 @@ use sqlx::PgConnection;
 
 use crate::{Projection, ProjectionError};
 
+use events::customs_anomaly::{CustomsAnomalyEvent, STREAM_TYPE as ANOMALY_STREAM};
+
+/// An anomaly recorded (open) or settled.
+async fn anomaly(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+    match CustomsAnomalyEvent::from_recorded(event)? {
+        CustomsAnomalyEvent::Recorded(r) => {
+            let receipt = serde_json::to_value(&r.receipt)
+                .map_err(|e| ProjectionError::Invalid(e.to_string()))?;
+            sqlx::query(
+                "INSERT INTO rm_customs_anomalies (id, kind, reason, cop_no, channel,
+                     notice_date, receipt, source, declaration_id, recorded_at, version)
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                 ON CONFLICT (id) DO NOTHING",
+            )
+            .bind(event.stream_id)
+            .bind(&r.kind)
+            .bind(&r.reason)
+            .bind(&r.receipt.cop_no)
+            .bind(&r.receipt.channel)
+            .bind(r.receipt.notice_date)
+            .bind(receipt)
+            .bind(&r.source)
+            .bind(r.declaration_id)
+            .bind(event.recorded_at)
+            .bind(event.stream_version)
+            .execute(&mut *tx)
+            .await?;
+        }
+        CustomsAnomalyEvent::Settled(s) => {
+            sqlx::query(
+                "UPDATE rm_customs_anomalies SET settled_action = $2, settled_note = $3,
+                     settled_declaration_id = $4, settled_at = $5,
+                     settled_by = $6, version = $7
+                 WHERE id = $1 AND version < $7",
+            )
+            .bind(event.stream_id)
+            .bind(&s.action)
+            .bind(&s.note)
+            .bind(s.declaration_id)
+            .bind(event.recorded_at)
+            .bind(&event.metadata.actor_name)
+            .bind(event.stream_version)
+            .execute(&mut *tx)
+            .await?;
+        }
+    }
+    Ok(())
+}
+
 pub const NAME: &str = "customs_outbox";
 
 pub fn projection() -> Arc<dyn Projection> {
@@ -33,7 +82,7 @@ impl Projection for CustomsOutbox {
     }
 
     fn tables(&self) -> &'static [&'static str] {
-        &["rm_customs_receipts"]
+        &["rm_customs_receipts", "rm_customs_anomalies"]
     }
 
     fn apply<'a>(
@@ -45,7 +94,7 @@ impl Projection for CustomsOutbox {
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {
-        Some(&[STREAM_TYPE])
+        Some(&[STREAM_TYPE, ANOMALY_STREAM])
     }
 }
 
@@ -67,6 +116,9 @@ async fn enqueue(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Pro
 }
 
 async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
+    if event.stream_type == ANOMALY_STREAM {
+        return anomaly(tx, event).await;
+    }
     if event.stream_type != STREAM_TYPE {
         return Ok(());
     }

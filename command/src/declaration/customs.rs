@@ -108,6 +108,13 @@ pub enum CustomsCommand {
         receipt: CustomsReceipt,
         source: String,
     },
+    /// An `Sp1`, recorded with the clearance exception `exception_id` it opens (in the
+    /// exception's transaction).
+    Sp1 {
+        receipt: CustomsReceipt,
+        source: String,
+        exception_id: uuid::Uuid,
+    },
 }
 
 fn anomaly(text: impl std::fmt::Display) -> DomainError {
@@ -171,7 +178,22 @@ pub(super) fn decide(
                 },
             )])
         }
-        CustomsCommand::Receipt { receipt, source } => receipt_events(state, from, receipt, source),
+        CustomsCommand::Receipt { receipt, source } => {
+            if !ctx.actor.id.is_nil() {
+                return Err(DomainError::Forbidden);
+            }
+            receipt_events(state, from, receipt, source)
+        }
+        CustomsCommand::Sp1 {
+            receipt,
+            source,
+            exception_id,
+        } => {
+            if !ctx.actor.id.is_nil() {
+                return Err(DomainError::Forbidden);
+            }
+            sp1_events(state, receipt, source, exception_id)
+        }
     }
 }
 
