@@ -62,3 +62,10 @@ CREATE TABLE rm_customs_anomalies (
     settled_by      text
 );
 CREATE INDEX rm_customs_anomalies_open ON rm_customs_anomalies (recorded_at) WHERE settled_at IS NULL;
+
+-- customs_push_seen: the signatures of receipts pushed to POST /api/v1/customs/receipts
+-- inside the accepted window; a second request with one is a replay (refused).
+CREATE TABLE customs_push_seen (
+    signature   text PRIMARY KEY,
+    received_at timestamptz NOT NULL DEFAULT now()
+);

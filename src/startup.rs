@@ -192,13 +192,19 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
             query_state.auth.clone(),
             audit_key,
         ));
-    let operations =
-        crate::operations::routes(pool, query_state.auth.clone(), config.development());
+    let operations = crate::operations::routes(
+        pool,
+        query_state.auth.clone(),
+        config.development(),
+        config.customs.channel(),
+    );
+    let customs = command::customs::routes::router(command_state.clone(), config.customs.channel());
     // The annotated routes, mounted with their documentation.
     let (documented, generated) = query::documented(query_state)
         .merge(operations)
         .merge(audit)
         .merge(command::routes(command_state, identity))
+        .merge(customs)
         .split_for_parts();
     let app = Router::new()
         .merge(documented)

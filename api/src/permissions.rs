@@ -97,6 +97,11 @@ pub const PERMISSIONS: &[(&str, &str, &str)] = &[
         "删除个人数据",
         "Erase a data subject's personal data",
     ),
+    (
+        "customs:management",
+        "海关通道管理",
+        "Customs channel management",
+    ),
 ];
 
 const OPERATOR: &[&str] = &[
@@ -105,6 +110,7 @@ const OPERATOR: &[&str] = &[
     "customers:management",
     "customers:create",
     "customers:maintain",
+    "customs:management",
 ];
 
 /// The default permission codes of a role.

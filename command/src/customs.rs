@@ -7,6 +7,7 @@ pub mod inbox;
 pub mod message;
 pub mod outbox;
 pub mod receipt;
+pub mod routes;
 pub mod sp1;
 
 pub use outbox::Folder;

@@ -18,6 +18,7 @@ mod corpus;
 mod customer_cache;
 mod customers;
 mod customs;
+mod customs_http;
 mod customs_inbox;
 mod declaration_permission;
 mod declaration_validate;
