@@ -110,7 +110,6 @@ const OPERATOR: &[&str] = &[
     "customers:management",
     "customers:create",
     "customers:maintain",
-    "customs:management",
 ];
 
 /// The default permission codes of a role.

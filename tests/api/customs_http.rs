@@ -40,7 +40,7 @@ async fn the_channel_over_http(pool: PgPool) {
     cfg.customs.customs_push_window_secs = 60;
     let state = command_state(&pool, &cfg).await;
     let app = spawn_with(pool.clone(), cfg).await;
-    let op = app.login("operator").await;
+    let op = app.login("admin").await;
     let acme = app.login("acme").await;
 
     // The server's own writer writes the message.

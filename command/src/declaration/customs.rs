@@ -37,8 +37,9 @@ pub struct CustomsTrack {
     pub messages: BTreeMap<String, String>,
     /// The CopNo of the last message sent or asked for (a re-send).
     pub latest: Option<String>,
-    /// Every receipt recorded, by its identity (COP_NO, CHANNEL, NOTICE_DATE as RFC 3339).
-    pub receipts: BTreeMap<(String, String, String), CustomsReceipt>,
+    /// Every receipt recorded, by its identity (`COP_NO|CHANNEL|NOTICE_DATE`, the notice
+    /// time as an RFC 3339 instant in UTC).
+    pub receipts: BTreeMap<String, CustomsReceipt>,
     /// The notice time of the receipt that set the current status (`None`: set otherwise).
     pub status_set_by: Option<DateTime<FixedOffset>>,
     /// A receipt's notice time waiting for the move that follows it in the same append.
@@ -83,11 +84,12 @@ impl CustomsTrack {
     }
 }
 
-fn identity(r: &CustomsReceipt) -> (String, String, String) {
-    (
-        r.cop_no.clone(),
-        r.channel.clone(),
-        r.notice_date.to_utc().to_rfc3339(),
+fn identity(r: &CustomsReceipt) -> String {
+    format!(
+        "{}|{}|{}",
+        r.cop_no,
+        r.channel,
+        r.notice_date.to_utc().to_rfc3339()
     )
 }
 
