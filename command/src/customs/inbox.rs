@@ -135,7 +135,7 @@ pub fn waiting(folder: &Folder) -> std::io::Result<Vec<(PathBuf, std::fs::Metada
             out.push((entry.path(), meta));
         }
     }
-    out.sort_by_key(|(_, m)| m.modified().ok());
+    out.sort_by(|a, b| (a.1.modified().ok(), &a.0).cmp(&(b.1.modified().ok(), &b.0)));
     Ok(out)
 }
 
