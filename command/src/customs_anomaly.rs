@@ -20,7 +20,7 @@ pub struct AnomalyState {
 #[derive(Debug, Clone, PartialEq)]
 pub enum AnomalyCommand {
     /// The system records a receipt it could not apply.
-    Record(AnomalyRecorded),
+    Record(Box<AnomalyRecorded>),
     /// Staff settle it: `attach` to `declaration_id`, or `dismiss`; a note is required.
     Settle {
         action: String,
@@ -36,7 +36,7 @@ impl Aggregate for AnomalyState {
 
     fn evolve(&mut self, event: &CustomsAnomalyEvent) {
         match event {
-            CustomsAnomalyEvent::Recorded(r) => self.recorded = Some(r.clone()),
+            CustomsAnomalyEvent::Recorded(r) => self.recorded = Some((**r).clone()),
             CustomsAnomalyEvent::Settled(s) => self.settled = Some(s.clone()),
         }
     }

@@ -50,7 +50,7 @@ pub struct AnomalySettled {
 #[serde(tag = "type", content = "data")]
 pub enum CustomsAnomalyEvent {
     #[serde(rename = "CustomsAnomalyRecorded")]
-    Recorded(AnomalyRecorded),
+    Recorded(Box<AnomalyRecorded>),
     #[serde(rename = "CustomsAnomalySettled")]
     Settled(AnomalySettled),
 }

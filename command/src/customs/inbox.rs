@@ -363,7 +363,7 @@ pub(super) async fn anomaly(
     let ctx = state.ctx(&actor);
     let cmd = Command::<AnomalyState>::create(&state.store, id, system_metadata(&actor, None));
     match execute(cmd, |s, _| {
-        s.decide(AnomalyCommand::Record(recorded.clone()), &ctx)
+        s.decide(AnomalyCommand::Record(Box::new(recorded.clone())), &ctx)
     })
     .await
     {

@@ -357,8 +357,11 @@ pub fn build(cop_no: &str, ty: TypeCode, data: &DeclarationData) -> Result<Messa
         xml.push_str("    </DecList>\n");
     }
     xml.push_str("  </DecLists>\n");
-    if let Some(note) = text(&data.note) {
-        if note.chars().all(xml_char) && note.chars().count() <= 255 {
+    if let Some(note) = text(&data.note)
+        && note.chars().all(xml_char)
+        && note.chars().count() <= 255
+    {
+        {
             xml.push_str("  <DecFreeTxt>\n    <Notes>");
             escape(&mut xml, &note);
             xml.push_str("</Notes>\n  </DecFreeTxt>\n");

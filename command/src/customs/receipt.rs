@@ -281,10 +281,10 @@ pub fn parse(bytes: &[u8], limits: &Limits) -> Result<Vec<CustomsReceipt>, Unrea
                         _ => {}
                     }
                 }
-                if name == "DEC_RESULT" {
-                    if let Some(b) = current.take() {
-                        out.push(b.finish(out.len() + 1)?);
-                    }
+                if name == "DEC_RESULT"
+                    && let Some(b) = current.take()
+                {
+                    out.push(b.finish(out.len() + 1)?);
                 }
                 if stack.is_empty() {
                     root_done = true;

@@ -521,7 +521,7 @@ fn failed_files(folder: &Folder) -> Vec<FailedFile> {
             })
         })
         .collect();
-    out.sort_by(|a, b| b.failed_at.cmp(&a.failed_at));
+    out.sort_by_key(|f| std::cmp::Reverse(f.failed_at));
     out.truncate(200);
     out
 }
