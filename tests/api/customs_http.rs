@@ -282,20 +282,26 @@ async fn the_channel_over_http(pool: PgPool) {
     )
     .await;
     assert_eq!(h["data"]["customs"]["status"], "ok", "{h}");
-    let m = app
-        .client
-        .get(app.url("/metrics"))
-        .send()
-        .await
-        .expect("metrics")
-        .text()
-        .await
-        .expect("text");
-    assert!(
-        m.contains("clearway_customs_receipts_total{code=\"L\"} 1"),
-        "{m}"
-    );
-    assert!(m.contains("clearway_customs_anomalies_open 0"), "{m}");
+    // The counters read the read models, which follow the settling within moments.
+    let start = std::time::Instant::now();
+    loop {
+        let m = app
+            .client
+            .get(app.url("/metrics"))
+            .send()
+            .await
+            .expect("metrics")
+            .text()
+            .await
+            .expect("text");
+        if m.contains("clearway_customs_receipts_total{code=\"L\"} 1")
+            && m.contains("clearway_customs_anomalies_open 0")
+        {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "{m}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
     drain(&state, &ex.folder).await;
 
     // An unreadable folder: health says degraded, commands still answer.

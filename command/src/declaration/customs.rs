@@ -78,6 +78,17 @@ impl CustomsTrack {
         }
     }
 
+    /// Whether customs may answer `cop_no`: a message sent, or the one last asked for (its
+    /// sending may be recorded a moment after the file was written). A refused one was never
+    /// sent.
+    pub fn answerable(&self, cop_no: &str) -> bool {
+        match self.messages.get(cop_no).map(String::as_str) {
+            Some("sent") => true,
+            Some(_) => false,
+            None => self.latest.as_deref() == Some(cop_no),
+        }
+    }
+
     /// A status move: set by the receipt just recorded, or by something else.
     pub(super) fn moved(&mut self) {
         self.status_set_by = self.moving.take();
@@ -221,9 +232,9 @@ fn receipt_events(
     if receipt_meaning(code).is_none() {
         return Err(anomaly(format!("unknown receipt code {code:?}")));
     }
-    if !t.messages.contains_key(&receipt.cop_no) && t.latest.as_deref() != Some(&receipt.cop_no) {
+    if !t.answerable(&receipt.cop_no) {
         return Err(anomaly(format!(
-            "{} is not a message of this declaration",
+            "{} is not a message sent for this declaration",
             receipt.cop_no
         )));
     }
@@ -313,9 +324,9 @@ pub fn sp1_events(
             receipt.cop_no, receipt.notice_date
         )));
     }
-    if !t.messages.contains_key(&receipt.cop_no) {
+    if !t.answerable(&receipt.cop_no) {
         return Err(anomaly(format!(
-            "{} is not a message of this declaration",
+            "{} is not a message sent for this declaration",
             receipt.cop_no
         )));
     }
