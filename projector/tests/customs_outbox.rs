@@ -30,7 +30,7 @@ fn moved(
 
 async fn recorded(pool: &PgPool, id: Uuid) -> Vec<RecordedEvent> {
     let first = cop_no(id, 3);
-    let events = vec![
+    let events = [
         E::Drafted(Drafted {
             declaration_id: id,
             declaration_type: "IC".parse::<TypeCode>().expect("type"),
