@@ -183,7 +183,12 @@ async fn a_thousand_copies_are_one_event_and_order_does_not_matter(pool: PgPool)
     );
     drop_in(&s.ex, "dups.xml", &file(&vec![one.clone(); 1000]));
     drop_in(&s.ex, "dup-again.xml", &file(&[one]));
+    let started = Instant::now();
     scan(&s.state, &s.ex).await;
+    eprintln!(
+        "1001 copies of one receipt read and settled in {:?}",
+        started.elapsed()
+    );
     assert_eq!(
         stream_events(&pool, a, "DeclarationCustomsReceiptRecorded")
             .await

@@ -193,8 +193,13 @@ pub async fn scan_once(
                 moved += 1;
             }
             Ok(receipts) => {
+                // A copy of a receipt already in this file is the same receipt: recorded once
+                // (the store would append nothing for it anyway).
+                let mut seen_here = std::collections::HashSet::new();
                 for r in receipts {
-                    record(state, r, &name).await?;
+                    if seen_here.insert(serde_json::to_string(&r).unwrap_or_default()) {
+                        record(state, r, &name).await?;
+                    }
                 }
                 done(&inbox.folder, &path)?;
                 moved += 1;
