@@ -13,7 +13,9 @@
 #
 # Reads .env in the project folder when there is one (see .env.sample). Respects
 # DATABASE_URL, CLEARWAY_ADDR (127.0.0.1:8080), CLEARWAY_MODE (development),
-# CLEARWAY_JWT_SECRET, CLEARWAY_WEB_DIR (webapp/dist), RUST_LOG.
+# CLEARWAY_JWT_SECRET, CLEARWAY_WEB_DIR (webapp/dist), RUST_LOG; in development
+# CLEARWAY_CUSTOMS_DIR (.customs) and CLEARWAY_CUSTOMS_SIM_DELAY_MS (3000) for the channel
+# and its simulator of customs.
 set -euo pipefail
 
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
@@ -84,6 +86,18 @@ say "migrating"
 say "seeding ($CLEARWAY_MODE)"
 "$bin" seed
 
+# Development: the customs channel on a folder of its own, with the simulator of customs
+# playing the other side (docs/customs.md), stopped with the server.
+if [ "$CLEARWAY_MODE" = development ]; then
+	export CLEARWAY_CUSTOMS_DIR="${CLEARWAY_CUSTOMS_DIR:-$CLEARWAY_ROOT/.customs}"
+	mkdir -p "$CLEARWAY_CUSTOMS_DIR"
+	"$bin" customs-sim --delay-ms "${CLEARWAY_CUSTOMS_SIM_DELAY_MS:-3000}" &
+	sim_pid=$!
+	trap 'kill "$sim_pid" 2>/dev/null' EXIT INT TERM
+	"$bin" serve
+	exit $?
+fi
+
 url="http://$show_host:$addr_port"
 {
 	echo
@@ -97,6 +111,7 @@ url="http://$show_host:$addr_port"
 		echo "    admin                 admin"
 		echo "    superadmin            super admin"
 		echo "    auditor               compliance reviewer (reads the audit log)"
+		echo "  customs:   $CLEARWAY_CUSTOMS_DIR (a simulator of customs answers the messages; docs/customs.md)"
 	else
 		echo "  mode $CLEARWAY_MODE: no demo accounts"
 	fi

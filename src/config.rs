@@ -80,6 +80,65 @@ pub struct Config {
     /// (docs/architecture.md, "Untrusted documents").
     #[command(flatten)]
     pub reader: ReaderConfig,
+    /// The customs channel: the exchange folder and its workers (docs/customs.md).
+    #[command(flatten)]
+    pub customs: CustomsConfig,
+}
+
+/// The customs channel (docs/customs.md): unset `CLEARWAY_CUSTOMS_DIR` turns it off.
+#[derive(Debug, Clone, Args)]
+pub struct CustomsConfig {
+    /// The exchange folder (`outbox/`, `inbox/`, `done/`, `failed/` inside it); made when
+    /// missing. Unset: nothing is sent to customs and no receipt is read (declarations still
+    /// queue their messages, written once it is set).
+    #[arg(long, env = "CLEARWAY_CUSTOMS_DIR")]
+    pub customs_dir: Option<PathBuf>,
+    /// The shared secret of the receipts push (`POST /api/v1/customs/receipts`, HMAC-SHA256);
+    /// unset: no push.
+    #[arg(long, env = "CLEARWAY_CUSTOMS_PUSH_SECRET", hide_env_values = true)]
+    pub customs_push_secret: Option<String>,
+    /// Seconds a pushed request's timestamp may be from now.
+    #[arg(long, env = "CLEARWAY_CUSTOMS_PUSH_WINDOW_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(10..=3600))]
+    pub customs_push_window_secs: u64,
+    /// Seconds the oldest receipt file may wait in inbox/ before health says degraded.
+    #[arg(long, env = "CLEARWAY_CUSTOMS_BACKLOG_SECS", default_value_t = 300, value_parser = clap::value_parser!(u64).range(1..=86400))]
+    pub customs_backlog_secs: u64,
+}
+
+impl Default for CustomsConfig {
+    fn default() -> Self {
+        Self {
+            customs_dir: None,
+            customs_push_secret: None,
+            customs_push_window_secs: 300,
+            customs_backlog_secs: 300,
+        }
+    }
+}
+
+impl CustomsConfig {
+    /// The exchange folder, when the channel is on.
+    pub fn folder(&self) -> Option<command::customs::Folder> {
+        self.customs_dir
+            .as_ref()
+            .filter(|d| !d.as_os_str().is_empty())
+            .map(command::customs::Folder::new)
+    }
+
+    /// What the channel's routes and the health report need.
+    pub fn channel(&self) -> command::customs::routes::Channel {
+        command::customs::routes::Channel {
+            folder: self.folder(),
+            push_secret: self
+                .customs_push_secret
+                .clone()
+                .filter(|s| !s.trim().is_empty()),
+            push_window: std::time::Duration::from_secs(self.customs_push_window_secs.max(10)),
+            backlog_degraded_after: std::time::Duration::from_secs(
+                self.customs_backlog_secs.max(1),
+            ),
+        }
+    }
 }
 
 /// The document reader's child processes (`clearway read-document`) and their limits.

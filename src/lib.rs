@@ -3,6 +3,7 @@
 
 pub mod audit;
 pub mod config;
+pub mod customs_sim;
 pub mod housekeeping;
 pub mod openapi;
 pub mod operations;

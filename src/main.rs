@@ -67,6 +67,9 @@ enum Command {
         #[arg(long)]
         from: chrono::NaiveDate,
     },
+    /// Play customs on the exchange folder (docs/customs.md): answer each message in
+    /// outbox/ with receipts in inbox/.
+    CustomsSim(clearway::customs_sim::SimArgs),
 }
 
 fn telemetry(json: bool) {
@@ -112,6 +115,10 @@ async fn run() -> anyhow::Result<()> {
         )?;
         std::process::exit(if held { 0 } else { 1 });
     }
+    // The simulator of customs needs no database.
+    if let Command::CustomsSim(args) = &cli.command {
+        return clearway::customs_sim::run(args.clone(), config.customs.customs_dir.clone()).await;
+    }
     // The secret that names data subjects: needed wherever personal data is written or an
     // erasure names its subject by number.
     let needs_secret = matches!(
@@ -123,6 +130,8 @@ async fn run() -> anyhow::Result<()> {
         .install(config.development(), needs_secret)?;
     let pool = startup::connect(&config).await?;
     match cli.command {
+        // Answered above, before the database.
+        Command::CustomsSim(_) => {}
         Command::Migrate => {
             startup::MIGRATOR.run(&pool).await.context("migrating")?;
             println!("migrations applied");

@@ -12,13 +12,19 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 
 /// The operations routes, with their documentation.
-pub fn routes(pool: PgPool, auth: Auth, development: bool) -> OpenApiRouter {
+pub fn routes(
+    pool: PgPool,
+    auth: Auth,
+    development: bool,
+    customs: command::customs::routes::Channel,
+) -> OpenApiRouter {
     let health = OpenApiRouter::new()
         .routes(routes!(health))
         .routes(routes!(metrics))
         .with_state(HealthState {
             pool: pool.clone(),
             development,
+            customs,
         });
     let admin = OpenApiRouter::new()
         .routes(routes!(resume_projection))
@@ -30,6 +36,34 @@ pub fn routes(pool: PgPool, auth: Auth, development: bool) -> OpenApiRouter {
 struct HealthState {
     pool: PgPool,
     development: bool,
+    customs: command::customs::routes::Channel,
+}
+
+/// The customs channel in the health report (docs/customs.md).
+#[derive(Serialize)]
+#[serde(rename_all = "camelCase")]
+struct CustomsHealth {
+    /// `ok`, `degraded` or `off` (no exchange folder configured).
+    status: &'static str,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    problem: Option<String>,
+    inbox_backlog: i64,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    inbox_oldest_secs: Option<u64>,
+}
+
+fn customs_health(channel: &command::customs::routes::Channel) -> CustomsHealth {
+    let (backlog, oldest, problem) = command::customs::routes::folder_state(channel);
+    CustomsHealth {
+        status: match (&channel.folder, &problem) {
+            (None, _) => "off",
+            (Some(_), Some(_)) => "degraded",
+            (Some(_), None) => "ok",
+        },
+        problem,
+        inbox_backlog: backlog,
+        inbox_oldest_secs: oldest,
+    }
 }
 
 #[derive(Serialize)]
@@ -41,6 +75,7 @@ struct Health {
     commit: &'static str,
     database: &'static str,
     projections: Vec<projector::runtime::ProjectionStatus>,
+    customs: CustomsHealth,
 }
 
 /// Health and read-model lag
@@ -57,7 +92,8 @@ async fn health(State(state): State<HealthState>) -> Result<api::Ok<Health>, Api
     })?;
     // A stopped projection (an event it cannot apply) leaves its read model behind until an
     // admin resumes it: the service answers, degraded; the projection names the event.
-    let degraded = projections.iter().any(|p| p.stopped.is_some());
+    let customs = customs_health(&state.customs);
+    let degraded = projections.iter().any(|p| p.stopped.is_some()) || customs.status == "degraded";
     Ok(api::ok(Health {
         status: if degraded { "degraded" } else { "ok" },
         mode: if state.development {
@@ -69,6 +105,7 @@ async fn health(State(state): State<HealthState>) -> Result<api::Ok<Health>, Api
         commit: option_env!("CLEARWAY_COMMIT").unwrap_or("unknown"),
         database: "ok",
         projections,
+        customs,
     }))
 }
 
@@ -145,6 +182,9 @@ async fn metrics(State(state): State<HealthState>) -> Response {
             ));
         }
     }
+    if let Err(e) = customs_metrics(&state, &mut out).await {
+        tracing::warn!(error = %e, "metrics: the customs channel's counters could not be read");
+    }
     (
         [(
             axum::http::header::CONTENT_TYPE,
@@ -153,6 +193,76 @@ async fn metrics(State(state): State<HealthState>) -> Response {
         out,
     )
         .into_response()
+}
+
+/// The customs channel's counters (docs/customs.md).
+async fn customs_metrics(state: &HealthState, out: &mut String) -> Result<(), sqlx::Error> {
+    let (waiting, written, refused): (i64, i64, i64) = sqlx::query_as(
+        "SELECT count(*) FILTER (WHERE status IN ('pending', 'writing')),
+                count(*) FILTER (WHERE status = 'sent'),
+                count(*) FILTER (WHERE status = 'refused')
+           FROM customs_messages",
+    )
+    .fetch_one(&state.pool)
+    .await?;
+    let receipts: Vec<(String, i64)> = sqlx::query_as(
+        "SELECT channel, count(*) FROM rm_customs_receipts GROUP BY channel ORDER BY channel",
+    )
+    .fetch_all(&state.pool)
+    .await?;
+    let anomalies: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM rm_customs_anomalies WHERE settled_at IS NULL")
+            .fetch_one(&state.pool)
+            .await?;
+    let (backlog, oldest, _) = command::customs::routes::folder_state(&state.customs);
+    let mut gauge = |name: &str, kind: &str, help: &str, value: f64| {
+        out.push_str(&format!(
+            "# HELP {name} {help}\n# TYPE {name} {kind}\n{name} {value}\n"
+        ));
+    };
+    gauge(
+        "clearway_customs_messages_waiting",
+        "gauge",
+        "Customs messages waiting to be written to outbox/.",
+        waiting as f64,
+    );
+    gauge(
+        "clearway_customs_messages_written_total",
+        "counter",
+        "Customs messages written to outbox/.",
+        written as f64,
+    );
+    gauge(
+        "clearway_customs_messages_refused_total",
+        "counter",
+        "Customs messages refused as not valid against their schema.",
+        refused as f64,
+    );
+    gauge(
+        "clearway_customs_anomalies_open",
+        "gauge",
+        "Customs anomalies not settled yet.",
+        anomalies as f64,
+    );
+    gauge(
+        "clearway_customs_inbox_backlog",
+        "gauge",
+        "Receipt files waiting in inbox/.",
+        backlog as f64,
+    );
+    gauge(
+        "clearway_customs_inbox_oldest_seconds",
+        "gauge",
+        "Age of the oldest receipt file waiting in inbox/.",
+        oldest.unwrap_or(0) as f64,
+    );
+    out.push_str("# HELP clearway_customs_receipts_total Customs receipts recorded, by code.\n# TYPE clearway_customs_receipts_total counter\n");
+    for (code, n) in receipts {
+        out.push_str(&format!(
+            "clearway_customs_receipts_total{{code=\"{code}\"}} {n}\n"
+        ));
+    }
+    Ok(())
 }
 
 #[derive(Clone)]

@@ -150,6 +150,17 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
             },
         );
     }
+    // The customs channel's writer (docs/customs.md), when the exchange folder is set.
+    if let Some(folder) = config.customs.folder() {
+        if let Err(e) = folder.ensure() {
+            tracing::warn!(error = %e, folder = %folder.root.display(), "customs: the exchange folder cannot be made; will retry");
+        }
+        command::customs::outbox::spawn(command_state.clone(), folder.clone());
+        command::customs::inbox::spawn(
+            command_state.clone(),
+            command::customs::inbox::Inbox::new(folder),
+        );
+    }
     // Reads (and their minPosition waits, against the replica's copy of the checkpoints) go
     // to the replica when there is one; everything that writes stays on the primary.
     let read_pool = match config.read_database_url.as_deref().map(str::trim) {
@@ -181,13 +192,19 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
             query_state.auth.clone(),
             audit_key,
         ));
-    let operations =
-        crate::operations::routes(pool, query_state.auth.clone(), config.development());
+    let operations = crate::operations::routes(
+        pool,
+        query_state.auth.clone(),
+        config.development(),
+        config.customs.channel(),
+    );
+    let customs = command::customs::routes::router(command_state.clone(), config.customs.channel());
     // The annotated routes, mounted with their documentation.
     let (documented, generated) = query::documented(query_state)
         .merge(operations)
         .merge(audit)
         .merge(command::routes(command_state, identity))
+        .merge(customs)
         .split_for_parts();
     let app = Router::new()
         .merge(documented)

@@ -97,6 +97,11 @@ pub const PERMISSIONS: &[(&str, &str, &str)] = &[
         "删除个人数据",
         "Erase a data subject's personal data",
     ),
+    (
+        "customs:management",
+        "海关通道管理",
+        "Customs channel management",
+    ),
 ];
 
 const OPERATOR: &[&str] = &[

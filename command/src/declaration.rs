@@ -9,6 +9,7 @@
 //! field.
 
 mod commands;
+pub mod customs;
 mod decide;
 mod diff;
 mod messages;

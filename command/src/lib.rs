@@ -10,6 +10,8 @@ pub mod contact_book;
 pub mod csv_text;
 pub mod customer;
 pub mod customer_ref;
+pub mod customs;
+pub mod customs_anomaly;
 pub mod data_subject;
 pub mod declaration;
 pub mod handler;

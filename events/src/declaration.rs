@@ -28,6 +28,7 @@ pub const PERSONAL: Personal = Personal {
 };
 
 mod codes;
+pub mod customs;
 mod upcast;
 pub use codes::{DeclarationClass, DeclarationStatus, Direction, TypeCode};
 
@@ -379,6 +380,14 @@ pub enum DeclarationEvent {
     ExceptionResolved(ExceptionResolved),
     #[serde(rename = "DeclarationExceptionVoided")]
     ExceptionVoided(ExceptionMove),
+    #[serde(rename = "DeclarationCustomsMessageSent")]
+    CustomsMessageSent(customs::CustomsMessageSent),
+    #[serde(rename = "DeclarationCustomsMessageRefused")]
+    CustomsMessageRefused(customs::CustomsMessageRefused),
+    #[serde(rename = "DeclarationCustomsResendRequested")]
+    CustomsResendRequested(customs::CustomsResendRequested),
+    #[serde(rename = "DeclarationCustomsReceiptRecorded")]
+    CustomsReceiptRecorded(customs::CustomsReceiptRecorded),
 }
 
 impl DeclarationEvent {
@@ -400,6 +409,10 @@ impl DeclarationEvent {
             Self::ExceptionRaised(_) => "exception-raise",
             Self::ExceptionResolved(_) => "exception-resolve",
             Self::ExceptionVoided(_) => "exception-void",
+            Self::CustomsMessageSent(_) => "customs-send",
+            Self::CustomsMessageRefused(_) => "customs-refuse",
+            Self::CustomsResendRequested(_) => "customs-resend",
+            Self::CustomsReceiptRecorded(_) => "customs-receipt",
         }
     }
 
@@ -407,7 +420,11 @@ impl DeclarationEvent {
     pub fn status_change(&self) -> Option<(Option<DeclarationStatus>, DeclarationStatus)> {
         match self {
             Self::Drafted(_) => Some((None, DeclarationStatus::Draft)),
-            Self::Edited(_) => None,
+            Self::Edited(_)
+            | Self::CustomsMessageSent(_)
+            | Self::CustomsMessageRefused(_)
+            | Self::CustomsResendRequested(_)
+            | Self::CustomsReceiptRecorded(_) => None,
             Self::Amended(a) => Some((Some(a.from), a.to)),
             Self::ExceptionResolved(r) => Some((Some(r.from), r.to)),
             Self::Submitted(t)
@@ -450,6 +467,10 @@ impl DomainEvent for DeclarationEvent {
             Self::ExceptionRaised(_) => "DeclarationExceptionRaised",
             Self::ExceptionResolved(_) => "DeclarationExceptionResolved",
             Self::ExceptionVoided(_) => "DeclarationExceptionVoided",
+            Self::CustomsMessageSent(_) => "DeclarationCustomsMessageSent",
+            Self::CustomsMessageRefused(_) => "DeclarationCustomsMessageRefused",
+            Self::CustomsResendRequested(_) => "DeclarationCustomsResendRequested",
+            Self::CustomsReceiptRecorded(_) => "DeclarationCustomsReceiptRecorded",
         }
     }
 
@@ -530,6 +551,10 @@ where
         "DeclarationExceptionRaised" => E::ExceptionRaised(data(event, de)?),
         "DeclarationExceptionResolved" => E::ExceptionResolved(data(event, de)?),
         "DeclarationExceptionVoided" => E::ExceptionVoided(data(event, de)?),
+        "DeclarationCustomsMessageSent" => E::CustomsMessageSent(data(event, de)?),
+        "DeclarationCustomsMessageRefused" => E::CustomsMessageRefused(data(event, de)?),
+        "DeclarationCustomsResendRequested" => E::CustomsResendRequested(data(event, de)?),
+        "DeclarationCustomsReceiptRecorded" => E::CustomsReceiptRecorded(data(event, de)?),
         other => {
             return Err(StoreError::Corrupt {
                 event_id: event.event_id,

@@ -14,6 +14,7 @@ pub mod ai_draft;
 pub mod clearance_exception;
 pub mod contact_book;
 pub mod customer;
+pub mod customs_anomaly;
 pub mod data_subject;
 pub mod declaration;
 pub mod mapping_scheme;

@@ -107,6 +107,12 @@ fn row_of(event: &DeclarationEvent) -> Row<'_> {
         DeclarationEvent::ExceptionRaised(m) | DeclarationEvent::ExceptionVoided(m) => {
             row.reason = m.reason.as_deref();
         }
+        DeclarationEvent::CustomsReceiptRecorded(r) => {
+            row.reason = r.receipt.note.as_deref();
+            row.receipt_code = Some(&r.receipt.channel);
+        }
+        DeclarationEvent::CustomsResendRequested(r) => row.reason = r.reason.as_deref(),
+        DeclarationEvent::CustomsMessageSent(_) | DeclarationEvent::CustomsMessageRefused(_) => {}
         DeclarationEvent::Submitted(t)
         | DeclarationEvent::Withdrawn(t)
         | DeclarationEvent::Reviewed(t)

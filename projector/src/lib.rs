@@ -14,6 +14,7 @@ pub mod audit_chain;
 pub mod clearance_exception_list;
 pub mod contact_books;
 pub mod customer_directory;
+pub mod customs_outbox;
 mod declaration_feed;
 pub mod declaration_history;
 pub mod declaration_list;
@@ -119,6 +120,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         upload_log::projection(),
         clearance_exception_list::projection(),
         exception_outbox::projection(),
+        customs_outbox::projection(),
         contact_books::projection(),
         audit_chain::projection(),
     ]

@@ -262,6 +262,19 @@ fn schemas() -> Vec<(&'static str, S)> {
                             "",
                         ),
                     ),
+                    (
+                        "customs",
+                        open_object(
+                            "The customs channel (docs/customs.md).",
+                            vec![
+                                ("status", string_enum("", &["ok", "degraded", "off"])),
+                                ("problem", string("Why it is degraded.")),
+                                ("inboxBacklog", integer("Receipt files waiting in inbox/.")),
+                                ("inboxOldestSecs", integer("Age of the oldest of them.")),
+                            ],
+                            &["status", "inboxBacklog"],
+                        ),
+                    ),
                 ],
                 &["status", "database", "projections"],
             ),

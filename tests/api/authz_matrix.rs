@@ -67,6 +67,8 @@ const MAINTAIN_ANY: &[&str] = &["staff:maintain", "customers:maintain"];
 const NONE: &[&str] = &[];
 const CLEAR: &[&str] = &["clearance:management"];
 const AUDIT: &[&str] = &["audit:read"];
+const CUSTOMS: &[&str] = &["customs:management"];
+const CUSTOMS_READ: &[&str] = &["customs:management", "declarations:management"];
 const AUDIT_EXPORT: &[&str] = &["audit:export"];
 
 fn no_channels() -> Value {
@@ -198,6 +200,15 @@ pub const ROWS: &[Row] = &[
     Row { method: "POST", route: "/api/v1/clearance-exceptions/{id}/void", call: "/api/v1/clearance-exceptions/{exc}/void", needs: CLEAR, body: empty, expect: ["401", "403", "404", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/clearance-exceptions/{id}/documents", call: "/api/v1/clearance-exceptions/{exc}/documents", needs: CLEAR, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/clearance-exceptions/{id}/documents/{documentId}", call: "/api/v1/clearance-exceptions/{exc}/documents/{doc}", needs: CLEAR, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
+    // --- the customs channel: staff with customs:management (admins by default; a declaration's messages also with declarations:management); the push is signed, not signed in (unconfigured here: 409)
+    Row { method: "GET", route: "/api/v1/declarations/{id}/customs-messages", call: "/api/v1/declarations/{decl}/customs-messages", needs: CUSTOMS_READ, body: empty, expect: ["401", "403", "403", "ok", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/declarations/{id}/customs-messages/{copNo}", call: "/api/v1/declarations/{decl}/customs-messages/CW0000000000000000", needs: CUSTOMS_READ, body: empty, expect: ["401", "403", "403", "404", "404", "404", "403"] },
+    Row { method: "POST", route: "/api/v1/declarations/{id}/customs-messages/resend", call: "/api/v1/declarations/{decl}/customs-messages/resend", needs: CUSTOMS, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/customs/anomalies", call: "", needs: CUSTOMS, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "POST", route: "/api/v1/customs/anomalies/{id}/settle", call: "/api/v1/customs/anomalies/{missing}/settle", needs: CUSTOMS, body: empty, expect: ["401", "403", "403", "403", "404", "404", "403"] },
+    Row { method: "GET", route: "/api/v1/customs/summary", call: "", needs: CUSTOMS, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "POST", route: "/api/v1/customs/failed/{name}/reimport", call: "/api/v1/customs/failed/r1.xml/reimport", needs: CUSTOMS, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "POST", route: "/api/v1/customs/receipts", call: "", needs: NONE, body: empty, expect: ["ok", "ok", "ok", "ok", "ok", "ok", "ok"] },
     // --- master data: customers (their own), staff with customers:management
     Row { method: "GET", route: "/api/v1/trade-companies", call: "", needs: &["customers:management"], body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/trade-companies", call: "", needs: &["customers:management"], body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },

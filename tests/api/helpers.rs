@@ -52,6 +52,8 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
             reader_bin: Some(env!("CARGO_BIN_EXE_clearway").into()),
             ..Default::default()
         },
+        // The customs channel off: the customs tests turn it on with a folder of their own.
+        customs: Default::default(),
     }
 }
 

@@ -71,6 +71,8 @@ pub enum DeclarationCommand {
         exception_id: Uuid,
         reason: Option<String>,
     },
+    /// The customs channel (docs/customs.md): messages recorded, re-sends, receipts.
+    Customs(super::customs::CustomsCommand),
 }
 
 impl DeclarationCommand {
@@ -92,6 +94,7 @@ impl DeclarationCommand {
             Self::RaiseException { .. } => "exception-raise",
             Self::ResolveException { .. } => "exception-resolve",
             Self::VoidException { .. } => "exception-void",
+            Self::Customs(_) => "customs",
         }
     }
 }

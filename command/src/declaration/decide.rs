@@ -101,6 +101,7 @@ pub(super) fn decide(
             return amend(state, from, to, &reason, &changes, ctx);
         }
         C::RaiseException { exception_id } => return raise(state, from, exception_id),
+        C::Customs(c) => return super::customs::decide(state, from, c, ctx),
         C::ResolveException {
             exception_id,
             changes,

@@ -25,6 +25,8 @@ pub struct DeclarationState {
     /// The clearance exception holding the declaration in status 4, if any.
     pub open_exception: Option<Uuid>,
     pub data: DeclarationData,
+    /// Its customs messages and receipts (docs/customs.md).
+    pub customs: super::customs::CustomsTrack,
     /// Number of events applied (the stream version).
     pub version: i64,
 }
@@ -46,6 +48,7 @@ impl DeclarationState {
     fn move_to(&mut self, from: DeclarationStatus, to: DeclarationStatus) {
         self.previous_status = Some(from);
         self.status = Some(to);
+        self.customs.moved();
     }
 }
 
@@ -53,6 +56,7 @@ impl DeclarationState {
     /// Folds one event into the state ([`Aggregate::evolve`](crate::aggregate::Aggregate::evolve)).
     pub(super) fn evolve_with(&mut self, event: &DeclarationEvent) {
         self.version += 1;
+        self.customs.evolve(event);
         match event {
             DeclarationEvent::Drafted(d) => {
                 self.id = d.declaration_id;
@@ -95,6 +99,10 @@ impl DeclarationState {
                 self.data = r.data.clone();
                 self.move_to(r.from, r.to);
             }
+            DeclarationEvent::CustomsMessageSent(_)
+            | DeclarationEvent::CustomsMessageRefused(_)
+            | DeclarationEvent::CustomsResendRequested(_)
+            | DeclarationEvent::CustomsReceiptRecorded(_) => {}
         }
     }
 }

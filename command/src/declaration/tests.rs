@@ -3,6 +3,7 @@
 
 mod amend;
 mod create_edit;
+mod customs;
 mod exception;
 mod form_check;
 mod limits;

@@ -254,6 +254,14 @@ impl<'e> Batch<'e> {
                 d.receipt_code = t.receipt_code.as_deref().or(d.receipt_code);
                 d.submitted_at = Some(event.recorded_at);
             }
+            DeclarationEvent::CustomsReceiptRecorded(r) => {
+                if r.effect != events::declaration::customs::ReceiptEffect::Late {
+                    d.receipt_code = Some(r.receipt.channel.as_str());
+                }
+            }
+            DeclarationEvent::CustomsMessageSent(_)
+            | DeclarationEvent::CustomsMessageRefused(_)
+            | DeclarationEvent::CustomsResendRequested(_) => {}
             DeclarationEvent::Withdrawn(t)
             | DeclarationEvent::Reviewed(t)
             | DeclarationEvent::Returned(t)

@@ -114,6 +114,11 @@ export const PERMISSIONS = [
     zh: '删除个人数据',
     en: 'Erase a data subject\'s personal data',
   },
+  {
+    code: 'customs:management',
+    zh: '海关通道管理',
+    en: 'Customs channel management',
+  },
 ] as const;
 
 /** A permission code the server knows. */

@@ -118,6 +118,7 @@ const platformEn: Messages['platform'] = {
   perm: {
     declarations_management: 'Declarations menu',
     clearance_management: 'Clearance exceptions menu',
+    customs_management: 'Customs channel',
     customers_management: 'Customer management menu',
     staff_management: 'Staff management menu',
     roles_management: 'Role management menu',

@@ -116,6 +116,7 @@ const platformZh = {
   perm: {
     declarations_management: '报关单管理菜单',
     clearance_management: '清关异常菜单',
+    customs_management: '海关通道',
     customers_management: '客户管理菜单',
     staff_management: '员工管理菜单',
     roles_management: '角色管理菜单',

@@ -33,6 +33,7 @@ describe('permission groups', () => {
       'staff:management',
       'roles:management',
       'ports:management',
+      'customs:management',
     ]);
     expect(g.button).toContain('ports:add-slic');
     expect(g.button).toContain('staff:permission:transfer');
@@ -48,7 +49,7 @@ describe('permission groups', () => {
     expect(g.button).toContain('personal-data:erase');
     expect(g.button).toContain('audit:export');
     expect(g.route.length + g.button.length + g.grant.length).toBe(ALL_CODES.length);
-    expect(ALL_CODES.length).toBe(22);
+    expect(ALL_CODES.length).toBe(23);
   });
 
   it('adds codes only the server knows once, after the known ones', () => {

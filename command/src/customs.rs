@@ -1,0 +1,13 @@
+//! The customs channel (docs/customs.md, the contract in CUSTOMS.md): declaration messages
+//! written to the exchange folder's `outbox/` ([`outbox`], made by [`message`]), receipts
+//! read from its `inbox/` ([`inbox`], parsed by [`receipt`]) and recorded on their
+//! declarations' streams.
+
+pub mod inbox;
+pub mod message;
+pub mod outbox;
+pub mod receipt;
+pub mod routes;
+pub mod sp1;
+
+pub use outbox::Folder;

@@ -1,0 +1,381 @@
+//! The receipt reader: a task of the server process that reads the exchange folder's
+//! `inbox/` (docs/customs.md). The environment has no file-system notification crate, so
+//! the folder is scanned every 250 ms (a scan lists the folder; a file is read once).
+//!
+//! **Complete files only.** A file is read once it has not changed for
+//! [`Inbox::settle`] (500 ms); one that still ends inside an element is left for the writer
+//! to finish, and moved to `failed/` only after [`Inbox::incomplete_after`] (30 s).
+//! Names starting with `.` and names not ending `.xml` are a writer's temporary files.
+//!
+//! **Nothing lost.** Each receipt is recorded on its declaration's stream through the one
+//! command path by the actor "customs" (idempotent by COP_NO, CHANNEL, NOTICE_DATE), or kept
+//! as an anomaly; only once every receipt of the file is in the store does the file move
+//! to `done/`. A failure to record (the database away) leaves the file where it is, and the
+//! next scan reads it again: what was recorded is recorded once.
+//!
+//! **Hostile files** (a DTD, an entity, too big, too deep, not UTF-8, not XML) are moved to
+//! `failed/` beside `<name>.why.txt` as soon as they are complete (the size is judged from
+//! the folder entry, before a byte is read).
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::{Duration, Instant, SystemTime};
+
+use api::{Actor, Role};
+use events::customs_anomaly::{AnomalyRecorded, anomaly_id};
+use events::declaration::customs::CustomsReceipt;
+use uuid::Uuid;
+
+use super::Folder;
+use super::receipt::{self, Limits, Unread};
+use crate::aggregate::{Aggregate, DomainError};
+use crate::customs_anomaly::{AnomalyCommand, AnomalyState};
+use crate::declaration::customs::{ANOMALY, CustomsCommand};
+use crate::declaration::{DeclarationCommand, DeclarationState};
+use crate::handler::{Command, CommandError, execute};
+use crate::http::{CommandState, system_metadata};
+
+/// The actor the receipts are recorded by.
+pub fn customs_actor() -> Actor {
+    Actor {
+        id: Uuid::nil(),
+        username: "customs".into(),
+        display_name: "海关 Customs".into(),
+        role: Role::SuperAdmin,
+        customer_id: None,
+        session_id: Uuid::nil(),
+    }
+}
+
+/// The reader's settings.
+#[derive(Debug, Clone)]
+pub struct Inbox {
+    pub folder: Folder,
+    pub limits: Limits,
+    /// A file unchanged this long is complete.
+    pub settle: Duration,
+    /// A file that still ends inside an element this long after it was first seen is failed.
+    pub incomplete_after: Duration,
+    /// Between two scans.
+    pub every: Duration,
+}
+
+impl Inbox {
+    pub fn new(folder: Folder) -> Self {
+        Self {
+            folder,
+            limits: Limits::default(),
+            settle: Duration::from_millis(500),
+            incomplete_after: Duration::from_secs(30),
+            every: Duration::from_millis(250),
+        }
+    }
+}
+
+/// What became of one receipt.
+#[derive(Debug, Clone, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "camelCase")]
+pub struct Outcome {
+    pub cop_no: String,
+    pub channel: String,
+    pub notice_date: String,
+    /// `recorded`, `duplicate` (recorded before) or `anomaly`.
+    pub result: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
+}
+
+/// The reader's memory between scans: when each incomplete file was first seen.
+#[derive(Default)]
+pub struct Seen {
+    first: HashMap<PathBuf, Instant>,
+}
+
+/// Starts the reader on the server's runtime.
+pub fn spawn(state: CommandState, inbox: Inbox) -> tokio::task::JoinHandle<()> {
+    tokio::spawn(async move {
+        let mut seen = Seen::default();
+        let mut warned = false;
+        loop {
+            match scan_once(&state, &inbox, &mut seen).await {
+                Ok(_) => warned = false,
+                Err(e) => {
+                    if !warned {
+                        tracing::warn!(error = %e, "customs reader: will retry");
+                        warned = true;
+                    }
+                }
+            }
+            tokio::time::sleep(inbox.every).await;
+        }
+    })
+}
+
+/// Why a scan stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum ScanError {
+    #[error("the inbox cannot be read: {0}")]
+    Io(#[from] std::io::Error),
+    #[error(transparent)]
+    Command(#[from] CommandError),
+}
+
+/// The files waiting in `inbox/` (receipt names only), oldest first.
+pub fn waiting(folder: &Folder) -> std::io::Result<Vec<(PathBuf, std::fs::Metadata)>> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(folder.inbox())? {
+        let entry = entry?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with('.') || !name.to_ascii_lowercase().ends_with(".xml") {
+            continue;
+        }
+        let meta = entry.metadata()?;
+        if meta.is_file() {
+            out.push((entry.path(), meta));
+        }
+    }
+    out.sort_by(|a, b| (a.1.modified().ok(), &a.0).cmp(&(b.1.modified().ok(), &b.0)));
+    Ok(out)
+}
+
+/// One pass over `inbox/`: answers how many files left it.
+pub async fn scan_once(
+    state: &CommandState,
+    inbox: &Inbox,
+    seen: &mut Seen,
+) -> Result<usize, ScanError> {
+    let files = waiting(&inbox.folder)?;
+    let now = SystemTime::now();
+    let mut moved = 0;
+    seen.first.retain(|p, _| files.iter().any(|(f, _)| f == p));
+    for (path, meta) in files {
+        let name = path
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        if meta.len() > inbox.limits.max_bytes {
+            fail(
+                &inbox.folder,
+                &path,
+                &format!(
+                    "the file is {} bytes; a receipt file holds at most {}",
+                    meta.len(),
+                    inbox.limits.max_bytes
+                ),
+            )?;
+            moved += 1;
+            continue;
+        }
+        let age = meta
+            .modified()
+            .ok()
+            .and_then(|m| now.duration_since(m).ok())
+            .unwrap_or_default();
+        if age < inbox.settle {
+            continue;
+        }
+        let bytes = match std::fs::read(&path) {
+            Ok(b) => b,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => continue,
+            Err(e) => return Err(e.into()),
+        };
+        match receipt::parse(&bytes, &inbox.limits) {
+            Err(Unread::Incomplete(why)) => {
+                let first = *seen.first.entry(path.clone()).or_insert_with(Instant::now);
+                if first.elapsed() >= inbox.incomplete_after {
+                    fail(&inbox.folder, &path, &format!("incomplete: {why}"))?;
+                    moved += 1;
+                }
+            }
+            Err(Unread::Refused(why)) => {
+                fail(&inbox.folder, &path, &why)?;
+                moved += 1;
+            }
+            Ok(receipts) => {
+                // A copy of a receipt already in this file is the same receipt: recorded once
+                // (the store would append nothing for it anyway).
+                let mut seen_here = std::collections::HashSet::new();
+                for r in receipts {
+                    if seen_here.insert(serde_json::to_string(&r).unwrap_or_default()) {
+                        record(state, r, &name).await?;
+                    }
+                }
+                done(&inbox.folder, &path)?;
+                moved += 1;
+            }
+        }
+    }
+    Ok(moved)
+}
+
+/// A free name in `dir` for `name` (`name`, else `<stem>.<n>.<ext>`).
+fn free_name(dir: &Path, name: &str) -> PathBuf {
+    let first = dir.join(name);
+    if !first.exists() {
+        return first;
+    }
+    let (stem, ext) = name.rsplit_once('.').unwrap_or((name, ""));
+    (1..)
+        .map(|n| dir.join(format!("{stem}.{n}.{ext}")))
+        .find(|p| !p.exists())
+        .unwrap_or(first)
+}
+
+fn done(folder: &Folder, path: &Path) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    std::fs::create_dir_all(folder.done())?;
+    std::fs::rename(path, free_name(&folder.done(), &name))
+}
+
+/// Moves `path` to `failed/` with `<name>.why.txt` beside it.
+pub fn fail(folder: &Folder, path: &Path, why: &str) -> std::io::Result<()> {
+    let name = path
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    std::fs::create_dir_all(folder.failed())?;
+    let target = free_name(&folder.failed(), &name);
+    let target_name = target
+        .file_name()
+        .unwrap_or_default()
+        .to_string_lossy()
+        .into_owned();
+    std::fs::write(
+        folder.failed().join(format!("{target_name}.why.txt")),
+        format!("{why}\n"),
+    )?;
+    std::fs::rename(path, &target)?;
+    tracing::warn!(file = %name, reason = %why, "customs reader: a receipt file was refused");
+    Ok(())
+}
+
+fn outcome(r: &CustomsReceipt, result: &str, reason: Option<String>) -> Outcome {
+    Outcome {
+        cop_no: r.cop_no.clone(),
+        channel: r.channel.clone(),
+        notice_date: r.notice_date.to_rfc3339(),
+        result: result.into(),
+        reason,
+    }
+}
+
+/// Records one receipt on its declaration, or as an anomaly.
+pub async fn record(
+    state: &CommandState,
+    receipt: CustomsReceipt,
+    source: &str,
+) -> Result<Outcome, CommandError> {
+    let declaration: Option<Uuid> =
+        sqlx::query_scalar("SELECT declaration_id FROM customs_messages WHERE cop_no = $1")
+            .bind(&receipt.cop_no)
+            .fetch_optional(&state.pool)
+            .await?;
+    let Some(id) = declaration else {
+        let reason = format!("{} is not the CopNo of any message sent", receipt.cop_no);
+        return anomaly(state, receipt, source, "unknown_cop_no", reason, None).await;
+    };
+    if receipt.channel == "Sp1" {
+        return super::sp1::record(state, id, receipt, source).await;
+    }
+    let actor = customs_actor();
+    let ctx = state.ctx(&actor);
+    let cmd = Command::<DeclarationState>::on(&state.store, id, system_metadata(&actor, None));
+    let appended = AtomicBool::new(false);
+    let decided = execute(cmd, |s, _| {
+        let r = s.decide(
+            DeclarationCommand::Customs(CustomsCommand::Receipt {
+                receipt: receipt.clone(),
+                source: source.to_string(),
+            }),
+            &ctx,
+        );
+        appended.store(r.as_ref().is_ok_and(|e| !e.is_empty()), Ordering::Relaxed);
+        r
+    })
+    .await;
+    settle_outcome(
+        state,
+        receipt,
+        source,
+        id,
+        decided.map(|_| appended.load(Ordering::Relaxed)),
+    )
+    .await
+}
+
+/// What an attempt to record a receipt on declaration `id` came to.
+pub async fn settle_outcome(
+    state: &CommandState,
+    receipt: CustomsReceipt,
+    source: &str,
+    id: Uuid,
+    decided: Result<bool, CommandError>,
+) -> Result<Outcome, CommandError> {
+    match decided {
+        Ok(false) => Ok(outcome(&receipt, "duplicate", None)),
+        Ok(true) => Ok(outcome(&receipt, "recorded", None)),
+        Err(CommandError::Domain(e)) => {
+            let (kind, reason) = classify(&e);
+            anomaly(state, receipt, source, kind, reason, Some(id)).await
+        }
+        Err(e) => Err(e),
+    }
+}
+
+fn classify(e: &DomainError) -> (&'static str, String) {
+    match e {
+        DomainError::Conflict(text) if text.starts_with(ANOMALY) => {
+            let reason = text[ANOMALY.len()..].to_string();
+            let kind = if reason.starts_with("unknown receipt code") {
+                "unknown_code"
+            } else if reason.contains("differs from the first") {
+                "different_copy"
+            } else if reason.contains("cannot take") {
+                "status"
+            } else {
+                "refused"
+            };
+            (kind, reason)
+        }
+        DomainError::NotFound => ("refused", "the declaration does not exist".into()),
+        other => ("refused", other.to_string()),
+    }
+}
+
+pub(super) async fn anomaly(
+    state: &CommandState,
+    receipt: CustomsReceipt,
+    source: &str,
+    kind: &str,
+    reason: String,
+    declaration_id: Option<Uuid>,
+) -> Result<Outcome, CommandError> {
+    let id = anomaly_id(&receipt);
+    let recorded = AnomalyRecorded {
+        kind: kind.to_string(),
+        reason: reason.clone(),
+        receipt: receipt.clone(),
+        source: source.to_string(),
+        declaration_id,
+    };
+    let actor = customs_actor();
+    let ctx = state.ctx(&actor);
+    let cmd = Command::<AnomalyState>::create(&state.store, id, system_metadata(&actor, None));
+    match execute(cmd, |s, _| {
+        s.decide(AnomalyCommand::Record(Box::new(recorded.clone())), &ctx)
+    })
+    .await
+    {
+        Ok(_) => {}
+        // Recorded before (a file read again after a crash).
+        Err(CommandError::VersionConflict) => {}
+        Err(e) => return Err(e),
+    }
+    Ok(outcome(&receipt, "anomaly", Some(reason)))
+}
