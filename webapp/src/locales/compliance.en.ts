@@ -19,6 +19,7 @@ const complianceEn: Strings<typeof complianceZh> = {
     title: 'Event log',
     streamType: 'Stream type',
     allStreamTypes: 'All',
+    showReads: 'Show reads of the log',
     eventType: 'Event type',
     actor: 'Actor',
     customerId: 'Customer ID',

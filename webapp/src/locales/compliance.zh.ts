@@ -15,6 +15,7 @@ const complianceZh = {
     title: '事件日志',
     streamType: '流类型',
     allStreamTypes: '全部',
+    showReads: '显示日志查阅记录',
     eventType: '事件类型',
     actor: '操作人',
     customerId: '客户 ID',

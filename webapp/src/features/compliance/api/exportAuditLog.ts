@@ -9,7 +9,10 @@ export type AuditLogFilter = Partial<
     'streamType' | 'eventType' | 'actor' | 'customerId' | 'trackingNumber' | 'from' | 'to',
     string
   >
->;
+> & {
+  /** Leave out the log's own reads (the `audit_access` streams). */
+  hideReads?: boolean;
+};
 
 /** Downloads the export; resolves with the file name (throws an ApiError on a 4xx). */
 export const exportAuditLog = (filter: AuditLogFilter) =>

@@ -4,7 +4,18 @@
 // the current filters as a verifiable export file (POST /api/v1/audit/exports), offered only
 // to whoever holds audit:export (the file carries payloads unmasked).
 import { Fragment, useState } from 'react';
-import { Alert, Anchor, Button, Group, Select, Stack, Table, Text, TextInput } from '@mantine/core';
+import {
+  Alert,
+  Anchor,
+  Button,
+  Checkbox,
+  Group,
+  Select,
+  Stack,
+  Table,
+  Text,
+  TextInput,
+} from '@mantine/core';
 import { IconChevronLeft, IconChevronRight, IconDownload, IconSearch } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
@@ -39,6 +50,8 @@ const FILTERS = [
   'trackingNumber',
   'from',
   'to',
+  // '1': show the log's own reads (the `audit_access` streams), hidden by default.
+  'reads',
 ] as const;
 type Filter = (typeof FILTERS)[number];
 const STREAM_TYPES = [
@@ -56,6 +69,18 @@ const STREAM_TYPES = [
   'audit_access',
 ];
 
+/** The URL's filters as the server takes them: reads hidden unless asked for. */
+function serverFilters(filters: Record<Filter, string>) {
+  const { reads, ...rest } = filters;
+  return { ...compactParams(rest), ...(reads === '1' ? {} : { hideReads: 'true' }) };
+}
+
+/** The same for the export's JSON body. */
+function exportFilters(filters: Record<Filter, string>) {
+  const { reads, ...rest } = filters;
+  return { ...compactParams(rest), ...(reads === '1' ? {} : { hideReads: true }) };
+}
+
 export default function LogPage() {
   const [search] = useSearchParams();
   // New filters (also by the browser's back button) start again at the newest page.
@@ -72,7 +97,7 @@ function LogView() {
   // The cursors of the pages before this one ("newer" pops one).
   const [cursors, setCursors] = useState<(number | null)[]>([]);
   const [before, setBefore] = useState<number | null>(null);
-  const params = { ...compactParams(filters), ...(before ? { before } : {}) };
+  const params = { ...serverFilters(filters), ...(before ? { before } : {}) };
   const query = useAuditEvents(params);
   const [open, setOpen] = useState<Record<number, boolean>>({});
   const [exporting, setExporting] = useState(false);
@@ -80,7 +105,7 @@ function LogView() {
   const exportLog = () => {
     setExporting(true);
     setExportError(null);
-    exportAuditLog(compactParams(filters))
+    exportAuditLog(exportFilters(filters))
       .catch((e: unknown) => setExportError(e instanceof Error ? e.message : String(e)))
       .finally(() => setExporting(false));
   };
@@ -314,6 +339,12 @@ function LogFilters({
         value={pickerValue(draft.to)}
         onChange={(v) => set('to', fromPickerValue(v))}
         w={210}
+      />
+      <Checkbox
+        label={t('compliance.log.showReads')}
+        checked={draft.reads === '1'}
+        onChange={(e) => set('reads', e.currentTarget.checked ? '1' : '')}
+        mb={8}
       />
       <Button type="submit" leftSection={<IconSearch size={16} />}>
         {t('compliance.log.search')}

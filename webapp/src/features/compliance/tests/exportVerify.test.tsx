@@ -100,7 +100,11 @@ describe('the export of the log', () => {
     await waitFor(() => expect(saved).toEqual(['audit-export-1125-1200.jsonl']));
     const posted = calls.find((c) => c.url.pathname === '/api/v1/audit/exports');
     expect(posted?.method).toBe('POST');
-    expect(posted?.body).toEqual({ trackingNumber: 'TN-1', from: '2026-11-25T00:00:00.000Z' });
+    expect(posted?.body).toEqual({
+      trackingNumber: 'TN-1',
+      from: '2026-11-25T00:00:00.000Z',
+      hideReads: true,
+    });
     click.mockRestore();
   });
 
