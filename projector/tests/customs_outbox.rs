@@ -25,6 +25,7 @@ fn moved(
         to,
         reason: None,
         receipt_code: None,
+        tax_estimate: None,
     })
 }
 

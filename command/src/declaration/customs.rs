@@ -272,6 +272,7 @@ fn receipt_events(
                 to: Completed,
                 reason: note,
                 receipt_code: Some(code.to_string()),
+                tax_estimate: None,
             }),
         ],
         (ReviewedNotCompleted, "E" | "Z" | "Y") => vec![
@@ -284,6 +285,7 @@ fn receipt_events(
                     format!("海关回执 {code}：{zh} / customs receipt {code}: {en}")
                 })),
                 receipt_code: Some(code.to_string()),
+                tax_estimate: None,
             }),
         ],
         // Sp1 is recorded with its clearance exception (`crate::customs::inbox`), which

@@ -974,6 +974,113 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/customs/anomalies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Customs anomalies
+         * @description Receipts the channel could not apply, newest first. Staff with `customs:management`.
+         */
+        get: operations["listCustomsAnomalies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customs/anomalies/{id}/settle": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Settle a customs anomaly
+         * @description Attach it to the declaration it belongs to, or dismiss it, with a note. Staff with
+         *     `customs:management`; a settled anomaly answers 409.
+         */
+        post: operations["settleCustomsAnomaly"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customs/failed/{name}/reimport": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Re-import a failed file
+         * @description Moves `failed/<name>` (fixed by staff) back to `inbox/`; its reason file goes. Staff
+         *     with `customs:management`; an unknown name is 404.
+         */
+        post: operations["reimportCustomsFile"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customs/receipts": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Push receipts
+         * @description The same XML as an inbox file (`DEC_RESULT` or `DEC_RESULTS`), for gateways that post.
+         *     No token: `X-Clearway-Timestamp` (Unix seconds, within the configured window of now) and
+         *     `X-Clearway-Signature` (hex HMAC-SHA256 of `<timestamp>.<body>` with
+         *     `CLEARWAY_CUSTOMS_PUSH_SECRET`); a request seen before is refused (401). Answers what
+         *     became of each receipt (`recorded`, `duplicate`, `anomaly` with the reason).
+         */
+        post: operations["pushCustomsReceipts"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/customs/summary": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The customs channel
+         * @description Messages waiting and written today, receipts today by code, the inbox backlog, the
+         *     failed files with their reasons and the open anomalies. Staff with `customs:management`.
+         */
+        get: operations["customsSummary"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/declarations": {
         parameters: {
             query?: never;
@@ -1151,6 +1258,69 @@ export interface paths {
          *     (`receiptCode`).
          */
         post: operations["completeDeclaration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/declarations/{id}/customs-messages": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A declaration's customs messages
+         * @description Every message queued for the declaration, oldest first, with its receipts. Staff with
+         *     `customs:management` or `declarations:management`.
+         */
+        get: operations["listCustomsMessages"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/declarations/{id}/customs-messages/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Send a declaration to customs again
+         * @description A declared declaration (status 2) is sent again under a new CopNo; the old message's
+         *     later receipts still count. Staff with `customs:management`.
+         */
+        post: operations["resendCustomsMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/declarations/{id}/customs-messages/{copNo}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Download a customs message
+         * @description The message's bytes exactly as written to `outbox/`. A message not written yet (or
+         *     refused) is 404.
+         */
+        get: operations["downloadCustomsMessage"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -2384,6 +2554,30 @@ export interface components {
             version: number;
             warnings: string[];
         };
+        AnomalyRow: {
+            channel: string;
+            copNo: string;
+            /** Format: uuid */
+            declarationId?: string | null;
+            /** Format: uuid */
+            id: string;
+            /** @description `unknown_cop_no`, `unknown_code`, `status`, `different_copy` or `refused`. */
+            kind: string;
+            /** Format: date-time */
+            noticeDate: string;
+            reason: string;
+            receipt: Record<string, never>;
+            /** Format: date-time */
+            recordedAt: string;
+            settledAction?: string | null;
+            /** Format: date-time */
+            settledAt?: string | null;
+            settledBy?: string | null;
+            /** Format: uuid */
+            settledDeclarationId?: string | null;
+            settledNote?: string | null;
+            source: string;
+        };
         /** @description One event of the log, as recorded. */
         AuditEvent: {
             /** Format: uuid */
@@ -2637,6 +2831,11 @@ export interface components {
             upsAccountSms: string | null;
             /** @default null */
             upsAccountWechat: string | null;
+        };
+        CodeCount: {
+            code: string;
+            /** Format: int64 */
+            count: number;
         };
         /** @description What every command answers. */
         CommandAnswer: {
@@ -3486,6 +3685,55 @@ export interface components {
             /** Format: int64 */
             version: number;
         };
+        /** @description The estimate of a declaration. */
+        Estimate: {
+            /**
+             * @description A part could not be computed (a missing rate, quantity or freight): the total is a
+             *     lower bound.
+             */
+            complete: boolean;
+            /** Format: double */
+            consumptionTax: number;
+            /**
+             * Format: double
+             * @description Goods + freight + insurance on import (CIF); the goods value otherwise.
+             */
+            dutiableCny?: number | null;
+            /**
+             * Format: double
+             * @description Totals levied (after the thresholds), CNY.
+             */
+            duty: number;
+            /** @description What is not levied and why (the thresholds). */
+            exemptions: components["schemas"]["Note"][];
+            /** Format: double */
+            freightCny?: number | null;
+            /**
+             * Format: double
+             * @description Goods value in CNY (lines' totals converted).
+             */
+            goodsCny?: number | null;
+            /** Format: double */
+            insuranceCny?: number | null;
+            /** @description The date whose tables were used (`YYYY-MM-DD`). */
+            judgedOn: string;
+            /**
+             * Format: double
+             * @description Goods value + total tax: what the recipient pays on import.
+             */
+            landedCny?: number | null;
+            lines: components["schemas"]["LineEstimate"][];
+            /** @description Why the estimate is incomplete, and limits about to be passed. */
+            notes: components["schemas"]["Note"][];
+            /** Format: double */
+            personalTax: number;
+            regime: components["schemas"]["Regime"];
+            tables: components["schemas"]["TableUsed"][];
+            /** Format: double */
+            total: number;
+            /** Format: double */
+            vat: number;
+        };
         EventsPage: {
             /**
              * Format: int64
@@ -3752,6 +4000,13 @@ export interface components {
             /** @description Customer account; empty for all. */
             username?: string | null;
         };
+        /** @description A file in `failed/` and why. */
+        FailedFile: {
+            /** Format: date-time */
+            failedAt?: string | null;
+            name: string;
+            reason: string;
+        };
         /** @description One changed field. */
         FieldChange: {
             /** @description JSON path, e.g. `grossWeight` or `declarationGoodsInfo[3]`. */
@@ -3794,6 +4049,11 @@ export interface components {
              */
             judgedOn: string;
             problems: components["schemas"]["FormProblem"][];
+            /**
+             * @description The duties-and-taxes estimate (docs/taxes.md): per line and in total, each tax with
+             *     its rate and basis, what is exempt and why, what is missing, the tables used.
+             */
+            tax: components["schemas"]["Estimate"];
             /** @description No problem at all: a submit would pass the form's rules. */
             valid: boolean;
         };
@@ -3865,6 +4125,25 @@ export interface components {
         /** @description Liveness and read-model lag. */
         Health: {
             commit?: string;
+            /** @description The customs channel (docs/customs.md). */
+            customs?: {
+                /**
+                 * Format: int64
+                 * @description Receipt files waiting in inbox/.
+                 */
+                inboxBacklog: number;
+                /**
+                 * Format: int64
+                 * @description Age of the oldest of them.
+                 */
+                inboxOldestSecs?: number;
+                /** @description Why it is degraded. */
+                problem?: string;
+                /** @enum {string} */
+                status: "ok" | "degraded" | "off";
+            } & {
+                [key: string]: unknown;
+            };
             /** @enum {string} */
             database: "ok";
             /** @enum {string} */
@@ -3992,6 +4271,23 @@ export interface components {
             source: components["schemas"]["HsSource"];
             tariffLine?: null | components["schemas"]["TariffLineRef"];
         };
+        LineEstimate: {
+            /** @description The personal-articles category (1, 2, 3) when known. */
+            category?: string | null;
+            consumptionTax?: null | components["schemas"]["TaxItem"];
+            duty?: null | components["schemas"]["TaxItem"];
+            goodsCode?: string | null;
+            index: number;
+            notes: components["schemas"]["Note"][];
+            personalTax?: null | components["schemas"]["TaxItem"];
+            /**
+             * Format: double
+             * @description The line's dutiable value in CNY (its share of freight and insurance included on
+             *     import), when it can be told.
+             */
+            valueCny?: number | null;
+            vat?: null | components["schemas"]["TaxItem"];
+        };
         /** @description The filter as asked for (every field optional; all of them: the whole log). */
         LogFilterBody: {
             /** @description The acting user's login (metadata `actorName`, case-insensitive). */
@@ -4008,6 +4304,11 @@ export interface components {
              * @description Recorded at or after (RFC 3339).
              */
             from?: string | null;
+            /**
+             * @description Leave out the reads of the log itself (the `audit_access` streams: who read, exported
+             *     or verified it); default false. A `streamType` of `audit_access` shows them anyway.
+             */
+            hideReads?: boolean | null;
             /**
              * Format: uuid
              * @description One stream's events.
@@ -4209,6 +4510,23 @@ export interface components {
             from: string;
             /** @example 035 */
             to: string;
+        };
+        /** @description One message sent (or to send) for a declaration. */
+        MessageRow: {
+            copNo: string;
+            /** Format: date-time */
+            createdAt: string;
+            /** @description Why it was refused or skipped, or the last failed attempt. */
+            error?: string | null;
+            fileName: string;
+            /** @description `declaration` or `supplement`. */
+            kind: string;
+            receipts: components["schemas"]["ReceiptRow"][];
+            sha256?: string | null;
+            /** @description `pending`, `writing`, `sent`, `refused` or `skipped`. */
+            status: string;
+            /** Format: date-time */
+            writtenAt?: string | null;
         };
         /**
          * @description Raise a clearance exception: `declarationId` and the spec's "Exception and documents"
@@ -4484,6 +4802,14 @@ export interface components {
             /** @description Login name; defaults to the e-mail address (single sign-on matches by e-mail). */
             username?: string | null;
         };
+        /** @description A remark in both languages, with the field it is about when there is one. */
+        Note: {
+            /** @description Stable id, e.g. `freight_missing`, `exempt_below`, `category_unknown`. */
+            code: string;
+            en: string;
+            field?: string | null;
+            zh: string;
+        };
         /**
          * @description Where an exception's last notice stands: `none` (no notice yet), `pending` (being sent,
          *     nothing delivered yet), `delivered` (it reached the customer on at least one channel) or
@@ -4516,6 +4842,38 @@ export interface components {
                 /** @description As the declaration had it when the event happened. */
                 trackingNumber?: string | null;
             })[];
+            /**
+             * Format: int64
+             * @description Rows of the whole list (all pages).
+             */
+            total: number;
+        };
+        /** @description A page of a list: its rows and how many rows the whole list has. */
+        Page_AnomalyRow: {
+            records: {
+                channel: string;
+                copNo: string;
+                /** Format: uuid */
+                declarationId?: string | null;
+                /** Format: uuid */
+                id: string;
+                /** @description `unknown_cop_no`, `unknown_code`, `status`, `different_copy` or `refused`. */
+                kind: string;
+                /** Format: date-time */
+                noticeDate: string;
+                reason: string;
+                receipt: Record<string, never>;
+                /** Format: date-time */
+                recordedAt: string;
+                settledAction?: string | null;
+                /** Format: date-time */
+                settledAt?: string | null;
+                settledBy?: string | null;
+                /** Format: uuid */
+                settledDeclarationId?: string | null;
+                settledNote?: string | null;
+                source: string;
+            }[];
             /**
              * Format: int64
              * @description Rows of the whole list (all pages).
@@ -5130,6 +5488,21 @@ export interface components {
             /** @description The 32-byte public key, hex. */
             publicKey: string;
         };
+        /** @description What a push answered. */
+        PushAnswer: {
+            receipts: Record<string, never>[];
+        };
+        /** @description One receipt of a message, as recorded. */
+        ReceiptRow: {
+            channel: string;
+            /** @description `moved`, `progress` or `late` (history only). */
+            effect: string;
+            note?: string | null;
+            /** Format: date-time */
+            noticeDate: string;
+            /** Format: date-time */
+            recordedAt: string;
+        };
         /** @description `{records}`: a whole list, not paged. */
         Records_ExportCustomer: {
             records: {
@@ -5151,6 +5524,19 @@ export interface components {
         };
         /** @description The rows of a reference table in force on a date. */
         ReferenceRows: components["schemas"]["ReferenceRow"][];
+        /**
+         * @description Which rules apply.
+         * @enum {string}
+         */
+        Regime: "general" | "personal" | "crossBorder" | "export";
+        /** @description The body of a re-send. */
+        ResendBody: {
+            /**
+             * @description Why it is sent again (at most 500 characters).
+             * @default null
+             */
+            reason: string | null;
+        };
         Resumed: {
             name: string;
             /**
@@ -5225,6 +5611,24 @@ export interface components {
             /** Format: uuid */
             userId: string;
             username: string;
+        };
+        SettleBody: {
+            /**
+             * @description `attach` (it belongs to `declarationId`) or `dismiss`.
+             * @default null
+             */
+            action: string | null;
+            /**
+             * Format: uuid
+             * @description Required to attach.
+             * @default null
+             */
+            declarationId: string | null;
+            /**
+             * @description Required, at most 500 characters.
+             * @default null
+             */
+            note: string | null;
         };
         /**
          * @description A facility of a port.
@@ -5330,6 +5734,48 @@ export interface components {
             /** Format: int32 */
             status: number;
         };
+        /** @description The channel at a glance. */
+        Summary: {
+            /** @description `on` or `off` (no exchange folder configured). */
+            channel: string;
+            failed: components["schemas"]["FailedFile"][];
+            /**
+             * Format: int64
+             * @description Files waiting in `inbox/` and the oldest one's age in seconds.
+             */
+            inboxBacklog: number;
+            /** Format: int64 */
+            inboxOldestSecs?: number | null;
+            /** Format: int64 */
+            openAnomalies: number;
+            problem?: string | null;
+            /** @description Receipts recorded today, by code. */
+            receiptsToday: components["schemas"]["CodeCount"][];
+            /**
+             * Format: int64
+             * @description Messages refused (not valid against the schema).
+             */
+            refused: number;
+            /** @description `ok`, `degraded` (with `problem`) or `off`. */
+            status: string;
+            /**
+             * Format: int64
+             * @description Messages waiting to be written.
+             */
+            waiting: number;
+            /**
+             * Format: int64
+             * @description Messages written today (Asia/Shanghai).
+             */
+            writtenToday: number;
+        };
+        /** @description A reference table version the estimate read. */
+        TableUsed: {
+            contentHash: string;
+            /** @description `YYYY-MM-DD`. */
+            effectiveFrom: string;
+            table: string;
+        };
         /** @description A line of China's 2026 tariff (`seeds/cn_tariff_2026.csv`). */
         TariffLineRef: {
             /** @description Ten digits. */
@@ -5361,6 +5807,24 @@ export interface components {
             nameEn: string;
             /** @description Chinese: the statistical name (eight digits only). */
             nameZh?: string | null;
+        };
+        /** @description One tax of one line: its rate as applied, the base it was applied to, the amount. */
+        TaxItem: {
+            /**
+             * Format: double
+             * @description CNY, rounded to the fen (half up).
+             */
+            amount: number;
+            /**
+             * Format: double
+             * @description The base in CNY (the dutiable value, or the composite base of consumption tax/VAT).
+             */
+            basis: number;
+            /**
+             * @description The rate as the table publishes it (`15%`, `1.2元/升`, the conditional text) and,
+             *     after `=>`, the clause applied.
+             */
+            rate: string;
         };
         /** @description A trade company as sent by the form; absent optional fields are empty. */
         TradeCompanyBody: {
@@ -6539,6 +7003,8 @@ export interface operations {
                 trackingNumber?: string;
                 /** @description One stream's events. */
                 streamId?: string;
+                /** @description Leave out the reads of the log itself (the `audit_access` streams); default false. */
+                hideReads?: boolean;
                 /** @description Recorded at or after (RFC 3339). */
                 from?: string;
                 /** @description Recorded before (RFC 3339). */
@@ -7843,6 +8309,175 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    listCustomsAnomalies: {
+        parameters: {
+            query?: {
+                pageNo?: number | null;
+                pageSize?: number | null;
+                /** @description `open` (the default), `settled` or `all`. */
+                state?: string | null;
+            };
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description A page of anomalies. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Page_AnomalyRow"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    settleCustomsAnomaly: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path: {
+                /** @description The anomaly's id (unknown or malformed: 404). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SettleBody"];
+            };
+        };
+        responses: {
+            /** @description Settled. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandAnswer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    reimportCustomsFile: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path: {
+                /** @description The file's name in failed/. */
+                name: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Back in inbox/. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "text/plain": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    pushCustomsReceipts: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/xml": string;
+            };
+        };
+        responses: {
+            /** @description Each receipt's outcome. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["PushAnswer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    customsSummary: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The channel. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["Summary"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     listDeclarations: {
         parameters: {
             query?: {
@@ -8304,6 +8939,113 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    listCustomsMessages: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path: {
+                /** @description The declaration's id (a malformed id answers 404). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The messages. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["MessageRow"][];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    resendCustomsMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path: {
+                /** @description The declaration's id (a malformed id answers 404). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": null | components["schemas"]["ResendBody"];
+            };
+        };
+        responses: {
+            /** @description Queued under a new CopNo. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandAnswer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    downloadCustomsMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path: {
+                /** @description The declaration's id. */
+                id: string;
+                /** @description The message's CopNo. */
+                copNo: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The XML. */
+            200: {
+                headers: {
+                    /** @description `attachment; filename=<CopNo>.xml`. */
+                    "Content-Disposition"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/xml": string;
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
