@@ -11,6 +11,7 @@
 mod commands;
 mod decide;
 mod diff;
+pub mod labels;
 mod messages;
 mod patch;
 pub mod routes;

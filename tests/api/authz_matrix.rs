@@ -116,7 +116,7 @@ pub const ROWS: &[Row] = &[
     Row { method: "GET", route: "/api/v1/declarations/{id}/history", call: "/api/v1/declarations/{decl}/history", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/declarations", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     // The wizard's check: stores nothing; staff name the customer (400 without one is past authorization).
-    Row { method: "POST", route: "/api/v1/declarations/validate", call: "", needs: DECL, body: || json!({"declarationType": "OC", "trackingNumber": "1ZMATRIX01", "customerId": clearway::seed::customer_id("acme")}), expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
+    Row { method: "POST", route: "/api/v1/declarations/validate", call: "", needs: DECL, body: || json!({"declarationType": "OC", "trackingNumber": "1ZMATRIX01P0000004", "customerId": clearway::seed::customer_id("acme")}), expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     Row { method: "PUT", route: "/api/v1/declarations/{id}", call: "/api/v1/declarations/{draft}", needs: DECL, body: || json!({"remark": "checked"}), expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/declarations/{id}/submit", call: "/api/v1/declarations/{draft}/submit", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "403", "403", "403"] },
     Row { method: "POST", route: "/api/v1/declarations/{id}/withdraw", call: "/api/v1/declarations/{draft}/withdraw", needs: DECL, body: empty, expect: ["401", "ok", "404", "403", "403", "403", "403"] },

@@ -11,9 +11,12 @@ use crate::helpers::*;
 const PATH: &str = "/api/v1/declarations/validate";
 
 fn good_form() -> Value {
-    let mut data =
-        serde_json::to_value(clearway::seed::demo_c_export("1ZCHECK0001", "PVG", "SHA01"))
-            .expect("json");
+    let mut data = serde_json::to_value(clearway::seed::demo_c_export(
+        "1ZCHECK0001P000007",
+        "PVG",
+        "SHA01",
+    ))
+    .expect("json");
     data["declarationType"] = json!("OC");
     data
 }

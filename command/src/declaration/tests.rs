@@ -4,6 +4,7 @@
 mod amend;
 mod create_edit;
 mod exception;
+mod field_rules;
 mod form_check;
 mod limits;
 mod transitions;

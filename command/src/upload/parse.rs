@@ -67,12 +67,15 @@ fn cell_value(field: &Field, raw: &str, path: &str) -> Result<Option<Value>, Vio
             let ok = Decimal::from_str(raw).or_else(|_| Decimal::from_scientific(raw));
             match ok {
                 Ok(d) => Ok(Some(Value::String(d.normalize().to_string()))),
-                Err(_) => Err(Violation::new(
-                    path,
-                    "number",
-                    format!("{path}：必须是数字（{raw}）"),
-                    format!("{path}: must be a number (got {raw})"),
-                )),
+                Err(_) => {
+                    let (lz, le) = crate::declaration::labels::label(path);
+                    Err(Violation::new(
+                        path,
+                        "number",
+                        format!("{lz}：必须是数字（填写的是“{raw}”）"),
+                        format!("{le}: must be a number, got '{raw}'"),
+                    ))
+                }
             }
         }
         Kind::Time => match DateTime::parse_from_rfc3339(raw) {
