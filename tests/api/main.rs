@@ -27,6 +27,7 @@ mod erasure;
 mod exception_link;
 mod exception_notices;
 mod field_paths;
+mod field_rules;
 mod foreign_ids;
 mod helpers;
 mod housekeeping;

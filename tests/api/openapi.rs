@@ -351,7 +351,7 @@ async fn every_documented_operation_reaches_a_route(pool: PgPool) {
         app.post(
             &token,
             "/api/v1/declarations",
-            json!({"declarationType": "OC", "trackingNumber": "OPENAPI-ROUTES-1"}),
+            json!({"declarationType": "OC", "trackingNumber": "OPENAPI-ROUTES-0001"}),
         )
         .await,
     )

@@ -317,7 +317,7 @@ async fn good_repeated_and_abnormal_rows_are_counted_and_listed(pool: PgPool) {
     assert_eq!(items[1]["isRepeat"], false);
     let desc = items[1]["desc"].as_str().expect("desc");
     assert!(
-        desc.contains("goodsQuantity") && desc.contains("goodsCode"),
+        (desc.contains("goodsQuantity") || desc.contains("成交数量")) && desc.contains("商品编号"),
         "{desc}"
     );
     let only_repeats = body(

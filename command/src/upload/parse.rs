@@ -244,6 +244,11 @@ fn judge(
     let mut found = shape::check(&data);
     found.extend(validate(cx.ty, &data, cx.reference, on));
     for v in found {
+        // Once per field: a cell that could not be read ("many" as a quantity) is not also
+        // "required" because its value was left out.
+        if problems.iter().any(|(_, p)| p.field == v.field) {
+            continue;
+        }
         problems.push((row_of(&v.field, line_rows, first), v));
     }
     if problems.is_empty() {
