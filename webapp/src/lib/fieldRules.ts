@@ -31,15 +31,16 @@ export function s10CheckDigit(serial8: string): number | null {
 
 /** A valid `1Z` number from the first 15 capitals and digits of `body` (padded with 0). */
 export function makeUps(body: string): string {
-  const b = body.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 15).padEnd(15, '0');
+  const b = body
+    .toUpperCase()
+    .replace(/[^A-Z0-9]/g, '')
+    .slice(0, 15)
+    .padEnd(15, '0');
   return `1Z${b}${upsCheckDigit(b)}`;
 }
 
 export type TrackingRule =
-  | 'tracking_format'
-  | 'tracking_ups_format'
-  | 'tracking_check_digit'
-  | 'tracking_short';
+  'tracking_format' | 'tracking_ups_format' | 'tracking_check_digit' | 'tracking_short';
 
 /**
  * A tracking number's problem, or null: `1Z` numbers are 18 characters with the UPS check

@@ -465,7 +465,8 @@ export function markBlankLine(
   linesOnScreen: number,
   type: string,
 ): Violation[] {
-  if (linesOnScreen === 0 || !violations.some((v) => v.rule === 'min_items')) return [...violations];
+  if (linesOnScreen === 0 || !violations.some((v) => v.rule === 'min_items'))
+    return [...violations];
   const { goods } = requiredFields(classOf(type), directionOf(type));
   return [
     ...violations,
