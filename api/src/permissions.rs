@@ -97,6 +97,11 @@ pub const PERMISSIONS: &[(&str, &str, &str)] = &[
         "删除个人数据",
         "Erase a data subject's personal data",
     ),
+    (
+        "declarations:export",
+        "导出报关单报表",
+        "Export the declaration report",
+    ),
 ];
 
 const OPERATOR: &[&str] = &[

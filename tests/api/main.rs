@@ -40,6 +40,7 @@ mod master_data;
 mod openapi;
 mod openapi_coverage;
 mod password;
+mod permission_codes;
 mod ports;
 mod projections;
 mod read_your_writes;

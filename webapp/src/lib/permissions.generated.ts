@@ -114,6 +114,11 @@ export const PERMISSIONS = [
     zh: '删除个人数据',
     en: 'Erase a data subject\'s personal data',
   },
+  {
+    code: 'declarations:export',
+    zh: '导出报关单报表',
+    en: 'Export the declaration report',
+  },
 ] as const;
 
 /** A permission code the server knows. */
