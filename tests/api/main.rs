@@ -50,6 +50,7 @@ mod safe_defaults;
 mod sso;
 mod sso_limits;
 mod staff;
+mod tracking_search;
 mod upload;
 mod upload_batch;
 mod upload_crash;
