@@ -408,6 +408,13 @@ const en: DeclarationMessages = {
     title: 'Please check',
     currency_mismatch: "Priced in {{currency}}, but the declaration's currency is {{header}}",
   },
+  milestone: {
+    title: 'Milestones',
+    submitted: 'Submitted',
+    declared: 'Declared',
+    held: 'Held',
+    released: 'Released',
+  },
   statusQuery: {
     title: 'Declaration status query',
     label: 'Tracking numbers',

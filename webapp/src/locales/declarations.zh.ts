@@ -404,6 +404,13 @@ const zh = {
     title: '请再确认',
     currency_mismatch: '币制 {{currency}} 与申报单币制 {{header}} 不同',
   },
+  milestone: {
+    title: '进度',
+    submitted: '已提交',
+    declared: '已申报',
+    held: '滞留',
+    released: '已放行',
+  },
   statusQuery: {
     title: '报关单状态查询',
     label: '运单号',

@@ -39,6 +39,7 @@ const en: Messages = {
   },
   guard: { loadFailed: 'Could not load your account. Please log in again' },
   route: {
+    find: 'Find a shipment',
     loginC: 'Customer login',
     loginB: 'Staff login',
     authRedirect: 'Redirecting',
@@ -114,6 +115,9 @@ const en: Messages = {
     closeAll: 'Close all',
   },
   header: {
+    search: 'Find a shipment by tracking number',
+    searchPlaceholder: 'Tracking number',
+    searchGo: 'Search',
     language: 'Switch language',
     dark: 'Switch to dark mode',
     light: 'Switch to light mode',

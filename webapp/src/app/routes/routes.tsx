@@ -304,6 +304,19 @@ export const customerRoutes: AppRoute[] = [
     ],
   },
   {
+    // The header's tracking-number search: the status query's page, for customers (their
+    // own) and staff with the declaration menu (any customer's).
+    path: '/find',
+    name: 'find',
+    meta: {
+      title: 'route.find',
+      roles: [...CUSTOMER, ...STAFF],
+      hidden: true,
+      noCache: true,
+    },
+    component: declarationPage('StatusQueryPage'),
+  },
+  {
     path: '/customers-status-query',
     name: 'customers-status-query',
     meta: { title: 'route.statusQuery', icon: IconSearch, roles: CUSTOMER, closesMenuGroups: true },
