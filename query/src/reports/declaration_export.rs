@@ -377,7 +377,7 @@ pub async fn build(
 )]
 async fn export(
     State(state): State<QueryState>,
-    actor: Actor,
+    _actor: Actor,
     FormOrJson(form): FormOrJson<ExportForm>,
 ) -> Result<Response, ApiError> {
     crate::wait::wait_for(&state.pool, &[crate::declaration_list::PROJECTION], None).await?;
