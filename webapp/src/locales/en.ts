@@ -117,7 +117,7 @@ const en: Messages = {
   header: {
     search: 'Find a shipment by tracking number',
     searchPlaceholder: 'Tracking number',
-    searchGo: 'Search',
+    searchGo: 'Find the shipment',
     language: 'Switch language',
     dark: 'Switch to dark mode',
     light: 'Switch to light mode',
