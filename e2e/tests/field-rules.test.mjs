@@ -68,6 +68,12 @@ describe('finding a shipment', () => {
       await visible(page.getByRole('link', { name: tracking })).waitFor();
       await visible(page.getByTestId('milestones').getByText('Submitted')).first().waitFor();
       await screenshot(page, 'header-search');
+
+      // The "all declarations" list beside the per-class menus holds it too, its type named.
+      await page.goto('/customs-clearance-supply/all');
+      const row = visible(page.getByRole('row').filter({ has: page.getByRole('link', { name: tracking }) }));
+      await row.first().waitFor();
+      await row.first().getByText('Export class C').waitFor();
     }),
   );
 

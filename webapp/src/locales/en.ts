@@ -39,6 +39,7 @@ const en: Messages = {
   },
   guard: { loadFailed: 'Could not load your account. Please log in again' },
   route: {
+    allDeclarations: 'All declarations',
     find: 'Find a shipment',
     loginC: 'Customer login',
     loginB: 'Staff login',

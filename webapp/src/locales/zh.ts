@@ -36,6 +36,7 @@ const zh = {
   },
   guard: { loadFailed: '获取用户信息失败，请重新登录' },
   route: {
+    allDeclarations: '全部报关单',
     find: '查找运单',
     loginC: '客户登录',
     loginB: '员工登录',

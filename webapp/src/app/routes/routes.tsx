@@ -293,6 +293,12 @@ export const customerRoutes: AppRoute[] = [
     },
     redirect: 'export',
     children: [
+      {
+        path: 'all',
+        name: 'supply-all',
+        meta: { title: 'route.allDeclarations', area: 'customer' },
+        component: declarationPage('AllDeclarationsPage'),
+      },
       ...shipmentGroups('supply', 'customer'),
       {
         path: 'assist-to-create',
@@ -405,6 +411,12 @@ export const staffRoutes: AppRoute[] = [
     },
     redirect: 'export',
     children: [
+      {
+        path: 'all',
+        name: 'staff-all',
+        meta: { title: 'route.allDeclarations', area: 'staff' },
+        component: declarationPage('AllDeclarationsPage'),
+      },
       ...shipmentGroups('staff', 'staff'),
       ...detailPages('staff', 'route.declarationDetail', 'staff'),
     ],
