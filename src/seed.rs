@@ -557,7 +557,12 @@ async fn demo_declarations(
         ("04", &["submit", "review", "complete"]),
     ];
     for (suffix, steps) in plans {
-        let tracking = format!("1Z{}{:02}DEMO{suffix}", c.username.to_uppercase(), index);
+        // A valid 1Z number: index and plan first, so a long user name cannot make two alike.
+        let tracking = command::rules::tracking::make_ups(&format!(
+            "{:02}{suffix}DEMO{}",
+            index,
+            c.username.to_uppercase()
+        ));
         let id = demo_id(&format!("declaration:{tracking}"));
         let (existing, _) = command::handler::load::<DeclarationState>(&state.store, id).await?;
         if existing.exists() {

@@ -98,7 +98,7 @@ async fn http_phase(server: &Running, body: &Value, opts: &Opts) -> anyhow::Resu
         Duration::from_secs(opts.seconds),
         move |c, seq| async move {
             let mut body = c.body.clone();
-            body["trackingNumber"] = json!(format!("1ZB{run:x}{seq:x}"));
+            body["trackingNumber"] = json!(format!("CWB{run:x}{seq:08}"));
             let response = c
                 .client
                 .post(&c.url)
@@ -125,7 +125,7 @@ pub async fn create_one(running: &Running, body: &Value) -> anyhow::Result<()> {
     let client = Running::client()?;
     let token = running.login(&client, "acme").await?;
     let mut body = body.clone();
-    body["trackingNumber"] = json!(format!("1ZS{:x}", std::process::id()));
+    body["trackingNumber"] = json!(format!("CWS{:08}", std::process::id()));
     let v: Value = client
         .post(running.url("/api/v1/declarations"))
         .bearer_auth(&token)

@@ -133,7 +133,7 @@ pub fn pick_port(rng: &mut Rng) -> (&'static str, &'static str) {
 
 /// Unique, realistic-looking tracking number of declaration `i`.
 pub fn tracking(i: u64) -> String {
-    format!("1ZCW{:012}", i)
+    format!("CW{:012}", i)
 }
 
 /// The end of the generated time span: now, rounded down to the second.

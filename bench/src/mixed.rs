@@ -114,7 +114,7 @@ pub async fn run(server: &Server, opts: &Opts) -> anyhow::Result<()> {
                 let request = match w.kind {
                     Kind::Command => {
                         let mut b = body.clone();
-                        b["trackingNumber"] = json!(format!("1ZMX{n:02}{i:010}"));
+                        b["trackingNumber"] = json!(format!("CWMX{n:02}{i:010}"));
                         w.client
                             .post(format!("{base}/api/v1/declarations"))
                             .json(&b)

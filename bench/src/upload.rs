@@ -76,7 +76,7 @@ fn row_cells(rows: u32, lines: u32, tag: &str) -> Vec<Vec<String>> {
     let mut out = Vec::with_capacity(rows as usize);
     let mut d = 0u32;
     while (out.len() as u32) < rows {
-        let tracking = format!("1Z{tag}{d:08}");
+        let tracking = format!("CW{tag}{d:08}");
         let data = serde_json::to_value(clearway::seed::demo_c_export(&tracking, "PVG", "SHA01"))
             .unwrap_or(Value::Null);
         let line = &data["declarationGoodsInfo"][1];

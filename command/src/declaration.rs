@@ -12,6 +12,7 @@ mod commands;
 pub mod customs;
 mod decide;
 mod diff;
+pub mod labels;
 mod messages;
 mod patch;
 pub mod routes;

@@ -138,12 +138,21 @@ fn set_permissions(
             "客户角色不能拥有员工权限",
             "the CUSTOMER role holds no staff permission",
         )),
-        Role::Compliance if new.iter().any(|c| c != "audit:read" && c != "audit:export") => {
+        // The reviewer reads the log and, when granted it, answers erasure requests: the
+        // one command the role may run.
+        Role::Compliance
+            if new.iter().any(|c| {
+                !matches!(
+                    c.as_str(),
+                    "audit:read" | "audit:export" | "personal-data:erase"
+                )
+            }) =>
+        {
             violations.push(Violation::new(
                 "permissionCodes",
                 "compliance_read_only",
-                "合规审查角色只能拥有 audit:read 和 audit:export",
-                "the COMPLIANCE role holds audit:read and audit:export only: it runs no command",
+                "合规审查角色只能拥有 audit:read、audit:export 和 personal-data:erase",
+                "the COMPLIANCE role holds audit:read, audit:export and personal-data:erase only",
             ))
         }
         _ => {}

@@ -1,8 +1,12 @@
-//! The field rules every aggregate shares: e-mail addresses, phone numbers, unified social
+//! The field rules every aggregate shares: e-mail addresses, phone numbers, tracking numbers, unified social
 //! credit codes and login names, each checked one way with one message wherever it is
 //! asked for. An aggregate's own rules stay with the aggregate.
 
+pub mod phone;
+pub mod tracking;
 pub mod uscc;
+
+pub use phone::phone_ok;
 
 use crate::aggregate::Violation;
 
@@ -30,14 +34,6 @@ pub fn email_violation(field: &str, email: Option<&str>) -> Option<Violation> {
             "not a valid e-mail address",
         )
     })
-}
-
-/// A phone number: 5 to 20 digits, with `+ - ( )` and spaces between them.
-pub fn phone_ok(s: &str) -> bool {
-    let digits = s.chars().filter(char::is_ascii_digit).count();
-    (5..=20).contains(&digits)
-        && s.chars()
-            .all(|c| c.is_ascii_digit() || matches!(c, '+' | '-' | ' ' | '(' | ')'))
 }
 
 /// A login name: letters, digits and `. _ - @`, at most 64 characters.

@@ -43,9 +43,24 @@ export const SCREENSHOTS_DIR = path.join(REPO_DIR, 'docs', 'screenshots');
 /** Storage keys of the web app are prefixed with the API host (webapp/src/lib/storage.ts). */
 export const STORAGE_PREFIX = new URL(BASE_URL).host;
 
+/**
+ * A valid courier `1Z` number: `1Z`, the first 15 capitals and digits of `body` (padded with
+ * 0), and the UPS check digit (command/src/rules/tracking.rs).
+ */
+export function makeUps(body) {
+  const b = body.toUpperCase().replace(/[^A-Z0-9]/g, '').slice(0, 15).padEnd(15, '0');
+  let sum = 0;
+  for (let i = 0; i < 15; i++) {
+    const c = b.charCodeAt(i);
+    const v = c <= 57 ? c - 48 : (c - 63) % 10;
+    sum += i % 2 === 1 ? 2 * v : v;
+  }
+  return `1Z${b}${(10 - (sum % 10)) % 10}`;
+}
+
 /** A tracking number no earlier run used: the database lives for the whole CI run. */
 export function uniqueTrackingNumber(tag = 'E2E') {
   const stamp = Date.now().toString(36).toUpperCase();
   const rand = Math.floor(Math.random() * 36 ** 3).toString(36).toUpperCase().padStart(3, '0');
-  return `1Z${tag}${stamp}${rand}`;
+  return makeUps(`${tag.slice(0, 4)}${stamp}${rand}`);
 }

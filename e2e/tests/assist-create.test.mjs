@@ -49,13 +49,13 @@ describe('assisted declaration creation', () => {
       await tracking.waitFor();
       assert.equal(await tracking.inputValue(), '');
       assert.equal(await field(page, 'Shipper').inputValue(), 'Wizard Source Shipper');
-      await visible(page.getByText('trackingNumber: is required').first()).waitFor();
+      await visible(page.getByText('Tracking No.: is required').first()).waitFor();
       await visible(page.getByTestId('check-status').getByText(/not even a draft can be saved/)).waitFor();
       await screenshot(page, 'assist-create-flagged');
 
       await tracking.fill(COPY);
       await visible(page.getByTestId('check-status').getByText('No problems: ready to submit')).waitFor();
-      assert.equal(await visible(page.getByText('trackingNumber: is required')).count(), 0);
+      assert.equal(await visible(page.getByText('Tracking No.: is required')).count(), 0);
       const classCheck = page.getByTestId('class-check');
       await visible(classCheck.getByText('Class C proposed, as chosen')).waitFor();
       await visible(classCheck.getByText(/value 170 USD = CNY [\d.]+ at the day's rate/)).waitFor();

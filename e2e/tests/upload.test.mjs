@@ -108,7 +108,8 @@ describe('bulk upload', () => {
       book.worksheets[0].eachRow((row) => text.push(row.values.slice(1).map(String).join(' | ')));
       assert.ok(text.some((l) => l.includes(duplicate)), `the duplicate row listed: ${text.join('\n')}`);
       assert.ok(
-        text.some((l) => l.includes(abnormal.trackingNumber) && l.includes('goodsQuantity')),
+        // Named as the form labels it, with what was typed.
+        text.some((l) => l.includes(abnormal.trackingNumber) && l.includes("Goods line 1 · Quantity: must be a number, got 'many'")),
         `the abnormal row with its problem: ${text.join('\n')}`,
       );
       assert.equal(text.length, 3, `a header and two rows: ${text.join('\n')}`);

@@ -592,6 +592,13 @@ pub mod lenient_decimal {
         }
     }
 
+    /// "must be a number, got 'two'" (the value cut at 40 characters).
+    fn not_a_number(raw: &str) -> String {
+        let shown: String = raw.chars().take(40).collect();
+        let more = if raw.chars().count() > 40 { "…" } else { "" };
+        format!("must be a number, got '{shown}{more}'")
+    }
+
     pub fn deserialize<'de, D: Deserializer<'de>>(d: D) -> Result<Option<Decimal>, D::Error> {
         let value = Option::<serde_json::Value>::deserialize(d)?;
         match value {
@@ -602,9 +609,10 @@ pub mod lenient_decimal {
                 .map_err(|_| serde::de::Error::custom("must be a number")),
             Some(serde_json::Value::String(s)) if s.trim().is_empty() => Ok(None),
             Some(serde_json::Value::String(s)) => Decimal::from_str(s.trim())
+                .or_else(|_| Decimal::from_scientific(s.trim()))
                 .map(Some)
-                .map_err(|_| serde::de::Error::custom("must be a number")),
-            Some(_) => Err(serde::de::Error::custom("must be a number")),
+                .map_err(|_| serde::de::Error::custom(not_a_number(&s))),
+            Some(other) => Err(serde::de::Error::custom(not_a_number(&other.to_string()))),
         }
     }
 }

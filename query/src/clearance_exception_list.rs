@@ -216,7 +216,10 @@ impl ExceptionFilter {
             q.push(" AND port = ").push_bind(p);
         }
         if !self.tracking_numbers.is_empty() {
-            q.push(" AND tracking_number = ANY(")
+            // Compared as the declaration list compares them: no case, spaces or hyphens.
+            q.push(" AND ")
+                .push(crate::declaration_list::filter::TRACKING_KEY)
+                .push(" = ANY(")
                 .push_bind(&self.tracking_numbers)
                 .push(")");
         }

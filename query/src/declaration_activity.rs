@@ -154,7 +154,9 @@ impl ActivityFilter {
             qb.push(")");
         }
         if !self.tracking_numbers.is_empty() {
-            qb.push(" AND tracking_number = ANY(")
+            qb.push(" AND ")
+                .push(filter::TRACKING_KEY)
+                .push(" = ANY(")
                 .push_bind(self.tracking_numbers.clone())
                 .push(")");
         }

@@ -59,7 +59,8 @@ pub struct ListParams {
     /// -1 both (default), 0 import, 1 export; a type code it contradicts answers 400.
     #[param(minimum = -1, maximum = 1)]
     pub shipment_type: Option<i64>,
-    /// One or many tracking numbers, separated by commas or newlines (exact match).
+    /// One or many tracking numbers, separated by commas or newlines; each matches whatever
+    /// its case and hyphens (`1z999aa1-...` finds `1Z999AA1...`).
     pub tracking_number: Option<String>,
     /// The owning customer account.
     pub username: Option<String>,

@@ -9,7 +9,7 @@ use sqlx::PgPool;
 async fn the_activity_feed_masks_id_and_phone_numbers_in_edits_for_every_role(pool: PgPool) {
     let app = spawn(pool).await;
     let acme = app.login("acme").await;
-    let form = json!({"trackingNumber": "1ZPII0001", "recipientName": "张三",
+    let form = json!({"trackingNumber": "1ZPII0001P00000008", "recipientName": "张三",
                       "recipientIdNumber": "110101199001011234",
                       "recipientPhone": "13812345678", "shipperPhone": "02161234567",
                       "shipperIdNumber": "440524188001010014"});
@@ -42,7 +42,7 @@ async fn the_activity_feed_masks_id_and_phone_numbers_in_edits_for_every_role(po
         let token = app.login(who).await;
         // `minPosition` waits at most 2 s; on a loaded machine ask again, up to 30 s.
         let path = format!(
-            "/api/v1/declarations/activity?action=edit&trackingNumber=1ZPII0001&minPosition={position}"
+            "/api/v1/declarations/activity?action=edit&trackingNumber=1ZPII0001P00000008&minPosition={position}"
         );
         let mut r = body(app.get(&token, &path).await).await;
         for _ in 0..15 {

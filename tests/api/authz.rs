@@ -206,7 +206,7 @@ async fn bodies_cannot_set_server_owned_fields(pool: PgPool) {
         app.post(
             &acme,
             "/api/v1/declarations",
-            json!({"declarationType": "OC", "trackingNumber": "1ZMASSASSIGN01",
+            json!({"declarationType": "OC", "trackingNumber": "1ZMASSASSIGN01P003",
                    "status": 3, "createdBy": "mallory", "owner": "globex",
                    "customerId": crate::identity::id_of("globex")}),
         )

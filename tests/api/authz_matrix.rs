@@ -118,7 +118,7 @@ pub const ROWS: &[Row] = &[
     Row { method: "GET", route: "/api/v1/declarations/{id}/history", call: "/api/v1/declarations/{decl}/history", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/declarations", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     // The wizard's check: stores nothing; staff name the customer (400 without one is past authorization).
-    Row { method: "POST", route: "/api/v1/declarations/validate", call: "", needs: DECL, body: || json!({"declarationType": "OC", "trackingNumber": "1ZMATRIX01", "customerId": clearway::seed::customer_id("acme")}), expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
+    Row { method: "POST", route: "/api/v1/declarations/validate", call: "", needs: DECL, body: || json!({"declarationType": "OC", "trackingNumber": "1ZMATRIX01P0000004", "customerId": clearway::seed::customer_id("acme")}), expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     Row { method: "PUT", route: "/api/v1/declarations/{id}", call: "/api/v1/declarations/{draft}", needs: DECL, body: || json!({"remark": "checked"}), expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/declarations/{id}/submit", call: "/api/v1/declarations/{draft}/submit", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "403", "403", "403"] },
     Row { method: "POST", route: "/api/v1/declarations/{id}/withdraw", call: "/api/v1/declarations/{draft}/withdraw", needs: DECL, body: empty, expect: ["401", "ok", "404", "403", "403", "403", "403"] },
@@ -131,8 +131,8 @@ pub const ROWS: &[Row] = &[
     Row { method: "POST", route: "/api/v1/declarations/{id}/amend", call: "/api/v1/declarations/{draft}/amend", needs: DECL, body: || json!({"reason": "matrix", "changes": {"remark": "x"}}), expect: ["401", "403", "404", "403", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/declarations/{id}/delete", call: "/api/v1/declarations/{draft}/delete", needs: DECL, body: || json!({"reason": "matrix"}), expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/declarations/{id}/{action}", call: "/api/v1/declarations/{draft}/abandon", needs: DECL, body: || json!({"reason": "matrix"}), expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
-    // --- the export report: an admin-only button on the declaration menu
-    Row { method: "POST", route: "/api/v1/declarations/batch-export", call: "", needs: DECL, body: || json!({"declarationType": "C"}), expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    // --- the export report: whoever holds declarations:export (by default the admins)
+    Row { method: "POST", route: "/api/v1/declarations/batch-export", call: "", needs: &["declarations:export"], body: || json!({"declarationType": "C"}), expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/admin/customers", call: "", needs: DECL, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
     // --- ports of the declaration form: whoever files declarations or manages ports
     Row { method: "GET", route: "/api/v1/port/slic-info", call: "", needs: &["declarations:management", "ports:management"], body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },

@@ -33,7 +33,7 @@ async fn a_draft_whose_port_passes_the_character_cap_but_not_the_byte_cap_is_ref
         app.post(
             &acme,
             "/api/v1/declarations",
-            json!({"declarationType": "OC", "trackingNumber": "1ZCAP0001",
+            json!({"declarationType": "OC", "trackingNumber": "1ZCAP0001P00000000",
                    "port": cjk(900), "slic": cjk(900)}),
         )
         .await,
@@ -45,7 +45,7 @@ async fn a_draft_whose_port_passes_the_character_cap_but_not_the_byte_cap_is_ref
     assert!(f.contains(&"port".to_string()), "{r}");
     assert!(f.contains(&"slic".to_string()), "{r}");
     assert!(
-        r["message"].as_str().unwrap_or_default().contains("port"),
+        r["message"].as_str().unwrap_or_default().contains("口岸"),
         "{r}"
     );
     assert!(
@@ -61,7 +61,7 @@ async fn a_draft_whose_port_passes_the_character_cap_but_not_the_byte_cap_is_ref
         app.post(
             &acme,
             "/api/v1/declarations",
-            json!({"declarationType": "OC", "trackingNumber": "1ZCAP0002",
+            json!({"declarationType": "OC", "trackingNumber": "1ZCAP0002P00000009",
                    "port": "PVG", "slic": "SHA01"}),
         )
         .await,
@@ -70,7 +70,7 @@ async fn a_draft_whose_port_passes_the_character_cap_but_not_the_byte_cap_is_ref
     assert_eq!(ok["code"], 200, "{ok}");
     // `minPosition` waits at most 2 s; on a loaded machine ask again, up to 30 s.
     let path = format!(
-        "/api/v1/declarations?declarationType=OC&trackingNumber=1ZCAP0002&minPosition={}",
+        "/api/v1/declarations?declarationType=OC&trackingNumber=1ZCAP0002P00000009&minPosition={}",
         ok["data"]["position"]
     );
     let mut total = json!(0);
@@ -116,12 +116,18 @@ async fn overflowing_goods_values_and_a_multibyte_district_code_answer_400_namin
     let big = draft_with(
         &app,
         &acme,
-        "1ZBIG0001",
+        "1ZBIG0001P00000004",
         json!({"goodsQuantity": 1e20, "unitPrice": 1e20, "totalPrice": 1}),
     )
     .await;
     // `123é`: 5 bytes, byte 4 inside the `é`.
-    let district = draft_with(&app, &acme, "1ZDIS0001", json!({"districtCode": "123é"})).await;
+    let district = draft_with(
+        &app,
+        &acme,
+        "1ZDIS0001P00000000",
+        json!({"districtCode": "123é"}),
+    )
+    .await;
     for (id, field) in [
         (big, "declarationGoodsInfo[0].totalPrice"),
         (district, "declarationGoodsInfo[0].districtCode"),

@@ -108,7 +108,7 @@ async fn an_exception_runs_from_raise_to_approval_and_returns_the_declaration(po
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
     let admin = app.login("admin").await;
-    let decl = submitted(&app, &acme, "1ZEXC0001").await;
+    let decl = submitted(&app, &acme, "1ZEXC0001P00000005").await;
 
     let raised = raise(&app, &op, invoice_request(&decl)).await;
     assert_eq!(raised["code"], 200, "{raised}");
@@ -210,7 +210,7 @@ async fn voiding_sends_the_declaration_to_11_and_void_under_review_is_for_admins
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
     let admin = app.login("admin").await;
-    let decl = submitted(&app, &acme, "1ZEXC0002").await;
+    let decl = submitted(&app, &acme, "1ZEXC0002P00000004").await;
     let id = raise(&app, &op, invoice_request(&decl)).await["data"]["id"]
         .as_str()
         .expect("id")
@@ -239,7 +239,7 @@ async fn bad_input_names_the_field_and_stores_nothing(pool: PgPool) {
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let decl = submitted(&app, &acme, "1ZEXC0003").await;
+    let decl = submitted(&app, &acme, "1ZEXC0003P00000003").await;
     let cases: Vec<(Value, &str)> = vec![
         (json!({"isCommercialInvoiceChecked": true}), "declarationId"),
         (
@@ -303,11 +303,11 @@ async fn one_open_exception_per_declaration_and_only_from_1_or_2(pool: PgPool) {
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let decl = submitted(&app, &acme, "1ZEXC0004").await;
+    let decl = submitted(&app, &acme, "1ZEXC0004P00000002").await;
     assert_eq!(raise(&app, &op, invoice_request(&decl)).await["code"], 200);
     let second = raise(&app, &op, invoice_request(&decl)).await;
     assert_eq!(second["_status"], 409, "{second}");
-    let draft = app.full_draft(&acme, "1ZEXC0005").await;
+    let draft = app.full_draft(&acme, "1ZEXC0005P00000001").await;
     let from_draft = raise(&app, &op, invoice_request(&draft)).await;
     assert_eq!(from_draft["_status"], 409, "{from_draft}");
     assert_eq!(from_draft["data"]["reason"], "ILLEGAL_TRANSITION");
@@ -319,7 +319,7 @@ async fn the_idempotency_key_answers_a_retry_with_the_first_result(pool: PgPool)
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let decl = submitted(&app, &acme, "1ZEXC0006").await;
+    let decl = submitted(&app, &acme, "1ZEXC0006P00000000").await;
     let send = || async {
         body(
             app.client
@@ -345,7 +345,7 @@ async fn a_failing_declaration_write_leaves_no_exception_either(pool: PgPool) {
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let decl = submitted(&app, &acme, "1ZEXC0007").await;
+    let decl = submitted(&app, &acme, "1ZEXC0007P00000009").await;
     // The database refuses the declaration's side (as if it failed between the two writes).
     sqlx::raw_sql(
         "CREATE FUNCTION refuse_hold() RETURNS trigger LANGUAGE plpgsql AS
@@ -408,8 +408,8 @@ async fn customers_see_and_raise_only_their_own(pool: PgPool) {
     let acme = app.login("acme").await;
     let globex = app.login("globex").await;
     let op = app.login("operator").await;
-    let acme_decl = submitted(&app, &acme, "1ZEXC0008").await;
-    let globex_decl = submitted(&app, &globex, "1ZEXC0009").await;
+    let acme_decl = submitted(&app, &acme, "1ZEXC0008P00000008").await;
+    let globex_decl = submitted(&app, &globex, "1ZEXC0009P00000007").await;
 
     // A customer may open one on their own declaration, not on another's.
     let own = raise(&app, &acme, invoice_request(&acme_decl)).await;
@@ -431,7 +431,10 @@ async fn customers_see_and_raise_only_their_own(pool: PgPool) {
     )
     .await;
     assert_eq!(list["data"]["total"], 1, "{list}");
-    assert_eq!(list["data"]["records"][0]["trackingNumber"], "1ZEXC0008");
+    assert_eq!(
+        list["data"]["records"][0]["trackingNumber"],
+        "1ZEXC0008P00000008"
+    );
     let staff = body(app.get(&op, "/api/v1/clearance-exceptions").await).await;
     assert_eq!(staff["data"]["total"], 2, "{staff}");
 
@@ -456,7 +459,7 @@ async fn the_list_filters_sorts_pages_and_refuses_bad_parameters(pool: PgPool) {
     let op = app.login("operator").await;
     let mut last = 0;
     for n in 0..3 {
-        let decl = submitted(&app, &acme, &format!("1ZEXCL00{n}")).await;
+        let decl = submitted(&app, &acme, &format!("CWEXCL000{n}")).await;
         let r = raise(&app, &op, invoice_request(&decl)).await;
         last = r["data"]["position"].as_i64().expect("position");
     }
@@ -478,11 +481,11 @@ async fn the_list_filters_sorts_pages_and_refuses_bad_parameters(pool: PgPool) {
     let page = get("pageNo=1&pageSize=2&sort=1".into()).await;
     assert_eq!(page["data"]["total"], 3, "{page}");
     assert_eq!(page["data"]["records"].as_array().map(Vec::len), Some(2));
-    assert_eq!(page["data"]["records"][0]["trackingNumber"], "1ZEXCL000");
+    assert_eq!(page["data"]["records"][0]["trackingNumber"], "CWEXCL0000");
     let desc = get("sort=2".into()).await;
-    assert_eq!(desc["data"]["records"][0]["trackingNumber"], "1ZEXCL002");
+    assert_eq!(desc["data"]["records"][0]["trackingNumber"], "CWEXCL0002");
     let one =
-        get("trackingNumber=1ZEXCL001&status=1&shipmentType=1&declarationType=C".into()).await;
+        get("trackingNumber=CWEXCL0001&status=1&shipmentType=1&declarationType=C".into()).await;
     assert_eq!(one["data"]["total"], 1, "{one}");
     let rec = &one["data"]["records"][0];
     assert_eq!(rec["waitingOn"], "staff");
@@ -518,7 +521,7 @@ async fn the_export_answers_xlsx_xml_or_both_named_by_date_and_time(pool: PgPool
     let op = app.login("operator").await;
     let admin = app.login("admin").await;
     for n in 0..2 {
-        let decl = submitted(&app, &acme, &format!("1ZEXCX00{n}")).await;
+        let decl = submitted(&app, &acme, &format!("CWEXCX000{n}")).await;
         assert_eq!(raise(&app, &op, invoice_request(&decl)).await["code"], 200);
     }
     caught_up(&app).await;
@@ -560,11 +563,11 @@ async fn the_export_answers_xlsx_xml_or_both_named_by_date_and_time(pool: PgPool
     assert_eq!(sheet.get_size().0, 3, "a header and two rows");
     assert_eq!(
         sheet.get((1, 0)).map(|c| c.to_string()),
-        Some("1ZEXCX000".into())
+        Some("CWEXCX0000".into())
     );
     assert_eq!(
         sheet.get((2, 0)).map(|c| c.to_string()),
-        Some("1ZEXCX001".into())
+        Some("CWEXCX0001".into())
     );
 
     let r = export("02", 2).await;
@@ -572,8 +575,8 @@ async fn the_export_answers_xlsx_xml_or_both_named_by_date_and_time(pool: PgPool
     assert!(disposition(&r).contains(".xml"));
     let xml = r.text().await.expect("text");
     assert!(xml.contains("count=\"2\""), "{xml}");
-    let first = xml.find("1ZEXCX001").expect("newest first");
-    assert!(first < xml.find("1ZEXCX000").expect("both"));
+    let first = xml.find("CWEXCX0001").expect("newest first");
+    assert!(first < xml.find("CWEXCX0000").expect("both"));
     let path = std::env::temp_dir().join(format!("exc-{}.xml", uuid::Uuid::new_v4()));
     std::fs::write(&path, &xml).expect("write");
     let schema = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -707,7 +710,7 @@ async fn documents_are_typed_by_content_stored_once_and_read_only_by_those_allow
     let acme = app.login("acme").await;
     let globex = app.login("globex").await;
     let op = app.login("operator").await;
-    let (id, document, _) = exception_with_document(&app, &acme, "1ZEXCDOC01").await;
+    let (id, document, _) = exception_with_document(&app, &acme, "1ZEXCDOC01P0000007").await;
 
     // The same content again, by staff: a second document, one stored copy.
     let again = body(upload(&app, &op, &id, "copy.pdf", PDF).await).await;
@@ -786,7 +789,7 @@ async fn a_blank_exception_code_is_empty_text_not_a_type_error(pool: PgPool) {
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let decl = submitted(&app, &acme, "1ZEXCBLANK1").await;
+    let decl = submitted(&app, &acme, "1ZEXCBLANK1P000003").await;
     let mut request = invoice_request(&decl);
     request["exceptionDetails"] = json!([
         {"exceptionCode": "", "exceptionDescription": "商业发票缺失", "exceptionHandling": ""}
@@ -794,7 +797,7 @@ async fn a_blank_exception_code_is_empty_text_not_a_type_error(pool: PgPool) {
     let ok = raise(&app, &op, request).await;
     assert_eq!(ok["code"], 200, "{ok}");
 
-    let other = submitted(&app, &acme, "1ZEXCBLANK2").await;
+    let other = submitted(&app, &acme, "1ZEXCBLANK2P000002").await;
     let mut request = invoice_request(&other);
     request["exceptionDetails"] = json!([
         {"exceptionCode": "", "exceptionDescription": " ", "exceptionHandling": "call"}

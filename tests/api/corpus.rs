@@ -194,10 +194,10 @@ async fn every_hostile_file_is_refused_by_every_route_that_reads_files(pool: PgP
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
     // An exception for the documents route, and a notified one for the recipient's link.
-    let decl = submitted(&app, &acme, "1ZCORPUS01").await;
+    let decl = submitted(&app, &acme, "1ZCORPUS01P0000000").await;
     let raised = raise(&app, &acme, invoice_request(&decl)).await;
     let exception = raised["data"]["id"].as_str().expect("id").to_string();
-    let decl2 = submitted(&app, &acme, "1ZCORPUS02").await;
+    let decl2 = submitted(&app, &acme, "1ZCORPUS02P0000008").await;
     let raised2 = raise(&app, &op, invoice_request(&decl2)).await;
     let notified = raised2["data"]["id"].as_str().expect("id").to_string();
     assert_eq!(
@@ -235,7 +235,7 @@ async fn every_hostile_file_is_refused_by_every_route_that_reads_files(pool: PgP
         &app.client,
         &acme,
         TABLE_OC,
-        &[("ok.xlsx", &table_file(&rows_of("1ZWARM0001")))],
+        &[("ok.xlsx", &table_file(&rows_of("1ZWARM0001P0000006")))],
     )
     .await;
     let before = rss_kib(pid);
@@ -308,7 +308,7 @@ async fn every_hostile_file_is_refused_by_every_route_that_reads_files(pool: PgP
         &app.client,
         &acme,
         TABLE_OC,
-        &[("good.xlsx", &table_file(&rows_of("1ZGOOD0001")))],
+        &[("good.xlsx", &table_file(&rows_of("1ZGOOD0001P0000005")))],
     )
     .await;
     assert_eq!(good["code"], 200, "{good}");
@@ -344,7 +344,7 @@ async fn a_reader_that_runs_out_of_memory_fails_the_upload_and_not_the_server(po
         &app.client,
         &acme,
         TABLE_OC,
-        &[("a.xlsx", &table_file(&rows_of("1ZGREEDY01")))],
+        &[("a.xlsx", &table_file(&rows_of("1ZGREEDY01P0000000")))],
     )
     .await;
     assert_eq!(r["code"], 200, "{r}");

@@ -456,7 +456,7 @@ async fn deleting_is_refused_while_declarations_are_in_progress(pool: PgPool) {
     let operator = app.login("operator").await;
     let acme = app.login("acme").await;
     // acme submits a declaration: status 1 (in progress).
-    let id = app.full_draft(&acme, "1Z999AA10000000001").await;
+    let id = app.full_draft(&acme, "1Z999AA10000000006").await;
     let submitted = body(
         app.post(
             &acme,

@@ -69,7 +69,7 @@ async fn declaration_statuses(app: &TestApp, token: &str, id: &str) -> Vec<(Stri
         (
             "POST",
             "/api/v1/declarations".into(),
-            json!({"declarationType": "OC", "trackingNumber": "1ZPERMCHK0001", "customerId": customer}),
+            json!({"declarationType": "OC", "trackingNumber": "1ZPERMCHK0001P0005", "customerId": customer}),
         ),
         (
             "PUT",
@@ -109,7 +109,7 @@ async fn an_operator_without_declarations_management_is_refused_every_declaratio
     let superadmin = app.login("superadmin").await;
     let operator = app.login("operator").await;
     let acme = app.login("acme").await;
-    let draft = app.draft(&acme, "1ZPERMDRAFT01").await;
+    let draft = app.draft(&acme, "1ZPERMDRAFT01P0009").await;
     visible(&app, &acme, &draft).await;
     let all = operator_codes(&app, &superadmin).await;
     assert!(

@@ -11,9 +11,12 @@ use crate::helpers::*;
 const PATH: &str = "/api/v1/declarations/validate";
 
 fn good_form() -> Value {
-    let mut data =
-        serde_json::to_value(clearway::seed::demo_c_export("1ZCHECK0001", "PVG", "SHA01"))
-            .expect("json");
+    let mut data = serde_json::to_value(clearway::seed::demo_c_export(
+        "1ZCHECK0001P000007",
+        "PVG",
+        "SHA01",
+    ))
+    .expect("json");
     data["declarationType"] = json!("OC");
     data
 }
@@ -98,10 +101,15 @@ async fn bad_fields_are_named_by_their_paths_in_the_callers_language(pool: PgPoo
         code["message"]
             .as_str()
             .expect("message")
-            .contains("goodsCode")
+            .starts_with("Goods line 1 · HS Code"),
+        "named as the form labels it: {code}"
     );
     assert!(
-        code["message"].as_str().expect("message").is_ascii(),
+        !code["message"]
+            .as_str()
+            .expect("message")
+            .chars()
+            .any(|c| ('\u{4e00}'..='\u{9fff}').contains(&c)),
         "English asked: {code}"
     );
     assert_eq!(find("netWeight")["blocksDraft"], false);

@@ -7,7 +7,7 @@ async fn a_customer_drafts_submits_and_an_operator_reviews_and_completes(pool: P
     let app = spawn(pool).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let id = app.full_draft(&acme, "1ZFLOW0001").await;
+    let id = app.full_draft(&acme, "1ZFLOW0001P0000004").await;
     let submitted = body(
         app.post(
             &acme,
@@ -53,7 +53,7 @@ async fn a_customer_drafts_submits_and_an_operator_reviews_and_completes(pool: P
 async fn submitting_an_incomplete_draft_names_every_failing_field(pool: PgPool) {
     let app = spawn(pool).await;
     let acme = app.login("acme").await;
-    let id = app.draft(&acme, "1ZBAD0001").await;
+    let id = app.draft(&acme, "1ZBAD0001P00000003").await;
     let r = body(
         app.post(
             &acme,
@@ -77,7 +77,7 @@ async fn submitting_an_incomplete_draft_names_every_failing_field(pool: PgPool) 
             .put(app.url(&format!("/api/v1/declarations/{id}")))
             .bearer_auth(&acme)
             .header("if-match", "1")
-            .json(&json!({"trackingNumber": "1ZBAD0001", "note": "n"}))
+            .json(&json!({"trackingNumber": "1ZBAD0001P00000003", "note": "n"}))
             .send()
             .await
             .expect("send"),
@@ -91,7 +91,7 @@ async fn a_customer_cannot_touch_another_customers_declaration(pool: PgPool) {
     let app = spawn(pool).await;
     let acme = app.login("acme").await;
     let globex = app.login("globex").await;
-    let id = app.draft(&acme, "1ZMINE0001").await;
+    let id = app.draft(&acme, "1ZMINE0001P0000000").await;
     for action in ["submit", "delete", "withdraw"] {
         let r = body(
             app.post(
@@ -132,7 +132,7 @@ async fn a_customer_cannot_create_for_another_company_or_set_server_fields(pool:
     let app = spawn(pool).await;
     let acme = app.login("acme").await;
     let globex_id = clearway::seed::customer_id("globex");
-    let r = body(app.post(&acme, "/api/v1/declarations", json!({"declarationType": "OC", "trackingNumber": "1ZMASS0001", "customerId": globex_id, "status": 3, "username": "globex"})).await).await;
+    let r = body(app.post(&acme, "/api/v1/declarations", json!({"declarationType": "OC", "trackingNumber": "1ZMASS0001P0000003", "customerId": globex_id, "status": 3, "username": "globex"})).await).await;
     assert_eq!(r["code"], 200);
     let id = r["data"]["id"].as_str().expect("id");
     // Still a draft of acme: reviewing needs status 1, and acme can submit only its own.
@@ -166,15 +166,15 @@ async fn staff_must_name_an_existing_customer(pool: PgPool) {
         app.post(
             &op,
             "/api/v1/declarations",
-            json!({"declarationType": "OC", "trackingNumber": "1ZSTAFF01"}),
+            json!({"declarationType": "OC", "trackingNumber": "1ZSTAFF01P00000000"}),
         )
         .await,
     )
     .await;
     assert_eq!(none["data"][0]["field"], "customerId");
-    let ok = body(app.post(&op, "/api/v1/declarations", json!({"declarationType": "ID", "trackingNumber": "1ZSTAFF02", "customerId": clearway::seed::customer_id("globex")})).await).await;
+    let ok = body(app.post(&op, "/api/v1/declarations", json!({"declarationType": "ID", "trackingNumber": "1ZSTAFF02P00000009", "customerId": clearway::seed::customer_id("globex")})).await).await;
     assert_eq!(ok["code"], 200);
-    let mismatch = body(app.post(&op, "/api/v1/declarations", json!({"declarationType": "ID", "shipmentType": 1, "trackingNumber": "1ZSTAFF03", "customerId": clearway::seed::customer_id("globex")})).await).await;
+    let mismatch = body(app.post(&op, "/api/v1/declarations", json!({"declarationType": "ID", "shipmentType": 1, "trackingNumber": "1ZSTAFF03P00000008", "customerId": clearway::seed::customer_id("globex")})).await).await;
     assert_eq!(mismatch["data"][0]["field"], "shipmentType");
 }
 
@@ -187,7 +187,7 @@ async fn the_same_idempotency_key_in_parallel_creates_one_declaration(pool: PgPo
             .post(app.url("/api/v1/declarations"))
             .bearer_auth(&acme)
             .header("idempotency-key", "same-key-1")
-            .json(&json!({"declarationType": "OC", "trackingNumber": "1ZIDEM0001"}))
+            .json(&json!({"declarationType": "OC", "trackingNumber": "1ZIDEM0001P0000007"}))
             .send()
     };
     let answers = futures::future::join_all((0..12).map(|_| send())).await;
@@ -199,7 +199,7 @@ async fn the_same_idempotency_key_in_parallel_creates_one_declaration(pool: PgPo
     }
     ids.dedup();
     assert_eq!(ids.len(), 1);
-    let streams: i64 = sqlx::query_scalar("SELECT count(DISTINCT stream_id) FROM events WHERE event_type = 'DeclarationDrafted' AND payload->'data'->>'trackingNumber' = '1ZIDEM0001'")
+    let streams: i64 = sqlx::query_scalar("SELECT count(DISTINCT stream_id) FROM events WHERE event_type = 'DeclarationDrafted' AND payload->'data'->>'trackingNumber' = '1ZIDEM0001P0000007'")
         .fetch_one(&app.pool)
         .await
         .expect("count");
@@ -209,7 +209,7 @@ async fn the_same_idempotency_key_in_parallel_creates_one_declaration(pool: PgPo
             .post(app.url("/api/v1/declarations"))
             .bearer_auth(&acme)
             .header("idempotency-key", "same-key-1")
-            .json(&json!({"declarationType": "OC", "trackingNumber": "1ZIDEM0002"}))
+            .json(&json!({"declarationType": "OC", "trackingNumber": "1ZIDEM0002P0000005"}))
             .send()
             .await
             .expect("send"),
@@ -222,7 +222,7 @@ async fn the_same_idempotency_key_in_parallel_creates_one_declaration(pool: PgPo
 async fn many_clients_editing_one_declaration_leave_contiguous_versions(pool: PgPool) {
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
-    let id = app.draft(&acme, "1ZRACE0001").await;
+    let id = app.draft(&acme, "1ZRACE0001P0000002").await;
     let path = format!("/api/v1/declarations/{id}");
     // Each client retries on 409 VERSION_CONFLICT, as the contract tells clients to.
     let client = |i: usize| {
@@ -233,7 +233,7 @@ async fn many_clients_editing_one_declaration_leave_contiguous_versions(pool: Pg
                     .put(
                         acme,
                         path,
-                        json!({"trackingNumber": "1ZRACE0001", "note": format!("edit {i}")}),
+                        json!({"trackingNumber": "1ZRACE0001P0000002", "note": format!("edit {i}")}),
                     )
                     .await;
                 match r.status().as_u16() {
@@ -261,7 +261,7 @@ async fn many_clients_editing_one_declaration_leave_contiguous_versions(pool: Pg
 async fn a_stale_if_match_is_a_version_conflict(pool: PgPool) {
     let app = spawn(pool).await;
     let acme = app.login("acme").await;
-    let id = app.draft(&acme, "1ZVER0001").await;
+    let id = app.draft(&acme, "1ZVER0001P00000001").await;
     let stale = body(
         app.client
             .post(app.url(&format!("/api/v1/declarations/{id}/delete")))
@@ -294,7 +294,7 @@ async fn reasons_are_required_where_the_state_machine_says_so(pool: PgPool) {
     let app = spawn(pool).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let id = app.full_draft(&acme, "1ZRSN0001").await;
+    let id = app.full_draft(&acme, "1ZRSN0001P00000001").await;
     app.post(
         &acme,
         &format!("/api/v1/declarations/{id}/submit"),
@@ -380,7 +380,7 @@ async fn staff_cannot_file_for_a_disabled_or_deleted_customer(pool: PgPool) {
         app.post(
             &admin,
             "/api/v1/declarations",
-            json!({"declarationType": "OC", "trackingNumber": "1ZCLOSED01", "customerId": globex}),
+            json!({"declarationType": "OC", "trackingNumber": "1ZCLOSED01P0000009", "customerId": globex}),
         )
         .await,
     )
@@ -413,7 +413,7 @@ async fn staff_cannot_file_for_a_disabled_or_deleted_customer(pool: PgPool) {
         app.post(
             &admin,
             "/api/v1/declarations",
-            json!({"declarationType": "OC", "trackingNumber": "1ZCLOSED02", "customerId": gone}),
+            json!({"declarationType": "OC", "trackingNumber": "1ZCLOSED02P0000007", "customerId": gone}),
         )
         .await,
     )
@@ -435,7 +435,7 @@ async fn staff_cannot_file_for_a_disabled_or_deleted_customer(pool: PgPool) {
         app.post(
             &admin,
             "/api/v1/declarations",
-            json!({"declarationType": "OC", "trackingNumber": "1ZCLOSED03", "customerId": globex}),
+            json!({"declarationType": "OC", "trackingNumber": "1ZCLOSED03P0000005", "customerId": globex}),
         )
         .await,
     )

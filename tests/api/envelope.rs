@@ -172,7 +172,7 @@ async fn a_path_that_is_not_utf8_answers_400_in_the_envelope(pool: PgPool) {
 async fn a_raw_body_over_the_limit_answers_413_in_the_envelope(pool: PgPool) {
     let app = spawn(pool).await;
     let token = app.login("acme").await;
-    let id = app.draft(&token, "1Z-TOO-BIG").await;
+    let id = app.draft(&token, "CW-TOO-BIG-0001").await;
     let huge = "x".repeat(5 * 1024 * 1024);
     let v = body(
         app.client

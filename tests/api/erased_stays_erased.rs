@@ -236,7 +236,7 @@ async fn after_an_erasure_no_candidate_of_the_hidden_part_matches_anything_reada
         app.post(
             &acme,
             "/api/v1/declarations",
-            json!({"declarationType": "IB", "trackingNumber": "1ZSTAYS01",
+            json!({"declarationType": "IB", "trackingNumber": "1ZSTAYS01P00000009",
                    "recipientName": "李雷", "recipientPhone": PHONE}),
         )
         .await,
@@ -244,7 +244,7 @@ async fn after_an_erasure_no_candidate_of_the_hidden_part_matches_anything_reada
     .await;
     assert_eq!(declaration["code"], 200, "{declaration}");
     let declaration_id = declaration["data"]["id"].as_str().expect("id").to_string();
-    let decl = submitted(&app, &acme, "1ZSTAYS02").await;
+    let decl = submitted(&app, &acme, "1ZSTAYS02P00000008").await;
     let mut request = invoice_request(&decl);
     request["sendToSms"] = json!(true);
     request["personalPhone"] = json!(PHONE);
@@ -463,7 +463,7 @@ async fn a_provider_transport_error_is_stored_as_a_classified_reason_without_the
     let app = spawn_with(pool.clone(), cfg).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let decl = submitted(&app, &acme, "1ZSTAYS03").await;
+    let decl = submitted(&app, &acme, "1ZSTAYS03P00000007").await;
     let mut request = invoice_request(&decl);
     request["sendToEmail"] = json!(false);
     request["sendToSms"] = json!(true);
@@ -599,7 +599,7 @@ async fn an_erasure_between_claim_and_send_or_send_and_record_is_honoured(pool: 
 
     // Erased between the claim and the send: nothing is sent, the attempt names no one.
     const FIRST: &str = "first.racer@example.com";
-    let first = notice_to("1ZSTAYS04", FIRST).await;
+    let first = notice_to("1ZSTAYS04P00000006", FIRST).await;
     let mut conn = pool.acquire().await.expect("connection");
     let row = claim(&mut conn)
         .await
@@ -632,7 +632,7 @@ async fn an_erasure_between_claim_and_send_or_send_and_record_is_honoured(pool: 
     // Erased between the send and the record: the message went, the record names no one and
     // no fresh key makes the address readable again.
     const SECOND: &str = "second.racer@example.com";
-    let second = notice_to("1ZSTAYS05", SECOND).await;
+    let second = notice_to("1ZSTAYS05P00000005", SECOND).await;
     let mut conn = pool.acquire().await.expect("connection");
     let row = claim(&mut conn)
         .await
@@ -701,8 +701,8 @@ async fn exception_documents_are_sealed_erased_with_their_people_and_swept_after
             (id, path)
         }
     };
-    let (id, path) = raise_with("1ZSTAYS06", "buyer@example.com", scan.clone()).await;
-    let (_, other_path) = raise_with("1ZSTAYS07", "other@example.com", PDF.to_vec()).await;
+    let (id, path) = raise_with("1ZSTAYS06P00000004", "buyer@example.com", scan.clone()).await;
+    let (_, other_path) = raise_with("1ZSTAYS07P00000003", "other@example.com", PDF.to_vec()).await;
 
     // The table holds ciphertext only, under the exception's documents subject.
     let rows: Vec<(Vec<u8>, Option<String>)> =

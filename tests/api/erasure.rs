@@ -91,7 +91,7 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
         app.post(
             &acme,
             "/api/v1/declarations",
-            json!({"declarationType": "IB", "trackingNumber": "1ZERASE01",
+            json!({"declarationType": "IB", "trackingNumber": "1ZERASE01P00000003",
                    "recipientName": "张三", "recipientIdNumber": ID_NUMBER,
                    "recipientPhone": OLD_PHONE, "shipperPhone": SHIPPER_PHONE}),
         )
@@ -107,7 +107,7 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
             .bearer_auth(&acme)
             .header("if-match", "1")
             .json(
-                &json!({"trackingNumber": "1ZERASE01", "recipientName": "张三",
+                &json!({"trackingNumber": "1ZERASE01P00000003", "recipientName": "张三",
                           "recipientIdNumber": ID_NUMBER, "recipientPhone": NEW_PHONE,
                           "shipperPhone": SHIPPER_PHONE}),
             )
@@ -154,7 +154,7 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
     .await;
     assert!(history.to_string().contains(OLD_PHONE), "{history}");
     let feed_path = format!(
-        "/api/v1/declarations/activity?trackingNumber=1ZERASE01&action=edit&minPosition={position}"
+        "/api/v1/declarations/activity?trackingNumber=1ZERASE01P00000003&action=edit&minPosition={position}"
     );
     let feed = get_when(&app, &admin, &feed_path, |r| r["data"]["total"] == 1).await;
     assert!(feed.to_string().contains("138****5678"), "{feed}");
@@ -269,7 +269,7 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
         "{text}"
     );
     let feed_path = format!(
-        "/api/v1/declarations/activity?trackingNumber=1ZERASE01&action=edit&minPosition={last}"
+        "/api/v1/declarations/activity?trackingNumber=1ZERASE01P00000003&action=edit&minPosition={last}"
     );
     let feed = get_when(&app, &admin, &feed_path, |r| r.to_string().contains(ERASED)).await;
     assert!(!feed.to_string().contains("138****5678"), "{feed}");
@@ -378,7 +378,7 @@ async fn a_class_b_declaration_is_stored_sealed_and_an_erasure_shows_erased_ever
         app.post(
             &acme,
             "/api/v1/declarations",
-            json!({"declarationType": "IB", "trackingNumber": "1ZERASE02",
+            json!({"declarationType": "IB", "trackingNumber": "1ZERASE02P00000002",
                    "recipientIdNumber": ID_NUMBER}),
         )
         .await,
@@ -407,7 +407,7 @@ async fn clearway_erase_erases_by_number_and_reports_unknown_and_repeated_subjec
         app.post(
             &acme,
             "/api/v1/declarations",
-            json!({"declarationType": "OB", "trackingNumber": "1ZERASE03",
+            json!({"declarationType": "OB", "trackingNumber": "1ZERASE03P00000001",
                    "shipperIdNumber": "440524188001010014", "shipperPhone": "13500001111"}),
         )
         .await,
@@ -494,7 +494,7 @@ async fn exception_contacts_and_the_contact_book_are_sealed_and_an_erasure_reach
     )
     .await;
     assert_eq!(saved["code"], 200, "{saved}");
-    let decl = submitted(&app, &acme, "1ZERASE02").await;
+    let decl = submitted(&app, &acme, "1ZERASE02P00000002").await;
     let mut request = invoice_request(&decl);
     request["sendToSms"] = json!(true);
     request["personalPhone"] = json!(PERSON_PHONE);

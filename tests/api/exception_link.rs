@@ -104,14 +104,14 @@ async fn a_recipient_answers_through_the_link_once_and_staff_review_it(pool: PgP
     let app = spawn_with(pool.clone(), cfg).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let id = notified(&app, &acme, &op, "1ZLINK0001", false).await;
+    let id = notified(&app, &acme, &op, "1ZLINK0001P0000009", false).await;
     let token = link_in_mail(&mail, "buyer@example.com").await;
 
     // The link shows that exception's request, without any account.
     let seen = view(&app, Some(&token)).await;
     assert_eq!(seen["code"], 200, "{seen}");
     assert_eq!(seen["data"]["exceptionId"], id.as_str());
-    assert_eq!(seen["data"]["trackingNumber"], "1ZLINK0001");
+    assert_eq!(seen["data"]["trackingNumber"], "1ZLINK0001P0000009");
     assert_eq!(seen["data"]["status"], 2);
     assert!(
         seen["data"]["requested"]
@@ -227,7 +227,7 @@ async fn a_link_cannot_add_documents_past_the_caps_of_its_exception(pool: PgPool
     let app = spawn_with(pool.clone(), cfg).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let id = notified(&app, &acme, &op, "1ZLINK0101", false).await;
+    let id = notified(&app, &acme, &op, "1ZLINK0101P0000007", false).await;
     let token = link_for(&auth, &id);
 
     // Bytes: two files of 600 KB would hold 1.2 MB, over the 1 MB cap.
@@ -257,7 +257,7 @@ async fn the_link_routes_are_rate_limited_with_retry_after(pool: PgPool) {
     let app = spawn_with(pool.clone(), cfg).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let id = notified(&app, &acme, &op, "1ZLINK0102", false).await;
+    let id = notified(&app, &acme, &op, "1ZLINK0102P0000005", false).await;
     let token = link_for(&auth, &id);
     for _ in 0..3 {
         assert_eq!(view(&app, Some(&token)).await["code"], 200);

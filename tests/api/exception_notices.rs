@@ -118,7 +118,7 @@ async fn a_notice_is_mailed_in_both_languages_and_every_attempt_is_logged(pool: 
     let app = spawn_with(pool.clone(), mailing(&pool, mail.smtp, true)).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let id = notified(&app, &acme, &op, "1ZNOTE0001", true).await;
+    let id = notified(&app, &acme, &op, "1ZNOTE0001P0000001", true).await;
 
     let list = deliveries_until(&app, &op, &id, |d| {
         on(d, "notify", "email").is_some_and(|e| e["status"] != "pending")
@@ -138,11 +138,11 @@ async fn a_notice_is_mailed_in_both_languages_and_every_attempt_is_logged(pool: 
     let mails = mails_to(&mail, "buyer@example.com").await;
     assert_eq!(mails.len(), 1, "one notice, sent once");
     let subject = mails[0]["subject"].as_str().expect("subject");
-    assert!(subject.contains("1ZNOTE0001"), "{subject}");
+    assert!(subject.contains("1ZNOTE0001P0000001"), "{subject}");
     let text = mails[0]["text"].as_str().expect("text");
     for needle in [
-        "运单号：1ZNOTE0001",
-        "Tracking number: 1ZNOTE0001",
+        "运单号：1ZNOTE0001P0000001",
+        "Tracking number: 1ZNOTE0001P0000001",
         "提供商业发票",
         "provide the commercial invoice",
         "-> 8471414000",
@@ -211,7 +211,7 @@ async fn a_refusing_smtp_server_is_retried_with_backoff_and_then_given_up(pool: 
     let app = spawn_with(pool.clone(), cfg).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let id = notified(&app, &acme, &op, "1ZNOTE0002", false).await;
+    let id = notified(&app, &acme, &op, "1ZNOTE0002P0000009", false).await;
 
     let list = deliveries_until(&app, &op, &id, |d| {
         on(d, "notify", "email").is_some_and(|e| e["status"] == "failed")
@@ -247,7 +247,7 @@ async fn a_worker_killed_between_sending_and_recording_sends_nothing_twice(pool:
     let app = spawn_with(pool.clone(), cfg.clone()).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let id = notified(&app, &acme, &op, "1ZNOTE0003", false).await;
+    let id = notified(&app, &acme, &op, "1ZNOTE0003P0000007", false).await;
     caught_up(&app).await;
 
     let state = command_state(&pool, &cfg).await;
@@ -395,7 +395,7 @@ async fn sms_and_wechat_notices_go_through_their_providers(pool: PgPool) {
     let app = spawn_with(pool.clone(), cfg).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let decl = submitted(&app, &acme, "1ZNOTE0004").await;
+    let decl = submitted(&app, &acme, "1ZNOTE0004P0000005").await;
     let mut request = invoice_request(&decl);
     request["sendToEmail"] = json!(false);
     request["sendToSms"] = json!(true);
@@ -436,7 +436,7 @@ async fn sms_and_wechat_notices_go_through_their_providers(pool: PgPool) {
     assert_eq!(sms["TemplateCode"], "SMS_100");
     let params: Value =
         serde_json::from_str(sms["TemplateParam"].as_str().expect("params")).expect("json");
-    assert_eq!(params["trackingNumber"], "1ZNOTE0004");
+    assert_eq!(params["trackingNumber"], "1ZNOTE0004P0000005");
     assert_eq!(params["needed"], "商业发票、确认HS 编码变更");
     let wechat = seen
         .iter()
@@ -450,7 +450,10 @@ async fn sms_and_wechat_notices_go_through_their_providers(pool: PgPool) {
         url.starts_with("https://clearway.example.com/temporarily?token="),
         "{url} for {id}"
     );
-    assert_eq!(wechat["data"]["trackingNumber"]["value"], "1ZNOTE0004");
+    assert_eq!(
+        wechat["data"]["trackingNumber"]["value"],
+        "1ZNOTE0004P0000005"
+    );
 }
 
 #[sqlx::test(migrations = "./migrations")]
@@ -460,8 +463,8 @@ async fn an_overdue_exception_is_reminded_automatically_once(pool: PgPool) {
     let app = spawn_with(pool.clone(), cfg.clone()).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let id = notified(&app, &acme, &op, "1ZNOTE0005", false).await;
-    let fresh = notified(&app, &acme, &op, "1ZNOTE0006", false).await;
+    let id = notified(&app, &acme, &op, "1ZNOTE0005P0000003", false).await;
+    let fresh = notified(&app, &acme, &op, "1ZNOTE0006P0000001", false).await;
     caught_up(&app).await;
     let state = command_state(&pool, &cfg).await;
     let outbox = cfg.notify.outbox(&cfg.identity.build().expect("identity"));
@@ -500,7 +503,7 @@ async fn an_overdue_exception_is_reminded_automatically_once(pool: PgPool) {
         reminders[0]["subject"]
             .as_str()
             .unwrap_or("")
-            .contains("1ZNOTE0005")
+            .contains("1ZNOTE0005P0000003")
     );
     let h = history_deliveries(&app, &op, &id).await;
     assert!(!h.is_empty());
@@ -554,7 +557,7 @@ async fn a_delivery_recorded_meanwhile_does_not_refuse_the_users_next_move(pool:
     let op = app.login("operator").await;
     // The version the customer saw: the notice's own (its delivery attempts can only follow
     // it; read from the detail, a fast worker may already have recorded them).
-    let decl = submitted(&app, &acme, "1ZSIDE0001").await;
+    let decl = submitted(&app, &acme, "1ZSIDE0001P0000004").await;
     let mut request = invoice_request(&decl);
     request["sendToSms"] = json!(true);
     request["personalPhone"] = json!("13812345678");
@@ -600,8 +603,8 @@ async fn a_delivery_whose_attempt_can_never_be_recorded_is_given_up_and_the_next
     let app = spawn_with(pool.clone(), cfg.clone()).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let stuck = notified(&app, &acme, &op, "1ZNOTE0101", false).await;
-    let next = notified(&app, &acme, &op, "1ZNOTE0102", false).await;
+    let stuck = notified(&app, &acme, &op, "1ZNOTE0101P0000009", false).await;
+    let next = notified(&app, &acme, &op, "1ZNOTE0102P0000007", false).await;
     caught_up(&app).await;
     // Recording any attempt of the first exception fails, every time.
     sqlx::query(

@@ -61,7 +61,7 @@ async fn staff_routes_given_another_aggregates_id_answer_not_found(pool: PgPool)
             app.post(
                 &operator,
                 "/api/v1/declarations",
-                json!({"declarationType": "OC", "trackingNumber": "1ZFOREIGN1", "customerId": customer}),
+                json!({"declarationType": "OC", "trackingNumber": "1ZFOREIGN1P0000000", "customerId": customer}),
             )
             .await,
         )

@@ -392,8 +392,22 @@ fn sample() -> Vec<u8> {
         sheet.write_string(0, c as u16, *h).expect("header");
     }
     let rows: [[&str; 6]; 2] = [
-        ["1Z0001", "智能手机", "8517130000", "2", "PCS", "398"],
-        ["1Z0002", "帽子", "8517990000", "two", "PCS", "10"],
+        [
+            "1Z0001P00000000001",
+            "智能手机",
+            "8517130000",
+            "2",
+            "PCS",
+            "398",
+        ],
+        [
+            "1Z0002P00000000009",
+            "帽子",
+            "8517990000",
+            "two",
+            "PCS",
+            "10",
+        ],
     ];
     for (r, row) in rows.iter().enumerate() {
         for (c, v) in row.iter().enumerate() {

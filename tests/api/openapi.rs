@@ -351,7 +351,7 @@ async fn every_documented_operation_reaches_a_route(pool: PgPool) {
         app.post(
             &token,
             "/api/v1/declarations",
-            json!({"declarationType": "OC", "trackingNumber": "OPENAPI-ROUTES-1"}),
+            json!({"declarationType": "OC", "trackingNumber": "OPENAPI-ROUTES-0001"}),
         )
         .await,
     )
@@ -364,7 +364,8 @@ async fn every_documented_operation_reaches_a_route(pool: PgPool) {
     let ai_draft = crate::ai_draft::proposed(&app, &token).await;
     // The clearance exception routes take an exception (and a document of it) for `{id}`.
     let (exception, document, exception_position) =
-        crate::clearance_exception::exception_with_document(&app, &token, "1ZEXCDOC01").await;
+        crate::clearance_exception::exception_with_document(&app, &token, "1ZEXCDOC01P0000007")
+            .await;
     // The master data routes take an id of their own kind: one record of each, the caller's.
     let mut own_ids: Vec<(&str, String)> = Vec::new();
     let mut last = position;

@@ -34,7 +34,7 @@ async fn a_poison_event_stops_its_projection_in_health_and_metrics_until_an_admi
     for statement in [
         "CREATE FUNCTION test_refuse() RETURNS trigger LANGUAGE plpgsql AS $$
          BEGIN
-             IF NEW.tracking_number = 'POISON-1' THEN RAISE EXCEPTION 'refused row'; END IF;
+             IF NEW.tracking_number = 'POISON-0001' THEN RAISE EXCEPTION 'refused row'; END IF;
              RETURN NEW;
          END $$",
         "CREATE TRIGGER test_refuse BEFORE INSERT OR UPDATE ON rm_declarations
@@ -46,7 +46,7 @@ async fn a_poison_event_stops_its_projection_in_health_and_metrics_until_an_admi
             .expect("trigger");
     }
     let acme = app.login("acme").await;
-    let id = app.draft(&acme, "POISON-1").await;
+    let id = app.draft(&acme, "POISON-0001").await;
 
     let mut stopped = Value::Null;
     for _ in 0..200 {
@@ -136,7 +136,7 @@ async fn a_poison_event_stops_its_projection_in_health_and_metrics_until_an_admi
     assert_eq!(unknown["_status"], 404, "{unknown}");
     assert_eq!(resumed["code"], 200, "{resumed}");
     assert_eq!(resumed["data"]["stopped"]["position"], stop["position"]);
-    assert_eq!(listed["data"]["trackingNumber"], "POISON-1", "{listed}");
+    assert_eq!(listed["data"]["trackingNumber"], "POISON-0001", "{listed}");
     assert_eq!(after["data"]["status"], "ok", "{after}");
     assert!(projection(&after, "declaration_list")["stopped"].is_null());
 }

@@ -115,7 +115,7 @@ async fn a_created_staff_member_is_in_the_next_list(pool: PgPool) {
 async fn a_submitted_declaration_reads_as_submitted_at_once(pool: PgPool) {
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
-    let id = app.full_draft(&acme, "1ZRYW00001").await;
+    let id = app.full_draft(&acme, "1ZRYW00001P0000006").await;
     let held = hold(&pool, "rm_declarations").await;
     let submitted = body(
         app.post(

@@ -32,7 +32,7 @@ async fn replay_prints_a_filtered_log_in_feed_order_and_a_state_as_of_a_time(poo
     let app = spawn(pool).await;
     let store = events::EventStore::new(app.pool.clone());
     let acme = app.login("acme").await;
-    let id = app.full_draft(&acme, "1ZREPLAY01").await;
+    let id = app.full_draft(&acme, "1ZREPLAY01P0000003").await;
     let drafted_at = chrono::Utc::now();
     tokio::time::sleep(std::time::Duration::from_millis(50)).await;
     let r = body(

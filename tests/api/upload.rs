@@ -129,7 +129,13 @@ async fn upload_one(app: &TestApp, token: &str, name: &str, file: &[u8]) -> Stri
 
 /// Uploads a one-declaration file and waits until it is processed; answers its file id.
 pub async fn upload_and_wait(app: &TestApp, token: &str) -> String {
-    let id = upload_one(app, token, "one.xlsx", &table_file(&rows_of("1ZONE0001"))).await;
+    let id = upload_one(
+        app,
+        token,
+        "one.xlsx",
+        &table_file(&rows_of("1ZONE0001P00000003")),
+    )
+    .await;
     finished(app, token, &id).await;
     id
 }
@@ -245,15 +251,19 @@ async fn good_repeated_and_abnormal_rows_are_counted_and_listed(pool: PgPool) {
     let app = spawn(pool.clone()).await;
     let token = app.login("acme").await;
     // An existing declaration makes its tracking number a repeat.
-    app.full_draft(&token, "1ZUPDUP0001").await;
-    projected(&pool, "1ZUPDUP0001").await;
+    app.full_draft(&token, "1ZUPDUP0001P000003").await;
+    projected(&pool, "1ZUPDUP0001P000003").await;
 
     let mut rows = Vec::new();
-    for t in ["1ZUPOK0001", "1ZUPOK0002", "1ZUPOK0003"] {
+    for t in [
+        "1ZUPOK0001P0000005",
+        "1ZUPOK0002P0000003",
+        "1ZUPOK0003P0000001",
+    ] {
         rows.extend(rows_of(t));
     }
-    rows.push(rows_of("1ZUPDUP0001").remove(0));
-    let mut bad = rows_of("1ZUPBAD0001").remove(0);
+    rows.push(rows_of("1ZUPDUP0001P000003").remove(0));
+    let mut bad = rows_of("1ZUPBAD0001P000007").remove(0);
     bad.insert("goodsQuantity".into(), Value::String("many".into()));
     bad.insert("goodsCode".into(), Value::String("123".into()));
     rows.push(bad);
@@ -301,13 +311,13 @@ async fn good_repeated_and_abnormal_rows_are_counted_and_listed(pool: PgPool) {
     assert!(d["data"]["logFileDetailList"].is_null());
     let items = d["data"]["logDetailList"].as_array().expect("items");
     assert_eq!(items[0]["row"], 8);
-    assert_eq!(items[0]["trackingNumber"], "1ZUPDUP0001");
+    assert_eq!(items[0]["trackingNumber"], "1ZUPDUP0001P000003");
     assert_eq!(items[0]["isRepeat"], true);
     assert_eq!(items[1]["row"], 9);
     assert_eq!(items[1]["isRepeat"], false);
     let desc = items[1]["desc"].as_str().expect("desc");
     assert!(
-        desc.contains("goodsQuantity") && desc.contains("goodsCode"),
+        (desc.contains("goodsQuantity") || desc.contains("成交数量")) && desc.contains("商品编号"),
         "{desc}"
     );
     let only_repeats = body(
@@ -335,7 +345,7 @@ async fn good_repeated_and_abnormal_rows_are_counted_and_listed(pool: PgPool) {
     })
     .expect("rows");
     assert_eq!(lines.len(), 3, "header and two rows: {lines:?}");
-    assert_eq!(lines[2][1], "1ZUPBAD0001");
+    assert_eq!(lines[2][1], "1ZUPBAD0001P000007");
 
     // History and the unread badge; opening the record marks it read.
     let h = body(
@@ -375,7 +385,11 @@ async fn good_repeated_and_abnormal_rows_are_counted_and_listed(pool: PgPool) {
     }
 
     // The same file again: every declaration is a repeat now, nothing is made twice.
-    for t in ["1ZUPOK0001", "1ZUPOK0002", "1ZUPOK0003"] {
+    for t in [
+        "1ZUPOK0001P0000005",
+        "1ZUPOK0002P0000003",
+        "1ZUPOK0003P0000001",
+    ] {
         projected(&pool, t).await;
     }
     let again = upload_one(&app, &token, "batch.xlsx", &table_file(&rows)).await;
@@ -393,7 +407,7 @@ async fn the_history_filters_by_name_date_type_and_template(pool: PgPool) {
         &app,
         &token,
         "Alpha Goods.xlsx",
-        &table_file(&rows_of("1ZHIST0001")),
+        &table_file(&rows_of("1ZHIST0001P0000000")),
     )
     .await;
     finished(&app, &token, &id).await;
@@ -461,7 +475,7 @@ type Case<'a> = (Vec<(&'a str, &'a str)>, Vec<(&'a str, &'a [u8])>, &'a str);
 async fn bad_uploads_are_refused_naming_the_field(pool: PgPool) {
     let app = spawn(pool).await;
     let token = app.login("acme").await;
-    let good = table_file(&rows_of("1ZBADIN0001"));
+    let good = table_file(&rows_of("1ZBADIN0001P000008"));
     let cases: Vec<Case> = vec![
         (TABLE_OC.to_vec(), vec![], "files"),
         (
@@ -572,7 +586,13 @@ async fn another_company_cannot_see_or_confirm_an_upload(pool: PgPool) {
     let acme = app.login("acme").await;
     let globex = app.login("globex").await;
     let operator = app.login("operator").await;
-    let id = upload_one(&app, &acme, "mine.xlsx", &table_file(&rows_of("1ZOWN0001"))).await;
+    let id = upload_one(
+        &app,
+        &acme,
+        "mine.xlsx",
+        &table_file(&rows_of("1ZOWN0001P00000006")),
+    )
+    .await;
     finished(&app, &acme, &id).await;
     for token in [&globex, &operator] {
         for path in [
@@ -622,7 +642,7 @@ async fn another_company_cannot_see_or_confirm_an_upload(pool: PgPool) {
 async fn staff_upload_for_a_named_customer(pool: PgPool) {
     let app = spawn(pool).await;
     let operator = app.login("operator").await;
-    let file = table_file(&rows_of("1ZSTAFF0001"));
+    let file = table_file(&rows_of("1ZSTAFF0001P000000"));
     let r = post_upload(
         &app.base,
         &app.client,

@@ -60,7 +60,7 @@ async fn a_repeat_inside_a_batch_is_held_back_and_the_rest_of_the_batch_is_made(
     let cfg = config(&pool, Mode::Development);
     seed(&pool, &cfg).await;
     let state = command_state(&pool, &cfg).await;
-    let n = |i: u32| format!("1ZBATCH{i:05}");
+    let n = |i: u32| format!("CWBATCH{i:05}");
 
     // A first upload makes the declaration of number 2.
     let first = received(&state, &table_file(&rows(&[n(2)]))).await;
@@ -174,7 +174,7 @@ async fn reservations(pool: &PgPool, upload: Uuid, rows: u32) -> i64 {
 const DECLARATIONS: u32 = worker::BATCH as u32 + 50;
 
 fn two_batches() -> Vec<u8> {
-    let numbers: Vec<String> = (0..DECLARATIONS).map(|i| format!("1ZINT{i:06}")).collect();
+    let numbers: Vec<String> = (0..DECLARATIONS).map(|i| format!("CWINT{i:06}")).collect();
     table_file(&rows(&numbers))
 }
 
@@ -187,7 +187,7 @@ async fn a_batch_failing_midway_appends_nothing_of_it_and_the_resumed_upload_mak
     let state = command_state(&pool, &cfg).await;
     let upload = received(&state, &two_batches()).await;
     // The second batch's statement fails on one of its declarations, midway through it.
-    let late = format!("1ZINT{:06}", worker::BATCH + 30);
+    let late = format!("CWINT{:06}", worker::BATCH + 30);
     fail_when(
         &pool,
         &format!(

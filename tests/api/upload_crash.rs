@@ -53,7 +53,7 @@ async fn kill_9_mid_file_leaves_no_duplicate_and_the_upload_is_finished_after_re
     let mut rows = Vec::new();
     for i in 0..DECLARATIONS {
         // One goods line each.
-        rows.push(rows_of(&format!("1ZCRASH{i:06}")).remove(0));
+        rows.push(rows_of(&format!("CWCRASH{i:06}")).remove(0));
     }
     let file = table_file(&rows);
 

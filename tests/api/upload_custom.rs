@@ -146,15 +146,19 @@ async fn a_custom_file_is_read_through_its_mapping_scheme(pool: PgPool) {
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
     let globex = app.login("globex").await;
-    app.full_draft(&acme, "1ZCUDUP0001").await;
-    projected(&pool, "1ZCUDUP0001").await;
+    app.full_draft(&acme, "1ZCUDUP0001P000001").await;
+    projected(&pool, "1ZCUDUP0001P000001").await;
 
     let mut rows = Vec::new();
-    for t in ["1ZCUOK0001", "1ZCUOK0002", "1ZCUOK0003"] {
+    for t in [
+        "1ZCUOK0001P0000003",
+        "1ZCUOK0002P0000001",
+        "1ZCUOK0003P0000009",
+    ] {
         rows.push(rows_of(t).remove(0));
     }
-    rows.push(rows_of("1ZCUDUP0001").remove(0));
-    let mut bad = rows_of("1ZCUBAD0001").remove(0);
+    rows.push(rows_of("1ZCUDUP0001P000001").remove(0));
+    let mut bad = rows_of("1ZCUBAD0001P000005").remove(0);
     bad.insert("goodsQuantity".into(), Value::String("many".into()));
     bad.insert("goodsCode".into(), Value::String("123".into()));
     rows.push(bad);
@@ -204,7 +208,7 @@ async fn a_custom_file_is_read_through_its_mapping_scheme(pool: PgPool) {
     assert_eq!(items[0]["isRepeat"], true);
     let desc = items[1]["desc"].as_str().expect("desc");
     assert!(
-        desc.contains("goodsQuantity") && desc.contains("goodsCode"),
+        (desc.contains("goodsQuantity") || desc.contains("成交数量")) && desc.contains("商品编号"),
         "every problem of the row: {desc}"
     );
     // The unit word was translated on the way in.
@@ -229,7 +233,7 @@ async fn a_custom_file_is_read_through_its_mapping_scheme(pool: PgPool) {
     assert_eq!(unit_made.as_deref(), Some(unit.as_str()));
 
     // Not named: the saved scheme whose headers fit is used without asking.
-    let fresh: Vec<Cells> = ["1ZCUAUTO001", "1ZCUAUTO002"]
+    let fresh: Vec<Cells> = ["1ZCUAUTO001P000008", "1ZCUAUTO002P000007"]
         .iter()
         .map(|t| rows_of(t).remove(0))
         .collect();
@@ -248,7 +252,7 @@ async fn a_custom_file_is_read_through_its_mapping_scheme(pool: PgPool) {
         let mut book = rust_xlsxwriter::Workbook::new();
         let s = book.add_worksheet();
         s.write_string(0, 0, "Reference").expect("h");
-        s.write_string(1, 0, "1ZCUNONE001").expect("c");
+        s.write_string(1, 0, "1ZCUNONE001P000003").expect("c");
         book.save_to_buffer().expect("xlsx")
     };
     let id = file_id(&upload(&app, &acme, &auto, &strange).await);
@@ -301,12 +305,12 @@ async fn a_custom_file_is_read_through_its_mapping_scheme(pool: PgPool) {
 async fn a_missing_hs_code_is_filled_from_the_product_library(pool: PgPool) {
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
-    let mut row = rows_of("1ZHSFILL001").remove(0);
+    let mut row = rows_of("1ZHSFILL001P000000").remove(0);
     let name = row["goodsName"].as_str().expect("name").to_string();
     let code = row["goodsCode"].as_str().expect("code").to_string();
     row.remove("goodsCode");
     // Exact on another row's name, normalised on this one's (spaces and case differ).
-    let mut loose = rows_of("1ZHSFILL002").remove(0);
+    let mut loose = rows_of("1ZHSFILL002P000009").remove(0);
     loose.remove("goodsCode");
     loose.insert(
         "goodsName".into(),
@@ -318,7 +322,7 @@ async fn a_missing_hs_code_is_filled_from_the_product_library(pool: PgPool) {
             format!("{first} {}", rest.to_lowercase())
         }),
     );
-    let mut unknown = rows_of("1ZHSFILL003").remove(0);
+    let mut unknown = rows_of("1ZHSFILL003P000008").remove(0);
     unknown.remove("goodsCode");
     unknown.insert("goodsName".into(), Value::String("no such product".into()));
     let (_, at) = create(

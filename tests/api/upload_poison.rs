@@ -147,9 +147,9 @@ async fn an_upload_failing_every_time_is_failed_after_n_attempts_with_its_reason
     let cfg = config(&pool, Mode::Development);
     seed(&pool, &cfg).await;
     let state = command_state(&pool, &cfg).await;
-    let bad = received_for(&state, "acme", &table_file(&rows_of("1ZPOISON001"))).await;
-    let good = received_for(&state, "acme", &table_file(&rows_of("1ZGOOD00001"))).await;
-    poison(&pool, "1ZPOISON001").await;
+    let bad = received_for(&state, "acme", &table_file(&rows_of("1ZPOISON001P000000"))).await;
+    let good = received_for(&state, "acme", &table_file(&rows_of("1ZGOOD00001P000009"))).await;
+    poison(&pool, "1ZPOISON001P000000").await;
 
     let failed = drain(&state, &NOW, 20).await;
     assert_eq!(failed, 3, "three attempts, each failing");
@@ -191,7 +191,7 @@ async fn an_upload_whose_claims_end_the_process_is_failed_after_n_claims(pool: P
     let cfg = config(&pool, Mode::Development);
     seed(&pool, &cfg).await;
     let state = command_state(&pool, &cfg).await;
-    let bad = received_for(&state, "acme", &table_file(&rows_of("1ZKILLER001"))).await;
+    let bad = received_for(&state, "acme", &table_file(&rows_of("1ZKILLER001P000000"))).await;
 
     // Three workers claim it and die before they finish (their connection, and with it the
     // claim, goes away): the count was committed with each claim.
@@ -204,7 +204,7 @@ async fn an_upload_whose_claims_end_the_process_is_failed_after_n_claims(pool: P
         assert_eq!((claimed.id, claimed.attempts), (bad, n));
         conn.detach().close().await.expect("the process died");
     }
-    let good = received_for(&state, "acme", &table_file(&rows_of("1ZGOOD00002"))).await;
+    let good = received_for(&state, "acme", &table_file(&rows_of("1ZGOOD00002P000008"))).await;
 
     // The fourth claim finishes it as failed without reading it again; the next job runs.
     assert_eq!(drain(&state, &NOW, 10).await, 0);
@@ -224,14 +224,19 @@ async fn one_customers_poison_upload_does_not_delay_another_customers(pool: PgPo
     let cfg = config(&pool, Mode::Development);
     seed(&pool, &cfg).await;
     let state = command_state(&pool, &cfg).await;
-    let bad = received_for(&state, "acme", &table_file(&rows_of("1ZPOISON002"))).await;
+    let bad = received_for(&state, "acme", &table_file(&rows_of("1ZPOISON002P000009"))).await;
     let mut more = Vec::new();
     for i in 0..3 {
-        let file = table_file(&rows_of(&format!("1ZACME0000{i}")));
+        let file = table_file(&rows_of(&format!("CWACME0000{i}")));
         more.push(received_for(&state, "acme", &file).await);
     }
-    let other = received_for(&state, "globex", &table_file(&rows_of("1ZGLOBEX001"))).await;
-    poison(&pool, "1ZPOISON002").await;
+    let other = received_for(
+        &state,
+        "globex",
+        &table_file(&rows_of("1ZGLOBEX001P000003")),
+    )
+    .await;
+    poison(&pool, "1ZPOISON002P000009").await;
 
     // The server's own waits between claims.
     let retry = Retry::default();

@@ -79,8 +79,8 @@ async fn two_uploads_of_one_tracking_number_at_once_make_one_declaration(pool: P
     seed(&pool, &cfg).await;
     let state = command_state(&pool, &cfg).await;
     // The same number in two files (different contents: another goods name).
-    let a = table_file(&rows_of("1ZRACE00001"));
-    let mut rows = rows_of("1ZRACE00001");
+    let a = table_file(&rows_of("1ZRACE00001P000006"));
+    let mut rows = rows_of("1ZRACE00001P000006");
     rows[0].insert(
         "goodsName".into(),
         serde_json::Value::String("other".into()),
@@ -97,7 +97,7 @@ async fn two_uploads_of_one_tracking_number_at_once_make_one_declaration(pool: P
 
     let made: i64 = sqlx::query_scalar(
         "SELECT count(*) FROM events WHERE event_type = 'DeclarationDrafted'
-          AND payload->'data'->>'trackingNumber' = '1ZRACE00001'",
+          AND payload->'data'->>'trackingNumber' = '1ZRACE00001P000006'",
     )
     .fetch_one(&pool)
     .await

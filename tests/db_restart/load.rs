@@ -116,7 +116,7 @@ impl Api {
     /// within `bound`.
     pub async fn expect_unavailable(&self, bound: Duration) -> anyhow::Result<()> {
         let started = Instant::now();
-        let command = self.create("1ZDOWN0000").await;
+        let command = self.create("1ZDOWN0000P0000002").await;
         let query = self
             .get(&self.acme, "/api/v1/declarations?pageNo=1&pageSize=5")
             .await;
@@ -394,7 +394,7 @@ pub fn start(api: &Api, outcomes: &Outcomes, stop: watch::Receiver<bool>) -> Vec
             let mut n = 0;
             while !*stop.borrow() {
                 n += 1;
-                let tracking = format!("1ZLD{client}{n:05}");
+                let tracking = format!("CWLD{client}{n:05}");
                 if let Answer::Done(data) = timed(&outcomes, api.create(&tracking)).await {
                     let id = data["id"].as_str().unwrap_or_default().to_string();
                     outcomes
@@ -436,7 +436,7 @@ pub fn start(api: &Api, outcomes: &Outcomes, stop: watch::Receiver<bool>) -> Vec
 
 /// A submitted declaration, an exception raised on it, its notice sent to the outbox.
 async fn notify_one(api: &Api, outcomes: &Outcomes, n: usize) {
-    let tracking = format!("1ZEX{n:06}");
+    let tracking = format!("CWEX{n:06}");
     let Answer::Done(created) = timed(outcomes, api.create(&tracking)).await else {
         return;
     };

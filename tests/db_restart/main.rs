@@ -137,7 +137,7 @@ async fn scenario(clusters: Arc<Clusters>) -> anyhow::Result<()> {
     // The upload worker gets files big enough to still be at work when PostgreSQL goes away.
     let mut uploads = Vec::new();
     for n in 0..2 {
-        uploads.push(api.upload(&format!("1ZUP{n}"), 400).await?);
+        uploads.push(api.upload(&format!("CWUP{n}"), 400).await?);
     }
     let outcomes = Outcomes::default();
     let (stop_load, load_stopped) = tokio::sync::watch::channel(false);
@@ -160,7 +160,7 @@ async fn scenario(clusters: Arc<Clusters>) -> anyhow::Result<()> {
         let c = clusters.clone();
         blocking(move || c.start_primary()).await?;
         let up_at = Instant::now();
-        let prefix = format!("1ZBACK{}", report.len());
+        let prefix = format!("CWBACK{}", report.len());
         let (commands, position) = api
             .first_success_after(&prefix, up_at, Duration::from_secs(60))
             .await?;
@@ -175,7 +175,7 @@ async fn scenario(clusters: Arc<Clusters>) -> anyhow::Result<()> {
             up_at.duration_since(down_at)
         );
         report.push((mode, commands, projections));
-        uploads.push(api.upload(&format!("1ZUQ{}", report.len()), 200).await?);
+        uploads.push(api.upload(&format!("CWUQ{}", report.len()), 200).await?);
         tokio::time::sleep(Duration::from_secs(2)).await;
     }
     let _ = stop_load.send(true);

@@ -181,25 +181,28 @@ async fn scenario(clusters: &mut Clusters) -> anyhow::Result<()> {
 
     // Given a command answered by the primary, when the list is asked with its position, then
     // the replica's read model holds it.
-    let position = client.create("1ZREPLICA001").await?;
-    let seen = client.list("1ZREPLICA001", Some(position)).await?;
-    anyhow::ensure!(seen == ["1ZREPLICA001"], "minPosition read saw {seen:?}");
+    let position = client.create("1ZREPLICA001P00007").await?;
+    let seen = client.list("1ZREPLICA001P00007", Some(position)).await?;
+    anyhow::ensure!(
+        seen == ["1ZREPLICA001P00007"],
+        "minPosition read saw {seen:?}"
+    );
 
     // Given the replica stops replaying, a command's draft is not readable from it, even
     // after the whole wait: the list really reads the replica.
     sqlx::query("SELECT pg_wal_replay_pause()")
         .execute(&mut replica)
         .await?;
-    let position = client.create("1ZREPLICA002").await?;
+    let position = client.create("1ZREPLICA002P00005").await?;
     let started = std::time::Instant::now();
-    let seen = client.list("1ZREPLICA002", Some(position)).await?;
+    let seen = client.list("1ZREPLICA002P00005", Some(position)).await?;
     anyhow::ensure!(seen.is_empty(), "a paused replica answered {seen:?}");
     anyhow::ensure!(
         started.elapsed() >= Duration::from_millis(1500),
         "the paused replica's minPosition read did not wait ({:?})",
         started.elapsed()
     );
-    let immediate = client.list("1ZREPLICA002", None).await?;
+    let immediate = client.list("1ZREPLICA002P00005", None).await?;
     anyhow::ensure!(
         immediate.is_empty(),
         "a paused replica answered {immediate:?}"
@@ -209,8 +212,11 @@ async fn scenario(clusters: &mut Clusters) -> anyhow::Result<()> {
     sqlx::query("SELECT pg_wal_replay_resume()")
         .execute(&mut replica)
         .await?;
-    let seen = client.list("1ZREPLICA002", Some(position)).await?;
-    anyhow::ensure!(seen == ["1ZREPLICA002"], "after resuming saw {seen:?}");
+    let seen = client.list("1ZREPLICA002P00005", Some(position)).await?;
+    anyhow::ensure!(
+        seen == ["1ZREPLICA002P00005"],
+        "after resuming saw {seen:?}"
+    );
 
     let _ = stop.send(true);
     let _ = tokio::time::timeout(Duration::from_secs(10), server).await;

@@ -1,5 +1,6 @@
 //! `POST /api/v1/admin/data-subjects/erase` (docs/personal-data.md): erase one data subject.
-//! ADMIN or SUPER_ADMIN holding `personal-data:erase` (by default only SUPER_ADMIN holds it).
+//! Whoever holds `personal-data:erase`, whatever the role (by default only SUPER_ADMIN holds
+//! it; an admin or a compliance reviewer may be granted it).
 
 use api::{Actor, ApiResult, Guards, Json, ok};
 use axum::extract::State;
@@ -16,7 +17,7 @@ pub const PERMISSION: &str = "personal-data:erase";
 
 pub fn router(g: &Guards) -> OpenApiRouter<CommandState> {
     OpenApiRouter::new()
-        .routes(routes!(erase_subject).map(|r| r.route_layer(g.admin_permission(PERMISSION))))
+        .routes(routes!(erase_subject).map(|r| r.route_layer(g.permission(PERMISSION))))
 }
 
 /// Whose personal data to erase.
@@ -36,7 +37,8 @@ struct Body {
 
 /// Erase a data subject's personal data
 ///
-/// Needs ADMIN or SUPER_ADMIN with `personal-data:erase`. Destroys the key of the subject
+/// Needs the permission `personal-data:erase`, whatever the role (by default SUPER_ADMIN; an
+/// ADMIN or a COMPLIANCE reviewer granted it may, an ADMIN without it may not). Destroys the key of the subject
 /// (one ID number or phone number) in the same transaction as the `DataSubjectErased` event on
 /// the subject's stream: every value of the subject in the event log (any declaration) then
 /// reads as `[erased]` in replay, the audit API, detail, history, lists and exports. The log

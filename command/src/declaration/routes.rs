@@ -177,8 +177,9 @@ async fn create(
     State(state): State<CommandState>,
     actor: Actor,
     headers: HeaderMap,
-    JsonParts(body, data): JsonParts<CreateHead, DeclarationData>,
+    parts: Result<JsonParts<CreateHead, DeclarationData>, ApiError>,
 ) -> ApiResult<CommandAnswer> {
+    let JsonParts(body, data) = parts.map_err(super::labels::relabel)?;
     actor.require(&[
         api::Role::Customer,
         api::Role::Operator,
@@ -260,8 +261,9 @@ async fn edit(
     actor: Actor,
     headers: HeaderMap,
     Path(id): Path<String>,
-    Json(data): Json<DeclarationData>,
+    data: Result<Json<DeclarationData>, ApiError>,
 ) -> ApiResult<CommandAnswer> {
+    let Json(data) = data.map_err(super::labels::relabel)?;
     run(
         &state,
         &actor,

@@ -21,7 +21,11 @@ pub fn check(data: &DeclarationData) -> Vec<Violation> {
         Some(t) if t.chars().count() > MAX_TRACKING_NUMBER => {
             out.push(m::too_long("trackingNumber", MAX_TRACKING_NUMBER))
         }
-        Some(_) => {}
+        Some(t) => out.extend(crate::rules::tracking::violation(
+            "trackingNumber",
+            ("运单号", "Tracking No."),
+            t,
+        )),
     }
     if data.declaration_goods_info.len() > MAX_GOODS_LINES {
         out.push(m::too_many("declarationGoodsInfo", MAX_GOODS_LINES));
@@ -33,7 +37,7 @@ pub fn check(data: &DeclarationData) -> Vec<Violation> {
         long_strings("", &json, &mut out);
         super::validate::caps::check(&json, &mut out);
     }
-    out
+    super::labels::all(out)
 }
 
 fn long_strings(path: &str, v: &Value, out: &mut Vec<Violation>) {

@@ -5,6 +5,7 @@ mod amend;
 mod create_edit;
 mod customs;
 mod exception;
+mod field_rules;
 mod form_check;
 mod limits;
 mod transitions;

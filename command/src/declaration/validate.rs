@@ -13,6 +13,7 @@ pub mod class;
 mod goods;
 mod header;
 pub mod id_number;
+pub mod warnings;
 
 use chrono::{DateTime, NaiveDate, Utc};
 use chrono_tz::Asia::Shanghai;
@@ -88,7 +89,7 @@ pub fn validate<R: Lookup + ?Sized>(
     header::check(&mut c, data);
     goods::check(&mut c, ty, data);
     class::check(&mut c, ty, data);
-    c.out
+    super::labels::all(c.out)
 }
 
 /// `draftStatus`: does the form pass the draft rules and the full rules as of `now`?

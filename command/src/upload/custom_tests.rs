@@ -116,15 +116,15 @@ fn with_cx<T>(f: impl FnOnce(&Judge<'_>) -> T) -> T {
 
 #[test]
 fn a_custom_table_is_read_through_its_scheme_with_every_problem_of_every_row() {
-    let mut bad = row("T2");
+    let mut bad = row("CWT00002");
     bad[6] = "many".into(); // Qty
     bad[4] = "84713".into(); // HS
-    let mut no_shipper = row("T3");
+    let mut no_shipper = row("CWT00003");
     no_shipper[1] = String::new();
     let rows = [
-        row("T1"),
+        row("CWT00001"),
         bad,
-        row("T1"),
+        row("CWT00001"),
         no_shipper,
         vec![String::new(); 10],
     ];
@@ -132,7 +132,7 @@ fn a_custom_table_is_read_through_its_scheme_with_every_problem_of_every_row() {
     let p = with_cx(|cx| read(&bytes, &scheme(), true, cx)).expect("read");
     assert_eq!(p.total, 4, "the blank row is not counted");
     assert_eq!(p.groups.len(), 3);
-    assert_eq!(p.groups[0].tracking_number, "T1");
+    assert_eq!(p.groups[0].tracking_number, "CWT00001");
     assert_eq!(p.groups[0].rows, vec![3, 5]);
     let Outcome::Valid(data) = &p.groups[0].outcome else {
         panic!("valid: {:?}", p.groups[0].outcome);
@@ -166,7 +166,7 @@ fn a_custom_table_is_read_through_its_scheme_with_every_problem_of_every_row() {
 
 #[test]
 fn the_saved_scheme_whose_headers_fit_is_chosen_and_none_when_none_fits() {
-    let bytes = file(HEADERS, &[row("T1")]);
+    let bytes = file(HEADERS, &[row("CWT00001")]);
     let mut other = scheme();
     other.columns[0] = column("trackingNumber", "Tracking");
     let mut top_row = scheme();
@@ -184,7 +184,7 @@ fn the_saved_scheme_whose_headers_fit_is_chosen_and_none_when_none_fits() {
     // The alias counts as a header: a file titled in Chinese fits too.
     let mut zh = HEADERS.to_vec();
     zh[0] = "运单号";
-    let bytes = file(&zh, &[row("T1")]);
+    let bytes = file(&zh, &[row("CWT00001")]);
     assert_eq!(
         choose(&bytes, &[scheme()], Reading::InProcess).expect("read"),
         Some(0)
@@ -195,7 +195,7 @@ fn the_saved_scheme_whose_headers_fit_is_chosen_and_none_when_none_fits() {
 fn a_file_without_the_schemes_tracking_column_is_refused_as_a_whole() {
     let mut headers = HEADERS.to_vec();
     headers[0] = "Reference";
-    let bytes = file(&headers, &[row("T1")]);
+    let bytes = file(&headers, &[row("CWT00001")]);
     let e = with_cx(|cx| read(&bytes, &scheme(), true, cx)).expect_err("refused");
     assert!(e.en.contains("trackingNumber"), "{}", e.en);
     let e = with_cx(|cx| read(b"PK\x03\x04 not really", &scheme(), true, cx)).expect_err("refused");
@@ -204,16 +204,16 @@ fn a_file_without_the_schemes_tracking_column_is_refused_as_a_whole() {
 
 #[test]
 fn a_custom_draft_is_one_declaration_of_all_its_rows() {
-    let bytes = file(HEADERS, &[row("D1"), row(""), row("")]);
+    let bytes = file(HEADERS, &[row("CWD00001"), row(""), row("")]);
     let p = with_cx(|cx| read(&bytes, &scheme(), false, cx)).expect("read");
     assert_eq!(p.total, 1);
     assert_eq!(p.groups.len(), 1);
     assert_eq!(p.groups[0].rows, vec![1]);
-    assert_eq!(p.groups[0].tracking_number, "D1");
+    assert_eq!(p.groups[0].tracking_number, "CWD00001");
     let Outcome::Valid(data) = &p.groups[0].outcome else {
         panic!("valid: {:?}", p.groups[0].outcome);
     };
-    assert_eq!(data.tracking_number.as_deref(), Some("D1"));
+    assert_eq!(data.tracking_number.as_deref(), Some("CWD00001"));
     assert_eq!(data.declaration_goods_info.len(), 3);
 }
 
@@ -223,9 +223,9 @@ fn a_row_of_another_declaration_type_is_abnormal() {
     def.columns.push(column("declarationType", "Type"));
     let mut headers = HEADERS.to_vec();
     headers.push("Type");
-    let mut ob = row("T1");
+    let mut ob = row("CWT00001");
     ob.push("ob".into());
-    let mut oc = row("T2");
+    let mut oc = row("CWT00002");
     oc.push("OC".into());
     let bytes = file(&headers, &[ob, oc]);
     let p = with_cx(|cx| read(&bytes, &def, true, cx)).expect("read");

@@ -67,12 +67,15 @@ fn cell_value(field: &Field, raw: &str, path: &str) -> Result<Option<Value>, Vio
             let ok = Decimal::from_str(raw).or_else(|_| Decimal::from_scientific(raw));
             match ok {
                 Ok(d) => Ok(Some(Value::String(d.normalize().to_string()))),
-                Err(_) => Err(Violation::new(
-                    path,
-                    "number",
-                    format!("{path}：必须是数字（{raw}）"),
-                    format!("{path}: must be a number (got {raw})"),
-                )),
+                Err(_) => {
+                    let (lz, le) = crate::declaration::labels::label(path);
+                    Err(Violation::new(
+                        path,
+                        "number",
+                        format!("{lz}：必须是数字（填写的是“{raw}”）"),
+                        format!("{le}: must be a number, got '{raw}'"),
+                    ))
+                }
             }
         }
         Kind::Time => match DateTime::parse_from_rfc3339(raw) {
@@ -241,6 +244,11 @@ fn judge(
     let mut found = shape::check(&data);
     found.extend(validate(cx.ty, &data, cx.reference, on));
     for v in found {
+        // Once per field: a cell that could not be read ("many" as a quantity) is not also
+        // "required" because its value was left out.
+        if problems.iter().any(|(_, p)| p.field == v.field) {
+            continue;
+        }
         problems.push((row_of(&v.field, line_rows, first), v));
     }
     if problems.is_empty() {

@@ -80,7 +80,10 @@ fn parse_table(bytes: &[u8]) -> Parsed {
 
 #[test]
 fn rows_group_by_tracking_number_in_order_of_first_appearance() {
-    let p = parse_table(&table_file(COLUMNS, &[good("T1"), good("T2"), good("T1")]));
+    let p = parse_table(&table_file(
+        COLUMNS,
+        &[good("CWT00001"), good("CWT00002"), good("CWT00001")],
+    ));
     assert_eq!(p.total, 3);
     assert_eq!(p.groups.len(), 2);
     assert_eq!(p.groups[0].rows, vec![2, 4]);
@@ -88,7 +91,7 @@ fn rows_group_by_tracking_number_in_order_of_first_appearance() {
     let Outcome::Valid(data) = &p.groups[0].outcome else {
         panic!("valid: {:?}", p.groups[0].outcome);
     };
-    assert_eq!(data.tracking_number.as_deref(), Some("T1"));
+    assert_eq!(data.tracking_number.as_deref(), Some("CWT00001"));
     assert_eq!(data.declaration_goods_info.len(), 2);
     assert_eq!(
         data.declaration_goods_info[1].goods_no,
@@ -104,7 +107,7 @@ fn rows_group_by_tracking_number_in_order_of_first_appearance() {
 fn reordered_columns_still_read() {
     let mut columns = COLUMNS.to_vec();
     columns.reverse();
-    let mut row = good("T9");
+    let mut row = good("CWT00009");
     row.reverse();
     let p = parse_table(&table_file(&columns, &[row]));
     assert!(
@@ -116,11 +119,14 @@ fn reordered_columns_still_read() {
 
 #[test]
 fn every_problem_of_every_row_is_reported_on_its_row() {
-    let mut bad = good("T1");
+    let mut bad = good("CWT00001");
     bad[5] = String::new(); // goodsName
     bad[6] = "two".into(); // goodsQuantity
     bad[4] = "84713".into(); // goodsCode
-    let p = parse_table(&table_file(COLUMNS, &[good("T1"), bad, good("T2")]));
+    let p = parse_table(&table_file(
+        COLUMNS,
+        &[good("CWT00001"), bad, good("CWT00002")],
+    ));
     let Outcome::Invalid(rows) = &p.groups[0].outcome else {
         panic!("invalid");
     };
@@ -167,7 +173,7 @@ fn a_declaration_draft_file_reads_its_form_and_goods_sheets() {
     let mut book = rust_xlsxwriter::Workbook::new();
     let form = book.add_worksheet();
     for (i, (wire, value)) in [
-        ("trackingNumber", "D1"),
+        ("trackingNumber", "CWD00001"),
         ("shipperName", "Zhang San"),
         ("recipientName", "John Doe"),
         ("recipientAddress", "1 Main St"),
@@ -185,13 +191,13 @@ fn a_declaration_draft_file_reads_its_form_and_goods_sheets() {
             .write_string(0, c as u16, label(wire))
             .expect("header");
     }
-    for (c, v) in good("D1")[4..].iter().enumerate() {
+    for (c, v) in good("CWD00001")[4..].iter().enumerate() {
         goods.write_string(1, c as u16, v).expect("cell");
     }
     let bytes = book.save_to_buffer().expect("xlsx");
     let p = with_cx(&Library::default(), |cx| draft(&bytes, cx)).expect("parsed");
     assert_eq!(p.total, 1);
-    assert_eq!(p.groups[0].tracking_number, "D1");
+    assert_eq!(p.groups[0].tracking_number, "CWD00001");
     assert!(
         matches!(p.groups[0].outcome, Outcome::Valid(_)),
         "{:?}",
@@ -201,15 +207,15 @@ fn a_declaration_draft_file_reads_its_form_and_goods_sheets() {
 
 #[test]
 fn a_missing_hs_code_is_filled_from_the_product_library_and_said_on_its_row() {
-    let mut exact = good("H1");
+    let mut exact = good("CWH00001");
     exact[4] = String::new(); // goodsCode
-    let mut loose = good("H1");
+    let mut loose = good("CWH00001");
     loose[4] = String::new();
     loose[5] = "ＬＡＰＴＯＰ  computer!".into();
-    let mut unknown = good("H2");
+    let mut unknown = good("CWH00002");
     unknown[4] = String::new();
     unknown[5] = "wool sweater".into();
-    let mut own = good("H3");
+    let mut own = good("CWH00003");
     own[5] = "laptop".into(); // has its own code: kept
     own[4] = "8471414000".into();
     let library = Library::new([("laptop", "8471309000"), ("Laptop Computer", "8471309000")]);
@@ -252,7 +258,15 @@ fn a_missing_hs_code_is_filled_from_the_product_library_and_said_on_its_row() {
 
 #[test]
 fn streamed_groups_come_as_soon_as_their_last_row_is_read() {
-    let bytes = table_file(COLUMNS, &[good("T1"), good("T2"), good("T1"), good("T3")]);
+    let bytes = table_file(
+        COLUMNS,
+        &[
+            good("CWT00001"),
+            good("CWT00002"),
+            good("CWT00001"),
+            good("CWT00003"),
+        ],
+    );
     let total = std::cell::Cell::new(None);
     let mut order = Vec::new();
     with_cx(&Library::default(), |cx| {
@@ -275,9 +289,9 @@ fn streamed_groups_come_as_soon_as_their_last_row_is_read() {
     assert_eq!(
         order,
         vec![
-            ("T2".to_string(), vec![3]),
-            ("T1".to_string(), vec![2, 4]),
-            ("T3".to_string(), vec![5]),
+            ("CWT00002".to_string(), vec![3]),
+            ("CWT00001".to_string(), vec![2, 4]),
+            ("CWT00003".to_string(), vec![5]),
         ],
         "in the order they complete; T1 waited for its far row"
     );

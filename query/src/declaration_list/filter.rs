@@ -127,13 +127,20 @@ impl Filter {
         if let Some(customer_id) = self.customer_id {
             qb.push(" AND customer_id = ").push_bind(customer_id);
         }
+        // Case, spaces and hyphens do not matter (the numbers come compacted, see
+        // [`parse_tracking_numbers`]); the key has its own index.
         match self.tracking_numbers.as_slice() {
             [] => {}
             [one] => {
-                qb.push(" AND tracking_number = ").push_bind(one.clone());
+                qb.push(" AND ")
+                    .push(TRACKING_KEY)
+                    .push(" = ")
+                    .push_bind(one.clone());
             }
             many => {
-                qb.push(" AND tracking_number = ANY(")
+                qb.push(" AND ")
+                    .push(TRACKING_KEY)
+                    .push(" = ANY(")
                     .push_bind(many.to_vec())
                     .push(")");
             }
@@ -180,17 +187,29 @@ pub fn push_types(qb: &mut QueryBuilder<'_, Postgres>, types: &[&'static str]) {
     }
 }
 
-/// One or many tracking numbers, separated by commas, semicolons, whitespace or newlines;
-/// duplicates dropped, at most [`MAX_TRACKING_NUMBERS`].
+/// How a stored tracking number is compared: without spaces and hyphens, in capitals
+/// (migration `20261201010000_declaration_tracking_key.sql` indexes it).
+pub const TRACKING_KEY: &str = "upper(regexp_replace(tracking_number, '[[:space:]-]', '', 'g'))";
+
+/// A tracking number as [`TRACKING_KEY`] compares it: no spaces or hyphens, capitals.
+pub fn tracking_key(s: &str) -> String {
+    s.chars()
+        .filter(|c| !c.is_whitespace() && *c != '-')
+        .flat_map(char::to_uppercase)
+        .collect()
+}
+
+/// One or many tracking numbers, separated by commas, semicolons, whitespace or newlines,
+/// each compacted ([`tracking_key`]); duplicates dropped, at most [`MAX_TRACKING_NUMBERS`].
 pub fn parse_tracking_numbers(value: Option<&str>) -> Result<Vec<String>, ApiError> {
     let Some(value) = value else {
         return Ok(Vec::new());
     };
     let mut out: Vec<String> = Vec::new();
     for part in value.split(|c: char| c == ',' || c == ';' || c == '，' || c.is_whitespace()) {
-        let part = part.trim();
-        if !part.is_empty() && !out.iter().any(|p| p == part) {
-            out.push(part.to_string());
+        let part = tracking_key(part);
+        if !part.is_empty() && !out.contains(&part) {
+            out.push(part);
         }
     }
     if out.len() > MAX_TRACKING_NUMBERS {
@@ -209,7 +228,7 @@ mod tests {
 
     #[test]
     fn tracking_numbers_split_on_commas_and_newlines_without_duplicates() {
-        let parsed = parse_tracking_numbers(Some("1Z1, 1Z2\n1Z3\r\n1Z1,,")).ok();
+        let parsed = parse_tracking_numbers(Some("1Z1, 1z2\n1Z3\r\n1Z1,,1-z-1")).ok();
         assert_eq!(
             parsed,
             Some(vec!["1Z1".to_string(), "1Z2".into(), "1Z3".into()])
@@ -234,7 +253,7 @@ mod tests {
         assert_eq!(
             qb.sql(),
             "SELECT 1 FROM rm_declarations WHERE status <> 5 AND declaration_type IN ('OD', 'ID') \
-             AND tracking_number = ANY($1) AND port = $2"
+             AND upper(regexp_replace(tracking_number, '[[:space:]-]', '', 'g')) = ANY($1) AND port = $2"
         );
     }
 }

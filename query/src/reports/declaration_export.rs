@@ -49,10 +49,12 @@ pub const MAX_RANGE_DAYS: i64 = 365;
 /// Rows in flight between the database reader and the workbook writer.
 const CHANNEL_ROWS: usize = 1024;
 
-/// The export report: an admin-only button (spec section 6) on the declaration menu, so
-/// ADMIN or SUPER_ADMIN holding `declarations:management`.
+/// The export report (spec section 6: an admin's button on the declaration menu): whoever
+/// holds `declarations:export`, by default ADMIN and SUPER_ADMIN.
+pub const PERMISSION: &str = "declarations:export";
+
 pub fn routes(g: &api::Guards) -> OpenApiRouter<QueryState> {
-    let guard = g.admin_permission("declarations:management");
+    let guard = g.permission(PERMISSION);
     OpenApiRouter::new().routes(routes!(export).map(|r| r.route_layer(guard)))
 }
 
@@ -350,7 +352,8 @@ pub async fn build(
 
 /// Export declarations as xlsx
 ///
-/// Admins only. Form-encoded or JSON. Errors are JSON envelopes.
+/// Needs the permission `declarations:export` (by default ADMIN and SUPER_ADMIN; a role
+/// granted it may, one without it may not). Form-encoded or JSON. Errors are JSON envelopes.
 #[utoipa::path(
     post, path = "/api/v1/declarations/batch-export", operation_id = "exportDeclarations",
     tag = api::doc::DECLARATIONS, security(("bearer" = [])),
@@ -374,11 +377,10 @@ pub async fn build(
 )]
 async fn export(
     State(state): State<QueryState>,
-    actor: Actor,
+    _actor: Actor,
     FormOrJson(form): FormOrJson<ExportForm>,
 ) -> Result<Response, ApiError> {
     crate::wait::wait_for(&state.pool, &[crate::declaration_list::PROJECTION], None).await?;
-    actor.require_admin()?;
     let request = form.check()?;
     let lang = api::lang::current();
     let path = temp_path("declarations");

@@ -97,7 +97,7 @@ async fn exception(app: &TestApp, token: &str, tracking: &str) -> (String, Strin
 async fn drafts(app: &TestApp, token: &str, prefix: &str, count: usize) -> Vec<String> {
     let mut out = Vec::new();
     for n in 0..count {
-        out.push(app.draft(token, &format!("1Z{prefix}{n:07}")).await);
+        out.push(app.draft(token, &format!("CW{prefix}{n:07}")).await);
     }
     out
 }
@@ -200,8 +200,8 @@ async fn every_endpoint_answers_every_caller_as_the_matrix_says(pool: PgPool) {
         foreign_decl: first_declaration(&app, &globex).await,
         own_drafts: drafts(&app, &acme, "AZOWN", with_draft * CALLERS.len()).await,
         foreign_drafts: drafts(&app, &globex, "AZFOR", with_draft).await,
-        own_exc: exception(&app, &acme, "1ZAZEXC001").await,
-        foreign_exc: exception(&app, &globex, "1ZAZEXC002").await,
+        own_exc: exception(&app, &acme, "1ZAZEXC001P0000005").await,
+        foreign_exc: exception(&app, &globex, "1ZAZEXC002P0000003").await,
     };
     let own_exc = format!("/api/v1/clearance-exceptions/{}", ids.own_exc.0);
     visible(&app, &acme, &own_exc).await;

@@ -9,7 +9,13 @@ const OPERATOR = [
   'customers:create',
   'customers:maintain',
 ];
-const ADMIN = [...OPERATOR, 'staff:management', 'roles:management', 'audit:read'];
+const ADMIN = [
+  ...OPERATOR,
+  'staff:management',
+  'roles:management',
+  'audit:read',
+  'declarations:export',
+];
 const COMPLIANCE = ['audit:read', 'audit:export'];
 
 describe('canExport', () => {
@@ -37,6 +43,11 @@ describe('canExport', () => {
     expect(canExport('exceptions', 'COMPLIANCE', [...COMPLIANCE, 'clearance:management'])).toBe(
       false,
     );
+  });
+
+  it('follows declarations:export for the declaration report, not the role', () => {
+    expect(canExport('declarations', 'ADMIN', OPERATOR)).toBe(false);
+    expect(canExport('declarations', 'OPERATOR', [...OPERATOR, 'declarations:export'])).toBe(true);
   });
 
   it('offers nothing without a session', () => {

@@ -1,7 +1,8 @@
 // Who may export what: the same rules the server's export routes apply, so a button shows
 // only where the export would be accepted (no dialog filled in for a 403).
 //
-// - declaration report (POST /api/v1/declarations/batch-export): ADMIN or SUPER_ADMIN;
+// - declaration report (POST /api/v1/declarations/batch-export): `declarations:export` (by
+//   default ADMIN and SUPER_ADMIN);
 // - clearance exception export (POST /api/v1/clearance/batch-export): ADMIN or SUPER_ADMIN
 //   holding `clearance:management`;
 // - audit log export (POST /api/v1/audit/exports): `audit:export`.
@@ -13,6 +14,7 @@ import { useSessionStore } from './session';
 export type ExportKind = 'declarations' | 'exceptions' | 'auditLog';
 
 const CLEARANCE: PermissionCode = 'clearance:management';
+const DECLARATIONS_EXPORT: PermissionCode = 'declarations:export';
 const AUDIT_EXPORT: PermissionCode = 'audit:export';
 
 export function canExport(
@@ -22,7 +24,7 @@ export function canExport(
 ): boolean {
   switch (kind) {
     case 'declarations':
-      return isAdmin(role);
+      return hasPermission(permissions, DECLARATIONS_EXPORT);
     case 'exceptions':
       return isAdmin(role) && hasPermission(permissions, CLEARANCE);
     case 'auditLog':

@@ -119,6 +119,11 @@ export const PERMISSIONS = [
     zh: '海关通道管理',
     en: 'Customs channel management',
   },
+  {
+    code: 'declarations:export',
+    zh: '导出报关单报表',
+    en: 'Export the declaration report',
+  },
 ] as const;
 
 /** A permission code the server knows. */

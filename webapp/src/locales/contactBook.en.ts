@@ -23,6 +23,8 @@ const en: ContactBookMessages = {
     gray: 'Grey',
   },
   valueHint: { wechat: 'openId', email: 'name@example.com', phone: '+86 138 0000 0000' },
+  badPhone:
+    'Not a phone number: use a mainland mobile, a landline with its area code or an international number starting with +',
   pick: 'Pick from saved contacts',
 };
 

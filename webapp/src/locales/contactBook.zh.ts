@@ -21,6 +21,7 @@ const zh = {
     gray: '灰',
   },
   valueHint: { wechat: 'openId', email: 'name@example.com', phone: '+86 138 0000 0000' },
+  badPhone: '电话号码格式不正确，应为手机号、带区号的座机号或以 + 开头的国际号码',
   pick: '从常用联系人中选择',
 };
 

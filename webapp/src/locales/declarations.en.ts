@@ -396,6 +396,24 @@ const en: DeclarationMessages = {
     fee_type: 'Must be 1 (rate), 2 (unit price) or 3 (total)',
     date: 'Date must read YYYYMMDD',
     id_number_check_digit: 'ID number check character is wrong',
+    number: "Must be a number, got '{{value}}'",
+    phone:
+      "Not a phone number: use a mainland mobile, a landline with its area code or an international number starting with + (got '{{value}}')",
+    tracking_format: 'Tracking numbers hold only letters, digits, spaces and hyphens',
+    tracking_ups_format: 'A number starting 1Z must be 18 characters (1Z and 16 letters or digits)',
+    tracking_check_digit: "The check digit is wrong; please check the number (got '{{value}}')",
+    tracking_short: 'Needs at least 8 letters and digits, at least 4 of them digits',
+  },
+  warning: {
+    title: 'Please check',
+    currency_mismatch: "Priced in {{currency}}, but the declaration's currency is {{header}}",
+  },
+  milestone: {
+    title: 'Milestones',
+    submitted: 'Submitted',
+    declared: 'Declared',
+    held: 'Held',
+    released: 'Released',
   },
   statusQuery: {
     title: 'Declaration status query',

@@ -393,6 +393,23 @@ const zh = {
     fee_type: '应为 1（费率）、2（单价）或 3（总价）',
     date: '日期格式应为 YYYYMMDD',
     id_number_check_digit: '身份证号码校验位不正确',
+    number: '应为数字，填写的是“{{value}}”',
+    phone: '电话号码格式不正确，应为手机号、带区号的座机号或以 + 开头的国际号码（{{value}}）',
+    tracking_format: '运单号只能包含字母、数字、空格和连字符',
+    tracking_ups_format: '以 1Z 开头的运单号应为 18 位（1Z 加 16 位字母或数字）',
+    tracking_check_digit: '运单号校验位错误，请核对（{{value}}）',
+    tracking_short: '运单号至少需要 8 位字母或数字，其中至少 4 位数字',
+  },
+  warning: {
+    title: '请再确认',
+    currency_mismatch: '币制 {{currency}} 与申报单币制 {{header}} 不同',
+  },
+  milestone: {
+    title: '进度',
+    submitted: '已提交',
+    declared: '已申报',
+    held: '滞留',
+    released: '已放行',
   },
   statusQuery: {
     title: '报关单状态查询',

@@ -39,6 +39,8 @@ const en: Messages = {
   },
   guard: { loadFailed: 'Could not load your account. Please log in again' },
   route: {
+    allDeclarations: 'All declarations',
+    find: 'Find a shipment',
     loginC: 'Customer login',
     loginB: 'Staff login',
     authRedirect: 'Redirecting',
@@ -115,6 +117,9 @@ const en: Messages = {
     closeAll: 'Close all',
   },
   header: {
+    search: 'Find a shipment by tracking number',
+    searchPlaceholder: 'Tracking number',
+    searchGo: 'Find the shipment',
     language: 'Switch language',
     dark: 'Switch to dark mode',
     light: 'Switch to light mode',

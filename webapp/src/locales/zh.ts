@@ -36,6 +36,8 @@ const zh = {
   },
   guard: { loadFailed: '获取用户信息失败，请重新登录' },
   route: {
+    allDeclarations: '全部报关单',
+    find: '查找运单',
     loginC: '客户登录',
     loginB: '员工登录',
     authRedirect: '正在跳转',
@@ -112,6 +114,9 @@ const zh = {
     closeAll: '关闭所有',
   },
   header: {
+    search: '按运单号查找',
+    searchPlaceholder: '运单号',
+    searchGo: '查找',
     language: '切换语言',
     dark: '切换到深色模式',
     light: '切换到浅色模式',

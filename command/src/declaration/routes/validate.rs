@@ -69,6 +69,9 @@ pub struct FormCheck {
     #[schema(example = "2026-11-27")]
     pub judged_on: String,
     pub problems: Vec<FormProblem>,
+    /// What deserves a second look but blocks nothing (`blocksDraft` is `false`): goods
+    /// lines in another currency than the header (`currency_mismatch`).
+    pub warnings: Vec<FormProblem>,
     pub class: ClassCheck,
     /// The duties-and-taxes estimate (docs/taxes.md): per line and in total, each tax with
     /// its rate and basis, what is exempt and why, what is missing, the tables used.
@@ -95,8 +98,9 @@ pub struct FormCheck {
 pub(super) async fn validate_form(
     State(state): State<CommandState>,
     actor: Actor,
-    JsonParts(body, data): JsonParts<CreateHead, DeclarationData>,
+    parts: Result<JsonParts<CreateHead, DeclarationData>, api::ApiError>,
 ) -> ApiResult<FormCheck> {
+    let JsonParts(body, data) = parts.map_err(crate::declaration::labels::relabel)?;
     actor.require(&[
         api::Role::Customer,
         api::Role::Operator,
@@ -146,12 +150,22 @@ pub fn check(
     for v in crate::tax::limit_violations(ty, data, reference, on) {
         push(v, false);
     }
+    let warnings = validate::warnings::warnings(data)
+        .into_iter()
+        .map(|v| FormProblem {
+            message: lang.pick(&v.zh, &v.en).to_string(),
+            field: v.field,
+            rule: v.rule.to_string(),
+            blocks_draft: false,
+        })
+        .collect();
     FormCheck {
         declaration_type: ty.as_str().to_string(),
         valid: problems.is_empty(),
         draft_valid,
         judged_on: on.format("%Y-%m-%d").to_string(),
         problems,
+        warnings,
         class: class_check(ty, data, reference, on),
         tax: crate::tax::estimate(ty, data, reference, on),
     }

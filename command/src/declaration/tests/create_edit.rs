@@ -26,7 +26,7 @@ fn create(data: DeclarationData) -> DeclarationCommand {
 
 fn minimal() -> DeclarationData {
     DeclarationData {
-        tracking_number: s("1Z0001"),
+        tracking_number: s("1Z0001P00000000001"),
         ..DeclarationData::default()
     }
 }

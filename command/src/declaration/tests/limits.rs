@@ -29,7 +29,7 @@ fn create(data: DeclarationData) -> DeclarationCommand {
 
 fn draft() -> DeclarationData {
     DeclarationData {
-        tracking_number: s("1Z0001"),
+        tracking_number: s("1Z0001P00000000001"),
         ..DeclarationData::default()
     }
 }
@@ -71,7 +71,7 @@ fn a_port_of_cjk_characters_under_the_character_cap_is_refused_by_its_byte_cap()
     let port = v.iter().find(|x| x.field == "port").map(|x| x.en.as_str());
     assert_eq!(
         port,
-        Some("port: must be at most 32 bytes (UTF-8; a CJK character takes 3)")
+        Some("Port: must be at most 32 bytes (UTF-8; a CJK character takes 3)")
     );
 }
 

@@ -133,6 +133,19 @@ pub(super) fn check<R: Lookup + ?Sized>(c: &mut Checker<'_, R>, d: &DeclarationD
         }
     }
 
+    // Phone numbers: one rule on every form (`crate::rules::phone`).
+    for (field, v) in [
+        ("shipperPhone", &d.shipper_phone),
+        ("recipientPhone", &d.recipient_phone),
+    ] {
+        if let Some(phone) = present(v) {
+            let (zh, en) = crate::declaration::labels::label(field);
+            if let Some(bad) = crate::rules::phone::violation(field, (&zh, &en), phone) {
+                c.push(bad);
+            }
+        }
+    }
+
     for (field, v) in [("declareDate", &d.declare_date), ("ieDate", &d.ie_date)] {
         if present(v).is_some_and(|s| parse_date(s).is_none()) {
             c.push(m::unreadable_date(field));

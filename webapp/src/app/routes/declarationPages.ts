@@ -13,6 +13,7 @@ export type DeclarationPageName =
   | 'DeclarationDetailPage'
   | 'DeclarationFormPage'
   | 'StatusQueryPage'
+  | 'AllDeclarationsPage'
   | 'DeclarationRecordsPage'
   | 'DeclarationPdfPage';
 

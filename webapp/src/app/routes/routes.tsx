@@ -293,6 +293,12 @@ export const customerRoutes: AppRoute[] = [
     },
     redirect: 'export',
     children: [
+      {
+        path: 'all',
+        name: 'supply-all',
+        meta: { title: 'route.allDeclarations', area: 'customer' },
+        component: declarationPage('AllDeclarationsPage'),
+      },
       ...shipmentGroups('supply', 'customer'),
       {
         path: 'assist-to-create',
@@ -302,6 +308,19 @@ export const customerRoutes: AppRoute[] = [
       },
       ...detailPages('supply', 'route.customsDeclaration', 'customer'),
     ],
+  },
+  {
+    // The header's tracking-number search: the status query's page, for customers (their
+    // own) and staff with the declaration menu (any customer's).
+    path: '/find',
+    name: 'find',
+    meta: {
+      title: 'route.find',
+      roles: [...CUSTOMER, ...STAFF],
+      hidden: true,
+      noCache: true,
+    },
+    component: declarationPage('StatusQueryPage'),
   },
   {
     path: '/customers-status-query',
@@ -392,6 +411,12 @@ export const staffRoutes: AppRoute[] = [
     },
     redirect: 'export',
     children: [
+      {
+        path: 'all',
+        name: 'staff-all',
+        meta: { title: 'route.allDeclarations', area: 'staff' },
+        component: declarationPage('AllDeclarationsPage'),
+      },
       ...shipmentGroups('staff', 'staff'),
       ...detailPages('staff', 'route.declarationDetail', 'staff'),
     ],

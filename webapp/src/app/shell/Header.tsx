@@ -40,6 +40,7 @@ import { setLanguage } from '@/lib/i18n';
 import { useSettingsStore } from '@/lib/settings';
 import { useUploadStore } from '@/features/upload/model/uploadStore';
 import { UploadHistorySlot } from './HeaderSlots';
+import { TrackingSearch } from './TrackingSearch';
 import { useUploadEnabled } from './useUploadEnabled';
 
 const ChangePasswordDialog = lazy(() => import('@/shared/auth/components/ChangePasswordDialog'));
@@ -139,6 +140,7 @@ export function Header({ drawerOpened = false, onToggleDrawer }: HeaderProps) {
         </Title>
       </Group>
       <Group gap="xs" wrap="nowrap" style={{ flexShrink: 0 }}>
+        {role && <TrackingSearch />}
         {department && (
           <Badge variant="light" size="lg" radius="sm" tt="none" visibleFrom="sm">
             {department}

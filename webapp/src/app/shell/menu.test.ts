@@ -114,6 +114,7 @@ describe('buildMenu', () => {
     expect(keys(some)).toEqual([
       {
         '/customs-clearance#': [
+          '/customs-clearance/all',
           {
             '/customs-clearance/export#': [
               '/customs-clearance/export/export-b',

@@ -78,6 +78,8 @@ export interface FormCheck {
   draftValid: boolean;
   judgedOn: string;
   problems: FormProblem[];
+  /** Worth a second look, blocks nothing: goods in another currency than the header. */
+  warnings?: FormProblem[];
   class: ClassCheck;
   tax?: TaxEstimate;
 }

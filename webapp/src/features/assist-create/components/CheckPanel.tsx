@@ -50,7 +50,13 @@ export function CheckPanel({
   const { t, i18n } = useAssistT();
   const label = useChangeLabel();
   const en = isEnglish(i18n.language);
-  const problems = check?.problems ?? [];
+  // Once each: the first problem of a field is the one listed.
+  const problems = (check?.problems ?? []).filter(
+    (p, i, all) => all.findIndex((x) => x.field === p.field) === i,
+  );
+  const warnings = check?.warnings ?? [];
+  /** The server's message names its field ("Goods line 1 · HS Code: ..."): the link says it. */
+  const detail = (message: string) => message.replace(/^[^:：]*[:：]\s*/, '') || message;
   const cls = check?.class;
   const direction = type.startsWith('I') ? 0 : 1;
 
@@ -104,7 +110,7 @@ export function CheckPanel({
                   {label(p.field)}
                 </Anchor>
                 <Text size="xs" c="dimmed">
-                  {p.message}
+                  {detail(p.message)}
                 </Text>
               </li>
             ))}
@@ -114,6 +120,23 @@ export function CheckPanel({
               </Text>
             )}
           </Stack>
+        )}
+        {warnings.length > 0 && (
+          <Alert color="yellow" mt="xs" p="xs" data-testid="check-warnings">
+            <Stack gap={2}>
+              {warnings.map((w) => (
+                <Anchor
+                  key={w.field}
+                  component="button"
+                  type="button"
+                  size="sm"
+                  onClick={() => onProblem(w.field)}
+                >
+                  {w.message}
+                </Anchor>
+              ))}
+            </Stack>
+          </Alert>
         )}
       </Paper>
 

@@ -3,6 +3,7 @@
 // `newHtsCode`, `notificationContact.shipperEmail`), so the server's 400 answers land on
 // the same inputs as the client's checks.
 import type { Declaration } from '@/shared/declarations/model/types';
+import { phoneOk } from '@/lib/fieldRules';
 import {
   CHANGE_FLAGS,
   CHANGE_FLAG_NAMES,
@@ -99,8 +100,6 @@ export function emptyExceptionForm(declaration?: Declaration | null): ExceptionF
 }
 
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
-const PHONE = /^[0-9+\-() ]+$/;
-const phoneOk = (s: string) => PHONE.test(s) && (s.match(/[0-9]/g)?.length ?? 0) >= 5;
 
 /** Each proposed value's shape (the server checks the credit code's check digit too). */
 const NEW_VALUE_RULES: Record<ChangeField, (v: string) => string | null> = {

@@ -49,6 +49,8 @@ import { declarationDetailPath, declarationFormPath } from '@/lib/declarations';
 import type { Declaration } from '@/shared/declarations/model/types';
 import { classOf } from '@/shared/declarations/model/types';
 import {
+  currencyWarnings,
+  markBlankLine,
   toFormPath,
   toServerPath,
   validateDraft,
@@ -135,9 +137,11 @@ export function DeclarationForm({
   const busy = create.isPending || update.isPending || submitAction.isPending;
   const changeLabel = useChangeLabel();
 
-  const showErrors = (list: { path: string; message: string }[]) => {
+  const showErrors = (all: { path: string; message: string }[]) => {
+    // Once each: the first problem of a field is the one shown.
+    const list = all.filter((e, i) => all.findIndex((x) => x.path === e.path) === i);
     const errors: Record<string, string> = {};
-    for (const e of list) if (!errors[e.path]) errors[e.path] = e.message;
+    for (const e of list) errors[e.path] = e.message;
     form.setErrors(errors);
     setProblems(list);
     if (list.length > 0) {
@@ -232,7 +236,12 @@ export function DeclarationForm({
   const onSubmit = async () => {
     setFormError(null);
     const payload = toPayload(form.values);
-    const violations = validateFull(payload, declarationType, lookup);
+    // With blank lines on screen, "at least one goods line" also marks line 1's cells.
+    const violations = markBlankLine(
+      validateFull(payload, declarationType, lookup),
+      form.values.declarationGoodsInfo.length,
+      declarationType,
+    );
     if (violations.length > 0) {
       form.clearErrors();
       showViolations(violations);
@@ -269,6 +278,12 @@ export function DeclarationForm({
   }
 
   const canSubmit = moveTarget(role, 'submit', status) !== null;
+  const warnings = currencyWarnings(toPayload(form.values));
+  /** "Goods line 1 · Quantity: Must be a number, got 'two'" (server messages carry the label). */
+  const labelled = (p: { path: string; message: string }) => {
+    const label = changeLabel(toServerPath(p.path));
+    return p.message.startsWith(label) ? p.message : `${label}: ${p.message}`;
+  };
   const typeLabel = tg(`declarationType.${declarationType}`);
 
   return (
@@ -361,6 +376,26 @@ export function DeclarationForm({
           }
         />
 
+        {warnings.length > 0 && (
+          <Alert
+            color="yellow"
+            icon={<IconAlertTriangle size={20} />}
+            title={t('warning.title')}
+            data-testid="form-warnings"
+          >
+            <Stack gap={2}>
+              {warnings.map((w) => (
+                <Text size="sm" key={w.field}>
+                  {labelled({
+                    path: toFormPath(w.field),
+                    message: t(`warning.${w.rule}`, w.params),
+                  })}
+                </Text>
+              ))}
+            </Stack>
+          </Alert>
+        )}
+
         <Paper withBorder shadow="sm" p="sm" style={{ position: 'sticky', bottom: 0, zIndex: 5 }}>
           <Group justify="space-between">
             <Group gap="xs">
@@ -371,8 +406,8 @@ export function DeclarationForm({
                   {': '}
                   {problems
                     .slice(0, 3)
-                    .map((p) => changeLabel(toServerPath(p.path)))
-                    .join(i18n.language?.startsWith('en') ? ', ' : '、')}
+                    .map(labelled)
+                    .join(i18n.language?.startsWith('en') ? '; ' : '；')}
                   {problems.length > 3 ? '…' : ''}
                 </Text>
               )}

@@ -27,7 +27,7 @@ const goodC: GoodsLine = {
 };
 
 const classC: DeclarationData = {
-  trackingNumber: '1Z999',
+  trackingNumber: '1Z999AA10123456784',
   shipperName: 'Li Lei',
   recipientName: 'John Smith',
   recipientAddress: '1 Main St',
@@ -78,13 +78,13 @@ describe('draft rules', () => {
   });
   it('limits every string to 1000 characters, naming its path', () => {
     const v = validateDraft({
-      trackingNumber: '1Z',
+      trackingNumber: '1Z999AA10123456784',
       declarationGoodsInfo: [{ goodsName: 'x'.repeat(1001) }],
     });
     expect(rules(v)).toEqual(['declarationGoodsInfo[0].goodsName:max_length']);
   });
   it('accepts an incomplete draft', () => {
-    expect(validateDraft({ trackingNumber: '1Z' })).toEqual([]);
+    expect(validateDraft({ trackingNumber: '1Z999AA10123456784' })).toEqual([]);
   });
 });
 
@@ -94,7 +94,7 @@ describe('full rules', () => {
   });
 
   it('requires the shipment parties and a goods line for B and C', () => {
-    const v = rules(validateFull({ trackingNumber: '1Z' }, 'OC'));
+    const v = rules(validateFull({ trackingNumber: '1Z999AA10123456784' }, 'OC'));
     expect(v).toEqual(
       expect.arrayContaining([
         'shipperName:required',

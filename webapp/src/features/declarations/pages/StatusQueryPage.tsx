@@ -1,6 +1,7 @@
 // `/customers-status-query`: the status of many declarations at once, by tracking numbers
 // (comma or newline separated), with links to their detail pages. The numbers live in the
-// URL so a query can be reloaded or shared.
+// URL so a query can be reloaded or shared. Also `/find`, the header's search. Answers come
+// in the order asked (case, spaces and hyphens ignored), each with its milestones.
 import { useMemo, useState } from 'react';
 import {
   Alert,
@@ -26,6 +27,37 @@ import { normalizeTrackingNumbers } from '@/shared/declarations/model/listFilter
 import { declarationDetailPath } from '@/lib/declarations';
 import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
 import { PageLayout } from '@/components/PageLayout';
+import { compactTracking } from '@/lib/fieldRules';
+import { useDeclarationHistory } from '../api/getDeclarationHistory';
+import { milestones } from '../model/milestones';
+
+/** Milestones are read for this many answers (each is one history request). */
+const MILESTONE_ROWS = 20;
+
+function Milestones({ id }: { id: string }) {
+  const { t } = useDeclT();
+  const history = useDeclarationHistory(id);
+  const list = milestones(history.data ?? []);
+  if (history.isLoading) return <Text size="xs">…</Text>;
+  if (list.length === 0)
+    return (
+      <Text size="xs" c="dimmed">
+        -
+      </Text>
+    );
+  return (
+    <Stack gap={2} data-testid="milestones">
+      {list.map((m) => (
+        <Text size="xs" key={m.kind} c={m.kind === 'held' ? 'orange' : undefined}>
+          <b>{t(`milestone.${m.kind}`)}</b> {formatDateTime(m.at)}
+          {m.kind === 'held' && (m.reason || m.receiptCode)
+            ? ` · ${[m.receiptCode ? t(`receipt.${m.receiptCode}`, { defaultValue: m.receiptCode }) : null, m.reason].filter(Boolean).join(' · ')}`
+            : ''}
+        </Text>
+      ))}
+    </Stack>
+  );
+}
 
 export const MAX_TRACKING_NUMBERS = 100;
 
@@ -44,9 +76,17 @@ export default function StatusQueryPage() {
     { trackingNumber: current, pageNo: 1, pageSize: MAX_TRACKING_NUMBERS },
     numbers.length > 0,
   );
-  const rows = query.data?.records ?? [];
-  const found = new Set(rows.map((r) => r.trackingNumber));
-  const missing = numbers.filter((n) => !found.has(n));
+  // In the order asked; a number matches whatever its case, spaces and hyphens.
+  const asked = numbers.map(compactTracking);
+  const rank = (n: string | null | undefined) => {
+    const i = asked.indexOf(compactTracking(n ?? ''));
+    return i < 0 ? asked.length : i;
+  };
+  const rows = [...(query.data?.records ?? [])].sort(
+    (a, b) => rank(a.trackingNumber) - rank(b.trackingNumber),
+  );
+  const found = new Set(rows.map((r) => compactTracking(r.trackingNumber ?? '')));
+  const missing = numbers.filter((n) => !found.has(compactTracking(n)));
 
   const submit = () => {
     const list = normalizeTrackingNumbers(text);
@@ -112,10 +152,11 @@ export default function StatusQueryPage() {
                     <Table.Th>{t('list.col.declarationStatus')}</Table.Th>
                     <Table.Th>{t('list.col.createdAt')}</Table.Th>
                     <Table.Th>{t('list.col.updatedAt')}</Table.Th>
+                    <Table.Th>{t('milestone.title')}</Table.Th>
                   </Table.Tr>
                 </Table.Thead>
                 <Table.Tbody>
-                  {rows.map((r) => (
+                  {rows.map((r, i) => (
                     <Table.Tr key={r.id}>
                       <Table.Td>
                         <Anchor
@@ -145,6 +186,7 @@ export default function StatusQueryPage() {
                       </Table.Td>
                       <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
                       <Table.Td>{formatDateTime(r.updatedAt)}</Table.Td>
+                      <Table.Td>{i < MILESTONE_ROWS ? <Milestones id={r.id} /> : null}</Table.Td>
                     </Table.Tr>
                   ))}
                 </Table.Tbody>

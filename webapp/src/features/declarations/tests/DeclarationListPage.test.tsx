@@ -77,7 +77,11 @@ function Search() {
 }
 
 function renderList(role: 'OPERATOR' | 'ADMIN' | 'CUSTOMER', entry = '/list') {
-  useSessionStore.setState({ role });
+  // The report export follows `declarations:export`, by default an admin's.
+  useSessionStore.setState({
+    role,
+    permissions: role === 'ADMIN' ? ['declarations:management', 'declarations:export'] : [],
+  });
   const router = createMemoryRouter(
     [
       {

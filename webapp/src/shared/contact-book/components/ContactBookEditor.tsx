@@ -1,5 +1,6 @@
 // A customer's saved notice contacts: a table to add, change and remove rows, saved whole
 // (If-Match); the server names each bad field (`contacts[2].value`) next to its cell.
+import { phoneOk } from '@/lib/fieldRules';
 import { useState } from 'react';
 import {
   ActionIcon,
@@ -71,6 +72,18 @@ function Editor({
   const onSave = async () => {
     setErrors({});
     setProblem(null);
+    // The one phone rule of every form (the server checks it too).
+    const bad = Object.fromEntries(
+      rows.flatMap((r, i) =>
+        r.channel === 'phone' && r.value.trim() && !phoneOk(r.value)
+          ? [[`contacts[${i}].value`, t('badPhone')]]
+          : [],
+      ),
+    );
+    if (Object.keys(bad).length > 0) {
+      setErrors(bad);
+      return;
+    }
     try {
       await save.mutateAsync({ version: book.version, contacts: rows });
       showMessage('success', t('saved'));

@@ -1,5 +1,5 @@
 // One input of the declaration form, chosen by the field's kind, bound to a form path.
-import { NumberInput, Select, TextInput, Textarea } from '@mantine/core';
+import { Select, TextInput, Textarea } from '@mantine/core';
 import { DatePickerInput, DateTimePicker } from '@mantine/dates';
 import type { UseFormReturnType } from '@mantine/form';
 import dayjs from 'dayjs';
@@ -77,14 +77,14 @@ export function FormInput({
         />
       );
     case 'number':
+      // A text input: what is typed stays visible, and what is not a number is refused
+      // by the form's rules (`number`) instead of vanishing.
       return (
-        <NumberInput
+        <TextInput
           {...common}
-          hideControls
-          value={value}
-          onChange={(v) => set(v)}
-          allowNegative
-          thousandSeparator={false}
+          inputMode="decimal"
+          value={String(value ?? '')}
+          onChange={(e) => set(e.currentTarget.value)}
         />
       );
     case 'date':

@@ -79,6 +79,12 @@ const text = (v: unknown): string | null => {
   return s === '' ? null : s;
 };
 
+/**
+ * A number as a number; what is not one stays as typed, so the form's rules refuse it
+ * (`number`) instead of the value vanishing. Blank is null.
+ */
+const numberOrText = (v: unknown): number | string | null => toNumber(v) ?? text(v);
+
 function lineIsBlank(line: GoodsLineValues): boolean {
   return Object.entries(line).every(([k, v]) => k === 'goodsNo' || str(v).trim() === '');
 }
@@ -87,14 +93,14 @@ function lineIsBlank(line: GoodsLineValues): boolean {
 export function toPayload(values: DeclarationFormValues): DeclarationData {
   const out: Record<string, unknown> = {};
   for (const f of TEXT_FIELDS) out[f] = text(values[f]);
-  for (const f of NUMBER_FIELDS) out[f] = toNumber(values[f]);
+  for (const f of NUMBER_FIELDS) out[f] = numberOrText(values[f]);
   // Trailing blank lines are dropped; others stay so server error paths keep their indices.
   let end = values.declarationGoodsInfo.length;
   while (end > 0 && lineIsBlank(values.declarationGoodsInfo[end - 1])) end--;
   out.declarationGoodsInfo = values.declarationGoodsInfo.slice(0, end).map((line) => {
     const l: Record<string, unknown> = {};
     for (const f of GOODS_TEXT_FIELDS) l[f] = text(line[f]);
-    for (const f of GOODS_NUMBER_FIELDS) l[f] = toNumber(line[f]);
+    for (const f of GOODS_NUMBER_FIELDS) l[f] = numberOrText(line[f]);
     return l as GoodsLine;
   });
   out.products = values.products

@@ -6,7 +6,8 @@
 // Not mirrored here: the class C limit of CNY 5,000 (it needs the exchange rates of the
 // declaration's date) and the tariff table behind `goodsCode`; the server reports both.
 import type { DeclarationClass, DeclarationData, Direction, GoodsLine } from './types';
-import { classOf, directionOf } from './types';
+import { GOODS_NUMBER_FIELDS, NUMBER_FIELDS, classOf, directionOf } from './types';
+import { checkTracking, phoneOk } from '@/lib/fieldRules';
 
 export interface Violation {
   field: string;
@@ -214,13 +215,29 @@ function walkStrings(value: unknown, path: string, visit: (path: string, s: stri
     for (const [k, v] of Object.entries(value)) walkStrings(v, path ? `${path}.${k}` : k, visit);
 }
 
-/** Draft rules (create and edit): tracking number, string lengths, list sizes. */
+function notANumber(c: Collector, path: string, v: unknown) {
+  if (typeof v === 'string' && v.trim() !== '' && toNumber(v) === null)
+    c.push(path, 'number', { value: v.trim() });
+}
+
+/** Draft rules (create and edit): tracking number, numbers, string lengths, list sizes. */
 export function validateDraft(data: DeclarationData): Violation[] {
   const c = new Collector();
   const tracking = present(data.trackingNumber);
   if (!tracking) c.push('trackingNumber', 'required');
   else if (tracking.length > MAX_TRACKING_LENGTH)
     c.push('trackingNumber', 'max_length', { max: MAX_TRACKING_LENGTH });
+  else {
+    const rule = checkTracking(tracking);
+    if (rule) c.push('trackingNumber', rule, { value: tracking });
+  }
+  // A number field holding what is not a number is refused, never dropped.
+  const d = data as Record<string, unknown>;
+  for (const f of NUMBER_FIELDS) notANumber(c, f, d[f]);
+  (data.declarationGoodsInfo ?? []).forEach((line, i) => {
+    const g = line as Record<string, unknown>;
+    for (const f of GOODS_NUMBER_FIELDS) notANumber(c, `declarationGoodsInfo[${i}].${f}`, g[f]);
+  });
   walkStrings(data, '', (path, s) => {
     if ([...s].length > MAX_STRING_LENGTH) c.push(path, 'max_length', { max: MAX_STRING_LENGTH });
   });
@@ -370,6 +387,10 @@ export function validateFull(
     const v = present(d[f]);
     if (v && !isReadableDate(v)) c.push(f, 'date');
   }
+  for (const f of ['shipperPhone', 'recipientPhone']) {
+    const v = present(d[f]);
+    if (v && !phoneOk(v)) c.push(f, 'phone', { value: v });
+  }
   for (const f of ['recipientIdNumber', 'shipperIdNumber']) {
     const v = present(d[f]);
     if (v && looksLikePrcId(v) && !prcIdCheckOk(v)) c.push(f, 'id_number_check_digit');
@@ -409,4 +430,46 @@ export function violationsByPath(violations: readonly Violation[]): Map<string, 
     if (!map.has(key)) map.set(key, v);
   }
   return map;
+}
+
+/** A warning: worth a second look, blocks nothing. */
+export interface Warning {
+  field: string;
+  rule: 'currency_mismatch';
+  params: { currency: string; header: string };
+}
+
+/** Goods lines priced in another currency than the header's `currencyCode` (as the server warns). */
+export function currencyWarnings(data: DeclarationData): Warning[] {
+  const header = present((data as Record<string, unknown>).currencyCode);
+  if (!header) return [];
+  const out: Warning[] = [];
+  (data.declarationGoodsInfo ?? []).forEach((line, i) => {
+    const cur = present(line.currency);
+    if (cur && cur.toUpperCase() !== header.toUpperCase())
+      out.push({
+        field: `declarationGoodsInfo[${i}].currency`,
+        rule: 'currency_mismatch',
+        params: { currency: cur, header },
+      });
+  });
+  return out;
+}
+
+/**
+ * "At least one goods line" said while blank lines are on screen: the first blank line's
+ * required cells are marked where they are (the payload drops trailing blank lines).
+ */
+export function markBlankLine(
+  violations: readonly Violation[],
+  linesOnScreen: number,
+  type: string,
+): Violation[] {
+  if (linesOnScreen === 0 || !violations.some((v) => v.rule === 'min_items'))
+    return [...violations];
+  const { goods } = requiredFields(classOf(type), directionOf(type));
+  return [
+    ...violations,
+    ...goods.map((f) => ({ field: `declarationGoodsInfo[0].${f}`, rule: 'required' })),
+  ];
 }

@@ -1,0 +1,79 @@
+// `…/all`: every declaration the person may see, of every type, newest first, beside the
+// per-class menus (a customer no longer needs three menu levels to reach one). Types are
+// shown with their names; each row links to its detail page.
+import { useState } from 'react';
+import { Anchor, Group, Pagination, Stack, Table, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { isCustomer } from '@/lib/roles';
+import { useSessionStore } from '@/lib/session';
+import { formatDateTime } from '@/lib/dates';
+import { declarationDetailPath } from '@/lib/declarations';
+import { useDeclT } from '@/shared/declarations/i18n';
+import { useDeclarations } from '@/shared/declarations/api/getDeclarations';
+import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
+import { PageLayout } from '@/components/PageLayout';
+
+const PAGE_SIZE = 20;
+
+export default function AllDeclarationsPage() {
+  const { t } = useDeclT();
+  const { t: tg } = useTranslation();
+  const role = useSessionStore((s) => s.role);
+  const area = isCustomer(role) ? 'customer' : 'staff';
+  const [page, setPage] = useState(1);
+  const query = useDeclarations({ pageNo: page, pageSize: PAGE_SIZE });
+  const rows = query.data?.records ?? [];
+  const total = query.data?.total ?? 0;
+
+  return (
+    <PageLayout title={tg('route.allDeclarations')}>
+      <Stack gap="sm">
+        <Text size="sm" c="dimmed">
+          {t('statusQuery.found', { count: total })}
+        </Text>
+        <Table.ScrollContainer minWidth={600}>
+          <Table withTableBorder striped highlightOnHover aria-label={tg('route.allDeclarations')}>
+            <Table.Thead>
+              <Table.Tr>
+                <Table.Th>{t('list.col.trackingNumber')}</Table.Th>
+                <Table.Th>{t('list.col.declarationType')}</Table.Th>
+                <Table.Th>{t('list.col.status')}</Table.Th>
+                <Table.Th>{t('list.col.updatedAt')}</Table.Th>
+              </Table.Tr>
+            </Table.Thead>
+            <Table.Tbody>
+              {rows.map((r) => (
+                <Table.Tr key={r.id}>
+                  <Table.Td>
+                    <Anchor
+                      component={Link}
+                      to={declarationDetailPath(area, r.declarationType, r.id)}
+                    >
+                      {r.trackingNumber}
+                    </Anchor>
+                  </Table.Td>
+                  <Table.Td>{tg(`declarationType.${r.declarationType}`)}</Table.Td>
+                  <Table.Td>
+                    <StatusBadge status={r.status} />
+                  </Table.Td>
+                  <Table.Td>{formatDateTime(r.updatedAt)}</Table.Td>
+                </Table.Tr>
+              ))}
+            </Table.Tbody>
+          </Table>
+        </Table.ScrollContainer>
+        {total > PAGE_SIZE && (
+          <Group justify="flex-end">
+            <Pagination
+              total={Math.ceil(total / PAGE_SIZE)}
+              value={page}
+              onChange={setPage}
+              size="sm"
+            />
+          </Group>
+        )}
+      </Stack>
+    </PageLayout>
+  );
+}
