@@ -257,7 +257,8 @@ export interface paths {
         put?: never;
         /**
          * Erase a data subject's personal data
-         * @description Needs ADMIN or SUPER_ADMIN with `personal-data:erase`. Destroys the key of the subject
+         * @description Needs the permission `personal-data:erase`, whatever the role (by default SUPER_ADMIN; an
+         *     ADMIN or a COMPLIANCE reviewer granted it may, an ADMIN without it may not). Destroys the key of the subject
          *     (one ID number or phone number) in the same transaction as the `DataSubjectErased` event on
          *     the subject's stream: every value of the subject in the event log (any declaration) then
          *     reads as `[erased]` in replay, the audit API, detail, history, lists and exports. The log
@@ -1140,7 +1141,8 @@ export interface paths {
         put?: never;
         /**
          * Export declarations as xlsx
-         * @description Admins only. Form-encoded or JSON. Errors are JSON envelopes.
+         * @description Needs the permission `declarations:export` (by default ADMIN and SUPER_ADMIN; a role
+         *     granted it may, one without it may not). Form-encoded or JSON. Errors are JSON envelopes.
          */
         post: operations["exportDeclarations"];
         delete?: never;
@@ -4056,6 +4058,11 @@ export interface components {
             tax: components["schemas"]["Estimate"];
             /** @description No problem at all: a submit would pass the form's rules. */
             valid: boolean;
+            /**
+             * @description What deserves a second look but blocks nothing (`blocksDraft` is `false`): goods
+             *     lines in another currency than the header (`currency_mismatch`).
+             */
+            warnings: components["schemas"]["FormProblem"][];
         };
         /** @description One problem of the form, in the caller's language. */
         FormProblem: {
@@ -8491,7 +8498,10 @@ export interface operations {
                 status?: number;
                 /** @description -1 both (default), 0 import, 1 export; a type code it contradicts answers 400. */
                 shipmentType?: number;
-                /** @description One or many tracking numbers, separated by commas or newlines (exact match). */
+                /**
+                 * @description One or many tracking numbers, separated by commas or newlines; each matches whatever
+                 *     its case and hyphens (`1z999aa1-...` finds `1Z999AA1...`).
+                 */
                 trackingNumber?: string;
                 /** @description The owning customer account. */
                 username?: string;
