@@ -296,14 +296,15 @@ async fn remember_session_writes(
     response
 }
 
-/// Other processes (`seed`, `import-reference`) may load new reference versions: pick them up.
+/// Other processes (`seed`, `import-reference`) may load new reference versions: pick them up
+/// (read again only when a reference stream has grown).
 fn spawn_reference_refresh(cache: ReferenceCache, store: EventStore) {
     tokio::spawn(async move {
         let mut tick = tokio::time::interval(Duration::from_secs(30));
         tick.tick().await;
         loop {
             tick.tick().await;
-            if let Err(e) = cache.reload(&store).await {
+            if let Err(e) = cache.refresh(&store).await {
                 tracing::warn!(error = %e, "reference data reload failed");
             }
         }

@@ -152,3 +152,42 @@ async fn concurrent_imports_of_one_table_conflict(
     assert_eq!(version, oks as i64);
     Ok(())
 }
+
+/// The periodic refresh reads the reference streams again only when one has grown.
+#[sqlx::test(migrations = "../migrations")]
+async fn a_refresh_reads_again_only_what_changed(
+    pool: PgPool,
+) -> Result<(), Box<dyn std::error::Error>> {
+    let store = EventStore::new(pool);
+    import_table(
+        &store,
+        "exchange-rates",
+        day(2026, 1, 1),
+        "code,name,rate\nUSD,美元,7.10\n",
+        "test",
+        &metadata(),
+    )
+    .await?;
+    let cache = ReferenceCache::load(&store).await?;
+    // The first refresh reads (it does not know what the load saw), the next has nothing new.
+    assert!(cache.refresh(&store).await?);
+    assert!(!cache.refresh(&store).await?);
+    assert!(!cache.refresh(&store).await?);
+    let dec = day(2026, 12, 1);
+    import_table(
+        &store,
+        "exchange-rates",
+        dec,
+        "code,name,rate\nUSD,美元,7.25\n",
+        "test",
+        &metadata(),
+    )
+    .await?;
+    assert!(cache.refresh(&store).await?);
+    assert_eq!(
+        cache.current().exchange_rate("USD", dec),
+        Some("7.25".parse()?)
+    );
+    assert!(!cache.refresh(&store).await?);
+    Ok(())
+}

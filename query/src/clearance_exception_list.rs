@@ -958,8 +958,9 @@ mod tests {
         use api::Role::*;
         assert_eq!(actions(1, Operator), ["notify", "void"]);
         assert_eq!(actions(2, Customer), ["acknowledge"]);
-        assert_eq!(actions(3, Operator), ["respond", "void"]);
-        assert_eq!(actions(3, Admin), ["void"]);
+        assert_eq!(actions(2, Operator), ["notify", "void"]);
+        assert_eq!(actions(3, Operator), ["respond", "notify", "void"]);
+        assert_eq!(actions(3, Admin), ["notify", "void"]);
         assert_eq!(actions(4, Operator), ["approve", "reject"]);
         assert_eq!(actions(4, SuperAdmin), ["approve", "reject", "void"]);
         assert!(actions(6, Admin).is_empty());

@@ -213,10 +213,6 @@ async fn run(state: VerificationState, actor: Actor, id: Uuid) {
     };
     let _ = stop_tx.send(true);
     let _ = heartbeat.await;
-    let saved = finish(&state.pool, id, &result).await;
-    if let Err(e) = &saved {
-        tracing::error!(error = %e, run = %id, "saving a verification's result failed");
-    }
     let payload = match &result {
         Ok(r) => json!({
             "runId": id,
@@ -229,9 +225,16 @@ async fn run(state: VerificationState, actor: Actor, id: Uuid) {
         }),
         Err(e) => json!({ "runId": id, "state": "failed", "error": e }),
     };
+    // The result is recorded before the run reads as finished, so whoever sees it finished
+    // finds its record on the starter's stream (a crash in between leaves the run to be
+    // judged abandoned, its result recorded).
     if let Err(e) = super::access::append(&state.pool, &actor, "AuditChainVerified", payload).await
     {
         tracing::error!(error = ?e, run = %id, "recording a verification's result failed");
+    }
+    let saved = finish(&state.pool, id, &result).await;
+    if let Err(e) = &saved {
+        tracing::error!(error = %e, run = %id, "saving a verification's result failed");
     }
 }
 

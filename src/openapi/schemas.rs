@@ -108,10 +108,15 @@ fn schemas() -> Vec<(&'static str, S)> {
                 "One row of a reference table; the imported file's other columns follow.",
                 vec![
                     ("code", string("")),
-                    ("name", string("Chinese name.")),
+                    (
+                        "name",
+                        string(
+                            "Chinese name, where the table has one (the tariff's is `name_zh`; the tax rules have none).",
+                        ),
+                    ),
                     ("nameEn", opt_string("English name, where known.")),
                 ],
-                &["code", "name"],
+                &["code"],
             ),
         ),
         (
@@ -835,6 +840,8 @@ fn responses() -> Vec<(&'static str, utoipa::openapi::Response)> {
                                 "UPS_ID_TAKEN",
                                 "DECLARATIONS_IN_PROGRESS",
                                 "VERIFICATION_RUNNING",
+                                "CHANNEL_OFF",
+                                "EXISTS",
                                 "CONFLICT",
                             ],
                         ),

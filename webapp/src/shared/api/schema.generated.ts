@@ -5522,8 +5522,8 @@ export interface components {
         /** @description One row of a reference table; the imported file's other columns follow. */
         ReferenceRow: {
             code: string;
-            /** @description Chinese name. */
-            name: string;
+            /** @description Chinese name, where the table has one (the tariff's is `name_zh`; the tax rules have none). */
+            name?: string;
             /** @description English name, where known. */
             nameEn?: string | null;
         } & {
@@ -6110,7 +6110,7 @@ export interface components {
                 "application/json": components["schemas"]["Envelope"] & {
                     data: {
                         /** @enum {string} */
-                        reason: "VERSION_CONFLICT" | "ILLEGAL_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "USERNAME_TAKEN" | "UPS_ID_TAKEN" | "DECLARATIONS_IN_PROGRESS" | "VERIFICATION_RUNNING" | "CONFLICT";
+                        reason: "VERSION_CONFLICT" | "ILLEGAL_TRANSITION" | "IDEMPOTENCY_KEY_REUSED" | "USERNAME_TAKEN" | "UPS_ID_TAKEN" | "DECLARATIONS_IN_PROGRESS" | "VERIFICATION_RUNNING" | "CHANNEL_OFF" | "EXISTS" | "CONFLICT";
                     };
                 };
             };

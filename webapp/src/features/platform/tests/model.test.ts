@@ -48,8 +48,9 @@ describe('permission groups', () => {
     expect(g.button).toContain('audit:read');
     expect(g.button).toContain('personal-data:erase');
     expect(g.button).toContain('audit:export');
+    expect(g.button).toContain('declarations:export');
     expect(g.route.length + g.button.length + g.grant.length).toBe(ALL_CODES.length);
-    expect(ALL_CODES.length).toBe(23);
+    expect(ALL_CODES.length).toBe(24);
   });
 
   it('adds codes only the server knows once, after the known ones', () => {
