@@ -523,7 +523,9 @@ fi
 # --- vitest (in the background) and the rust tests ---------------------------------------
 
 if [ "$WEB_TEST" = 1 ]; then
-	run_step_bg "web: test" 1200 npm --prefix webapp test
+	# One worker: vitest is not on the critical path (the rust tests are), and each of its
+	# workers builds a jsdom environment and imports the app, CPU the rust tests then lack.
+	run_step_bg "web: test" 1500 npm --prefix webapp test -- --maxWorkers=1
 fi
 if [ "$DO_RUST" = 1 ]; then
 	run_step "rust: test" 2400 cargo test --workspace --locked --no-fail-fast || true
