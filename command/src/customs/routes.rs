@@ -390,7 +390,7 @@ pub struct SettleBody {
     request_body(content = SettleBody, content_type = "application/json"),
     responses(
         (status = 200, description = "Settled.", body = CommandAnswer),
-        api::doc::Errors<400, 401, 403, 404, 409>,
+        api::doc::Errors<400, 401, 403, 404, 409, 415>,
     ),
 )]
 async fn settle(
