@@ -69,16 +69,16 @@ const STREAM_TYPES = [
   'audit_access',
 ];
 
-/** The URL's filters as the server takes them: reads hidden unless asked for. */
-function serverFilters(filters: Record<Filter, string>) {
-  const { reads, ...rest } = filters;
-  return { ...compactParams(rest), ...(reads === '1' ? {} : { hideReads: 'true' }) };
-}
-
-/** The same for the export's JSON body. */
+/** The URL's filters as the server takes them, the log's own reads hidden unless asked for. */
 function exportFilters(filters: Record<Filter, string>) {
   const { reads, ...rest } = filters;
   return { ...compactParams(rest), ...(reads === '1' ? {} : { hideReads: true }) };
+}
+
+/** The same as query parameters (the log's GET). */
+function serverFilters(filters: Record<Filter, string>): Record<string, string> {
+  const { hideReads, ...rest } = exportFilters(filters);
+  return { ...rest, ...(hideReads ? { hideReads: 'true' } : {}) };
 }
 
 export default function LogPage() {
