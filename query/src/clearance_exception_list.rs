@@ -560,18 +560,22 @@ impl NoticeDelivery {
         }
     }
 
-    /// What a customer is shown: the state, never the channels' plumbing.
-    pub fn for_customer(mut self) -> Self {
-        self.problems.clear();
+    /// What `actor` is shown: a customer the state only, never the channels' plumbing.
+    fn for_reader(mut self, actor: &Actor) -> Self {
+        if actor.role == api::Role::Customer {
+            self.problems.clear();
+        }
         self
     }
 }
 
-/// Where the last notice of each of `rows` stands. The last notice is the latest notify or
-/// rejection (the reminder repeats one the customer may already have had).
+/// Where the last notice of each of `rows` stands, as `actor` may read it. The last notice
+/// is the latest notify or rejection (the reminder repeats one the customer may already
+/// have had).
 pub async fn notice_deliveries(
     pool: &sqlx::PgPool,
     rows: &[ExceptionRow],
+    actor: &Actor,
 ) -> Result<HashMap<Uuid, NoticeDelivery>, ApiError> {
     let ids: Vec<Uuid> = rows.iter().map(|r| r.id).collect();
     let found: Vec<(Uuid, sqlx::types::Json<DeliveryProblem>)> = sqlx::query_as(
@@ -596,7 +600,10 @@ pub async fn notice_deliveries(
         .iter()
         .map(|r| {
             let deliveries = by_id.remove(&r.id).unwrap_or_default();
-            (r.id, delivery_of(r.notice_count, deliveries))
+            (
+                r.id,
+                delivery_of(r.notice_count, deliveries).for_reader(actor),
+            )
         })
         .collect())
 }
@@ -707,14 +714,10 @@ async fn list(
     crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
     let (rows, total) = fetch_page(&state.pool, &filter, &order_by, page_size, offset).await?;
     let now = Utc::now();
-    let mut delivery = notice_deliveries(&state.pool, &rows).await?;
-    let customer = actor.role == api::Role::Customer;
+    let mut delivery = notice_deliveries(&state.pool, &rows, &actor).await?;
     let records = rows
         .iter()
-        .map(|r| {
-            let d = delivery.remove(&r.id).unwrap_or_default();
-            r.summary(now, lang, if customer { d.for_customer() } else { d })
-        })
+        .map(|r| r.summary(now, lang, delivery.remove(&r.id).unwrap_or_default()))
         .collect();
     Ok(api::ok(Page { records, total }).no_store())
 }
@@ -755,20 +758,12 @@ async fn detail(
         .await?
         .ok_or_else(ApiError::not_found)?;
     let customer = actor.role == api::Role::Customer;
-    let delivery = notice_deliveries(&state.pool, std::slice::from_ref(&row))
+    let delivery = notice_deliveries(&state.pool, std::slice::from_ref(&row), &actor)
         .await?
         .remove(&row.id)
         .unwrap_or_default();
     let view = ExceptionView {
-        summary: row.summary(
-            Utc::now(),
-            lang,
-            if customer {
-                delivery.for_customer()
-            } else {
-                delivery
-            },
-        ),
+        summary: row.summary(Utc::now(), lang, delivery),
         declaration_status: row.declaration_status,
         form: row.form.0.clone(),
         proposed_changes: row.proposed_changes.0.clone(),

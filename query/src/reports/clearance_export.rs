@@ -477,7 +477,7 @@ fn download(
 )]
 async fn export(
     State(state): State<QueryState>,
-    _actor: Actor,
+    actor: Actor,
     FormOrJson(form): FormOrJson<ExceptionExportForm>,
 ) -> Result<Response, ApiError> {
     crate::wait::wait_for(
@@ -489,7 +489,7 @@ async fn export(
     let request = form.check()?;
     let lang = api::lang::current();
     let rows = fetch(&state.pool, &request).await?;
-    let delivery = notice_deliveries(&state.pool, &rows).await?;
+    let delivery = notice_deliveries(&state.pool, &rows, &actor).await?;
     let now = Utc::now();
     let stem = format!(
         "clearance-exceptions-{}",
