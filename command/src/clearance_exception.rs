@@ -28,7 +28,8 @@ pub mod routes;
 use api::{Actor, Role};
 use events::clearance_exception::{
     Approved, ClearanceExceptionEvent as Event, Contact, DeliveryAttempted, DocumentAttached,
-    ExceptionForm, ExceptionStatus, Moved, Notified, ProposedChange, Raised, Reminded, Responded,
+    ExceptionForm, ExceptionStatus, MissingDocument, Moved, Notified, ProposedChange, Raised,
+    Reminded, Responded,
 };
 use events::declaration::{DeclarationData, DeclarationStatus};
 use serde_json::{Map, Value};
@@ -47,6 +48,8 @@ pub struct Document {
     pub uploaded_by: Uuid,
     /// Bytes.
     pub size: i64,
+    /// The requested document it supplies, if it was sent for one.
+    pub requested: Option<String>,
 }
 
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
@@ -73,6 +76,62 @@ pub struct ExceptionState {
 impl ExceptionState {
     pub fn exists(&self) -> bool {
         self.status.is_some()
+    }
+
+    /// The requested documents no file has been sent for yet.
+    pub fn unsupplied(&self) -> Vec<String> {
+        self.form
+            .requested_slots()
+            .into_iter()
+            .filter(|slot| {
+                !self
+                    .documents
+                    .iter()
+                    .any(|d| d.requested.as_deref() == Some(slot))
+            })
+            .collect()
+    }
+
+    /// An answer's reasons for the requested documents it comes without: every requested
+    /// document has a file or a reason (a violation at `missing.<slot>` names it); reasons
+    /// for documents that were supplied, or were never asked for, are refused.
+    fn missing_documents(
+        &self,
+        given: Vec<MissingDocument>,
+        v: &mut Vec<Violation>,
+    ) -> Vec<MissingDocument> {
+        let unsupplied = self.unsupplied();
+        let mut kept = Vec::new();
+        for m in given {
+            let document = m.document.trim().to_string();
+            let field = format!("missing.{document}");
+            if !unsupplied.contains(&document) {
+                v.push(Violation::new(
+                    field,
+                    "requested_document",
+                    format!("“{document}”不是尚缺的要求文件"),
+                    format!("'{document}' is not a requested document still missing"),
+                ));
+                continue;
+            }
+            if let Some(reason) = text(Some(&m.reason), &field, true, v) {
+                kept.push(MissingDocument { document, reason });
+            }
+        }
+        for slot in unsupplied {
+            if !kept.iter().any(|m| m.document == slot)
+                && !v.iter().any(|x| x.field == format!("missing.{slot}"))
+            {
+                let (zh, en) = events::clearance_exception::document_name(&slot);
+                v.push(Violation::new(
+                    format!("missing.{slot}"),
+                    "document_missing",
+                    format!("{zh}：请上传所要求的文件，或说明缺少的原因"),
+                    format!("{en}: upload the requested document, or say why it is missing"),
+                ));
+            }
+        }
+        kept
     }
 
     /// The proposed changes that approving writes to the declaration.
@@ -133,6 +192,7 @@ impl Aggregate for ExceptionState {
                     sha256: d.sha256.clone(),
                     uploaded_by: d.uploaded_by,
                     size: d.size,
+                    requested: d.requested.clone(),
                 });
             }
             Event::Notified(_)
@@ -226,6 +286,7 @@ impl Aggregate for ExceptionState {
                 confirm_changes,
                 note,
                 via_link,
+                missing,
             } => {
                 let to = check(Move::Respond, from, actor)?;
                 if via_link.is_some_and(|l| state.used_links.contains(&l)) {
@@ -236,6 +297,7 @@ impl Aggregate for ExceptionState {
                 let on_behalf = actor.role.is_staff();
                 let mut v = Vec::new();
                 let note = text(note.as_deref(), "note", on_behalf, &mut v);
+                let missing = state.missing_documents(missing, &mut v);
                 valid(v)?;
                 Event::Responded(Responded {
                     from: from.code(),
@@ -245,6 +307,7 @@ impl Aggregate for ExceptionState {
                     responded_by: actor.id,
                     note,
                     via_link,
+                    missing,
                 })
             }
             X::Approve { note } => {
@@ -283,6 +346,7 @@ impl Aggregate for ExceptionState {
                 content_type,
                 size,
                 sha256,
+                requested,
             } => {
                 if !from.is_open() {
                     return Err(DomainError::Conflict(format!(
@@ -297,6 +361,21 @@ impl Aggregate for ExceptionState {
                 } else if name.chars().count() > 200 {
                     v.push(too_long("fileName", 200));
                 }
+                let requested = requested
+                    .map(|r| r.trim().to_string())
+                    .filter(|r| !r.is_empty());
+                if let Some(r) = &requested
+                    && !state.form.requested_slots().contains(r)
+                {
+                    v.push(Violation::new(
+                        "requested",
+                        "requested_document",
+                        format!("requested：本异常未要求“{r}”，请选择所要求的文件之一"),
+                        format!(
+                            "requested: '{r}' is not a document this exception asks for; choose one of those requested"
+                        ),
+                    ));
+                }
                 valid(v)?;
                 Event::DocumentAttached(DocumentAttached {
                     document_id,
@@ -305,6 +384,7 @@ impl Aggregate for ExceptionState {
                     size,
                     sha256,
                     uploaded_by: actor.id,
+                    requested,
                 })
             }
         };
@@ -358,6 +438,8 @@ pub enum ExceptionCommand {
         note: Option<String>,
         /// Answered through a recipient link (its delivery id).
         via_link: Option<Uuid>,
+        /// Why each requested document that has no file is missing.
+        missing: Vec<MissingDocument>,
     },
     Approve {
         note: Option<String>,
@@ -374,6 +456,8 @@ pub enum ExceptionCommand {
         content_type: String,
         size: i64,
         sha256: String,
+        /// The requested document ([`ExceptionForm::requested_slots`]) the file supplies.
+        requested: Option<String>,
     },
     /// The outbox worker's record of one delivery attempt (the system actor only; in any
     /// status: a notice may still be in flight when the exception closes).

@@ -134,6 +134,29 @@ pub struct NotificationContact {
     pub ups_account_sms: Option<String>,
 }
 
+/// The Chinese and English names of a requested document flag (`commercialInvoice`).
+pub fn document_name(flag: &str) -> (&str, &str) {
+    match flag {
+        "personalId" => ("身份证", "ID card"),
+        "passport" => ("护照", "passport"),
+        "poa" => ("授权委托书", "power of attorney"),
+        "electronicProxy" => ("电子代理委托", "electronic agency agreement"),
+        "waybill" => ("运单", "waybill"),
+        "packingList" => ("装箱单", "packing list"),
+        "commercialInvoice" => ("商业发票", "commercial invoice"),
+        "tradeContract" => ("贸易合同", "trade contract"),
+        "proxyProtocol" => ("代理报关协议", "customs brokerage agreement"),
+        "priceExemption" => (
+            "价格说明 / 减免税证明",
+            "price evidence / exemption certificate",
+        ),
+        "factSheet" => ("产品说明书", "product fact sheet"),
+        "legalInspection" => ("法检证明", "legal inspection certificate"),
+        "originCertificate" => ("原产地证书", "certificate of origin"),
+        other => (other, other),
+    }
+}
+
 /// The spec's "Exception and documents" blank form (everything but the proposed values,
 /// which are stored old -> new in [`ProposedChange`]).
 #[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -193,6 +216,23 @@ impl ExceptionForm {
         .into_iter()
         .filter_map(|(name, on)| on.then_some(name))
         .collect()
+    }
+
+    /// The documents an answer must bring (or say why not), one slot each: the requested
+    /// kinds by their wire names, then each other document asked for by its text.
+    pub fn requested_slots(&self) -> Vec<String> {
+        let mut slots: Vec<String> = self
+            .requested_documents()
+            .into_iter()
+            .map(str::to_string)
+            .collect();
+        for other in &self.other_documents {
+            let other = other.trim();
+            if !other.is_empty() && !slots.iter().any(|s| s == other) {
+                slots.push(other.to_string());
+            }
+        }
+        slots
     }
 }
 
@@ -283,6 +323,9 @@ pub struct Responded {
     /// that link is used and opens no more.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub via_link: Option<Uuid>,
+    /// The requested documents the answer comes without, each with the customer's reason.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub missing: Vec<MissingDocument>,
 }
 
 /// 4 -> 6: review completed; `appliedChanges` are the confirmed proposed changes written to
@@ -309,6 +352,19 @@ pub struct DocumentAttached {
     pub sha256: String,
     /// Who uploaded it (may not approve the exception).
     pub uploaded_by: Uuid,
+    /// The requested document it supplies ([`ExceptionForm::requested_slots`]); none for a
+    /// file sent beside the request (and for every file uploaded before slots existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub requested: Option<String>,
+}
+
+/// A requested document the answer comes without, and why.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct MissingDocument {
+    /// The slot ([`ExceptionForm::requested_slots`]).
+    pub document: String,
+    pub reason: String,
 }
 
 /// One attempt to deliver a notice on one channel to one recipient (the outbox worker's

@@ -133,6 +133,7 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
             let mut channels: Option<Value> = None;
             let mut contacts: Option<Value> = None;
             let mut document: Option<Value> = None;
+            let mut missing: Option<Value> = None;
             match other {
                 Event::Raised(_) => {}
                 Event::Notified(n) => {
@@ -148,6 +149,7 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
                 Event::Responded(r) => {
                     confirmed = Some(r.confirm_changes);
                     note = r.note.as_deref();
+                    missing = Some(json_of(&r.missing)?);
                 }
                 Event::Approved(a) => note = a.note.as_deref(),
                 Event::DeliveryAttempted(_) | Event::Reminded(_) => {}
@@ -160,6 +162,7 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
                         "sha256": d.sha256,
                         "uploadedBy": event.metadata.actor_name,
                         "uploadedAt": at,
+                        "requested": d.requested,
                     }]));
                 }
             }
@@ -173,7 +176,8 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
                      contacts = coalesce($8, contacts),
                      notice_count = notice_count + CASE WHEN $7 IS NULL THEN 0 ELSE 1 END,
                      documents = documents || coalesce($9, '[]'::jsonb),
-                     last_reason = coalesce($10, last_reason)
+                     last_reason = coalesce($10, last_reason),
+                     missing_documents = coalesce($11, missing_documents)
                  WHERE id = $1 AND version < $2",
             )
             .bind(id)
@@ -186,6 +190,7 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
             .bind(contacts)
             .bind(document)
             .bind(reason)
+            .bind(missing)
             .execute(&mut *tx)
             .await?;
         }

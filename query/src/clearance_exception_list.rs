@@ -273,7 +273,7 @@ pub fn order_by(sort: Option<&str>) -> Result<String, ApiError> {
 pub const COLUMNS: &str = "id, version, declaration_id, customer_id, username, company_name, \
     declaration_type, shipment_type, tracking_number, port, status, declaration_status, form, \
     proposed_changes, confirmed, channels, contacts, notice_count, documents, last_reason, \
-    created_at, created_by, updated_at, status_since";
+    missing_documents, created_at, created_by, updated_at, status_since";
 
 #[derive(Debug, Clone, FromRow)]
 pub struct ExceptionRow {
@@ -297,6 +297,7 @@ pub struct ExceptionRow {
     pub notice_count: i32,
     pub documents: sqlx::types::Json<Value>,
     pub last_reason: Option<String>,
+    pub missing_documents: sqlx::types::Json<Value>,
     pub created_at: DateTime<Utc>,
     pub created_by: Option<String>,
     pub updated_at: DateTime<Utc>,
@@ -471,11 +472,17 @@ pub struct ExceptionView {
     /// The last notice's contacts `[{channel, party, address}]`.
     #[schema(value_type = Vec<Object>)]
     pub contacts: Value,
-    /// `[{documentId, fileName, contentType, size, sha256, uploadedBy, uploadedAt}]`.
+    /// `[{documentId, fileName, contentType, size, sha256, uploadedBy, uploadedAt,
+    /// requested}]`; `requested` names the requested document the file supplies (one of
+    /// `requestedDocuments`), null for a file sent beside the request.
     #[schema(value_type = Vec<Object>)]
     pub documents: Value,
     /// The last reason given (reject, void).
     pub last_reason: Option<String>,
+    /// The last answer's requested documents that came without a file, each with the
+    /// customer's reason: `[{document, reason}]`.
+    #[schema(value_type = Vec<Object>)]
+    pub missing_documents: Value,
     /// The moves the caller may make now.
     pub actions: Vec<String>,
     /// The delivery log of the notices: one entry per channel and recipient of each notice.
@@ -772,6 +779,7 @@ async fn detail(
         contacts: row.contacts.0.clone(),
         documents: row.documents.0.clone(),
         last_reason: row.last_reason.clone(),
+        missing_documents: row.missing_documents.0.clone(),
         actions: actions(row.status, actor.role)
             .into_iter()
             .map(str::to_string)

@@ -132,7 +132,9 @@ async fn an_exception_runs_from_raise_to_approval_and_returns_the_declaration(po
         act(&app, &acme, &id, "acknowledge", json!({})).await["data"]["version"],
         3
     );
-    let answered = act(&app, &acme, &id, "respond", json!({"confirmChanges": true})).await;
+    let mut answer = invoice_missing();
+    answer["confirmChanges"] = json!(true);
+    let answered = act(&app, &acme, &id, "respond", answer).await;
     assert_eq!(answered["data"]["version"], 4, "{answered}");
     // Approving twice: the second is an illegal move.
     let approved = act(&app, &op, &id, "approve", json!({"note": "invoice fine"})).await;
@@ -221,7 +223,7 @@ async fn voiding_sends_the_declaration_to_11_and_void_under_review_is_for_admins
     for (token, action, body) in [
         (&op, "notify", json!({})),
         (&acme, "acknowledge", json!({})),
-        (&acme, "respond", json!({})),
+        (&acme, "respond", invoice_missing()),
     ] {
         assert_eq!(act(&app, token, &id, action, body).await["code"], 200);
     }
@@ -376,7 +378,7 @@ async fn a_failing_declaration_write_leaves_no_exception_either(pool: PgPool) {
     for (token, action, request) in [
         (&op, "notify", json!({})),
         (&acme, "acknowledge", json!({})),
-        (&acme, "respond", json!({})),
+        (&acme, "respond", invoice_missing()),
     ] {
         assert_eq!(act(&app, token, &id, action, request).await["code"], 200);
     }
@@ -644,6 +646,74 @@ async fn the_export_answers_xlsx_xml_or_both_named_by_date_and_time(pool: PgPool
     }
 }
 
+#[sqlx::test(migrations = "./migrations")]
+async fn all_supplied_needs_each_requested_document_or_a_reason(pool: PgPool) {
+    let app = spawn(pool.clone()).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let decl = submitted(&app, &acme, &ups("EXC0001P0000001")).await;
+    let raised = raise(&app, &op, invoice_request(&decl)).await;
+    let id = raised["data"]["id"].as_str().expect("id").to_string();
+    for (token, action) in [(&op, "notify"), (&acme, "acknowledge")] {
+        assert_eq!(act(&app, token, &id, action, json!({})).await["code"], 200);
+    }
+    // The invoice is requested: answering without it, or with a blank reason, is refused
+    // naming it; a reason for a document never asked for too.
+    let early = act(&app, &acme, &id, "respond", json!({"confirmChanges": true})).await;
+    assert_eq!(early["_status"], 400, "{early}");
+    assert!(field_named(&early, "missing.commercialInvoice"), "{early}");
+    let blank = json!({"missing": [{"document": "commercialInvoice", "reason": " "}]});
+    let refused = act(&app, &acme, &id, "respond", blank).await;
+    assert!(
+        field_named(&refused, "missing.commercialInvoice"),
+        "{refused}"
+    );
+    let stranger = json!({"missing": [
+        {"document": "commercialInvoice", "reason": "by post"},
+        {"document": "passport", "reason": "none"}]});
+    let refused = act(&app, &acme, &id, "respond", stranger).await;
+    assert!(field_named(&refused, "missing.passport"), "{refused}");
+    // A file for a document that was not asked for is refused naming `requested`.
+    let wrong = body(upload_for(&app, &acme, &id, Some("passport"), "id.pdf", PDF).await).await;
+    assert_eq!(wrong["_status"], 400, "{wrong}");
+    assert!(field_named(&wrong, "requested"), "{wrong}");
+    // Sent for its slot, the invoice makes the answer complete.
+    let sent = body(
+        upload_for(
+            &app,
+            &acme,
+            &id,
+            Some("commercialInvoice"),
+            "invoice.pdf",
+            PDF,
+        )
+        .await,
+    )
+    .await;
+    assert_eq!(sent["code"], 200, "{sent}");
+    let answered = act(&app, &acme, &id, "respond", json!({"confirmChanges": true})).await;
+    assert_eq!(answered["code"], 200, "{answered}");
+    caught_up(&app).await;
+    let shown = crate::exception_notices::detail(&app, &op, &id).await;
+    assert_eq!(shown["status"], 4, "{shown}");
+    assert_eq!(
+        shown["documents"][0]["requested"], "commercialInvoice",
+        "{shown}"
+    );
+    assert_eq!(shown["missingDocuments"], json!([]), "{shown}");
+
+    // Sent back: the answer may now say why a document is missing, and staff read why.
+    let rejected = act(&app, &op, &id, "reject", json!({"reason": "unreadable"})).await;
+    assert_eq!(rejected["code"], 200, "{rejected}");
+    // The invoice slot is filled, so a reason for it is refused; the answer goes through.
+    let again = act(&app, &acme, &id, "respond", invoice_missing()).await;
+    assert!(field_named(&again, "missing.commercialInvoice"), "{again}");
+    assert_eq!(
+        act(&app, &acme, &id, "respond", json!({})).await["code"],
+        200
+    );
+}
+
 /// Uploads `content` as the multipart part `file` named `name`.
 pub async fn upload(
     app: &TestApp,
@@ -652,7 +722,19 @@ pub async fn upload(
     name: &str,
     content: &[u8],
 ) -> reqwest::Response {
-    let (content_type, body) = file_part(name, content);
+    upload_for(app, token, exception, None, name, content).await
+}
+
+/// [`upload`] for the requested document `requested` (its slot).
+pub async fn upload_for(
+    app: &TestApp,
+    token: &str,
+    exception: &str,
+    requested: Option<&str>,
+    name: &str,
+    content: &[u8],
+) -> reqwest::Response {
+    let (content_type, body) = file_part_for(name, content, requested);
     app.client
         .post(app.url(&format!(
             "/api/v1/clearance-exceptions/{exception}/documents"
@@ -667,8 +749,21 @@ pub async fn upload(
 
 /// A multipart body with the one part `file` named `name`: (content type, body).
 pub fn file_part(name: &str, content: &[u8]) -> (String, Vec<u8>) {
+    file_part_for(name, content, None)
+}
+
+/// [`file_part`] with a part `requested`: the requested document the file supplies.
+pub fn file_part_for(name: &str, content: &[u8], requested: Option<&str>) -> (String, Vec<u8>) {
     let boundary = "clearway-test-boundary-7d1f";
     let mut body = Vec::new();
+    if let Some(requested) = requested {
+        body.extend_from_slice(
+            format!(
+                "--{boundary}\r\nContent-Disposition: form-data; name=\"requested\"\r\n\r\n{requested}\r\n"
+            )
+            .as_bytes(),
+        );
+    }
     body.extend_from_slice(
         format!(
             "--{boundary}\r\nContent-Disposition: form-data; name=\"file\"; filename=\"{name}\"\r\nContent-Type: application/octet-stream\r\n\r\n"
@@ -809,4 +904,9 @@ async fn a_blank_exception_code_is_empty_text_not_a_type_error(pool: PgPool) {
         "a rule's message, not serde's: {refused}"
     );
     assert_eq!(event_count(&pool, "clearance_exception").await, 1);
+}
+
+/// A respond body saying why the requested commercial invoice is not sent.
+pub fn invoice_missing() -> Value {
+    json!({"missing": [{"document": "commercialInvoice", "reason": "sent to the broker by post"}]})
 }

@@ -10,7 +10,7 @@ use api::link::LinkClaims;
 use serde_json::{Value, json};
 use sqlx::PgPool;
 
-use crate::clearance_exception::{PDF, act, caught_up, file_part};
+use crate::clearance_exception::{PDF, act, caught_up, file_part_for};
 use crate::exception_notices::{mailing, mails_to, notified};
 use crate::helpers::*;
 use crate::password::maildev;
@@ -56,12 +56,23 @@ async fn confirm(app: &TestApp, token: &str) -> Value {
     .await
 }
 
+/// The requested commercial invoice, sent for its slot.
 async fn upload(app: &TestApp, token: &str) -> Value {
-    send_file(app, token, "invoice.pdf", PDF).await
+    send_file_for(app, token, Some("commercialInvoice"), "invoice.pdf", PDF).await
 }
 
 async fn send_file(app: &TestApp, token: &str, name: &str, content: &[u8]) -> Value {
-    let (content_type, file) = file_part(name, content);
+    send_file_for(app, token, None, name, content).await
+}
+
+async fn send_file_for(
+    app: &TestApp,
+    token: &str,
+    requested: Option<&str>,
+    name: &str,
+    content: &[u8],
+) -> Value {
+    let (content_type, file) = file_part_for(name, content, requested);
     body(
         with_link(
             app,

@@ -178,7 +178,7 @@ async fn a_notice_is_mailed_in_both_languages_and_every_attempt_is_logged(pool: 
     // Rejected back to the customer: a second notice goes out.
     for (token, action, request) in [
         (&acme, "acknowledge", json!({})),
-        (&acme, "respond", json!({"confirmChanges": true})),
+        (&acme, "respond", with_reason()),
         (
             &op,
             "reject",
@@ -300,7 +300,7 @@ async fn a_worker_killed_between_sending_and_recording_sends_nothing_twice(pool:
     // next worker sends it (a reject notice here).
     for (token, action, request) in [
         (&acme, "acknowledge", json!({})),
-        (&acme, "respond", json!({"confirmChanges": true})),
+        (&acme, "respond", with_reason()),
         (&op, "reject", json!({"reason": "unreadable"})),
     ] {
         assert_eq!(act(&app, token, &id, action, request).await["code"], 200);
@@ -763,4 +763,11 @@ async fn a_notice_that_reached_no_one_reads_as_not_delivered_until_staff_send_it
     assert_eq!(row["noticeDelivery"]["problems"], json!([]));
     assert_eq!(row["waitingOn"], "customer", "{row}");
     assert_eq!(mails_to(&mail, "buyer@example.com").await.len(), 1);
+}
+
+/// Confirms the changes, saying why the requested invoice is not sent.
+fn with_reason() -> Value {
+    let mut body = crate::clearance_exception::invoice_missing();
+    body["confirmChanges"] = json!(true);
+    body
 }

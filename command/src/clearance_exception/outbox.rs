@@ -727,7 +727,7 @@ impl Notice {
         let mut needed: Vec<String> = self
             .requested
             .iter()
-            .map(|f| document_name(f).0.to_string())
+            .map(|f| events::clearance_exception::document_name(f).0.to_string())
             .collect();
         needed.extend(self.other_documents.iter().cloned());
         needed.extend(
@@ -783,7 +783,7 @@ impl Notice {
         let mut zh_needed = Vec::new();
         let mut en_needed = Vec::new();
         for flag in &self.requested {
-            let (zh, en) = document_name(flag);
+            let (zh, en) = events::clearance_exception::document_name(flag);
             zh_needed.push(format!("  - 提供{zh}"));
             en_needed.push(format!("  - provide the {en}"));
         }
@@ -825,29 +825,6 @@ impl Notice {
             link = self.link,
             account = self.account_link,
         )
-    }
-}
-
-/// The Chinese and English names of a requested document flag (`commercialInvoice`).
-pub fn document_name(flag: &str) -> (&str, &str) {
-    match flag {
-        "personalId" => ("身份证", "ID card"),
-        "passport" => ("护照", "passport"),
-        "poa" => ("授权委托书", "power of attorney"),
-        "electronicProxy" => ("电子代理委托", "electronic agency agreement"),
-        "waybill" => ("运单", "waybill"),
-        "packingList" => ("装箱单", "packing list"),
-        "commercialInvoice" => ("商业发票", "commercial invoice"),
-        "tradeContract" => ("贸易合同", "trade contract"),
-        "proxyProtocol" => ("代理报关协议", "customs brokerage agreement"),
-        "priceExemption" => (
-            "价格说明 / 减免税证明",
-            "price evidence / exemption certificate",
-        ),
-        "factSheet" => ("产品说明书", "product fact sheet"),
-        "legalInspection" => ("法检证明", "legal inspection certificate"),
-        "originCertificate" => ("原产地证书", "certificate of origin"),
-        other => (other, other),
     }
 }
 

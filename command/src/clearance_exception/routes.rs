@@ -261,6 +261,36 @@ pub struct ActionBody {
     pub channels: Option<Vec<String>>,
     /// Notify: the recipients; absent: the form's contacts on the chosen channels.
     pub contacts: Option<Vec<ContactChoice>>,
+    /// Respond: why each requested document that has no file is missing (every requested
+    /// document needs a file or a reason).
+    pub missing: Option<Vec<MissingDocumentBody>>,
+}
+
+/// A requested document the answer comes without, and why.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(rename_all = "camelCase")]
+#[schema(as = MissingDocument)]
+pub struct MissingDocumentBody {
+    /// The requested document: its wire name (`poa`) or the text of an other document.
+    #[schema(max_length = 200)]
+    pub document: String,
+    /// Required; at most 500 characters.
+    #[schema(max_length = 500)]
+    pub reason: Option<String>,
+}
+
+/// The wire's reasons as the command takes them.
+pub fn missing_documents(
+    given: Option<Vec<MissingDocumentBody>>,
+) -> Vec<events::clearance_exception::MissingDocument> {
+    given
+        .unwrap_or_default()
+        .into_iter()
+        .map(|m| events::clearance_exception::MissingDocument {
+            document: m.document,
+            reason: m.reason.unwrap_or_default(),
+        })
+        .collect()
 }
 
 /// A path id that is not a UUID names nothing: 404.
@@ -542,6 +572,7 @@ async fn respond(
         confirm_changes: body.confirm_changes.unwrap_or(false),
         note: body.note,
         via_link: None,
+        missing: missing_documents(body.missing),
     };
     run(&state, &actor, &headers, &id, command).await
 }

@@ -116,11 +116,20 @@ fn notify() -> ExceptionCommand {
     }
 }
 
+/// An answer without the requested commercial invoice, saying why.
 fn respond(note: Option<&str>) -> ExceptionCommand {
     ExceptionCommand::Respond {
         confirm_changes: true,
         note: note.map(String::from),
         via_link: None,
+        missing: vec![invoice_missing()],
+    }
+}
+
+fn invoice_missing() -> MissingDocument {
+    MissingDocument {
+        document: "commercialInvoice".into(),
+        reason: "sent to the broker by post".into(),
     }
 }
 
@@ -561,6 +570,7 @@ fn approval_applies_the_changes_only_when_the_customer_confirmed_them() {
             confirm_changes: false,
             note: None,
             via_link: None,
+            missing: vec![invoice_missing()],
         },
         &acme(),
     );
@@ -743,6 +753,7 @@ fn documents_attach_while_open_and_their_uploader_may_not_approve() {
         content_type: "application/pdf".into(),
         size: 10,
         sha256: "ab".into(),
+        requested: None,
     };
     let mut s = at(ExceptionStatus::AwaitingReview);
     apply_by(&mut s, attach(), &operator());
@@ -831,4 +842,85 @@ fn an_overdue_exception_waiting_on_the_customer_is_reminded_once_by_the_system()
             );
         }
     }
+}
+
+fn attach_for(requested: &str) -> ExceptionCommand {
+    ExceptionCommand::AttachDocument {
+        document_id: Uuid::now_v7(),
+        file_name: "invoice.pdf".into(),
+        content_type: "application/pdf".into(),
+        size: 10,
+        sha256: "cd".into(),
+        requested: Some(requested.into()),
+    }
+}
+
+fn answer(missing: Vec<MissingDocument>) -> ExceptionCommand {
+    ExceptionCommand::Respond {
+        confirm_changes: true,
+        note: None,
+        via_link: None,
+        missing,
+    }
+}
+
+#[test]
+fn an_answer_needs_each_requested_document_or_a_reason_for_it() {
+    // The form asks for the commercial invoice: no file and no reason is refused, naming it.
+    let s = at(ExceptionStatus::AwaitingConfirmation);
+    let refused = when_by(&s, answer(vec![]), &acme()).expect_err("refused");
+    assert_eq!(fields(refused), vec!["missing.commercialInvoice"]);
+    // A blank reason is no reason.
+    let blank = MissingDocument {
+        document: "commercialInvoice".into(),
+        reason: "  ".into(),
+    };
+    let refused = when_by(&s, answer(vec![blank]), &acme()).expect_err("refused");
+    assert_eq!(fields(refused), vec!["missing.commercialInvoice"]);
+    // With a reason the answer goes through and carries it.
+    let events = when_by(&s, answer(vec![invoice_missing()]), &acme()).expect("answered");
+    match &events[0] {
+        Event::Responded(r) => assert_eq!(r.missing, vec![invoice_missing()]),
+        other => panic!("expected Responded, got {other:?}"),
+    }
+}
+
+#[test]
+fn a_file_sent_for_the_requested_document_fills_its_slot() {
+    let mut s = at(ExceptionStatus::AwaitingConfirmation);
+    // A file for a document that was not asked for is refused, naming the field.
+    let refused = when_by(&s, attach_for("passport"), &acme()).expect_err("refused");
+    assert_eq!(fields(refused), vec!["requested"]);
+    // A file sent beside the request fills no slot.
+    apply_by(
+        &mut s,
+        ExceptionCommand::AttachDocument {
+            document_id: Uuid::now_v7(),
+            file_name: "photo.png".into(),
+            content_type: "image/png".into(),
+            size: 10,
+            sha256: "ef".into(),
+            requested: None,
+        },
+        &acme(),
+    );
+    assert_eq!(s.unsupplied(), vec!["commercialInvoice".to_string()]);
+    apply_by(&mut s, attach_for("commercialInvoice"), &acme());
+    assert!(s.unsupplied().is_empty());
+    // Supplied: the answer needs no reason, and a reason for it is refused.
+    assert!(when_by(&s, answer(vec![]), &acme()).is_ok());
+    let refused = when_by(&s, answer(vec![invoice_missing()]), &acme()).expect_err("refused");
+    assert_eq!(fields(refused), vec!["missing.commercialInvoice"]);
+}
+
+#[test]
+fn other_documents_asked_for_by_name_are_slots_too() {
+    let mut s = at(ExceptionStatus::AwaitingConfirmation);
+    s.form.other_documents = vec![" bank slip ".into(), "".into()];
+    assert_eq!(
+        s.form.requested_slots(),
+        vec!["commercialInvoice".to_string(), "bank slip".to_string()]
+    );
+    apply_by(&mut s, attach_for("bank slip"), &acme());
+    assert_eq!(s.unsupplied(), vec!["commercialInvoice".to_string()]);
 }

@@ -69,6 +69,9 @@ struct UploadForm {
     /// PDF, an image (JPEG, PNG, GIF, WebP, BMP, TIFF) or xlsx; at most 3 MB.
     #[schema(value_type = String, format = Binary)]
     file: String,
+    /// The requested document the file supplies (a wire name such as `poa`, or the text of
+    /// an other document asked for); leave out for a file sent beside the request.
+    requested: Option<String>,
 }
 
 /// What an upload answers: the exception's new version and the document's id.
@@ -109,37 +112,70 @@ fn clean_name(raw: Option<&str>) -> String {
 }
 
 /// Reads the part `file` (at most [`MAX_UPLOAD`] bytes): its name and content.
-pub(super) async fn read_file(mut multipart: Multipart) -> Result<(String, Vec<u8>), ApiError> {
+pub(super) async fn read_file(mut multipart: Multipart) -> Result<Upload, ApiError> {
     let bad = |en: &'static str, zh: &'static str| ApiError::bad_field("file", zh, en);
+    let mut file = None;
+    let mut requested = None;
     while let Some(mut field) = multipart.next_field().await.map_err(|_| {
         bad(
             "file: the multipart body is malformed",
             "file：表单格式不正确",
         )
     })? {
-        if field.name() != Some("file") {
-            continue;
-        }
-        let name = clean_name(field.file_name());
-        let mut content = Vec::new();
-        while let Some(chunk) = field.chunk().await.map_err(|e| {
-            if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
-                too_large()
-            } else {
-                bad("file: the upload was cut off", "file：上传中断")
+        match field.name() {
+            Some("requested") => {
+                let text = field.text().await.map_err(|_| {
+                    ApiError::bad_field(
+                        "requested",
+                        "requested：无法读取",
+                        "requested: could not be read",
+                    )
+                })?;
+                if text.chars().count() > 200 {
+                    return Err(ApiError::bad_field(
+                        "requested",
+                        "requested：最多 200 个字符",
+                        "requested: at most 200 characters",
+                    ));
+                }
+                requested = Some(text);
             }
-        })? {
-            if content.len() + chunk.len() > MAX_UPLOAD {
-                return Err(too_large());
+            Some("file") if file.is_none() => {
+                let name = clean_name(field.file_name());
+                let mut content = Vec::new();
+                while let Some(chunk) = field.chunk().await.map_err(|e| {
+                    if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE {
+                        too_large()
+                    } else {
+                        bad("file: the upload was cut off", "file：上传中断")
+                    }
+                })? {
+                    if content.len() + chunk.len() > MAX_UPLOAD {
+                        return Err(too_large());
+                    }
+                    content.extend_from_slice(&chunk);
+                }
+                if content.is_empty() {
+                    return Err(bad("file: the file is empty", "file：文件为空"));
+                }
+                file = Some((name, content));
             }
-            content.extend_from_slice(&chunk);
+            _ => continue,
         }
-        if content.is_empty() {
-            return Err(bad("file: the file is empty", "file：文件为空"));
-        }
-        return Ok((name, content));
     }
-    Err(bad("file is required", "file：请选择文件"))
+    let (file_name, content) = file.ok_or_else(|| bad("file is required", "file：请选择文件"))?;
+    Ok(Upload {
+        file_name,
+        content,
+        requested,
+    })
+}
+
+/// A multipart upload: the file and the requested document it supplies.
+pub(super) struct Upload {
+    pub(super) file_name: String,
+    pub(super) content: Vec<u8>,
+    pub(super) requested: Option<String>,
 }
 
 /// The content's type, judged from its bytes: one of [`ALLOWED`], else 400 naming `file`.
@@ -254,7 +290,11 @@ async fn upload(
         return Err(ApiError::not_found());
     }
     let multipart = multipart.map_err(|_| ApiError::UnsupportedMediaType)?;
-    let (file_name, content) = read_file(multipart).await?;
+    let Upload {
+        file_name,
+        content,
+        requested,
+    } = read_file(multipart).await?;
     let content_type = accept(&state, &content).await?;
     let sha256 = hex::encode(Sha256::digest(&content));
     let document_id = Uuid::now_v7();
@@ -264,6 +304,7 @@ async fn upload(
         content_type: content_type.to_string(),
         size: content.len() as i64,
         sha256: sha256.clone(),
+        requested,
     };
     let blob = StoreBlob {
         exception_id: id,

@@ -35,7 +35,9 @@ use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
 use uuid::Uuid;
 
-use super::documents::{DocumentAnswer, MAX_UPLOAD, StoreBlob, accept, read_file, too_large};
+use super::documents::{
+    DocumentAnswer, MAX_UPLOAD, StoreBlob, Upload, accept, read_file, too_large,
+};
 use crate::aggregate::Violation;
 use crate::aggregate::{Aggregate, DomainError};
 use crate::clearance_exception::outbox::NoticeContent;
@@ -299,6 +301,9 @@ struct UploadForm {
     /// PDF, an image (JPEG, PNG, GIF, WebP, BMP, TIFF) or xlsx; at most 3 MB.
     #[schema(value_type = String, format = Binary)]
     file: String,
+    /// The requested document the file supplies (a wire name such as `poa`, or the text of
+    /// an other document asked for); leave out for a file sent beside the request.
+    requested: Option<String>,
 }
 
 /// Send a document through a recipient link
@@ -332,7 +337,11 @@ async fn upload(
     let exception = open(&state, &claims).await?;
     waits_on_customer(&exception)?;
     let multipart = multipart.map_err(|_| ApiError::UnsupportedMediaType)?;
-    let (file_name, content) = read_file(multipart).await?;
+    let Upload {
+        file_name,
+        content,
+        requested,
+    } = read_file(multipart).await?;
     let content_type = accept(&state, &content).await?;
     let sha256 = hex::encode(Sha256::digest(&content));
     let size = content.len();
@@ -344,6 +353,7 @@ async fn upload(
         content_type: content_type.to_string(),
         size: content.len() as i64,
         sha256: sha256.clone(),
+        requested,
     };
     let blob = StoreBlob {
         exception_id: claims.sub,
@@ -387,6 +397,8 @@ struct ConfirmBody {
     /// At most 500 characters.
     #[schema(max_length = 500)]
     note: Option<String>,
+    /// Why each requested document that has no file is missing.
+    missing: Option<Vec<super::MissingDocumentBody>>,
 }
 
 /// Answer through a recipient link
@@ -418,6 +430,7 @@ async fn confirm(
         confirm_changes: body.confirm_changes.unwrap_or(false),
         note: body.note,
         via_link: Some(link),
+        missing: super::missing_documents(body.missing),
     };
     let run = Command::on(&state.store, claims.sub, metadata(&actor, &headers, None))
         .visible_if(&usable)
