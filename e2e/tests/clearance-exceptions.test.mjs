@@ -106,7 +106,7 @@ describe('clearance exceptions', () => {
       const file = path.join(RESULTS_DIR, 'commercial-invoice.pdf');
       await writeFile(file, tinyPdf());
       const chooser = page.waitForEvent('filechooser');
-      await visible(page.getByRole('button', { name: 'Upload a file' })).click();
+      await visible(page.getByRole('button', { name: 'Upload Commercial invoice' })).click();
       await (await chooser).setFiles(file);
       await visible(page.getByText('commercial-invoice.pdf', { exact: true })).first().waitFor();
 
@@ -187,7 +187,7 @@ describe('clearance exceptions', () => {
       const file = path.join(RESULTS_DIR, 'invoice-by-link.pdf');
       await writeFile(file, tinyPdf());
       const chooser = page.waitForEvent('filechooser');
-      await visible(page.getByRole('button', { name: 'Upload a file' })).click();
+      await visible(page.getByRole('button', { name: 'Upload Commercial invoice' })).click();
       await (await chooser).setFiles(file);
       await visible(page.getByText('invoice-by-link.pdf', { exact: true })).first().waitFor();
       await screenshot(page, 'exception-recipient-link');

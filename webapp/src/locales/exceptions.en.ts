@@ -192,6 +192,18 @@ const en: ExceptionMessages = {
     files: 'Uploaded files',
     noFiles: 'No file uploaded yet',
     upload: 'Upload a file',
+    requestedFiles: 'Requested documents',
+    uploadFor: 'Upload {{name}}',
+    uploadSlot: 'Upload',
+    uploadOther: 'Upload another file',
+    slotSent: 'Sent',
+    slotMissing: 'Not sent yet',
+    otherFiles: 'Other files',
+    missingIntro:
+      'These requested documents have no file yet. Upload them first, or say why each one is missing:',
+    missingReason: 'Why is "{{name}}" not sent?',
+    missingReasonRequired: 'Say why "{{name}}" is not sent, or upload it first',
+    missingShown: 'Sent without',
     uploadHint: 'PDF, image or xlsx',
     uploaded: '{{name}} uploaded',
     tooLarge: '{{name}} is larger than {{max}} and cannot be uploaded',
@@ -278,6 +290,7 @@ const en: ExceptionMessages = {
     none: 'No clearance exception waits on a customer',
   },
   link: {
+    missingHint: 'Only if you cannot send it: say why.',
     title: 'Clearance exception: documents needed',
     intro:
       'To clear your shipment {{trackingNumber}} we need the items below. Upload the files and confirm; no sign-in is needed and this link is for this exception only.',

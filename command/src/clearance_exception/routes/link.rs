@@ -207,6 +207,8 @@ struct LinkDocument {
     id: Uuid,
     file_name: String,
     content_type: String,
+    /// The requested document the file supplies; null for another file.
+    requested: Option<String>,
 }
 
 /// A change the exception proposes (JSON path, value now, value proposed).
@@ -287,6 +289,7 @@ async fn view(State(state): State<CommandState>, headers: HeaderMap) -> ApiResul
                 id: d.id,
                 file_name: d.file_name.clone(),
                 content_type: d.content_type.clone(),
+                requested: d.requested.clone(),
             })
             .collect(),
         expires_at: claims.expires_at(),

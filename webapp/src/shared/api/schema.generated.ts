@@ -2713,6 +2713,11 @@ export interface components {
              * @description PDF, an image (JPEG, PNG, GIF, WebP, BMP, TIFF) or xlsx; at most 3 MB.
              */
             file: string;
+            /**
+             * @description The requested document the file supplies (a wire name such as `poa`, or the text of
+             *     an other document asked for); leave out for a file sent beside the request.
+             */
+            requested?: string | null;
         };
         /** @description The body of a move; which fields a move takes is in its description. */
         ClearanceExceptionActionBody: {
@@ -2731,6 +2736,12 @@ export interface components {
              * @default null
              */
             contacts: components["schemas"]["ClearanceContact"][] | null;
+            /**
+             * @description Respond: why each requested document that has no file is missing (every requested
+             *     document needs a file or a reason).
+             * @default null
+             */
+            missing: components["schemas"]["MissingDocument"][] | null;
             /**
              * @description Respond (required when staff answer for the customer), approve, notify. At most 500
              *     characters.
@@ -3826,6 +3837,11 @@ export interface components {
              */
             confirmChanges: boolean | null;
             /**
+             * @description Why each requested document that has no file is missing.
+             * @default null
+             */
+            missing: components["schemas"]["MissingDocument"][] | null;
+            /**
              * @description At most 500 characters.
              * @default null
              */
@@ -3837,6 +3853,8 @@ export interface components {
             fileName: string;
             /** Format: uuid */
             id: string;
+            /** @description The requested document the file supplies; null for another file. */
+            requested?: string | null;
         };
         /** @description The upload form: one file. */
         ExceptionLinkUpload: {
@@ -3845,6 +3863,11 @@ export interface components {
              * @description PDF, an image (JPEG, PNG, GIF, WebP, BMP, TIFF) or xlsx; at most 3 MB.
              */
             file: string;
+            /**
+             * @description The requested document the file supplies (a wire name such as `poa`, or the text of
+             *     an other document asked for); leave out for a file sent beside the request.
+             */
+            requested?: string | null;
         };
         /** @description What the link shows. */
         ExceptionLinkView: {
@@ -3948,7 +3971,11 @@ export interface components {
             declarationStatus: number;
             /** @description The delivery log of the notices: one entry per channel and recipient of each notice. */
             deliveries: components["schemas"]["ClearanceExceptionDelivery"][];
-            /** @description `[{documentId, fileName, contentType, size, sha256, uploadedBy, uploadedAt}]`. */
+            /**
+             * @description `[{documentId, fileName, contentType, size, sha256, uploadedBy, uploadedAt,
+             *     requested}]`; `requested` names the requested document the file supplies (one of
+             *     `requestedDocuments`), null for a file sent beside the request.
+             */
             documents: Record<string, never>[];
             /**
              * @description The whole form as raised (the spec's "Exception and documents" and "Notification
@@ -3957,6 +3984,11 @@ export interface components {
             form: Record<string, never>;
             /** @description The last reason given (reject, void). */
             lastReason?: string | null;
+            /**
+             * @description The last answer's requested documents that came without a file, each with the
+             *     customer's reason: `[{document, reason}]`.
+             */
+            missingDocuments: Record<string, never>[];
             /** @description `[{kind, field, old, new}]`: proposed changes, old -> new. */
             proposedChanges: Record<string, never>[];
         };
@@ -4534,6 +4566,13 @@ export interface components {
             status: string;
             /** Format: date-time */
             writtenAt?: string | null;
+        };
+        /** @description A requested document the answer comes without, and why. */
+        MissingDocument: {
+            /** @description The requested document: its wire name (`poa`) or the text of an other document. */
+            document: string;
+            /** @description Required; at most 500 characters. */
+            reason?: string | null;
         };
         /**
          * @description Raise a clearance exception: `declarationId` and the spec's "Exception and documents"

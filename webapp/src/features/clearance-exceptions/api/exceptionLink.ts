@@ -12,7 +12,7 @@ export interface LinkView {
   requested: string[];
   otherDocuments: string[];
   proposedChanges: ProposedChange[];
-  documents: { id: string; fileName: string; contentType: string }[];
+  documents: { id: string; fileName: string; contentType: string; requested?: string | null }[];
   expiresAt: string | null;
 }
 
@@ -34,9 +34,14 @@ export function useExceptionLink(token: string) {
   });
 }
 
-/** POST /api/v1/exception-link/documents (multipart `file`). */
-export function uploadLinkDocument(token: string, file: File): Promise<CommandAnswer> {
+/** POST /api/v1/exception-link/documents (multipart `requested` and `file`). */
+export function uploadLinkDocument(
+  token: string,
+  file: File,
+  requested?: string,
+): Promise<CommandAnswer> {
   const body = new FormData();
+  if (requested) body.append('requested', requested);
   body.append('file', file, file.name);
   return request<CommandAnswer>(`${PATH}/documents`, {
     method: 'POST',
@@ -49,16 +54,21 @@ export function uploadLinkDocument(token: string, file: File): Promise<CommandAn
 export function useUploadLinkDocument(token: string) {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (file: File) => uploadLinkDocument(token, file),
+    mutationFn: ({ file, requested }: { file: File; requested?: string }) =>
+      uploadLinkDocument(token, file, requested),
     onSuccess: () => client.invalidateQueries({ queryKey: linkKey(token) }),
   });
 }
 
 /** POST /api/v1/exception-link/confirm: acknowledges and answers; the link is then used. */
-export function confirmLink(
-  token: string,
-  body: { confirmChanges: boolean; note?: string },
-): Promise<CommandAnswer> {
+export interface LinkAnswer {
+  confirmChanges: boolean;
+  note?: string;
+  /** Why each requested document without a file is missing. */
+  missing?: { document: string; reason: string }[];
+}
+
+export function confirmLink(token: string, body: LinkAnswer): Promise<CommandAnswer> {
   return request<CommandAnswer>(`${PATH}/confirm`, {
     method: 'POST',
     headers: header(token),
@@ -69,6 +79,6 @@ export function confirmLink(
 
 export function useConfirmLink(token: string) {
   return useMutation({
-    mutationFn: (body: { confirmChanges: boolean; note?: string }) => confirmLink(token, body),
+    mutationFn: (body: LinkAnswer) => confirmLink(token, body),
   });
 }

@@ -8,6 +8,8 @@ export interface RespondBody {
   confirmChanges: boolean;
   /** Required when staff respond on the customer's behalf. */
   note?: string;
+  /** Why each requested document without a file is missing (one per such document). */
+  missing?: { document: string; reason: string }[];
 }
 
 /** POST .../{id}/respond: 3 -> 4, the documents are uploaded / the changes confirmed. */

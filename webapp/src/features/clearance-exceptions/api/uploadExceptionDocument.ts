@@ -6,11 +6,14 @@ import { exceptionKeys, exceptionPath } from '@/shared/clearance-exceptions/api/
 export interface UploadInput {
   id: string;
   file: File;
+  /** The requested document the file supplies (its slot); absent for another file. */
+  requested?: string;
 }
 
-/** POST .../{id}/documents (multipart, field `file`): one requested document. */
+/** POST .../{id}/documents (multipart, parts `requested` and `file`): one document. */
 export function uploadExceptionDocument(input: UploadInput): Promise<CommandAnswer> {
   const body = new FormData();
+  if (input.requested) body.append('requested', input.requested);
   body.append('file', input.file, input.file.name);
   return request<CommandAnswer>(exceptionPath(input.id, 'documents'), {
     method: 'POST',

@@ -2,7 +2,7 @@
 // behind a confirmation (reject and void ask for a reason; staff confirming for the
 // customer give a note). A refusal shows in the dialog; a version conflict reloads.
 import { useState } from 'react';
-import { Button, Checkbox, Group } from '@mantine/core';
+import { Button, Checkbox, Group, Stack, Text, Textarea } from '@mantine/core';
 import { useQueryClient } from '@tanstack/react-query';
 import { ConfirmDialog, MAX_REASON, type ConfirmValues } from '@/components/ConfirmDialog';
 import { ApiError } from '@/lib/request';
@@ -39,6 +39,10 @@ export interface ExceptionActionsProps {
   serverActions?: readonly string[];
   /** The last notice's channels: what a notice sent again goes on unless changed. */
   channels?: readonly string[];
+  /** The requested documents without a file: answering needs a reason for each. */
+  unsupplied?: readonly string[];
+  /** A requested document's name in the reader's language. */
+  documentName?: (slot: string) => string;
 }
 
 const CHANNELS = ['email', 'sms', 'wechat'] as const;
@@ -51,6 +55,8 @@ export function ExceptionActions({
   hasChanges,
   serverActions,
   channels,
+  unsupplied = [],
+  documentName = (slot) => slot,
 }: ExceptionActionsProps) {
   const { t } = useExcT();
   const client = useQueryClient();
@@ -58,6 +64,7 @@ export function ExceptionActions({
   const [resendOn, setResendOn] = useState<string[]>(() =>
     CHANNELS.filter((c) => channels?.includes(c)),
   );
+  const [reasons, setReasons] = useState<Record<string, string>>({});
   const notify = useNotifyException();
   const acknowledge = useAcknowledgeException();
   const respond = useRespondException();
@@ -90,12 +97,24 @@ export function ExceptionActions({
         case 'acknowledge':
           await acknowledge.mutateAsync(base);
           break;
-        case 'respond':
+        case 'respond': {
+          const blank = unsupplied.find((slot) => !(reasons[slot] ?? '').trim());
+          if (blank)
+            throw new Error(t('detail.missingReasonRequired', { name: documentName(blank) }));
+          const missing = unsupplied.map((slot) => ({
+            document: slot,
+            reason: (reasons[slot] ?? '').trim(),
+          }));
           await respond.mutateAsync({
             ...base,
-            body: { confirmChanges: hasChanges, ...(values.input ? { note: values.input } : {}) },
+            body: {
+              confirmChanges: hasChanges,
+              ...(values.input ? { note: values.input } : {}),
+              ...(missing.length > 0 ? { missing } : {}),
+            },
           });
           break;
+        }
         case 'approve':
           await approve.mutateAsync(base);
           break;
@@ -156,6 +175,27 @@ export function ExceptionActions({
                   ))}
                 </Group>
               </Checkbox.Group>
+            ) : open === 'respond' && unsupplied.length > 0 ? (
+              <Stack gap="xs">
+                <Text size="sm" c="orange.8">
+                  {t('detail.missingIntro')}
+                </Text>
+                {unsupplied.map((slot) => (
+                  <Textarea
+                    key={slot}
+                    label={t('detail.missingReason', { name: documentName(slot) })}
+                    withAsterisk
+                    autosize
+                    minRows={1}
+                    maxLength={MAX_REASON}
+                    value={reasons[slot] ?? ''}
+                    onChange={(e) => {
+                      const value = e.currentTarget.value;
+                      setReasons((r) => ({ ...r, [slot]: value }));
+                    }}
+                  />
+                ))}
+              </Stack>
             ) : undefined
           }
           confirmLabel={label(open)}

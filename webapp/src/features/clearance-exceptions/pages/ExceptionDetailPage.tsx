@@ -49,6 +49,7 @@ import { ExceptionActions } from '../components/ExceptionActions';
 import { ExceptionHistory } from '../components/ExceptionHistory';
 import { DeliveryLog } from '../components/DeliveryLog';
 import { DocumentsPanel } from '../components/DocumentsPanel';
+import { unsuppliedDocuments, useDocumentName } from '../model/documents';
 import { RequestSummary } from '../components/RequestSummary';
 import { WaitingCell } from '@/shared/clearance-exceptions/components/WaitingCell';
 
@@ -112,6 +113,7 @@ export default function ExceptionDetailPage() {
   const meta = useRouteMeta();
   const area: Area = meta.area ?? 'staff';
   const { t } = useExcT();
+  const documentName = useDocumentName();
   const { t: tg } = useTranslation();
   const role = useSessionStore((s) => s.role);
   const customer = isCustomer(role);
@@ -213,6 +215,8 @@ export default function ExceptionDetailPage() {
           hasChanges={hasChanges}
           serverActions={e.actions}
           channels={e.channels}
+          unsupplied={unsuppliedDocuments(e.requestedDocuments ?? [], e.documents ?? [])}
+          documentName={documentName}
         />
       }
     >
@@ -250,6 +254,8 @@ export default function ExceptionDetailPage() {
               <DocumentsPanel
                 exceptionId={e.id}
                 documents={e.documents ?? []}
+                requested={e.requestedDocuments ?? []}
+                missing={e.missingDocuments ?? []}
                 canUpload={uploadAllowed}
               />
             </Section>

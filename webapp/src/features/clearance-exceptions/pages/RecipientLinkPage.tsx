@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { useSearchParams } from 'react-router';
 import {
   Alert,
+  Badge,
   Button,
   Checkbox,
   Code,
@@ -51,6 +52,8 @@ export default function RecipientLinkPage() {
   const confirm = useConfirmLink(token);
   const [agree, setAgree] = useState(false);
   const [note, setNote] = useState('');
+  const [reasons, setReasons] = useState<Record<string, string>>({});
+  const [sending, setSending] = useState<string | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   if (!token) return <Notice kind="refused" text={t('link.noToken')} />;
@@ -76,28 +79,75 @@ export default function RecipientLinkPage() {
   }
   const data = view.data;
   const hasChanges = data.proposedChanges.length > 0;
+  // One slot per requested document: the codes, then other documents by their text.
+  const slots = [...data.requested, ...data.otherDocuments.filter((d) => d.trim() !== '')];
+  const nameOf = (slot: string) => {
+    const flag = requestedDocumentFlag(slot);
+    return flag ? t(`document.${flag}`) : slot;
+  };
+  const filesOf = (slot: string) => data.documents.filter((d) => d.requested === slot);
+  const unsupplied = slots.filter((slot) => filesOf(slot).length === 0);
+  const others = data.documents.filter((d) => !d.requested || !slots.includes(d.requested));
 
-  const onFile = async (file: File | null) => {
+  const onFile = async (file: File | null, requested?: string) => {
     if (!file) return;
     setError(null);
     if (file.size > MAX_UPLOAD_BYTES) {
       setError(t('detail.tooLarge', { name: file.name, max: '3 MB' }));
       return;
     }
+    setSending(requested ?? '');
     try {
-      await upload.mutateAsync(file);
+      await upload.mutateAsync({ file, requested });
     } catch (e) {
       const kind = refusal(e);
       setError(kind ? t(`link.${kind}`) : e instanceof Error ? e.message : String(e));
+    } finally {
+      setSending(null);
     }
   };
 
+  const uploadButton = (slot?: string) => (
+    <FileButton onChange={(f) => void onFile(f, slot)} accept={ACCEPTED_TYPES}>
+      {(props) => (
+        <Button
+          {...props}
+          size={slot ? 'compact-sm' : 'sm'}
+          variant="light"
+          leftSection={<IconUpload size={16} />}
+          loading={upload.isPending && sending === (slot ?? '')}
+          disabled={upload.isPending && sending !== (slot ?? '')}
+          aria-label={slot ? t('detail.uploadFor', { name: nameOf(slot) }) : undefined}
+        >
+          {slot
+            ? t('detail.uploadSlot')
+            : slots.length > 0
+              ? t('detail.uploadOther')
+              : t('detail.upload')}
+        </Button>
+      )}
+    </FileButton>
+  );
+
   const onSubmit = async () => {
     setError(null);
+    const blank = unsupplied.find((slot) => !(reasons[slot] ?? '').trim());
+    if (blank) {
+      setError(t('detail.missingReasonRequired', { name: nameOf(blank) }));
+      return;
+    }
     try {
       await confirm.mutateAsync({
         confirmChanges: hasChanges && agree,
         note: note.trim() || undefined,
+        ...(unsupplied.length > 0
+          ? {
+              missing: unsupplied.map((slot) => ({
+                document: slot,
+                reason: (reasons[slot] ?? '').trim(),
+              })),
+            }
+          : {}),
       });
     } catch (e) {
       const kind = refusal(e);
@@ -120,17 +170,46 @@ export default function RecipientLinkPage() {
           )}
           <div>
             <Title order={3} size="h6">
-              {t('detail.documents')}
+              {t('detail.requestedFiles')}
             </Title>
-            <List size="sm" aria-label={t('detail.documents')}>
-              {data.requested.map((code) => {
-                const flag = requestedDocumentFlag(code);
-                return <List.Item key={code}>{flag ? t(`document.${flag}`) : code}</List.Item>;
+            <Stack gap="xs" mt={4} aria-label={t('detail.requestedFiles')}>
+              {slots.map((slot) => {
+                const files = filesOf(slot);
+                return (
+                  <Paper key={slot} withBorder p="xs" data-slot={slot}>
+                    <Group justify="space-between" wrap="wrap" gap="xs">
+                      <Text size="sm" fw={600}>
+                        {nameOf(slot)}
+                      </Text>
+                      <Badge color={files.length > 0 ? 'teal' : 'orange'} variant="light">
+                        {files.length > 0 ? t('detail.slotSent') : t('detail.slotMissing')}
+                      </Badge>
+                    </Group>
+                    {files.map((d) => (
+                      <Text key={d.id} size="sm" style={{ wordBreak: 'break-all' }}>
+                        {d.fileName}
+                      </Text>
+                    ))}
+                    <Group mt={4}>{uploadButton(slot)}</Group>
+                    {files.length === 0 && (
+                      <Textarea
+                        mt={4}
+                        label={t('detail.missingReason', { name: nameOf(slot) })}
+                        description={t('link.missingHint')}
+                        autosize
+                        minRows={1}
+                        maxLength={500}
+                        value={reasons[slot] ?? ''}
+                        onChange={(e) => {
+                          const value = e.currentTarget.value;
+                          setReasons((r) => ({ ...r, [slot]: value }));
+                        }}
+                      />
+                    )}
+                  </Paper>
+                );
               })}
-              {data.otherDocuments.map((d, i) => (
-                <List.Item key={`other-${i}`}>{d}</List.Item>
-              ))}
-            </List>
+            </Stack>
           </div>
           {hasChanges && (
             <div>
@@ -155,32 +234,20 @@ export default function RecipientLinkPage() {
           )}
           <div>
             <Title order={3} size="h6">
-              {t('link.sent')}
+              {slots.length > 0 ? t('detail.otherFiles') : t('link.sent')}
             </Title>
-            {data.documents.length === 0 ? (
+            {others.length === 0 ? (
               <Text size="sm" c="dimmed">
                 {t('detail.noFiles')}
               </Text>
             ) : (
               <List size="sm" aria-label={t('link.sent')}>
-                {data.documents.map((d) => (
+                {others.map((d) => (
                   <List.Item key={d.id}>{d.fileName}</List.Item>
                 ))}
               </List>
             )}
-            <FileButton onChange={onFile} accept={ACCEPTED_TYPES}>
-              {(props) => (
-                <Button
-                  {...props}
-                  mt="xs"
-                  variant="light"
-                  leftSection={<IconUpload size={16} />}
-                  loading={upload.isPending}
-                >
-                  {t('detail.upload')}
-                </Button>
-              )}
-            </FileButton>
+            <Group mt="xs">{uploadButton()}</Group>
             <Text size="xs" c="dimmed" mt={4}>
               {t('detail.uploadHint')}
             </Text>

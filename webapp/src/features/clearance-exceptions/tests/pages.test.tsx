@@ -388,7 +388,7 @@ describe('ExceptionDetailPage', () => {
       '/clearance-exception/detail?id=e-1',
       detailMeta,
     );
-    expect(await screen.findByText('商业发票')).toBeInTheDocument();
+    expect((await screen.findAllByText('商业发票'))[0]).toBeInTheDocument();
     expect(screen.getByText('8471414000')).toBeInTheDocument();
     expect(screen.getByText('invoice.pdf')).toBeInTheDocument();
     expect(screen.getByText(/2 KB · 2026-11-2\d \d\d:\d\d · acme/)).toBeInTheDocument();
@@ -482,7 +482,7 @@ describe('ExceptionDetailPage', () => {
     renderPage(<ExceptionDetailPage />, 'CUSTOMER', '/customer-exception/detail?id=e-1', {
       area: 'customer',
     });
-    await screen.findByText('商业发票');
+    await screen.findAllByText('商业发票');
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(posts()[0].url.pathname).toBe('/api/v1/clearance-exceptions/e-1/acknowledge');
     expect(posts()[0].headers['If-Match']).toBe('3');
@@ -503,8 +503,13 @@ describe('ExceptionDetailPage', () => {
     renderPage(<ExceptionDetailPage />, 'CUSTOMER', '/customer-exception/detail?id=e-1', {
       area: 'customer',
     });
-    expect(await screen.findByRole('button', { name: '上传文件' })).toBeInTheDocument();
-    const input = document.querySelector('input[type=file]') as HTMLInputElement;
+    // Each requested document has its own upload; the invoice on file was sent beside them.
+    expect(await screen.findByRole('button', { name: '上传商业发票' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '上传Bill of lading' })).toBeInTheDocument();
+    expect(screen.getAllByText('尚未提交')).toHaveLength(2);
+    const input = document.querySelector(
+      '[data-slot="commercialInvoice"] input[type=file]',
+    ) as HTMLInputElement;
     const big = new File([new Uint8Array(3 * 1024 * 1024 + 1)], 'scan.pdf', {
       type: 'application/pdf',
     });
@@ -518,16 +523,36 @@ describe('ExceptionDetailPage', () => {
     expect(upload.url.pathname).toBe('/api/v1/clearance-exceptions/e-1/documents');
     expect(upload.body).toBeInstanceOf(FormData);
     expect((upload.body as FormData).get('file')).toBeInstanceOf(File);
+    expect((upload.body as FormData).get('requested')).toBe('commercialInvoice');
     // the browser sets the multipart boundary itself
     expect(upload.headers['Content-Type']).toBeUndefined();
     calls = [];
 
+    // Both requested documents still lack a file (the detail is not reloaded here): the
+    // answer needs a reason for each, and is not sent without them.
     fireEvent.click(screen.getByRole('button', { name: '已全部提供，提交审核' }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: '已全部提供，提交审核' }));
+    expect(await within(dialog).findByRole('alert')).toHaveTextContent(
+      '请说明“商业发票”未提交的原因',
+    );
+    expect(posts()).toHaveLength(0);
+    fireEvent.change(within(dialog).getByLabelText(/“商业发票”为何未提交/), {
+      target: { value: 'sent by post' },
+    });
+    fireEvent.change(within(dialog).getByLabelText(/“Bill of lading”为何未提交/), {
+      target: { value: 'not issued yet' },
+    });
+    fireEvent.click(within(dialog).getByRole('button', { name: '已全部提供，提交审核' }));
     await waitFor(() => expect(posts()).toHaveLength(1));
     expect(posts()[0].url.pathname).toBe('/api/v1/clearance-exceptions/e-1/respond');
-    expect(posts()[0].body).toEqual({ confirmChanges: true });
+    expect(posts()[0].body).toEqual({
+      confirmChanges: true,
+      missing: [
+        { document: 'commercialInvoice', reason: 'sent by post' },
+        { document: 'Bill of lading', reason: 'not issued yet' },
+      ],
+    });
   });
 });
 

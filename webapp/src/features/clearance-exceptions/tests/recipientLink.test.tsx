@@ -79,13 +79,32 @@ describe('the recipient link page', () => {
     expect(calls[0]).toMatchObject({ path: '/api/v1/exception-link', token: 'a.b.c' });
 
     fireEvent.click(screen.getByRole('checkbox'));
+    // No file for either requested document: the answer needs a reason for each.
+    fireEvent.click(screen.getByRole('button', { name: /提交答复|Send my answer/ }));
+    expect(await screen.findByTestId('link-error')).toHaveTextContent(
+      /商业发票|Commercial invoice/,
+    );
+    expect(calls.some((c) => c.method === 'POST')).toBe(false);
+    for (const [slot, reason] of [
+      ['commercialInvoice', 'sent by post'],
+      ['photo of the label', 'label torn off'],
+    ]) {
+      const box = document.querySelector(`[data-slot="${slot}"] textarea`) as HTMLTextAreaElement;
+      fireEvent.change(box, { target: { value: reason } });
+    }
     fireEvent.click(screen.getByRole('button', { name: /提交答复|Send my answer/ }));
     expect(await screen.findByTestId('link-notice')).toHaveTextContent(/已收到|received/);
     const post = calls.find((c) => c.method === 'POST');
     expect(post).toMatchObject({
       path: '/api/v1/exception-link/confirm',
       token: 'a.b.c',
-      body: { confirmChanges: true },
+      body: {
+        confirmChanges: true,
+        missing: [
+          { document: 'commercialInvoice', reason: 'sent by post' },
+          { document: 'photo of the label', reason: 'label torn off' },
+        ],
+      },
     });
   });
 

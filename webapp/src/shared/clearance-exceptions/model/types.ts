@@ -159,6 +159,14 @@ export interface ExceptionDocument {
   /** The uploader's name. */
   uploadedBy?: string | null;
   uploadedAt: string;
+  /** The requested document it supplies (one of `requestedDocuments`); null for another file. */
+  requested?: string | null;
+}
+
+/** A requested document an answer came without, and the customer's reason. */
+export interface MissingDocument {
+  document: string;
+  reason: string;
 }
 
 export type DeliveryResult = 'pending' | 'sent' | 'failed' | 'not_configured';
@@ -197,6 +205,8 @@ export interface ClearanceException extends ExceptionSummary {
   contacts: NoticeContact[];
   documents: ExceptionDocument[];
   lastReason: string | null;
+  /** The last answer's requested documents that came without a file, and why. */
+  missingDocuments?: MissingDocument[];
   /** The moves the caller may make now (the server's table). */
   actions?: string[];
   deliveries?: ExceptionDelivery[];
