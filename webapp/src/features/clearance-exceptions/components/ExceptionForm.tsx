@@ -45,6 +45,13 @@ export interface ExceptionFormProps {
   errors: Record<string, string>;
   /** The declaration's customer: their saved contacts are offered in the contact fields. */
   customerId?: string;
+  /**
+   * Who fills it in. Staff get the whole spec form; a customer gets what they can tell us
+   * (what is wrong, the documents they will send, the changes they ask for, how to reach
+   * them), without exception codes, notice channels or the contacts' WeChat ids and payer
+   * accounts.
+   */
+  audience?: 'staff' | 'customer';
 }
 
 function Section({
@@ -137,15 +144,40 @@ const CONTACT_GROUPS: { key: string; fields: ContactField[] }[] = [
   },
 ];
 
-export function ExceptionForm({ values, onChange, errors, customerId }: ExceptionFormProps) {
+export function ExceptionForm({
+  values,
+  onChange,
+  errors,
+  customerId,
+  audience = 'staff',
+}: ExceptionFormProps) {
   const { t } = useExcT();
-  const book = useContactBook(customerId);
+  const customer = audience === 'customer';
+  const book = useContactBook(customer ? undefined : customerId);
   const saved = book.data?.contacts ?? [];
   const patch = (p: Partial<ExceptionFormValues>) => onChange({ ...values, ...p });
 
   return (
     <Stack>
-      <Section title={t('form.documentsTitle')} error={errors.documents}>
+      {customer && (
+        <Section title={t('form.customer.whatTitle')}>
+          <Textarea
+            label={t('form.customer.summary')}
+            description={t('form.customer.summaryHint')}
+            withAsterisk
+            autosize
+            minRows={3}
+            maxLength={MAX_SUMMARY}
+            value={values.exceptionSummary}
+            error={errors.exceptionSummary}
+            onChange={(e) => patch({ exceptionSummary: e.currentTarget.value })}
+          />
+        </Section>
+      )}
+      <Section
+        title={customer ? t('form.customer.documentsTitle') : t('form.documentsTitle')}
+        error={errors.documents}
+      >
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="xs">
           {DOCUMENT_FLAGS.map((flag) => (
             <Checkbox
@@ -172,7 +204,7 @@ export function ExceptionForm({ values, onChange, errors, customerId }: Exceptio
         />
       </Section>
 
-      <Section title={t('form.changesTitle')}>
+      <Section title={customer ? t('form.customer.changesTitle') : t('form.changesTitle')}>
         <Stack gap="xs">
           {CHANGE_FLAG_NAMES.map((flag) => {
             const field = CHANGE_FLAGS[flag];
@@ -216,7 +248,10 @@ export function ExceptionForm({ values, onChange, errors, customerId }: Exceptio
         </Stack>
       </Section>
 
-      <Section title={t('form.detailsTitle')} error={errors.exceptionDetails}>
+      <Section
+        title={customer ? t('form.customer.detailsTitle') : t('form.detailsTitle')}
+        error={errors.exceptionDetails}
+      >
         <Stack gap="xs">
           {values.exceptionDetails.map((line, i) => {
             const setLine = (key: keyof typeof line, v: string) =>
@@ -227,15 +262,17 @@ export function ExceptionForm({ values, onChange, errors, customerId }: Exceptio
               });
             return (
               <Group key={i} gap="xs" align="flex-start" wrap="nowrap">
-                <TextInput
-                  label={i === 0 ? t('form.exceptionCode') : undefined}
-                  aria-label={`${t('form.exceptionCode')} ${i + 1}`}
-                  value={line.exceptionCode}
-                  maxLength={MAX_CODE}
-                  error={errors[`exceptionDetails[${i}].exceptionCode`]}
-                  onChange={(e) => setLine('exceptionCode', e.currentTarget.value)}
-                  w={140}
-                />
+                {!customer && (
+                  <TextInput
+                    label={i === 0 ? t('form.exceptionCode') : undefined}
+                    aria-label={`${t('form.exceptionCode')} ${i + 1}`}
+                    value={line.exceptionCode}
+                    maxLength={MAX_CODE}
+                    error={errors[`exceptionDetails[${i}].exceptionCode`]}
+                    onChange={(e) => setLine('exceptionCode', e.currentTarget.value)}
+                    w={140}
+                  />
+                )}
                 <TextInput
                   label={i === 0 ? t('form.exceptionDescription') : undefined}
                   aria-label={`${t('form.exceptionDescription')} ${i + 1}`}
@@ -245,15 +282,17 @@ export function ExceptionForm({ values, onChange, errors, customerId }: Exceptio
                   onChange={(e) => setLine('exceptionDescription', e.currentTarget.value)}
                   style={{ flex: 2 }}
                 />
-                <TextInput
-                  label={i === 0 ? t('form.exceptionHandling') : undefined}
-                  aria-label={`${t('form.exceptionHandling')} ${i + 1}`}
-                  value={line.exceptionHandling}
-                  maxLength={MAX_DETAIL}
-                  error={errors[`exceptionDetails[${i}].exceptionHandling`]}
-                  onChange={(e) => setLine('exceptionHandling', e.currentTarget.value)}
-                  style={{ flex: 2 }}
-                />
+                {!customer && (
+                  <TextInput
+                    label={i === 0 ? t('form.exceptionHandling') : undefined}
+                    aria-label={`${t('form.exceptionHandling')} ${i + 1}`}
+                    value={line.exceptionHandling}
+                    maxLength={MAX_DETAIL}
+                    error={errors[`exceptionDetails[${i}].exceptionHandling`]}
+                    onChange={(e) => setLine('exceptionHandling', e.currentTarget.value)}
+                    style={{ flex: 2 }}
+                  />
+                )}
                 <ActionIcon
                   variant="subtle"
                   color="red"
@@ -289,81 +328,105 @@ export function ExceptionForm({ values, onChange, errors, customerId }: Exceptio
         </Stack>
       </Section>
 
-      <Section title={t('form.channelsTitle')} error={errors.channels}>
-        <Group gap="lg">
-          {CHANNEL_FLAGS.map((c) => (
-            <Checkbox
-              key={c}
-              label={t(`channel.${c}`)}
-              checked={values.channels[c]}
-              error={errors[`channels.${c}`]}
-              onChange={(e) =>
-                patch({ channels: { ...values.channels, [c]: e.currentTarget.checked } })
-              }
+      {customer ? (
+        <Section title={t('form.customer.reachTitle')}>
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <TextInput
+              label={t('form.customer.phone')}
+              value={values.personalPhone}
+              error={errors.personalPhone}
+              onChange={(e) => patch({ personalPhone: e.currentTarget.value })}
             />
-          ))}
-        </Group>
-        <SimpleGrid cols={{ base: 1, sm: 2 }} mt="sm">
-          <TextInput
-            label={t('channel.personalPhone')}
-            value={values.personalPhone}
-            error={errors.personalPhone}
-            onChange={(e) => patch({ personalPhone: e.currentTarget.value })}
-          />
-          <TextInput
-            label={t('channel.personalEmail')}
-            type="email"
-            value={values.personalEmail}
-            error={errors.personalEmail}
-            onChange={(e) => patch({ personalEmail: e.currentTarget.value })}
-          />
-        </SimpleGrid>
-      </Section>
-
-      <Section title={t('form.contactsTitle')}>
-        <SimpleGrid cols={{ base: 1, md: 3 }}>
-          {CONTACT_GROUPS.map((g) => (
-            <Stack key={g.key} gap="xs">
-              <Text size="sm" fw={600}>
-                {t(`contact.${g.key}`)}
-              </Text>
-              {g.fields.map((f) => (
-                <ContactInput
-                  key={f}
-                  label={t(`contact.${f}`)}
-                  offered={offeredFor(saved, f)}
-                  value={values.contacts[f]}
-                  maxLength={MAX_ADDRESS}
-                  error={errors[`notificationContact.${f}`]}
-                  onChange={(value) => patch({ contacts: { ...values.contacts, [f]: value } })}
+            <TextInput
+              label={t('form.customer.email')}
+              type="email"
+              value={values.personalEmail}
+              error={errors.personalEmail}
+              onChange={(e) => patch({ personalEmail: e.currentTarget.value })}
+            />
+          </SimpleGrid>
+        </Section>
+      ) : (
+        <>
+          <Section title={t('form.channelsTitle')} error={errors.channels}>
+            <Group gap="lg">
+              {CHANNEL_FLAGS.map((c) => (
+                <Checkbox
+                  key={c}
+                  label={t(`channel.${c}`)}
+                  checked={values.channels[c]}
+                  error={errors[`channels.${c}`]}
+                  onChange={(e) =>
+                    patch({ channels: { ...values.channels, [c]: e.currentTarget.checked } })
+                  }
                 />
               ))}
-            </Stack>
-          ))}
-        </SimpleGrid>
-      </Section>
+            </Group>
+            <SimpleGrid cols={{ base: 1, sm: 2 }} mt="sm">
+              <TextInput
+                label={t('channel.personalPhone')}
+                value={values.personalPhone}
+                error={errors.personalPhone}
+                onChange={(e) => patch({ personalPhone: e.currentTarget.value })}
+              />
+              <TextInput
+                label={t('channel.personalEmail')}
+                type="email"
+                value={values.personalEmail}
+                error={errors.personalEmail}
+                onChange={(e) => patch({ personalEmail: e.currentTarget.value })}
+              />
+            </SimpleGrid>
+          </Section>
 
-      <Section title={t('form.otherDescriptions')}>
+          <Section title={t('form.contactsTitle')}>
+            <SimpleGrid cols={{ base: 1, md: 3 }}>
+              {CONTACT_GROUPS.map((g) => (
+                <Stack key={g.key} gap="xs">
+                  <Text size="sm" fw={600}>
+                    {t(`contact.${g.key}`)}
+                  </Text>
+                  {g.fields.map((f) => (
+                    <ContactInput
+                      key={f}
+                      label={t(`contact.${f}`)}
+                      offered={offeredFor(saved, f)}
+                      value={values.contacts[f]}
+                      maxLength={MAX_ADDRESS}
+                      error={errors[`notificationContact.${f}`]}
+                      onChange={(value) => patch({ contacts: { ...values.contacts, [f]: value } })}
+                    />
+                  ))}
+                </Stack>
+              ))}
+            </SimpleGrid>
+          </Section>
+        </>
+      )}
+
+      <Section title={customer ? t('form.customer.otherTitle') : t('form.otherDescriptions')}>
         <StringList
           items={values.otherDescriptions}
-          label={t('form.otherDescriptions')}
+          label={customer ? t('form.customer.otherTitle') : t('form.otherDescriptions')}
           addLabel={t('form.addOtherDescription')}
           path="otherDescriptions"
           errors={errors}
           max={MAX_TEXT}
           onChange={(otherDescriptions) => patch({ otherDescriptions })}
         />
-        <Textarea
-          mt="md"
-          label={t('form.summary')}
-          withAsterisk
-          autosize
-          minRows={3}
-          maxLength={MAX_SUMMARY}
-          value={values.exceptionSummary}
-          error={errors.exceptionSummary}
-          onChange={(e) => patch({ exceptionSummary: e.currentTarget.value })}
-        />
+        {!customer && (
+          <Textarea
+            mt="md"
+            label={t('form.summary')}
+            withAsterisk
+            autosize
+            minRows={3}
+            maxLength={MAX_SUMMARY}
+            value={values.exceptionSummary}
+            error={errors.exceptionSummary}
+            onChange={(e) => patch({ exceptionSummary: e.currentTarget.value })}
+          />
+        )}
       </Section>
     </Stack>
   );

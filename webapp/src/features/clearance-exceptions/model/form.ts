@@ -122,7 +122,10 @@ const blankDetail = (d: ExceptionDetail) =>
   !d.exceptionCode.trim() && !d.exceptionDescription.trim() && !d.exceptionHandling.trim();
 
 /** Field -> i18n key (namespace "exceptions") of every problem; empty when valid. */
-export function validateExceptionForm(values: ExceptionFormValues): Record<string, string> {
+export function validateExceptionForm(
+  values: ExceptionFormValues,
+  audience: 'staff' | 'customer' = 'staff',
+): Record<string, string> {
   const errors: Record<string, string> = {};
   const summary = values.exceptionSummary.trim();
   if (!summary) errors.exceptionSummary = 'rule.summaryRequired';
@@ -184,6 +187,12 @@ export function validateExceptionForm(values: ExceptionFormValues): Record<strin
 
   const has = (fields: readonly ContactField[], extra = '') =>
     Boolean(extra.trim()) || fields.some((f) => values.contacts[f].trim());
+  if (audience === 'customer') {
+    // A customer tells us how to reach them; the notice goes where they said.
+    if (!values.personalPhone.trim() && !values.personalEmail.trim())
+      errors.personalEmail = 'rule.reachRequired';
+    return errors;
+  }
   const anyChannel = CHANNEL_FLAGS.some((c) => values.channels[c]);
   if (!anyChannel) errors.channels = 'rule.noChannel';
   if (values.channels.sendToEmail && !has(EMAIL_FIELDS, values.personalEmail))
@@ -253,4 +262,16 @@ export function requestedItems(
 export function requestedDocumentFlag(name: string): DocumentFlag | null {
   const flag = `is${name.charAt(0).toUpperCase()}${name.slice(1)}Checked`;
   return (DOCUMENT_FLAGS as readonly string[]).includes(flag) ? (flag as DocumentFlag) : null;
+}
+
+/** A customer's form: the notice goes on the channels of the phone and e-mail they gave. */
+export function customerChannels(values: ExceptionFormValues): ExceptionFormValues {
+  return {
+    ...values,
+    channels: {
+      sendToWechat: false,
+      sendToEmail: values.personalEmail.trim() !== '',
+      sendToSms: values.personalPhone.trim() !== '',
+    },
+  };
 }

@@ -31,6 +31,7 @@ import { useExcT } from '@/shared/clearance-exceptions/i18n';
 import { useCreateException } from '../api/createException';
 import {
   emptyExceptionForm,
+  customerChannels,
   toExceptionBody,
   validateExceptionForm,
   type ExceptionFormValues,
@@ -152,13 +153,14 @@ function CreateForm({ declaration, area }: { declaration: Declaration; area: Are
   const { t } = useExcT();
   const navigate = useNavigate();
   const [values, setValues] = useState<ExceptionFormValues>(() => emptyExceptionForm(declaration));
+  const audience = area === 'customer' ? 'customer' : 'staff';
   const [errors, setErrors] = useState<Record<string, string>>({});
   const [problem, setProblem] = useState<string | null>(null);
   const idempotencyKey = useRef(newIdempotencyKey());
   const create = useCreateException();
 
   const submit = async () => {
-    const found = validateExceptionForm(values);
+    const found = validateExceptionForm(values, audience);
     const messages = Object.fromEntries(Object.entries(found).map(([k, v]) => [k, t(v)]));
     setErrors(messages);
     if (Object.keys(found).length > 0) {
@@ -169,7 +171,7 @@ function CreateForm({ declaration, area }: { declaration: Declaration; area: Are
     try {
       const answer = await create.mutateAsync({
         declarationId: declaration.id,
-        form: toExceptionBody(values),
+        form: toExceptionBody(audience === 'customer' ? customerChannels(values) : values),
         idempotencyKey: idempotencyKey.current,
       });
       showMessage('success', t('form.created'));
@@ -191,20 +193,24 @@ function CreateForm({ declaration, area }: { declaration: Declaration; area: Are
         onChange={setValues}
         errors={errors}
         customerId={declaration.customerId}
+        audience={audience}
       />
       {problem && (
         <Alert color="red" variant="light" icon={<IconAlertTriangle size={18} />} role="alert">
           {problem}
         </Alert>
       )}
-      <Group justify="flex-end">
+      <Group justify="flex-end" wrap="wrap">
+        <Text size="sm" c="dimmed" style={{ flex: 1, minWidth: 200 }}>
+          {area === 'customer' ? t('form.customer.submitHint') : t('form.submitHint')}
+        </Text>
         <Button
           leftSection={<IconSend size={16} />}
           loading={create.isPending}
           disabled={!ELIGIBLE_DECLARATION_STATUSES.includes(declaration.status)}
           onClick={() => void submit()}
         >
-          {t('form.submit')}
+          {area === 'customer' ? t('form.customer.submit') : t('form.submit')}
         </Button>
       </Group>
     </Stack>

@@ -565,7 +565,7 @@ describe('ExceptionCreatePage', () => {
       { area: 'staff' },
     );
     expect(await screen.findByText('1ZDECL001')).toBeInTheDocument();
-    fireEvent.click(screen.getByRole('button', { name: '创建并通知' }));
+    fireEvent.click(screen.getByRole('button', { name: '创建异常' }));
     expect(await screen.findByText('请填写异常摘要')).toBeInTheDocument();
     expect(screen.getByText('请至少选择一项需补充的单证或一项建议的修改')).toBeInTheDocument();
     expect(posts()).toHaveLength(0);
@@ -585,7 +585,7 @@ describe('ExceptionCreatePage', () => {
     fireEvent.change(screen.getByLabelText(/异常摘要/), {
       target: { value: 'Please send the commercial invoice' },
     });
-    fireEvent.click(screen.getByRole('button', { name: '创建并通知' }));
+    fireEvent.click(screen.getByRole('button', { name: '创建异常' }));
     await waitFor(() => expect(posts()).toHaveLength(1));
     const call = posts()[0];
     expect(call.url.pathname).toBe('/api/v1/clearance-exceptions');
@@ -602,6 +602,48 @@ describe('ExceptionCreatePage', () => {
     await waitFor(() =>
       expect(screen.getByTestId('location').textContent).toBe(
         '/clearance-exception/detail?id=e-new',
+      ),
+    );
+  });
+});
+
+describe('ExceptionCreatePage for a customer', () => {
+  it('asks what the customer can tell us, not the staff form', async () => {
+    renderPage(
+      <ExceptionCreatePage />,
+      'CUSTOMER',
+      '/customer-exception/createException?declarationId=d-1',
+      { area: 'customer' },
+    );
+    expect(await screen.findByText('1ZDECL001')).toBeInTheDocument();
+    expect(screen.getByText('您将提供的文件')).toBeInTheDocument();
+    // No notice channels, no contacts' WeChat ids or payer accounts, no exception codes.
+    expect(screen.queryByText('通知渠道')).toBeNull();
+    expect(screen.queryByRole('combobox', { name: '收件人邮箱' })).toBeNull();
+    expect(screen.queryByLabelText('异常代码 1')).toBeNull();
+
+    fireEvent.click(screen.getByLabelText('商业发票'));
+    fireEvent.change(screen.getByLabelText(/请说明这票货物有什么问题/), {
+      target: { value: 'The invoice will follow by e-mail' },
+    });
+    // Without a way to reach them the form says so and sends nothing.
+    fireEvent.click(screen.getByRole('button', { name: '提交给我们的团队' }));
+    expect(await screen.findByText('请留下电话或电子邮箱，以便我们联系您')).toBeInTheDocument();
+    expect(posts()).toHaveLength(0);
+    fireEvent.change(screen.getByLabelText('您的电话'), { target: { value: '13800138000' } });
+    fireEvent.click(screen.getByRole('button', { name: '提交给我们的团队' }));
+    await waitFor(() => expect(posts()).toHaveLength(1));
+    expect(posts()[0].body).toMatchObject({
+      declarationId: 'd-1',
+      isCommercialInvoiceChecked: true,
+      exceptionSummary: 'The invoice will follow by e-mail',
+      personalPhone: '13800138000',
+      sendToSms: true,
+      sendToEmail: false,
+    });
+    await waitFor(() =>
+      expect(screen.getByTestId('location').textContent).toBe(
+        '/customer-exception/detail?id=e-new',
       ),
     );
   });
