@@ -215,7 +215,7 @@ describe('platform management', () => {
 
       // The admin's export dialog offers the new port, and under it only its facility SLIC.
       await page.reload();
-      await visible(page.getByRole('button', { name: 'Export report' })).first().click();
+      await visible(page.getByRole('button', { name: 'Download report' })).first().click();
       const exportDialog = visible(page.getByRole('dialog'));
       const portSelect = field(exportDialog, 'Port');
       assert.equal(await portSelect.inputValue(), 'All ports');

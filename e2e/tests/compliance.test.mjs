@@ -109,7 +109,7 @@ describe('the compliance workspace', () => {
       await reviewRow.waitFor();
       const [download] = await Promise.all([
         page.waitForEvent('download', { timeout: 60_000 }),
-        visible(page.getByRole('button', { name: 'Export' })).click(),
+        visible(page.getByRole('button', { name: 'Download signed log' })).click(),
       ]);
       await mkdir(RESULTS_DIR, { recursive: true });
       const saved = path.join(RESULTS_DIR, 'audit-export.jsonl');

@@ -65,7 +65,7 @@ describe('a phone (390 px)', () => {
       const nav = page.getByRole('navigation', { name: 'Main menu' });
       const group = visible(nav.getByRole('button', { name: 'Clearance exceptions' }));
       if ((await group.getAttribute('aria-expanded')) !== 'true') await group.click();
-      await visible(nav.getByRole('link', { name: 'Export exceptions' })).click();
+      await visible(nav.getByRole('link', { name: 'Exceptions: export shipments' })).click();
       await waitForPath(page, '/clearance-exception/export');
       await page.waitForFunction(() => {
         const r = document.querySelector('nav[aria-label="Main menu"]')?.getBoundingClientRect();
@@ -173,7 +173,7 @@ describe('roles see only what they can do', () => {
         const exports = visible(
           page.locator('main').getByRole('button', { name: /export (report|filtered)|^export$/i }),
         );
-        const report = visible(page.getByRole('button', { name: 'Export report' }));
+        const report = visible(page.getByRole('button', { name: 'Download report' }));
         assert.equal(await exports.count(), 0, `an export button on ${path}`);
         assert.equal(await report.count(), 0, `the export report button on ${path}`);
       }
@@ -188,7 +188,7 @@ describe('roles see only what they can do', () => {
       await login(page, 'admin', { t });
       await page.goto('/clearance-exception/export');
       await waitForShell(page);
-      await visible(page.getByRole('button', { name: 'Export', exact: true })).waitFor();
+      await visible(page.getByRole('button', { name: 'Download list', exact: true })).waitFor();
       await visible(page.getByText(tracking)).first().waitFor();
       await settle(page);
       const overflow = await page.evaluate(() => {

@@ -82,14 +82,14 @@ describe('sign-in pages', () => {
   test('the welcome pages: the admin gets the export button, a customer the contact block (screenshots)', testOptions(), (t) =>
     withPage(t, async (page) => {
       await login(page, 'admin', { t });
-      await visible(page.getByRole('button', { name: 'Export report' })).waitFor();
+      await visible(page.getByRole('button', { name: 'Download report' })).waitFor();
       await visible(page.getByRole('heading', { name: /Welcome/ })).first().waitFor();
       await screenshot(page, 'admin-welcome');
     }).then(() =>
       withPage(t, async (page) => {
         await login(page, 'acme', { t });
         await visible(page.getByRole('button', { name: 'Questions? Contact us' })).waitFor();
-        assert.equal(await visible(page.getByRole('button', { name: 'Export report' })).count(), 0);
+        assert.equal(await visible(page.getByRole('button', { name: 'Download report' })).count(), 0);
         await screenshot(page, 'customer-welcome');
       }),
     ),

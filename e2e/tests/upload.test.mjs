@@ -97,7 +97,7 @@ describe('bulk upload', () => {
 
       const [download] = await Promise.all([
         page.waitForEvent('download'),
-        result.getByRole('button', { name: 'Export' }).click(),
+        result.getByRole('button', { name: 'Download error report' }).click(),
       ]);
       await mkdir(RESULTS_DIR, { recursive: true });
       const saved = path.join(RESULTS_DIR, 'upload-errors.xlsx');

@@ -196,8 +196,8 @@ describe('declaration workflow', () => {
       const today = todayYmd();
       await login(page, 'admin', { t });
 
-      await visible(page.getByRole('button', { name: 'Export report' })).click();
-      const dialog = visible(page.getByRole('dialog', { name: 'Export report' }));
+      await visible(page.getByRole('button', { name: 'Download report' })).click();
+      const dialog = visible(page.getByRole('dialog', { name: 'Download report' }));
       await dialog.waitFor();
       await screenshot(page, 'export-dialog');
 
@@ -216,7 +216,7 @@ describe('declaration workflow', () => {
         .waitFor({ timeout: 60_000 })
         .then(async () => ({ failed: (await dialog.getByRole('alert').innerText()).replace(/\s+/g, ' ') }))
         .catch(() => new Promise(() => {}));
-      await dialog.getByRole('button', { name: 'Export', exact: true }).click();
+      await dialog.getByRole('button', { name: 'Download', exact: true }).click();
       const outcome = await Promise.race([download, failure]);
       if (outcome && 'failed' in outcome) {
         assert.fail(`the export failed in the browser; the dialog says: ${outcome.failed}`);

@@ -35,7 +35,7 @@ const complianceEn: Strings<typeof complianceZh> = {
     payload: 'Payload',
     hidePayload: 'Hide',
     page: 'Page {{page}}',
-    export: 'Export',
+    export: 'Download signed log',
     exportHint:
       'Download the log with the current filters as a verifiable file (clearway verify --export checks it offline)',
     exported: 'Audit export downloaded',

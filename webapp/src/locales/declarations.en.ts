@@ -466,13 +466,13 @@ const en: DeclarationMessages = {
       '3': 'Estimated pickup, ascending',
       '4': 'Estimated pickup, descending',
     },
-    submit: 'Export',
+    submit: 'Download',
     rangeNote:
       'At most 365 days, no future dates; after the first day, days more than 180 days away are disabled',
     customerText: 'Customer username (empty for all)',
     portText: 'Port (empty for all)',
     slicText: 'SLIC (empty for all)',
-    failed: 'Export failed',
+    failed: 'Download failed',
   },
   shipment: { import: 'Import', export: 'Export' },
 };

@@ -33,8 +33,8 @@ const en: Messages = {
     catchingUp: 'The list is catching up with your latest change and refreshes by itself…',
   },
   download: {
-    wait: 'Exporting, please wait…',
-    success: 'Export succeeded',
+    wait: 'Preparing the download…',
+    success: 'Download ready',
     timeout: 'Download timed out. Please reduce the number of selected declarations and try again',
   },
   guard: { loadFailed: 'Could not load your account. Please log in again' },
@@ -79,8 +79,8 @@ const en: Messages = {
     centerContacts: 'Saved contacts',
     centerBind: 'Bind Easy-clear ID',
     clearanceException: 'Clearance exceptions',
-    exceptionExport: 'Export exceptions',
-    exceptionImport: 'Import exceptions',
+    exceptionExport: 'Exceptions: export shipments',
+    exceptionImport: 'Exceptions: import shipments',
     exceptionCreate: 'Create exception',
     exceptionDetail: 'Clearance exception detail',
     customerManagement: 'Customer management',
@@ -197,8 +197,8 @@ const en: Messages = {
     unreachable: 'Unreachable',
   },
   export: {
-    button: 'Export report',
-    title: 'Export report',
+    button: 'Download report',
+    title: 'Download report',
   },
   contact: {
     invite: 'Questions? Contact us',

@@ -33,7 +33,7 @@ const en: ExceptionMessages = {
     portPlaceholder: 'e.g. PVG',
     dateRange: 'Created',
     datePlaceholder: 'From – to',
-    export: 'Export',
+    export: 'Download list',
     new: 'Create exception',
     caption: 'Clearance exceptions',
     view: 'View',
@@ -58,7 +58,7 @@ const en: ExceptionMessages = {
     minutes: '{{minutes}} min',
   },
   exportDialog: {
-    title: 'Export clearance exceptions',
+    title: 'Download clearance exceptions',
     declarationType: 'Declaration type',
     allTypes: 'All types',
     port: 'Port',
@@ -74,7 +74,7 @@ const en: ExceptionMessages = {
     format01: 'EXCEL',
     format02: 'XML',
     format03: 'All formats (zip)',
-    submit: 'Export',
+    submit: 'Download',
   },
   document: {
     isPersonalIdChecked: 'ID card',

@@ -41,7 +41,7 @@ const uploadEn: typeof uploadZh = {
   counts: '{{added}} added, {{repeat}} repeated, {{abnormal}} abnormal',
   tabAbnormal: 'Abnormal data ({{n}})',
   tabRepeat: 'Duplicate upload data ({{n}})',
-  export: 'Export',
+  export: 'Download error report',
   back: 'Back',
   unread: 'Unread',
   viewDetails: 'View details',

@@ -37,7 +37,7 @@ const uploadZh = {
   counts: '新增 {{added}}，重复 {{repeat}}，异常 {{abnormal}}',
   tabAbnormal: '异常数据（{{n}}）',
   tabRepeat: '重复上传数据（{{n}}）',
-  export: '导出',
+  export: '下载错误报告',
   back: '返回',
   unread: '未读',
   viewDetails: '查看详情',

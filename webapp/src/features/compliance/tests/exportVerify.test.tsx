@@ -96,7 +96,7 @@ describe('the export of the log', () => {
       <LogPage />,
       '/compliance/log?trackingNumber=TN-1&from=2026-11-25T00%3A00%3A00.000Z',
     );
-    fireEvent.click(await screen.findByRole('button', { name: 'Export' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Download signed log' }));
     await waitFor(() => expect(saved).toEqual(['audit-export-1125-1200.jsonl']));
     const posted = calls.find((c) => c.url.pathname === '/api/v1/audit/exports');
     expect(posted?.method).toBe('POST');
@@ -118,7 +118,7 @@ describe('the export of the log', () => {
           )
         : envelope(200, { records: [], nextBefore: null });
     render('/compliance/log', <LogPage />, '/compliance/log');
-    fireEvent.click(await screen.findByRole('button', { name: 'Export' }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Download signed log' }));
     expect(
       await screen.findByText('the filter selects more than an export holds'),
     ).toBeInTheDocument();
