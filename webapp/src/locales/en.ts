@@ -24,6 +24,7 @@ const en: Messages = {
     cancel: 'Cancel',
     loading: 'Loading…',
     comingSoon: 'This page arrives in a later release',
+    clear: 'Clear the filter',
   },
   request: {
     relogin: 'You are not logged in or your login has timed out. Please log in first!',
@@ -108,6 +109,7 @@ const en: Messages = {
   },
   shell: {
     menu: 'Main menu',
+    waitingOnYou: '{{count}} waiting on you',
     breadcrumb: 'Breadcrumb',
     tabs: 'Open pages',
     tabActions: 'Tab actions',
@@ -232,6 +234,19 @@ const en: Messages = {
     lastDays: 'Last {{count}} days',
     perDay: 'Declarations per day',
     declarations: 'Declarations',
+    action: {
+      title: 'Needs your action',
+      none: 'Nothing waits on you right now',
+      exceptionsWaiting: 'Clearance exceptions waiting on you: {{count}}',
+      returned: 'Declarations returned to you to correct: {{count}}',
+      correct: 'Correct and resubmit',
+      overdue: 'Overdue',
+      awaitingReview: 'Exceptions awaiting review',
+      overdueExceptions: 'Exceptions overdue on customers',
+      unprocessed: 'Declarations to review',
+      held: 'Held for documents',
+      returnedByCustoms: 'Returned by customs',
+    },
   },
   declarationType: {
     OB: 'Export class B',

@@ -21,6 +21,7 @@ const zh = {
     cancel: '取消',
     loading: '加载中…',
     comingSoon: '该页面将在后续版本中提供',
+    clear: '清除筛选',
   },
   request: {
     relogin: '您还未登录或登录已超时，请先登录！',
@@ -105,6 +106,7 @@ const zh = {
   },
   shell: {
     menu: '主菜单',
+    waitingOnYou: '{{count}} 项待您处理',
     breadcrumb: '面包屑导航',
     tabs: '已打开的页面',
     tabActions: '标签页操作',
@@ -227,6 +229,19 @@ const zh = {
     lastDays: '近 {{count}} 天',
     perDay: '每日报关单数量',
     declarations: '报关单',
+    action: {
+      title: '待您处理',
+      none: '目前没有等待您处理的事项',
+      exceptionsWaiting: '等待您处理的清关异常：{{count}}',
+      returned: '退回给您修改的申报：{{count}}',
+      correct: '修改并重新提交',
+      overdue: '已超时',
+      awaitingReview: '待审核的异常',
+      overdueExceptions: '客户超时未处理的异常',
+      unprocessed: '待审核的申报',
+      held: '单证异常待补充',
+      returnedByCustoms: '海关退回',
+    },
   },
   declarationType: {
     OB: '出口 B类',

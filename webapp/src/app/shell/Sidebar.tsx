@@ -1,7 +1,7 @@
 // The 280 px sidebar (spec 2.5): menu from the permitted routes, and at the bottom the admin
 // export-report button or the contact block.
 import { useMemo, useState } from 'react';
-import { NavLink, ScrollArea, Stack, ThemeIcon } from '@mantine/core';
+import { Badge, NavLink, ScrollArea, Stack, ThemeIcon } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation } from 'react-router';
 import { useShallow } from 'zustand/react/shallow';
@@ -10,6 +10,7 @@ import { useRouteHandles } from '../routes/useRouteHandles';
 import { protectedRoutes } from '../routes/routes';
 import { buildMenu, groupPathTo, openGroupsAfterSelect, topLevelOf, type MenuItem } from './menu';
 import { SidebarFooter } from './SidebarFooter';
+import { useWaitingOnMe } from './useWaitingOnMe';
 
 /** `onNavigate`: a page was chosen (the phone drawer closes). */
 export function Sidebar({ onNavigate }: { onNavigate?: () => void } = {}) {
@@ -23,6 +24,20 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void } = {}) {
     () => buildMenu(protectedRoutes, { role, permissions }),
     [role, permissions],
   );
+
+  // A customer's exceptions group carries how many exceptions wait on them.
+  const waiting = useWaitingOnMe(role);
+  const badgeFor = (item: MenuItem) =>
+    waiting > 0 && item.path === '/customer-exception' ? (
+      <Badge
+        size="sm"
+        color="red"
+        circle={waiting < 10}
+        aria-label={t('shell.waitingOnYou', { count: waiting })}
+      >
+        {waiting > 9 ? '9+' : waiting}
+      </Badge>
+    ) : undefined;
 
   const activeKey = leaf?.meta.activeMenu ?? location.pathname;
   const activeTop = topLevelOf(menu, activeKey);
@@ -59,6 +74,7 @@ export function Sidebar({ onNavigate }: { onNavigate?: () => void } = {}) {
           aria-expanded={opened.includes(item.key)}
           label={t(item.title)}
           leftSection={icon}
+          rightSection={badgeFor(item)}
           opened={opened.includes(item.key)}
           onChange={() => toggle(item.key)}
           childrenOffset={20}

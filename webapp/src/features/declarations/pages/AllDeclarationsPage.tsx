@@ -2,9 +2,9 @@
 // per-class menus (a customer no longer needs three menu levels to reach one). Types are
 // shown with their names; each row links to its detail page.
 import { useState } from 'react';
-import { Anchor, Group, Pagination, Stack, Table, Text } from '@mantine/core';
+import { Anchor, Badge, CloseButton, Group, Pagination, Stack, Table, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { isCustomer } from '@/lib/roles';
 import { useSessionStore } from '@/lib/session';
 import { formatDateTime } from '@/lib/dates';
@@ -22,16 +22,39 @@ export default function AllDeclarationsPage() {
   const role = useSessionStore((s) => s.role);
   const area = isCustomer(role) ? 'customer' : 'staff';
   const [page, setPage] = useState(1);
-  const query = useDeclarations({ pageNo: page, pageSize: PAGE_SIZE });
+  // `?status=` (from a home page's "needs action" counts) narrows the list to one status.
+  const [search, setSearch] = useSearchParams();
+  const raw = search.get('status');
+  const status = raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined;
+  const query = useDeclarations({ pageNo: page, pageSize: PAGE_SIZE, status });
   const rows = query.data?.records ?? [];
   const total = query.data?.total ?? 0;
 
   return (
     <PageLayout title={tg('route.allDeclarations')}>
       <Stack gap="sm">
-        <Text size="sm" c="dimmed">
-          {t('statusQuery.found', { count: total })}
-        </Text>
+        <Group gap="xs">
+          {status !== undefined && (
+            <Badge
+              variant="light"
+              rightSection={
+                <CloseButton
+                  size="xs"
+                  aria-label={tg('common.clear')}
+                  onClick={() => {
+                    setPage(1);
+                    setSearch({});
+                  }}
+                />
+              }
+            >
+              {tg(`declarationStatus.${status}`)}
+            </Badge>
+          )}
+          <Text size="sm" c="dimmed">
+            {t('statusQuery.found', { count: total })}
+          </Text>
+        </Group>
         <Table.ScrollContainer minWidth={600}>
           <Table withTableBorder striped highlightOnHover aria-label={tg('route.allDeclarations')}>
             <Table.Thead>

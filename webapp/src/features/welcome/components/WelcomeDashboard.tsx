@@ -1,6 +1,6 @@
 // Welcome page body: counts by status per type code, each linking to the filtered list,
 // and a chart of declarations per day (lazy: recharts stays out of the initial bundle).
-import { lazy, Suspense, useState } from 'react';
+import { lazy, Suspense, useState, type ReactNode } from 'react';
 import {
   Anchor,
   Badge,
@@ -31,7 +31,8 @@ const PerDayChart = lazy(() => import('./PerDayChart'));
 
 const RANGES = [7, 30, 90] as const;
 
-export function WelcomeDashboard({ area }: { area: Area }) {
+/** `lead`: shown first, above the counts (what needs the person's action). */
+export function WelcomeDashboard({ area, lead }: { area: Area; lead?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const userinfo = useSessionStore((s) => s.userinfo);
   const [days, setDays] = useState<string>('30');
@@ -65,6 +66,7 @@ export function WelcomeDashboard({ area }: { area: Area }) {
         />
       }
     >
+      {lead}
       <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
         {DECLARATION_TYPES.map((type) => {
           const total = DECLARATION_STATUSES.filter((s) => s !== 5).reduce<number>(

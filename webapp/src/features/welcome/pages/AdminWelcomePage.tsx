@@ -2,12 +2,22 @@ import { Stack } from '@mantine/core';
 import { Permission } from '@/components/Permission';
 import { WaitingOnCustomersCard } from '@/shared/clearance-exceptions/components/WaitingOnCustomersCard';
 import { WelcomeDashboard } from '@/features/welcome/components/WelcomeDashboard';
+import { NeedsActionCard } from '@/features/welcome/components/NeedsActionCard';
+import { usePermission } from '@/lib/permissions';
 
-/** /admin-welcome: the declaration counts, and the exceptions waiting on customers. */
+/**
+ * /admin-welcome: what needs staff's action first (exceptions to review and overdue,
+ * declarations to review, held, returned by customs), then the counts, and the exceptions
+ * waiting on customers.
+ */
 export default function AdminWelcomePage() {
+  const exceptions = usePermission('clearance:management');
   return (
     <Stack gap="md">
-      <WelcomeDashboard area="staff" />
+      <WelcomeDashboard
+        area="staff"
+        lead={<NeedsActionCard area="staff" exceptions={exceptions} />}
+      />
       <Permission code="clearance:management">
         <WaitingOnCustomersCard />
       </Permission>
