@@ -73,8 +73,13 @@ describe('bulk upload', () => {
       const banner = visible(page.getByRole('status').filter({ hasText: 'Upload complete' }));
       await banner.waitFor({ timeout: 60_000 });
       await visible(
-        banner.getByText('5 rows processed: 3 added, 1 repeated, 1 abnormal', { exact: true }),
+        banner.getByText(
+          '5 rows processed: 3 draft declaration(s) made from 3 rows, 1 repeated, 1 abnormal',
+          { exact: true },
+        ),
       ).waitFor();
+      // The drafts made are one click away, to be submitted.
+      await visible(banner.getByRole('link', { name: 'Open the drafts to submit them' })).waitFor();
       const history = visible(page.getByRole('button', { name: 'Batch creation records' })).first();
       const badge = page.locator('.mantine-Indicator-root', { has: history }).locator('.mantine-Indicator-indicator');
       await eventually(() => unread(token), (n) => n === 1, { what: 'one unread upload' });

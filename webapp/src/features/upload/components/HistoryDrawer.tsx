@@ -93,6 +93,8 @@ function Item({ record, onDetails }: { record: UploadRecord; onDetails: () => vo
                 ? t('upload.statusFailed')
                 : t('upload.counts', {
                     added: record.success,
+                    drafts: record.ticketSuccess ?? 0,
+                    unit: t(record.isRowData ? 'upload.unitRows' : 'upload.unitFiles'),
                     repeat: record.repeat,
                     abnormal: record.abnormal,
                   })}

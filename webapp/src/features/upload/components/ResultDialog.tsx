@@ -49,6 +49,8 @@ export function ResultDialog() {
           <Text size="sm">
             {t('upload.counts', {
               added: data.success,
+              drafts: data.ticketSuccess ?? 0,
+              unit: t(data.isRowData ? 'upload.unitRows' : 'upload.unitFiles'),
               repeat: data.repeat,
               abnormal: data.abnormal,
             })}

@@ -3,6 +3,10 @@
 // 0), a note of unread results with a link to history, and a close button.
 import { Alert, Anchor, Button, Group, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { declarationListPath } from '@/lib/declarations';
+import { isCustomer } from '@/lib/roles';
+import { useSessionStore } from '@/lib/session';
 import { useUnconfirmedNum } from '../api/getUnconfirmedNum';
 import { summarize } from '../model/polling';
 import { useUploadStore } from '../model/uploadStore';
@@ -13,6 +17,7 @@ export function UploadBanner() {
   const records = useUploadStore((s) => s.records);
   const close = useUploadStore((s) => s.closeBanner);
   const { data: unread = 0 } = useUnconfirmedNum(open);
+  const area = isCustomer(useSessionStore((st) => st.role)) ? 'customer' : 'staff';
   if (!open || records.length === 0) return null;
   const s = summarize(records);
   const first = records[0];
@@ -30,10 +35,21 @@ export function UploadBanner() {
         {t(s.unit === 'files' ? 'upload.summaryFiles' : 'upload.summaryRows', {
           total: s.total,
           added: s.added,
+          drafts: s.drafts,
           repeat: s.repeat,
           abnormal: s.abnormal,
         })}
       </Text>
+      {s.drafts > 0 && first && (
+        <Anchor
+          component={Link}
+          to={declarationListPath(area, first.type, { status: 0 })}
+          size="sm"
+          onClick={close}
+        >
+          {t('upload.openDrafts')}
+        </Anchor>
+      )}
       {s.failed > 0 && (
         <Text size="sm" c="orange">
           {t('upload.failedFiles', { n: s.failed })}

@@ -187,10 +187,15 @@ export function UploadDialog() {
         {processing !== null && (
           <Stack gap={4}>
             <Text size="sm">
-              {t('upload.processing', {
-                done: records.reduce((n, r) => n + r.done, 0),
-                total: records.reduce((n, r) => n + (r.total ?? 0), 0),
-              })}
+              {records.reduce((n, r) => n + (r.total ?? 0), 0) === 0
+                ? t('upload.reading')
+                : t('upload.processing', {
+                    done: records.reduce((n, r) => n + r.done, 0),
+                    total: records.reduce((n, r) => n + (r.total ?? 0), 0),
+                    unit: t(
+                      records[0]?.isRowData === false ? 'upload.unitFiles' : 'upload.unitRows',
+                    ),
+                  })}
             </Text>
             <Progress value={processing} animated aria-label={t('upload.processingLabel')} />
           </Stack>

@@ -55,6 +55,7 @@ describe('upload polling', () => {
     expect(summarize(rs)).toEqual({
       total: 5,
       added: 3,
+      drafts: 0,
       repeat: 1,
       abnormal: 1,
       failed: 1,

@@ -27,6 +27,8 @@ export function badgeLabel(count: number): string | null {
 export interface Summary {
   total: number;
   added: number;
+  /** Declarations made (drafts): rows with one tracking number make one. */
+  drafts: number;
   repeat: number;
   abnormal: number;
   /** Records that failed as a whole ('0'): the exception count. */
@@ -41,6 +43,7 @@ export function summarize(records: readonly UploadRecord[]): Summary {
   return {
     total: sum((r) => r.total ?? 0),
     added: sum((r) => r.success),
+    drafts: sum((r) => r.ticketSuccess ?? 0),
     repeat: sum((r) => r.repeat),
     abnormal: sum((r) => r.abnormal),
     failed: records.filter((r) => r.status === '0').length,

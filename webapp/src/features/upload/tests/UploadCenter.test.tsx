@@ -1,5 +1,6 @@
 import { fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { MemoryRouter } from 'react-router';
 import { renderWithProviders } from '@/test/render';
 import { UploadCenter } from '../components/UploadCenter';
 import { useUploadStore } from '../model/uploadStore';
@@ -83,8 +84,17 @@ describe('UploadCenter', () => {
   it('shows the banner counts and opening the result marks it read', async () => {
     unread = 1;
     useUploadStore.setState({ records: [record as never], bannerOpen: true });
-    renderWithProviders(<UploadCenter enabled />);
-    expect(await screen.findByText(/5.*3.*1.*1/)).toBeTruthy();
+    renderWithProviders(
+      <MemoryRouter>
+        <UploadCenter enabled />
+      </MemoryRouter>,
+    );
+    // Counted in declarations, not only rows, with the drafts one click away.
+    expect(await screen.findByText(/5.*3 份报关单草稿.*1.*1/)).toBeTruthy();
+    expect(screen.getByRole('link', { name: '打开草稿并提交' })).toHaveAttribute(
+      'href',
+      '/customs-clearance/export/export-c?status=0',
+    );
     fireEvent.click(screen.getByRole('button', { name: /查看结果|View result/ }));
     await waitFor(() => expect(confirmed).toEqual(['u-1']));
     expect(await screen.findByText('bad')).toBeTruthy();
