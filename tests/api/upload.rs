@@ -681,3 +681,77 @@ async fn staff_upload_for_a_named_customer(pool: PgPool) {
     .await;
     assert_eq!(s["data"][0]["id"], id.as_str(), "{s}");
 }
+
+/// The short template of each class B and C type: its guide's example row, copied into the
+/// data sheet as it is (only the tracking number made unique), uploads as one clean draft.
+#[sqlx::test(migrations = "./migrations")]
+async fn the_guides_example_row_uploads_as_one_clean_draft(pool: PgPool) {
+    let app = spawn(pool).await;
+    let token = app.login("acme").await;
+    for (i, code) in ["OC", "IC", "OB", "IB"].into_iter().enumerate() {
+        let r = app
+            .get(
+                &token,
+                &format!(
+                    "/api/v1/upload/template?declarationType={code}&isRowData=true&short=true"
+                ),
+            )
+            .await;
+        let (status, file) = bytes(r).await;
+        assert_eq!(status, 200, "{code}");
+        let mut book = Workbook::open(&file).expect("a workbook");
+        assert_eq!(book.sheet_names()[1], "guide", "{code}");
+        // The short form: the class's required fields only, the tracking number first.
+        let mut data = Vec::new();
+        book.rows(0, |row| {
+            data.push(row.cells);
+            Ok(())
+        })
+        .expect("data rows");
+        assert_eq!(data[0][0], "运单号 Tracking No. (trackingNumber)", "{code}");
+        let mut guide = Vec::new();
+        book.rows(1, |row| {
+            guide.push(row.cells);
+            Ok(())
+        })
+        .expect("guide rows");
+        let at = guide
+            .iter()
+            .position(|r| r.iter().any(|c| c.ends_with("(trackingNumber)")))
+            .unwrap_or_else(|| panic!("{code}: no example in the guide"));
+        let (header, mut values) = (guide[at].clone(), guide[at + 1].clone());
+        let tracking = ups(&format!("GUIDE{code}{i}"));
+        let col = header
+            .iter()
+            .position(|h| h.ends_with("(trackingNumber)"))
+            .expect("tracking column");
+        values[col] = tracking.clone();
+
+        let mut out = rust_xlsxwriter::Workbook::new();
+        let sheet = out.add_worksheet();
+        for (c, (h, v)) in header.iter().zip(&values).enumerate() {
+            sheet.write_string(0, c as u16, h).expect("header");
+            sheet.write_string(1, c as u16, v).expect("cell");
+        }
+        let xlsx = out.save_to_buffer().expect("xlsx");
+        let parts = [
+            ("declarationType", code),
+            ("isRowData", "true"),
+            ("isFixed", "true"),
+        ];
+        let r = post_upload(
+            &app.base,
+            &app.client,
+            &token,
+            &parts,
+            &[("example.xlsx", &xlsx)],
+        )
+        .await;
+        assert_eq!(r["code"], 200, "{code}: {r}");
+        let id = r["data"][0].as_str().expect("file id").to_string();
+        let rec = finished(&app, &token, &id).await;
+        assert_eq!(rec["status"], "1", "{code}: {rec}");
+        assert_eq!(rec["ticketSuccess"], 1, "{code}: {rec}");
+        assert_eq!(rec["abnormal"], 0, "{code}: {rec}");
+    }
+}

@@ -384,13 +384,18 @@ struct TemplateQuery {
     declaration_type: Option<String>,
     /// true: database table; false: declaration draft.
     is_row_data: Option<String>,
+    /// true: only the fields the class requires (default false: every field, the required
+    /// ones first).
+    short: Option<String>,
 }
 
 /// Download a fixed template
 ///
 /// The fixed template of a declaration type and form: each header names its field in
 /// Chinese and English with its wire name in brackets (`运单号 Tracking No. (trackingNumber)`),
-/// carries a note, offers the reference codes as a drop-down list, and is frozen.
+/// carries a note, offers the reference codes as a drop-down list, and is frozen. The
+/// fields the class requires come first, shaded (`short=true`: only them); a sheet `guide`
+/// says how to fill it in, with a complete example for classes B and C.
 #[utoipa::path(
     get, path = "/api/v1/upload/template", operation_id = "uploadTemplate",
     tag = api::doc::DECLARATIONS, security(("bearer" = [])),
@@ -412,14 +417,19 @@ async fn download_template(
 ) -> Result<Response, ApiError> {
     let ty = parse_type(q.declaration_type.as_deref())?;
     let is_row_data = parse_flag("isRowData", q.is_row_data.as_deref())?;
+    let short = match q.short.as_deref() {
+        None | Some("") => false,
+        raw => parse_flag("short", raw)?,
+    };
     let reference = state.reference.current();
     let today = Utc::now().with_timezone(&Shanghai).date_naive();
-    let bytes =
-        tokio::task::spawn_blocking(move || template::build(ty, is_row_data, &reference, today))
-            .await
-            .map_err(ApiError::internal)?
-            .map_err(ApiError::internal)?;
-    let name = template::file_name(ty, is_row_data);
+    let bytes = tokio::task::spawn_blocking(move || {
+        template::build(ty, is_row_data, short, &reference, today)
+    })
+    .await
+    .map_err(ApiError::internal)?
+    .map_err(ApiError::internal)?;
+    let name = template::file_name(ty, is_row_data, short);
     let mut response = bytes.into_response();
     let h = response.headers_mut();
     h.insert(

@@ -17,7 +17,14 @@ const uploadEn: typeof uploadZh = {
   scheme: 'Mapping scheme',
   schemeHint: 'Empty: the saved scheme whose header row matches the file is used',
   schemeAuto: 'Match by the header row',
-  downloadTemplate: 'Download the template',
+  downloadTemplate: 'Full template (every field)',
+  downloadShortTemplate: 'Short template (required fields only)',
+  templateHint:
+    'Required columns come first, shaded; the sheet "guide" explains each step and holds a complete example row (classes B and C).',
+  formTableHint:
+    'Database table: one sheet, one goods line a row; rows with the same tracking number make one declaration.',
+  formDraftHint:
+    'Declaration draft: one file a declaration, the form field by field on sheet 1 and the goods lines on sheet 2; send several files at once.',
   customer: 'Customer',
   files: 'Files',
   chooseFile: 'Choose .xlsx files',

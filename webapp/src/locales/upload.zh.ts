@@ -15,7 +15,13 @@ const uploadZh = {
   scheme: '映射方案',
   schemeHint: '留空：使用表头与文件一致的已保存方案',
   schemeAuto: '按表头自动匹配',
-  downloadTemplate: '下载模板',
+  downloadTemplate: '完整模板（全部字段）',
+  downloadShortTemplate: '简版模板（仅必填字段）',
+  templateHint:
+    '必填列排在最前并以橙色标出；“guide”工作表说明填写方法，并附完整示例行（B、C 类）。',
+  formTableHint: '数据库表：一个工作表，每行一个商品；运单号相同的行合并为一份报关单。',
+  formDraftHint:
+    '报关单草稿：每个文件一份报关单，第一页逐项填写表头，第二页填写商品；可一次上传多个文件。',
   customer: '客户',
   files: '文件',
   chooseFile: '请选择 .xlsx 文件',

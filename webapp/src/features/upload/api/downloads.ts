@@ -10,10 +10,15 @@ export function downloadErrorFile(id: string): Promise<string> {
   });
 }
 
-export function downloadTemplate(declarationType: string, isRowData: boolean): Promise<string> {
+/** `short`: only the fields the class requires (the full one has them first). */
+export function downloadTemplate(
+  declarationType: string,
+  isRowData: boolean,
+  short = false,
+): Promise<string> {
   return downloadFile('/api/v1/upload/template', {
     method: 'GET',
-    params: { declarationType, isRowData },
+    params: { declarationType, isRowData, short },
     type: `template-${declarationType}`,
     extension: '.xlsx',
   });

@@ -100,7 +100,10 @@ export function UploadDialog() {
         <Group grow>
           <Select
             label={t('upload.declarationType')}
-            data={DECLARATION_TYPES.map((v) => ({ value: v, label: v }))}
+            data={DECLARATION_TYPES.map((v) => ({
+              value: v,
+              label: `${v} · ${t(`declarationType.${v}`)}`,
+            }))}
             value={type}
             onChange={(v) => setType(v ?? 'OC')}
             allowDeselect={false}
@@ -118,6 +121,9 @@ export function UploadDialog() {
                 { value: 'draft', label: t('upload.formDraft') },
               ]}
             />
+            <Text size="xs" c="dimmed" mt={4}>
+              {form === 'table' ? t('upload.formTableHint') : t('upload.formDraftHint')}
+            </Text>
           </div>
         </Group>
         <div>
@@ -140,10 +146,21 @@ export function UploadDialog() {
             <Anchor
               component="button"
               type="button"
+              onClick={() => void downloadTemplate(type, isRowData, true)}
+            >
+              {t('upload.downloadShortTemplate')}
+            </Anchor>{' '}
+            ·{' '}
+            <Anchor
+              component="button"
+              type="button"
               onClick={() => void downloadTemplate(type, isRowData)}
             >
               {t('upload.downloadTemplate')}
             </Anchor>
+            <Text span size="xs" c="dimmed" display="block">
+              {t('upload.templateHint')}
+            </Text>
           </Text>
         ) : (
           <Select
