@@ -23,7 +23,6 @@ const en: Messages = {
     confirm: 'OK',
     cancel: 'Cancel',
     loading: 'Loading…',
-    comingSoon: 'This page arrives in a later release',
     clear: 'Clear the filter',
   },
   request: {

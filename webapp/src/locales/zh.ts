@@ -20,7 +20,6 @@ const zh = {
     confirm: '确定',
     cancel: '取消',
     loading: '加载中…',
-    comingSoon: '该页面将在后续版本中提供',
     clear: '清除筛选',
   },
   request: {
