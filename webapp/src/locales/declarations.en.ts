@@ -341,6 +341,10 @@ const en: DeclarationMessages = {
   feeType: { '1': '1 rate', '2': '2 unit price', '3': '3 total' },
   marker: { '0': 'No', '1': 'Yes' },
   form: {
+    defaults: {
+      fromProfile: 'Started from the profile of {{who}}: {{fields}}. Change any of them below.',
+      currency: 'Currency: {{currency}} unless you choose another (field "Currency").',
+    },
     newTitle: 'New {{type}} declaration',
     editTitle: 'Edit {{type}} declaration {{tracking}}',
     saveDraft: 'Save draft',

@@ -338,6 +338,10 @@ const zh = {
   feeType: { '1': '1 费率', '2': '2 单价', '3': '3 总价' },
   marker: { '0': '否', '1': '是' },
   form: {
+    defaults: {
+      fromProfile: '已按 {{who}} 的资料预填：{{fields}}。可在下方修改。',
+      currency: '币制默认为 {{currency}}，可在“币制”字段中更改。',
+    },
     newTitle: '新建{{type}}报关单',
     editTitle: '编辑{{type}}报关单 {{tracking}}',
     saveDraft: '保存草稿',

@@ -17,7 +17,7 @@ import {
   Text,
 } from '@mantine/core';
 import { useForm } from '@mantine/form';
-import { IconAlertTriangle, IconDeviceFloppy, IconSend } from '@tabler/icons-react';
+import { IconAlertTriangle, IconDeviceFloppy, IconInfoCircle, IconSend } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useCustomer } from '@/shared/customers/api/getCustomer';
@@ -61,6 +61,7 @@ import {
 import { FormSections } from '@/shared/declarations/components/FormSections';
 import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
 import { VersionConflictAlert } from './VersionConflict';
+import { useStartingDefaults } from './useStartingDefaults';
 import { PageLayout } from '@/components/PageLayout';
 import { useChangeLabel } from '@/shared/declarations/components/useChangeLabel';
 
@@ -110,6 +111,11 @@ export function DeclarationForm({
   const [customerId, setCustomerId] = useState(() => search.get('customerId') ?? '');
   const [customerError, setCustomerError] = useState<string | null>(null);
   const preselected = useCustomer(staff && !existing ? search.get('customerId') : null);
+  const defaults = useStartingDefaults(form, declarationType, {
+    isNew: !existing,
+    staff,
+    customerId,
+  });
 
   const allIds = useMemo(
     () => ['owning', ...orderedGroups(cls).map((g) => g.id), 'goods', 'products'],
@@ -334,6 +340,26 @@ export function DeclarationForm({
         {formError && (
           <Alert color="red" icon={<IconAlertTriangle size={20} />} role="alert">
             {formError}
+          </Alert>
+        )}
+        {!existing && (
+          <Alert
+            color="blue"
+            variant="light"
+            icon={<IconInfoCircle size={20} />}
+            data-testid="form-defaults"
+          >
+            {defaults && defaults.filled.length > 0 && (
+              <Text size="sm">
+                {t('form.defaults.fromProfile', {
+                  who: defaults.from,
+                  fields: defaults.filled
+                    .map((f) => `${t(`field.${f.field}`)} ${f.value}`)
+                    .join(' · '),
+                })}
+              </Text>
+            )}
+            <Text size="sm">{t('form.defaults.currency', { currency: 'CNY' })}</Text>
           </Alert>
         )}
 

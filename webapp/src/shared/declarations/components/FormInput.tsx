@@ -9,6 +9,7 @@ import type { FieldKind, RefTable } from '@/shared/declarations/model/fields';
 import type { DeclarationFormValues } from '@/shared/declarations/model/formValues';
 import { isoToYmd } from '@/lib/dates';
 import { ReferenceSelect } from './ReferenceSelect';
+import { FacilitySelect } from './FacilitySelect';
 
 export type DeclarationFormApi = UseFormReturnType<DeclarationFormValues>;
 
@@ -106,6 +107,17 @@ export function FormInput({
           valueFormat="YYYY-MM-DD HH:mm"
           value={pickerDateTime(value)}
           onChange={(v) => set(v ? dayjs(v).format() : '')}
+        />
+      );
+    case 'port':
+    case 'slic':
+      return (
+        <FacilitySelect
+          {...common}
+          which={kind}
+          port={String(form.values.port ?? '')}
+          value={String(value ?? '')}
+          onChange={set}
         />
       );
     case 'ref':

@@ -21,6 +21,10 @@ export type RefTable =
 export type FieldKind =
   /** Free text. */
   | 'text'
+  /** The courier's port, from the port list (free text when the list cannot be read). */
+  | 'port'
+  /** A facility SLIC of the form's port. */
+  | 'slic'
   /** Long free text. */
   | 'textarea'
   | 'number'
@@ -63,8 +67,8 @@ export const HEADER_GROUPS: FieldGroup[] = [
       text('trackingNumber'),
       ref('serviceType', 'service-types'),
       text('deliveryTime'),
-      text('port'),
-      text('slic'),
+      { name: 'port', kind: 'port' },
+      { name: 'slic', kind: 'slic' },
       { name: 'estimatedPickupTime', kind: 'datetime' },
     ],
   },
