@@ -27,6 +27,11 @@ function isBranch(value: unknown): value is Record<string, unknown> | unknown[] 
   return typeof value === 'object' && value !== null && Object.keys(value).length > 0;
 }
 
+/** A leaf with nothing in it: null, blank, `[]` or `{}`. */
+export function isEmptyRow(row: FieldRow): boolean {
+  return row.value !== null && ['—', '', '[]', '{}'].includes(row.value.trim());
+}
+
 /** The rows of `value`, depth first, keys in their stored order. */
 export function fieldRows(value: unknown, depth = 0, prefix = ''): FieldRow[] {
   if (!isBranch(value)) {

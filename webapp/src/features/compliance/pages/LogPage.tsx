@@ -28,6 +28,7 @@ import { exportAuditLog } from '@/features/compliance/api/exportAuditLog';
 import type { AuditEvent } from '@/features/compliance/api/types';
 import { compactParams, fromLocalInput, toLocalInput } from '@/features/compliance/model/fields';
 import { FieldList } from '@/features/compliance/components/FieldList';
+import { EventName } from '@/features/compliance/components/EventName';
 
 /**
  * The date picker every screen uses (YYYY-MM-DD, Beijing time) over the field's Shanghai
@@ -234,7 +235,9 @@ function LogRow({
       <Table.Td>
         {role ? t(`role.${role}`, { defaultValue: role }) : t('compliance.common.none')}
       </Table.Td>
-      <Table.Td>{e.eventType}</Table.Td>
+      <Table.Td>
+        <EventName type={e.eventType} />
+      </Table.Td>
       <Table.Td>
         <Stack gap={0}>
           <Anchor

@@ -27,6 +27,7 @@ import {
   toLocalInput,
 } from '@/features/compliance/model/fields';
 import { FieldList } from '@/features/compliance/components/FieldList';
+import { EventName } from '@/features/compliance/components/EventName';
 
 export default function StreamPage() {
   const { t } = useTranslation();
@@ -161,7 +162,9 @@ function Timeline({
             >
               <Table.Td>{e.streamVersion}</Table.Td>
               <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatTime(e.recordedAt)}</Table.Td>
-              <Table.Td>{e.eventType}</Table.Td>
+              <Table.Td>
+                <EventName type={e.eventType} />
+              </Table.Td>
               <Table.Td>
                 {e.metadata?.actorName ?? t('compliance.common.none')}
                 {e.metadata?.actorRole && (

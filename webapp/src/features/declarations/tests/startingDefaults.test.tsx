@@ -33,9 +33,9 @@ beforeEach(() => {
 afterEach(() => vi.unstubAllGlobals());
 
 function Harness({ isNew, type, slic }: { isNew: boolean; type: 'OC' | 'IC'; slic?: string }) {
-  const form = useForm<DeclarationFormValues>({
-    initialValues: { ...toFormValues(undefined), ...(slic ? { slic } : {}) },
-  });
+  const initialValues = toFormValues(undefined);
+  if (slic) initialValues.slic = slic;
+  const form = useForm<DeclarationFormValues>({ initialValues });
   const defaults = useStartingDefaults(form, type, { isNew, staff: false, customerId: '' });
   const v = form.getValues();
   return (
