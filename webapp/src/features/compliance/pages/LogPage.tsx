@@ -16,19 +16,29 @@ import {
   Text,
   TextInput,
 } from '@mantine/core';
-import { IconChevronLeft, IconChevronRight, IconDownload, IconSearch } from '@tabler/icons-react';
+import {
+  IconChevronLeft,
+  IconChevronRight,
+  IconDownload,
+  IconFileSpreadsheet,
+  IconPrinter,
+  IconSearch,
+} from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { PageLayout } from '@/components/PageLayout';
 import { Permission } from '@/components/Permission';
 import { DateTimePicker } from '@mantine/dates';
 import { formatTime } from '@/lib/dates';
-import { useAuditEvents } from '@/features/compliance/api/audit';
+import { getEvents, useAuditEvents } from '@/features/compliance/api/audit';
+import { CSV_MAX_EVENTS, logCsv } from '@/features/compliance/model/report';
+import { saveBlob } from '@/lib/download';
 import { exportAuditLog } from '@/features/compliance/api/exportAuditLog';
 import type { AuditEvent } from '@/features/compliance/api/types';
 import { compactParams, fromLocalInput, toLocalInput } from '@/features/compliance/model/fields';
 import { FieldList } from '@/features/compliance/components/FieldList';
 import { EventName } from '@/features/compliance/components/EventName';
+import './log-print.css';
 
 /**
  * The date picker every screen uses (YYYY-MM-DD, Beijing time) over the field's Shanghai
@@ -82,6 +92,18 @@ function serverFilters(filters: Record<Filter, string>): Record<string, string> 
   return { ...rest, ...(hideReads ? { hideReads: 'true' } : {}) };
 }
 
+const CSV_COLUMNS = [
+  'position',
+  'time',
+  'actor',
+  'role',
+  'event',
+  'eventType',
+  'stream',
+  'streamId',
+  'fields',
+] as const;
+
 export default function LogPage() {
   const [search] = useSearchParams();
   // New filters (also by the browser's back button) start again at the newest page.
@@ -103,6 +125,35 @@ function LogView() {
   const [open, setOpen] = useState<Record<number, boolean>>({});
   const [exporting, setExporting] = useState(false);
   const [exportError, setExportError] = useState<string | null>(null);
+  const [csvBusy, setCsvBusy] = useState(false);
+  const downloadCsv = async () => {
+    setCsvBusy(true);
+    setExportError(null);
+    try {
+      const events: AuditEvent[] = [];
+      let cursor: number | null = null;
+      do {
+        const page = await getEvents({
+          ...serverFilters(filters),
+          pageSize: 500,
+          ...(cursor ? { before: cursor } : {}),
+        });
+        events.push(...page.records);
+        cursor = page.nextBefore;
+      } while (cursor !== null && events.length < CSV_MAX_EVENTS);
+      const csv = logCsv(
+        events.slice(0, CSV_MAX_EVENTS),
+        CSV_COLUMNS.map((c) => t(`compliance.log.csv.${c}`)),
+        (type) => t(`compliance.event.${type}`, { defaultValue: type }),
+        (role) => t(`role.${role}`, { defaultValue: role }),
+      );
+      saveBlob(new Blob([csv], { type: 'text/csv;charset=utf-8' }), 'event-log.csv');
+    } catch (e) {
+      setExportError(e instanceof Error ? e.message : String(e));
+    } finally {
+      setCsvBusy(false);
+    }
+  };
   const exportLog = () => {
     setExporting(true);
     setExportError(null);
@@ -120,17 +171,35 @@ function LogView() {
       title={t('compliance.log.title')}
       filters={<LogFilters initial={filters} onSearch={apply} />}
       actions={
-        <Permission code="audit:export">
+        <Group gap="xs">
           <Button
             variant="default"
-            leftSection={<IconDownload size={16} />}
-            loading={exporting}
-            onClick={exportLog}
-            title={t('compliance.log.exportHint')}
+            leftSection={<IconFileSpreadsheet size={16} />}
+            loading={csvBusy}
+            onClick={() => void downloadCsv()}
+            title={t('compliance.log.csvHint')}
           >
-            {t('compliance.log.export')}
+            {t('compliance.log.csvButton')}
           </Button>
-        </Permission>
+          <Button
+            variant="default"
+            leftSection={<IconPrinter size={16} />}
+            onClick={() => window.print()}
+          >
+            {t('compliance.log.print')}
+          </Button>
+          <Permission code="audit:export">
+            <Button
+              variant="default"
+              leftSection={<IconDownload size={16} />}
+              loading={exporting}
+              onClick={exportLog}
+              title={t('compliance.log.exportHint')}
+            >
+              {t('compliance.log.export')}
+            </Button>
+          </Permission>
+        </Group>
       }
     >
       {query.isError && (
@@ -143,7 +212,13 @@ function LogView() {
           {exportError}
         </Alert>
       )}
-      <Table striped highlightOnHover fz="sm" aria-label={t('compliance.log.title')}>
+      <Table
+        striped
+        highlightOnHover
+        fz="sm"
+        aria-label={t('compliance.log.title')}
+        className="event-log-page"
+      >
         <Table.Thead>
           <Table.Tr>
             <Table.Th>{t('compliance.log.col.position')}</Table.Th>

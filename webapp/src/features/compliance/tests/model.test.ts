@@ -52,3 +52,34 @@ describe('times and params', () => {
     expect(compactParams({ a: ' x ', b: '', c: '  ' })).toEqual({ a: 'x' });
   });
 });
+
+describe('the readable CSV of the log', () => {
+  it('names events and roles, quotes what needs it and lists only the filled fields', async () => {
+    const { logCsv } = await import('../model/report');
+    const csv = logCsv(
+      [
+        {
+          position: 7,
+          streamType: 'declaration',
+          streamId: 's-1',
+          streamVersion: 2,
+          eventId: 'e',
+          eventType: 'DeclarationSubmitted',
+          schemaVersion: 1,
+          recordedAt: '2026-11-29T02:00:00Z',
+          payload: { trackingNumber: '1Z1', note: 'a, "b"', empty: null, lines: [] },
+          metadata: { actorName: 'acme', actorRole: 'CUSTOMER' },
+        },
+      ] as never,
+      ['Position', 'Time', 'Actor', 'Role', 'Event', 'Type', 'Stream', 'Id', 'Fields'],
+      (type) => (type === 'DeclarationSubmitted' ? 'Declaration submitted' : type),
+      (role) => (role === 'CUSTOMER' ? 'Customer' : role),
+    );
+    expect(csv.startsWith('\uFEFFPosition,Time,')).toBe(true);
+    const row = csv.split('\r\n')[1];
+    expect(row).toContain('7,2026-11-29 10:00');
+    expect(row).toContain(',acme,Customer,Declaration submitted,DeclarationSubmitted,');
+    expect(csv).toContain('"trackingNumber: 1Z1\nnote: a, ""b"""');
+    expect(csv).not.toContain('empty');
+  });
+});
