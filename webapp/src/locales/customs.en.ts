@@ -56,7 +56,8 @@ const customsEn: typeof customsZh = {
   tax: { A: 'Duty', L: 'Import VAT', Y: 'Consumption tax' },
   holds: {
     title: 'Held by customs',
-    intro: 'Inspection, suspended, documents requested, and no receipt {{hours}} hours after sending',
+    intro:
+      'Inspection, suspended, documents requested, and no receipt {{hours}} hours after sending',
     empty: 'Customs holds no declaration right now',
     reason: { C: 'Inspection', H: 'Suspended', Sp1: 'Documents', silent: 'No receipt' },
     age: { under: '< 1 day', mid: '1–3 days', over: '> 3 days' },
@@ -114,7 +115,8 @@ const customsEn: typeof customsZh = {
     chooseDeclaration: 'Find and choose the declaration first',
     settleDone: 'Anomaly settled',
     resendTitle: 'Re-send a message',
-    resendHint: 'Find a declared declaration (status 2) by its tracking number and send it again under a new CopNo',
+    resendHint:
+      'Find a declared declaration (status 2) by its tracking number and send it again under a new CopNo',
     resend: 'Re-send',
     resendDone: 'Queued to be sent again',
     open: 'Open the declaration',

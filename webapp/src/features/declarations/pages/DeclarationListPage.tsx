@@ -111,24 +111,21 @@ export default function DeclarationListPage() {
         cell: ({ row }) => (
           <Group gap={4} wrap="wrap" miw={130}>
             <StatusBadge status={row.original.status} />
-            <ReceiptBadge
-              code={row.original.customsReceipt}
-              at={row.original.customsReceiptAt}
-            />
+            <ReceiptBadge code={row.original.customsReceipt} at={row.original.customsReceiptAt} />
             {row.original.movedByHand && <ByHandMarker />}
             {row.original.declarationStatus &&
               row.original.declarationStatus !== row.original.customsReceipt && (
-              <Tooltip
-                label={`${t('list.col.declarationStatus')}: ${t(
-                  `receipt.${row.original.declarationStatus}`,
-                  { defaultValue: row.original.declarationStatus },
-                )}`}
-              >
-                <Badge variant="outline" size="sm" color="gray" px={6} style={{ flexShrink: 0 }}>
-                  {row.original.declarationStatus}
-                </Badge>
-              </Tooltip>
-            )}
+                <Tooltip
+                  label={`${t('list.col.declarationStatus')}: ${t(
+                    `receipt.${row.original.declarationStatus}`,
+                    { defaultValue: row.original.declarationStatus },
+                  )}`}
+                >
+                  <Badge variant="outline" size="sm" color="gray" px={6} style={{ flexShrink: 0 }}>
+                    {row.original.declarationStatus}
+                  </Badge>
+                </Tooltip>
+              )}
           </Group>
         ),
       }),

@@ -104,7 +104,9 @@ export default function StatusQueryPage() {
     if (list.split(',').length > MAX_TRACKING_NUMBERS)
       return setProblem(t('statusQuery.tooMany', { max: MAX_TRACKING_NUMBERS }));
     setProblem(null);
-    setSearch(receipt ? { trackingNumber: list, customsReceipt: receipt } : { trackingNumber: list });
+    setSearch(
+      receipt ? { trackingNumber: list, customsReceipt: receipt } : { trackingNumber: list },
+    );
   };
   const chooseReceipt = (value: string | null) => {
     const next: Record<string, string> = current ? { trackingNumber: current } : {};

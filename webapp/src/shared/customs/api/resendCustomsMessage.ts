@@ -11,7 +11,11 @@ export interface ResendInput {
 export function resendCustomsMessage({ id, reason }: ResendInput): Promise<CommandAnswer> {
   return request<CommandAnswer>(
     `/api/v1/declarations/${encodeURIComponent(id)}/customs-messages/resend`,
-    { method: 'POST', body: reason?.trim() ? { reason: reason.trim() } : {}, hideErrorMessage: true },
+    {
+      method: 'POST',
+      body: reason?.trim() ? { reason: reason.trim() } : {},
+      hideErrorMessage: true,
+    },
   );
 }
 

@@ -35,5 +35,7 @@ export const HOLD_REASONS = ['C', 'H', 'Sp1', 'silent'] as const;
 /** A held time in whole days (from one day) or hours. */
 export function ageParts(seconds: number): { unit: 'days' | 'hours'; count: number } {
   const hours = Math.floor(Math.max(0, seconds) / 3600);
-  return hours >= 24 ? { unit: 'days', count: Math.floor(hours / 24) } : { unit: 'hours', count: hours };
+  return hours >= 24
+    ? { unit: 'days', count: Math.floor(hours / 24) }
+    : { unit: 'hours', count: hours };
 }
