@@ -142,12 +142,12 @@ function DeclarationDetail({
       badges={
         <>
           <StatusBadge status={d.status} size="lg" />
-          {d.declarationStatus && (
+          {d.declarationStatus && d.declarationStatus !== numbers?.customsReceipt && (
             <Badge variant="outline" color="gray" size="lg" style={{ textTransform: 'none' }}>
               {t(`receipt.${d.declarationStatus}`, { defaultValue: d.declarationStatus })}
             </Badge>
           )}
-          {numbers?.customsReceipt && numbers.customsReceipt !== d.declarationStatus && (
+          {numbers?.customsReceipt && (
             <ReceiptBadge code={numbers.customsReceipt} at={numbers.customsReceiptAt} size="lg" />
           )}
           {numbers?.movedByHand && <ByHandMarker size="lg" />}
