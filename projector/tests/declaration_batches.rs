@@ -9,12 +9,12 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, FixedOffset, TimeZone, Utc};
+use events::declaration::customs::{
+    CustomsMessageSent, CustomsReceipt, CustomsReceiptRecorded, ReceiptEffect,
+};
 use events::declaration::{
     self, Amended, DeclarationData, DeclarationEvent, DeclarationStatus as S, Drafted, Edited,
     FieldChange, GoodsLine, Transition, TypeCode,
-};
-use events::declaration::customs::{
-    CustomsMessageSent, CustomsReceipt, CustomsReceiptRecorded, ReceiptEffect,
 };
 use events::store::FeedBatch;
 use events::{Checkpoint, DomainEvent, EventStore, Metadata, NewEvent, RecordedEvent};

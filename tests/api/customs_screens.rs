@@ -38,7 +38,7 @@ async fn until(app: &TestApp, token: &str, path: &str, done: impl Fn(&Value) -> 
     }
 }
 
-fn row<'a>(page: &'a Value, id: Uuid) -> Option<&'a Value> {
+fn row(page: &Value, id: Uuid) -> Option<&Value> {
     page["records"]
         .as_array()?
         .iter()
@@ -101,7 +101,12 @@ async fn the_lists_the_timeline_and_the_holds_show_what_customs_answered(pool: P
     .await;
     receive(
         &state,
-        &receipt(&cop, "C", "2026-11-28T12:00:00+08:00", "<NOTE>open the box</NOTE>"),
+        &receipt(
+            &cop,
+            "C",
+            "2026-11-28T12:00:00+08:00",
+            "<NOTE>open the box</NOTE>",
+        ),
     )
     .await;
     // A late copy of an older code does not become the newest receipt.
@@ -117,7 +122,11 @@ async fn the_lists_the_timeline_and_the_holds_show_what_customs_answered(pool: P
     assert_eq!(r["customsReceiptAt"], "2026-11-28T12:00:00+08:00");
     assert_eq!(r["entryId"], ENTRY);
     assert_eq!(r["movedByHand"], false);
-    let none = body(app.get(&op, "/api/v1/declarations?customsReceipt=none").await).await;
+    let none = body(
+        app.get(&op, "/api/v1/declarations?customsReceipt=none")
+            .await,
+    )
+    .await;
     assert!(row(&none["data"], id).is_none(), "{none}");
     let other = body(app.get(&op, "/api/v1/declarations?customsReceipt=P").await).await;
     assert!(row(&other["data"], id).is_none(), "{other}");
@@ -136,26 +145,44 @@ async fn the_lists_the_timeline_and_the_holds_show_what_customs_answered(pool: P
             .await,
     )
     .await;
-    assert_eq!(found["data"]["records"][0]["customsReceipt"], "C", "{found}");
+    assert_eq!(
+        found["data"]["records"][0]["customsReceipt"], "C",
+        "{found}"
+    );
     assert_eq!(found["data"]["records"][0]["entryId"], ENTRY);
-    let missing = body(app.get(&op, "/api/v1/declarations?entryId=000000000000000000").await).await;
+    let missing = body(
+        app.get(&op, "/api/v1/declarations?entryId=000000000000000000")
+            .await,
+    )
+    .await;
     assert_eq!(missing["data"]["total"], 0, "{missing}");
     // Bad values answer 400 naming the field.
     let bad = body(app.get(&op, "/api/v1/declarations?customsReceipt=X").await).await;
     assert_eq!(bad["_status"], 400, "{bad}");
     assert_eq!(bad["data"][0]["field"], "customsReceipt", "{bad}");
     let long = "9".repeat(41);
-    let bad = body(app.get(&op, &format!("/api/v1/declarations?entryId={long}")).await).await;
+    let bad = body(
+        app.get(&op, &format!("/api/v1/declarations?entryId={long}"))
+            .await,
+    )
+    .await;
     assert_eq!(bad["_status"], 400, "{bad}");
     assert_eq!(bad["data"][0]["field"], "entryId", "{bad}");
     // Another company's customer finds nothing by the number.
-    let foreign = body(app.get(&globex, &format!("/api/v1/declarations?entryId={ENTRY}")).await).await;
+    let foreign = body(
+        app.get(&globex, &format!("/api/v1/declarations?entryId={ENTRY}"))
+            .await,
+    )
+    .await;
     assert_eq!(foreign["data"]["total"], 0, "{foreign}");
 
     // The timeline: the message and each receipt with its meaning, numbers and taxes.
-    let t = until(&app, &acme, &format!("/api/v1/declarations/{id}/customs"), |d| {
-        d["entries"].as_array().is_some_and(|e| e.len() == 5)
-    })
+    let t = until(
+        &app,
+        &acme,
+        &format!("/api/v1/declarations/{id}/customs"),
+        |d| d["entries"].as_array().is_some_and(|e| e.len() == 5),
+    )
     .await;
     assert_eq!(t["entryId"], ENTRY);
     assert_eq!(t["cusCiqNo"], UNIFIED);
@@ -182,7 +209,11 @@ async fn the_lists_the_timeline_and_the_holds_show_what_customs_answered(pool: P
     assert_eq!(e[3]["meaningEn"], "selected for inspection");
     assert_eq!(e[4]["code"], "G");
     // Another company's customer: as if it did not exist; a malformed id likewise.
-    let r = body(app.get(&globex, &format!("/api/v1/declarations/{id}/customs")).await).await;
+    let r = body(
+        app.get(&globex, &format!("/api/v1/declarations/{id}/customs"))
+            .await,
+    )
+    .await;
     assert_eq!(r["_status"], 404, "{r}");
     let r = body(app.get(&op, "/api/v1/declarations/not-an-id/customs").await).await;
     assert_eq!(r["_status"], 404, "{r}");
@@ -215,7 +246,13 @@ async fn the_lists_the_timeline_and_the_holds_show_what_customs_answered(pool: P
     assert_eq!(counted, 1, "{holds}");
     let r = body(app.get(&acme, "/api/v1/customs/holds").await).await;
     assert_eq!(r["_status"], 403, "{r}");
-    for bad in ["silentHours=0", "silentHours=721", "limit=0", "limit=201", "limit=x"] {
+    for bad in [
+        "silentHours=0",
+        "silentHours=721",
+        "limit=0",
+        "limit=201",
+        "limit=x",
+    ] {
         let r = body(app.get(&op, &format!("/api/v1/customs/holds?{bad}")).await).await;
         assert_eq!(r["_status"], 400, "{bad}: {r}");
     }
@@ -261,7 +298,11 @@ async fn the_lists_the_timeline_and_the_holds_show_what_customs_answered(pool: P
     )
     .await;
     assert_eq!(list["records"][0]["movedByHand"], true, "{list}");
-    let t = body(app.get(&op, &format!("/api/v1/declarations/{hand}/customs")).await).await;
+    let t = body(
+        app.get(&op, &format!("/api/v1/declarations/{hand}/customs"))
+            .await,
+    )
+    .await;
     assert_eq!(t["data"]["movedByHand"], true, "{t}");
 
     // The export has the entry number, the unified number and the newest receipt.
@@ -329,10 +370,11 @@ async fn without_the_channel_no_move_is_marked_by_hand(pool: PgPool) {
     .await;
     assert_eq!(list["records"][0]["movedByHand"], false, "{list}");
     // Moved by hand all the same in the read model: the marker shows once the channel is on.
-    let stored: bool = sqlx::query_scalar("SELECT moved_by_hand FROM rm_declarations WHERE id = $1")
-        .bind(id)
-        .fetch_one(&pool)
-        .await
-        .expect("row");
+    let stored: bool =
+        sqlx::query_scalar("SELECT moved_by_hand FROM rm_declarations WHERE id = $1")
+            .bind(id)
+            .fetch_one(&pool)
+            .await
+            .expect("row");
     assert!(stored);
 }

@@ -171,7 +171,8 @@ impl Filter {
             }
         }
         if let Some(entry_id) = &self.entry_id {
-            qb.push(" AND upper(entry_id) = ").push_bind(entry_id.clone());
+            qb.push(" AND upper(entry_id) = ")
+                .push_bind(entry_id.clone());
         }
         if let Some(from) = self.from {
             qb.push(" AND created_at >= ").push_bind(from);
@@ -207,12 +208,13 @@ pub fn push_types(qb: &mut QueryBuilder<'_, Postgres>, types: &[&'static str]) {
 }
 
 /// The customs receipt codes (CUSTOMS.md), as the list filter takes them.
-pub const RECEIPT_CODES: [&str; 12] = [
-    "L", "G", "C", "T", "H", "M", "P", "R", "E", "Z", "Y", "Sp1",
-];
+pub const RECEIPT_CODES: [&str; 12] =
+    ["L", "G", "C", "T", "H", "M", "P", "R", "E", "Z", "Y", "Sp1"];
 
 /// `customsReceipt`: a receipt code (any case) or `none`.
-pub fn parse_customs_receipt(value: Option<&str>) -> Result<Option<Option<&'static str>>, ApiError> {
+pub fn parse_customs_receipt(
+    value: Option<&str>,
+) -> Result<Option<Option<&'static str>>, ApiError> {
     let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
         return Ok(None);
     };
@@ -303,7 +305,10 @@ mod tests {
     #[test]
     fn the_receipt_filter_takes_the_codes_and_none() {
         assert_eq!(parse_customs_receipt(Some("c")).ok(), Some(Some(Some("C"))));
-        assert_eq!(parse_customs_receipt(Some("SP1")).ok(), Some(Some(Some("Sp1"))));
+        assert_eq!(
+            parse_customs_receipt(Some("SP1")).ok(),
+            Some(Some(Some("Sp1")))
+        );
         assert_eq!(parse_customs_receipt(Some("none")).ok(), Some(Some(None)));
         assert_eq!(parse_customs_receipt(Some(" ")).ok(), Some(None));
         assert!(parse_customs_receipt(Some("X")).is_err());
