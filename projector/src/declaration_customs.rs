@@ -39,7 +39,25 @@ impl Projection for DeclarationCustoms {
         tx: &'a mut PgConnection,
         window: &'a mut FeedBatch,
     ) -> BoxFuture<'a, Result<(), ProjectionError>> {
-        crate::each_event!(tx, window, apply)
+        Box::pin(async move {
+            // Only the customs events' payloads are read (a rebuild passes every declaration
+            // event by, most of them form data this read model never needs).
+            for index in 0..window.events.len() {
+                let wanted = {
+                    let e = &window.events[index];
+                    e.stream_type == STREAM_TYPE && e.event_type.starts_with("DeclarationCustoms")
+                };
+                if !wanted {
+                    continue;
+                }
+                let mut event = window.events[index].clone();
+                if !window.is_parsed() {
+                    event.payload = window.decode::<serde_json::Value>(index)?;
+                }
+                apply(&mut *tx, &event).await?;
+            }
+            Ok(())
+        })
     }
 
     fn stream_types(&self) -> Option<&'static [&'static str]> {
