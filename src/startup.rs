@@ -175,6 +175,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     let query_state = query::QueryState {
         pool: read_pool,
         auth,
+        customs_channel: config.customs.customs_dir.is_some(),
     };
     let web = WebApp::new(config.web_dir.clone());
     web.log_availability();

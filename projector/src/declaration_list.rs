@@ -91,6 +91,9 @@ pub struct Derived {
     pub total_value: Option<Decimal>,
     pub currency: Option<String>,
     pub consignee_name: Option<String>,
+    /// The entry number and unified number customs gave (`entryId`, `cusCiqNo`).
+    pub entry_id: Option<String>,
+    pub cus_ciq_no: Option<String>,
 }
 
 fn non_empty(value: &Option<String>) -> Option<String> {
@@ -126,6 +129,8 @@ impl Derived {
             total_value,
             currency,
             consignee_name,
+            entry_id: non_empty(&data.entry_id).map(|e| e.to_uppercase()),
+            cus_ciq_no: non_empty(&data.cus_ciq_no),
         }
     }
 }

@@ -15,6 +15,7 @@ pub mod clearance_exception_list;
 pub mod contact_books;
 pub mod customer_directory;
 pub mod customs_outbox;
+pub mod declaration_customs;
 mod declaration_feed;
 pub mod declaration_history;
 pub mod declaration_list;
@@ -121,6 +122,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         clearance_exception_list::projection(),
         exception_outbox::projection(),
         customs_outbox::projection(),
+        declaration_customs::projection(),
         contact_books::projection(),
         audit_chain::projection(),
     ]

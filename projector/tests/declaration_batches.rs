@@ -9,6 +9,9 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use chrono::{DateTime, FixedOffset, TimeZone, Utc};
+use events::declaration::customs::{
+    CustomsMessageSent, CustomsReceipt, CustomsReceiptRecorded, ReceiptEffect,
+};
 use events::declaration::{
     self, Amended, DeclarationData, DeclarationEvent, DeclarationStatus as S, Drafted, Edited,
     FieldChange, GoodsLine, Transition, TypeCode,
@@ -102,6 +105,11 @@ fn form(rng: &mut Rng, serial: usize) -> DeclarationData {
             .map(Into::into),
         recipient_name: rng.pick(&[None, Some("Li Lei")]).map(Into::into),
         note: rng.chance(30).then(|| format!("note {}", rng.next())),
+        entry_id: rng
+            .chance(30)
+            .then(|| format!("2224{serial:014}"))
+            .or_else(|| rng.chance(5).then(|| " ".into())),
+        cus_ciq_no: rng.chance(20).then(|| format!("I{serial:014}")),
         declaration_goods_info: goods,
         ..DeclarationData::default()
     }
@@ -157,7 +165,7 @@ fn transition(rng: &mut Rng, from: S, to: S, receipt: Option<&str>) -> Transitio
 /// goes (the projections do not check transitions, so neither does this).
 fn next_event(rng: &mut Rng, stream: &mut Stream) -> DeclarationEvent {
     let from = stream.status;
-    let event = match rng.below(100) {
+    let event = match rng.below(112) {
         0..=19 => {
             let data = form(rng, stream.serial);
             let changes = vec![FieldChange {
@@ -191,10 +199,40 @@ fn next_event(rng: &mut Rng, stream: &mut Stream) -> DeclarationEvent {
             DeclarationEvent::Rejected(transition(rng, from, S::DocumentException, receipt))
         }
         88..=93 => DeclarationEvent::Redeclared(transition(rng, from, S::Unprocessed, None)),
-        _ => {
+        94..=99 => {
             let receipt = *rng.pick(&[Some("Y"), None]);
             DeclarationEvent::SentBack(transition(rng, from, S::ReturnedNotCompleted, receipt))
         }
+        100..=106 => {
+            // Notice times out of order (and repeated), so the newest is not the last.
+            let notice = FixedOffset::east_opt(8 * 3600)
+                .and_then(|tz| {
+                    tz.with_ymd_and_hms(2026, 11, 20, rng.below(24) as u32, 0, 0)
+                        .single()
+                })
+                .unwrap_or_default();
+            DeclarationEvent::CustomsReceiptRecorded(CustomsReceiptRecorded {
+                receipt: CustomsReceipt {
+                    cop_no: format!("CW{:016X}", stream.serial),
+                    channel: (*rng.pick(&["L", "G", "C", "Sp1", "P", "E"])).into(),
+                    notice_date: notice,
+                    cus_ciq_no: None,
+                    entry_id: None,
+                    note: None,
+                    taxes: Vec::new(),
+                    docs: Vec::new(),
+                },
+                effect: *rng.pick(&[ReceiptEffect::Progress, ReceiptEffect::Late]),
+                source: "r.xml".into(),
+            })
+        }
+        _ => DeclarationEvent::CustomsMessageSent(CustomsMessageSent {
+            cop_no: format!("CW{:016X}", stream.serial),
+            kind: (*rng.pick(&["declaration", "supplement"])).into(),
+            file_name: "m.xml".into(),
+            sha256: "00".into(),
+            made_from_version: stream.version,
+        }),
     };
     match &event {
         DeclarationEvent::Edited(e) => stream.port = e.data.port.clone(),

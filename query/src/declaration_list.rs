@@ -4,8 +4,9 @@
 //! Filters: `declarationType` (class letter B/C/D or type code), `status` (-1 all; deleted
 //! rows only when 5 is asked), `shipmentType` (-1/0/1; a type code it contradicts is a
 //! 400), `trackingNumber` (one or many, comma/newline separated, exact), `username`,
-//! `customerId`, `port`, `slic`, `fromDate`/`toDate` (YYYYMMDD inclusive, Asia/Shanghai, on
-//! the creation time). `sort=field,asc|desc` with field one of createdAt (default, desc),
+//! `customerId`, `port`, `slic`, `customsReceipt` (the newest receipt's code, or `none`),
+//! `entryId` (customs' entry number), `fromDate`/`toDate` (YYYYMMDD inclusive,
+//! Asia/Shanghai, on the creation time). `sort=field,asc|desc` with field one of createdAt (default, desc),
 //! updatedAt, trackingNumber, status, estimatedPickupTime, declarationType. Customers only
 //! ever see their own company's rows.
 //!
@@ -68,6 +69,12 @@ pub struct ListParams {
     pub customer_id: Option<Uuid>,
     pub port: Option<String>,
     pub slic: Option<String>,
+    /// The newest customs receipt's code (`L G C T H M P R E Z Y Sp1`, any case), or `none`
+    /// for declarations customs has not answered; another value answers 400 naming
+    /// `customsReceipt`.
+    pub customs_receipt: Option<String>,
+    /// The entry number customs gave (exact, any case; at most 40 characters).
+    pub entry_id: Option<String>,
     /// First day (YYYYMMDD, Asia/Shanghai, inclusive) on the creation time.
     #[param(pattern = r"^\d{8}$", example = "20261122")]
     pub from_date: Option<String>,
@@ -103,6 +110,8 @@ impl ListParams {
             customer_id: self.customer_id,
             port: self.port.clone(),
             slic: self.slic.clone(),
+            customs_receipt: filter::parse_customs_receipt(self.customs_receipt.as_deref())?,
+            entry_id: filter::parse_entry_id(self.entry_id.as_deref())?,
             ..Filter::default()
         };
         filter.set_days(from, to);
@@ -184,12 +193,17 @@ pub struct SummaryRow {
     pub consignee_name: Option<String>,
     pub created_at: DateTime<Utc>,
     pub updated_at: DateTime<Utc>,
+    pub entry_id: Option<String>,
+    pub customs_receipt: Option<String>,
+    pub customs_receipt_at: Option<DateTime<Utc>>,
+    pub moved_by_hand: bool,
 }
 
 pub const SUMMARY_COLUMNS: &str = "id, version, tracking_number, declaration_type, \
     shipment_type, status, draft_status, declaration_status, customer_id, username, \
     company_name, port, slic, service_type, estimated_pickup_time, goods_count, total_value, \
-    currency, consignee_name, created_at, updated_at";
+    currency, consignee_name, created_at, updated_at, entry_id, customs_receipt, \
+    customs_receipt_at, moved_by_hand";
 
 /// A row of the declaration list (`DeclarationSummary` of docs/api.md). Times carry the
 /// Asia/Shanghai offset.
@@ -220,6 +234,25 @@ pub struct DeclarationSummary {
     pub consignee_name: Option<String>,
     pub created_at: DateTime<FixedOffset>,
     pub updated_at: DateTime<FixedOffset>,
+    /// The entry number customs gave (an `L` or `G` receipt), if any.
+    pub entry_id: Option<String>,
+    /// The code of the newest receipt customs sent (`L`, `G`, `C`, `T`, `H`, `M`, `P`, `R`,
+    /// `E`, `Z`, `Y`, `Sp1`); `null` before any (or since a re-declaration).
+    pub customs_receipt: Option<String>,
+    /// Customs' notice time of that receipt.
+    pub customs_receipt_at: Option<DateTime<FixedOffset>>,
+    /// The current status was set by a staff member's complete or reject, not by a
+    /// receipt. Reported only while the customs channel is configured (else `false`).
+    pub moved_by_hand: bool,
+}
+
+impl DeclarationSummary {
+    /// The summary as the caller sees it: a move by hand is news only when the channel
+    /// is there to move declarations otherwise.
+    pub fn with_channel(mut self, channel: bool) -> Self {
+        self.moved_by_hand &= channel;
+        self
+    }
 }
 
 impl From<SummaryRow> for DeclarationSummary {
@@ -246,6 +279,10 @@ impl From<SummaryRow> for DeclarationSummary {
             consignee_name: r.consignee_name,
             created_at: shanghai(r.created_at),
             updated_at: shanghai(r.updated_at),
+            entry_id: r.entry_id,
+            customs_receipt: r.customs_receipt,
+            customs_receipt_at: r.customs_receipt_at.map(shanghai),
+            moved_by_hand: r.moved_by_hand,
         }
     }
 }
@@ -348,6 +385,14 @@ async fn list(
     filter.restrict_to(&actor);
     crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
     let page = fetch_page(&state.pool, &filter, &order_by, page_size, offset).await?;
+    let page = Page {
+        records: page
+            .records
+            .into_iter()
+            .map(|r| r.with_channel(state.customs_channel))
+            .collect(),
+        total: page.total,
+    };
     Ok(api::ok(page).no_store())
 }
 

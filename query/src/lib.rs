@@ -13,6 +13,7 @@ pub mod contact_books;
 pub mod customer_directory;
 pub mod declaration_activity;
 pub mod declaration_counts;
+pub mod declaration_customs;
 pub mod declaration_detail;
 pub mod declaration_history;
 pub mod declaration_list;
@@ -31,6 +32,9 @@ pub mod wait;
 pub struct QueryState {
     pub pool: PgPool,
     pub auth: Auth,
+    /// The customs channel is configured (`CLEARWAY_CUSTOMS_DIR`): the lists mark the
+    /// declarations moved by hand.
+    pub customs_channel: bool,
 }
 
 impl FromRef<QueryState> for Auth {
@@ -58,6 +62,7 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(customer_directory::routes(guards))
         .merge(admin_audit::routes(guards))
         .merge(declaration_list::routes(guards))
+        .merge(declaration_customs::routes(guards))
         .merge(declaration_activity::routes(guards))
         .merge(declaration_detail::routes(guards))
         .merge(declaration_history::routes(guards))

@@ -44,6 +44,7 @@ fn app(pool: &PgPool) -> Router {
         .with_state(QueryState {
             pool: pool.clone(),
             auth,
+            customs_channel: false,
         })
         .layer(axum::middleware::from_fn(api::context::request_context))
 }

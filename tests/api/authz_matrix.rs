@@ -116,6 +116,7 @@ pub const ROWS: &[Row] = &[
     Row { method: "GET", route: "/api/v1/declarations/activity", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/declarations/{id}", call: "/api/v1/declarations/{decl}", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/declarations/{id}/history", call: "/api/v1/declarations/{decl}/history", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/declarations/{id}/customs", call: "/api/v1/declarations/{decl}/customs", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/declarations", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     // The wizard's check: stores nothing; staff name the customer (400 without one is past authorization).
     Row { method: "POST", route: "/api/v1/declarations/validate", call: "", needs: DECL, body: || json!({"declarationType": "OC", "trackingNumber": "1ZMATRIX01P0000004", "customerId": clearway::seed::customer_id("acme")}), expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
@@ -207,6 +208,7 @@ pub const ROWS: &[Row] = &[
     Row { method: "GET", route: "/api/v1/customs/anomalies", call: "", needs: CUSTOMS, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/customs/anomalies/{id}/settle", call: "/api/v1/customs/anomalies/{missing}/settle", needs: CUSTOMS, body: empty, expect: ["401", "403", "403", "403", "404", "404", "403"] },
     Row { method: "GET", route: "/api/v1/customs/summary", call: "", needs: CUSTOMS, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/customs/holds", call: "", needs: DECL, body: empty, expect: ["401", "403", "403", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/customs/failed/{name}/reimport", call: "/api/v1/customs/failed/r1.xml/reimport", needs: CUSTOMS, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/customs/receipts", call: "", needs: NONE, body: empty, expect: ["ok", "ok", "ok", "ok", "ok", "ok", "ok"] },
     // --- master data: customers (their own), staff with customers:management

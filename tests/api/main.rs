@@ -20,6 +20,7 @@ mod customers;
 mod customs;
 mod customs_http;
 mod customs_inbox;
+mod customs_screens;
 mod customs_sim;
 mod declaration_permission;
 mod declaration_validate;

@@ -29,7 +29,7 @@
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
 
-use chrono::{DateTime, Utc};
+use chrono::{DateTime, FixedOffset, Utc};
 use events::RecordedEvent;
 use events::declaration::{DeclarationData, DeclarationEvent, Drafted, STREAM_TYPE};
 use events::store::FeedBatch;
@@ -126,6 +126,15 @@ struct Declaration<'e> {
     draft: Option<&'e Drafted>,
     /// The form data last applied by the batch, with its derived columns.
     data: Option<(&'e DeclarationData, Derived)>,
+    /// The newest customs receipt the batch applied (code, notice time).
+    customs_receipt: Option<(&'e str, DateTime<FixedOffset>)>,
+    /// A re-declaration in the batch cleared the customs columns: the batch's values
+    /// replace the row's instead of joining them.
+    customs_reset: bool,
+    /// When the batch's newest message was written to `outbox/`.
+    customs_sent_at: Option<DateTime<Utc>>,
+    /// Whether the batch's last status move was made by hand (`None`: no move).
+    moved_by_hand: Option<bool>,
 }
 
 impl Declaration<'_> {
@@ -147,6 +156,10 @@ impl Declaration<'_> {
             submitted_at: None,
             draft: None,
             data: None,
+            customs_receipt: None,
+            customs_reset: false,
+            customs_sent_at: None,
+            moved_by_hand: None,
         }
     }
 }
@@ -258,21 +271,45 @@ impl<'e> Batch<'e> {
                 if r.effect != events::declaration::customs::ReceiptEffect::Late {
                     d.receipt_code = Some(r.receipt.channel.as_str());
                 }
+                let newer = d
+                    .customs_receipt
+                    .is_none_or(|(_, at)| r.receipt.notice_date >= at);
+                if newer {
+                    d.customs_receipt = Some((r.receipt.channel.as_str(), r.receipt.notice_date));
+                }
             }
-            DeclarationEvent::CustomsMessageSent(_)
-            | DeclarationEvent::CustomsMessageRefused(_)
+            DeclarationEvent::CustomsMessageSent(s) => {
+                if s.kind == "declaration" {
+                    d.customs_sent_at = Some(event.recorded_at);
+                }
+            }
+            DeclarationEvent::Redeclared(t) => {
+                d.status = t.to.code();
+                d.receipt_code = t.receipt_code.as_deref().or(d.receipt_code);
+                d.customs_reset = true;
+                d.customs_receipt = None;
+                d.customs_sent_at = None;
+            }
+            DeclarationEvent::CustomsMessageRefused(_)
             | DeclarationEvent::CustomsResendRequested(_) => {}
             DeclarationEvent::Withdrawn(t)
             | DeclarationEvent::Reviewed(t)
             | DeclarationEvent::Returned(t)
             | DeclarationEvent::Completed(t)
             | DeclarationEvent::Rejected(t)
-            | DeclarationEvent::Redeclared(t)
             | DeclarationEvent::SentBack(t)
             | DeclarationEvent::Deleted(t) => {
                 d.status = t.to.code();
                 d.receipt_code = t.receipt_code.as_deref().or(d.receipt_code);
             }
+        }
+        if old_status != d.status {
+            d.moved_by_hand = Some(
+                matches!(
+                    decoded,
+                    DeclarationEvent::Completed(_) | DeclarationEvent::Rejected(_)
+                ) && by_hand(event),
+            );
         }
         d.changed = true;
         d.version = event.stream_version;
@@ -300,6 +337,12 @@ impl<'e> Batch<'e> {
         created.write(conn).await?;
         updated.write(conn).await
     }
+}
+
+/// An event recorded by a staff member, not by the system (the customs channel records
+/// its receipts and their moves by the system actor, whose id is nil).
+fn by_hand(event: &RecordedEvent) -> bool {
+    event.metadata.actor_id.is_some_and(|id| !id.is_nil())
 }
 
 impl<'e> Declaration<'e> {
@@ -338,6 +381,12 @@ struct Created {
     updated_at: Vec<DateTime<Utc>>,
     submitted_at: Vec<Option<DateTime<Utc>>>,
     data: Vec<String>,
+    entry_id: Vec<Option<String>>,
+    cus_ciq_no: Vec<Option<String>>,
+    customs_receipt: Vec<Option<String>>,
+    customs_receipt_at: Vec<Option<DateTime<Utc>>>,
+    customs_sent_at: Vec<Option<DateTime<Utc>>>,
+    moved_by_hand: Vec<bool>,
 }
 
 impl Created {
@@ -372,6 +421,14 @@ impl Created {
         self.total_value.push(derived.total_value);
         self.currency.push(derived.currency);
         self.consignee_name.push(derived.consignee_name);
+        self.entry_id.push(derived.entry_id);
+        self.cus_ciq_no.push(derived.cus_ciq_no);
+        self.customs_receipt
+            .push(d.customs_receipt.map(|(code, _)| code.to_string()));
+        self.customs_receipt_at
+            .push(d.customs_receipt.map(|(_, at)| at.to_utc()));
+        self.customs_sent_at.push(d.customs_sent_at);
+        self.moved_by_hand.push(d.moved_by_hand.unwrap_or(false));
         self.created_at.push(d.created_at);
         self.updated_at.push(d.updated_at);
         self.submitted_at.push(d.submitted_at);
@@ -389,22 +446,27 @@ impl Created {
                  shipment_type, status, draft_status, declaration_status, customer_id,
                  username, company_name, port, slic, service_type, estimated_pickup_time,
                  goods_count, total_value, currency, consignee_name, created_at, updated_at,
-                 submitted_at, data)
+                 submitted_at, data, entry_id, cus_ciq_no, customs_receipt, customs_receipt_at,
+                 customs_sent_at, moved_by_hand)
              SELECT id, version, position, tracking_number, declaration_type,
                  declaration_class, shipment_type, status, draft_status, declaration_status,
                  customer_id, username, company_name, port, slic, service_type,
                  estimated_pickup_time, goods_count, total_value, currency, consignee_name,
-                 created_at, updated_at, submitted_at, data::json
+                 created_at, updated_at, submitted_at, data::json, entry_id, cus_ciq_no,
+                 customs_receipt, customs_receipt_at, customs_sent_at, moved_by_hand
              FROM UNNEST($1::uuid[], $2::int8[], $3::int8[], $4::text[], $5::text[],
                  $6::text[], $7::int2[], $8::int2[], $9::int2[], $10::text[], $11::uuid[],
                  $12::text[], $13::text[], $14::text[], $15::text[], $16::text[],
                  $17::timestamptz[], $18::int4[], $19::numeric[], $20::text[], $21::text[],
-                 $22::timestamptz[], $23::timestamptz[], $24::timestamptz[], $25::text[])
+                 $22::timestamptz[], $23::timestamptz[], $24::timestamptz[], $25::text[],
+                 $26::text[], $27::text[], $28::text[], $29::timestamptz[], $30::timestamptz[],
+                 $31::bool[])
              AS u(id, version, position, tracking_number, declaration_type,
                  declaration_class, shipment_type, status, draft_status, declaration_status,
                  customer_id, username, company_name, port, slic, service_type,
                  estimated_pickup_time, goods_count, total_value, currency, consignee_name,
-                 created_at, updated_at, submitted_at, data)",
+                 created_at, updated_at, submitted_at, data, entry_id, cus_ciq_no,
+                 customs_receipt, customs_receipt_at, customs_sent_at, moved_by_hand)",
         )
         .bind(&self.id)
         .bind(&self.version)
@@ -431,6 +493,12 @@ impl Created {
         .bind(&self.updated_at)
         .bind(&self.submitted_at)
         .bind(&self.data)
+        .bind(&self.entry_id)
+        .bind(&self.cus_ciq_no)
+        .bind(&self.customs_receipt)
+        .bind(&self.customs_receipt_at)
+        .bind(&self.customs_sent_at)
+        .bind(&self.moved_by_hand)
         .execute(conn)
         .await?;
         Ok(())
@@ -460,6 +528,13 @@ struct Updated {
     consignee_name: Vec<Option<String>>,
     /// NULL: no form data applied.
     data: Vec<Option<String>>,
+    entry_id: Vec<Option<String>>,
+    cus_ciq_no: Vec<Option<String>>,
+    customs_receipt: Vec<Option<String>>,
+    customs_receipt_at: Vec<Option<DateTime<Utc>>>,
+    customs_reset: Vec<bool>,
+    customs_sent_at: Vec<Option<DateTime<Utc>>>,
+    moved_by_hand: Vec<Option<bool>>,
 }
 
 impl Updated {
@@ -473,6 +548,13 @@ impl Updated {
         self.declaration_status
             .push(d.receipt_code.map(str::to_string));
         self.submitted_at.push(d.submitted_at);
+        self.customs_receipt
+            .push(d.customs_receipt.map(|(code, _)| code.to_string()));
+        self.customs_receipt_at
+            .push(d.customs_receipt.map(|(_, at)| at.to_utc()));
+        self.customs_reset.push(d.customs_reset);
+        self.customs_sent_at.push(d.customs_sent_at);
+        self.moved_by_hand.push(d.moved_by_hand);
         match d.data {
             Some((data, derived)) => {
                 self.tracking_number.push(derived.tracking_number);
@@ -485,6 +567,8 @@ impl Updated {
                 self.total_value.push(derived.total_value);
                 self.currency.push(derived.currency);
                 self.consignee_name.push(derived.consignee_name);
+                self.entry_id.push(derived.entry_id);
+                self.cus_ciq_no.push(derived.cus_ciq_no);
                 self.data.push(Some(super::json_text(data)?));
             }
             None => {
@@ -497,6 +581,8 @@ impl Updated {
                 self.total_value.push(None);
                 self.currency.push(None);
                 self.consignee_name.push(None);
+                self.entry_id.push(None);
+                self.cus_ciq_no.push(None);
                 self.data.push(None);
             }
         }
@@ -529,15 +615,32 @@ impl Updated {
                  currency = CASE WHEN u.data IS NULL THEN r.currency ELSE u.currency END,
                  consignee_name = CASE WHEN u.data IS NULL THEN r.consignee_name
                      ELSE u.consignee_name END,
-                 data = COALESCE(u.data::json, r.data)
+                 data = COALESCE(u.data::json, r.data),
+                 entry_id = CASE WHEN u.data IS NULL THEN r.entry_id ELSE u.entry_id END,
+                 cus_ciq_no = CASE WHEN u.data IS NULL THEN r.cus_ciq_no
+                     ELSE u.cus_ciq_no END,
+                 customs_receipt = CASE WHEN u.customs_reset OR (u.customs_receipt_at IS NOT NULL
+                         AND (r.customs_receipt_at IS NULL
+                              OR u.customs_receipt_at >= r.customs_receipt_at))
+                     THEN u.customs_receipt ELSE r.customs_receipt END,
+                 customs_receipt_at = CASE WHEN u.customs_reset OR (u.customs_receipt_at IS NOT NULL
+                         AND (r.customs_receipt_at IS NULL
+                              OR u.customs_receipt_at >= r.customs_receipt_at))
+                     THEN u.customs_receipt_at ELSE r.customs_receipt_at END,
+                 customs_sent_at = CASE WHEN u.customs_reset THEN u.customs_sent_at
+                     ELSE COALESCE(u.customs_sent_at, r.customs_sent_at) END,
+                 moved_by_hand = COALESCE(u.moved_by_hand, r.moved_by_hand)
              FROM UNNEST($1::uuid[], $2::int8[], $3::int8[], $4::int8[], $5::timestamptz[],
                  $6::int2[], $7::text[], $8::timestamptz[], $9::text[], $10::text[],
                  $11::text[], $12::text[], $13::timestamptz[], $14::int4[], $15::numeric[],
-                 $16::text[], $17::text[], $18::text[])
+                 $16::text[], $17::text[], $18::text[], $19::text[], $20::text[],
+                 $21::text[], $22::timestamptz[], $23::bool[], $24::timestamptz[],
+                 $25::bool[])
              AS u(id, stored_version, version, position, updated_at, status,
                  declaration_status, submitted_at, tracking_number, port, slic, service_type,
                  estimated_pickup_time, goods_count, total_value, currency, consignee_name,
-                 data)
+                 data, entry_id, cus_ciq_no, customs_receipt, customs_receipt_at,
+                 customs_reset, customs_sent_at, moved_by_hand)
              WHERE r.id = u.id AND r.version = u.stored_version",
         )
         .persistent(false)
@@ -559,6 +662,13 @@ impl Updated {
         .bind(&self.currency)
         .bind(&self.consignee_name)
         .bind(&self.data)
+        .bind(&self.entry_id)
+        .bind(&self.cus_ciq_no)
+        .bind(&self.customs_receipt)
+        .bind(&self.customs_receipt_at)
+        .bind(&self.customs_reset)
+        .bind(&self.customs_sent_at)
+        .bind(&self.moved_by_hand)
         .execute(conn)
         .await?
         .rows_affected();

@@ -23,6 +23,10 @@ pub struct Filter {
     pub customer_id: Option<Uuid>,
     pub port: Option<String>,
     pub slic: Option<String>,
+    /// The newest customs receipt's code; `Some(None)`: no receipt yet.
+    pub customs_receipt: Option<Option<&'static str>>,
+    /// Customs' entry number, upper-cased.
+    pub entry_id: Option<String>,
     /// `created_at >= from` and `created_at < to` (UTC instants of Shanghai midnights).
     pub from: Option<DateTime<Utc>>,
     pub to: Option<DateTime<Utc>>,
@@ -57,6 +61,8 @@ impl Filter {
         self.tracking_numbers.is_empty()
             && self.username.is_none()
             && self.slic.is_none()
+            && self.customs_receipt.is_none()
+            && self.entry_id.is_none()
             && !(self.port.is_some() && self.customer_id.is_some())
             && (self.from.is_none() || self.from_day.is_some())
             && (self.to.is_none() || self.to_day.is_some())
@@ -154,6 +160,20 @@ impl Filter {
         if let Some(slic) = &self.slic {
             qb.push(" AND slic = ").push_bind(slic.clone());
         }
+        // Codes come from the fixed list and are written as literals.
+        match self.customs_receipt {
+            None => {}
+            Some(None) => {
+                qb.push(" AND customs_receipt IS NULL");
+            }
+            Some(Some(code)) => {
+                qb.push(" AND customs_receipt = '").push(code).push("'");
+            }
+        }
+        if let Some(entry_id) = &self.entry_id {
+            qb.push(" AND upper(entry_id) = ")
+                .push_bind(entry_id.clone());
+        }
         if let Some(from) = self.from {
             qb.push(" AND created_at >= ").push_bind(from);
         }
@@ -185,6 +205,48 @@ pub fn push_types(qb: &mut QueryBuilder<'_, Postgres>, types: &[&'static str]) {
             qb.push(")");
         }
     }
+}
+
+/// The customs receipt codes (CUSTOMS.md), as the list filter takes them.
+pub const RECEIPT_CODES: [&str; 12] =
+    ["L", "G", "C", "T", "H", "M", "P", "R", "E", "Z", "Y", "Sp1"];
+
+/// `customsReceipt`: a receipt code (any case) or `none`.
+pub fn parse_customs_receipt(
+    value: Option<&str>,
+) -> Result<Option<Option<&'static str>>, ApiError> {
+    let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    if value.eq_ignore_ascii_case("none") {
+        return Ok(Some(None));
+    }
+    RECEIPT_CODES
+        .iter()
+        .find(|code| code.eq_ignore_ascii_case(value))
+        .map(|code| Some(Some(*code)))
+        .ok_or_else(|| {
+            ApiError::bad_field(
+                "customsReceipt",
+                "customsReceipt：应为回执代码 L G C T H M P R E Z Y Sp1 或 none",
+                "customsReceipt: must be a receipt code (L G C T H M P R E Z Y Sp1) or none",
+            )
+        })
+}
+
+/// `entryId`: customs' entry number, compared upper-cased; at most 40 characters.
+pub fn parse_entry_id(value: Option<&str>) -> Result<Option<String>, ApiError> {
+    let Some(value) = value.map(str::trim).filter(|v| !v.is_empty()) else {
+        return Ok(None);
+    };
+    if value.chars().count() > 40 || value.chars().any(char::is_control) {
+        return Err(ApiError::bad_field(
+            "entryId",
+            "entryId：报关单号最多 40 个字符",
+            "entryId: an entry number has at most 40 characters",
+        ));
+    }
+    Ok(Some(value.to_uppercase()))
 }
 
 /// How a stored tracking number is compared: without spaces and hyphens, in capitals
@@ -238,6 +300,33 @@ mod tests {
             .collect::<Vec<_>>()
             .join(",");
         assert!(parse_tracking_numbers(Some(&many)).is_err());
+    }
+
+    #[test]
+    fn the_receipt_filter_takes_the_codes_and_none() {
+        assert_eq!(parse_customs_receipt(Some("c")).ok(), Some(Some(Some("C"))));
+        assert_eq!(
+            parse_customs_receipt(Some("SP1")).ok(),
+            Some(Some(Some("Sp1")))
+        );
+        assert_eq!(parse_customs_receipt(Some("none")).ok(), Some(Some(None)));
+        assert_eq!(parse_customs_receipt(Some(" ")).ok(), Some(None));
+        assert!(parse_customs_receipt(Some("X")).is_err());
+        assert!(parse_customs_receipt(Some("C'; drop")).is_err());
+        let filter = Filter {
+            customs_receipt: Some(Some("Sp1")),
+            entry_id: parse_entry_id(Some("ab1")).ok().flatten(),
+            ..Filter::default()
+        };
+        assert!(!filter.countable());
+        let mut qb = QueryBuilder::new("SELECT 1 FROM rm_declarations");
+        filter.push_where(&mut qb);
+        assert_eq!(
+            qb.sql(),
+            "SELECT 1 FROM rm_declarations WHERE status <> 5 AND customs_receipt = 'Sp1' \
+             AND upper(entry_id) = $1"
+        );
+        assert!(parse_entry_id(Some(&"9".repeat(41))).is_err());
     }
 
     #[test]

@@ -18,7 +18,7 @@
 //! Columns: tracking number, type code, status (label), receipt code, customer account,
 //! company, port, SLIC, service type, estimated pickup time, goods count, total value,
 //! currency, consignee, personal ID number (masked), phone (masked), created, updated,
-//! submitted. Times are Asia/Shanghai, `YYYY-MM-DD HH:MM:SS`.
+//! submitted, entry number, unified number, the newest customs receipt. Times are Asia/Shanghai, `YYYY-MM-DD HH:MM:SS`.
 
 use std::path::Path;
 
@@ -217,6 +217,9 @@ struct ExportRow {
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
     submitted_at: Option<DateTime<Utc>>,
+    entry_id: Option<String>,
+    cus_ciq_no: Option<String>,
+    customs_receipt: Option<String>,
 }
 
 /// The personal ID number and phone of the party the declaration is about: the recipient
@@ -228,12 +231,12 @@ const EXPORT_COLUMNS: &str = "tracking_number, declaration_type, status, declara
     total_value, currency, consignee_name, \
     CASE WHEN shipment_type = 0 THEN p.\"recipientIdNumber\" ELSE p.\"shipperIdNumber\" END AS id_number, \
     CASE WHEN shipment_type = 0 THEN p.\"recipientPhone\" ELSE p.\"shipperPhone\" END AS phone, \
-    created_at, updated_at, submitted_at";
+    created_at, updated_at, submitted_at, entry_id, cus_ciq_no, customs_receipt";
 
 const EXPORT_FROM: &str = " FROM rm_declarations, json_to_record(data) AS p(\
     \"recipientIdNumber\" text, \"shipperIdNumber\" text, \"recipientPhone\" text, \"shipperPhone\" text)";
 
-const HEADERS: [(&str, &str, f64); 19] = [
+const HEADERS: [(&str, &str, f64); 22] = [
     ("运单号", "Tracking number", 20.0),
     ("报关类型", "Type", 8.0),
     ("状态", "Status", 16.0),
@@ -253,6 +256,9 @@ const HEADERS: [(&str, &str, f64); 19] = [
     ("创建时间", "Created", 20.0),
     ("更新时间", "Updated", 20.0),
     ("提交时间", "Submitted", 20.0),
+    ("报关单号", "Entry number", 20.0),
+    ("统一编号", "Unified number", 20.0),
+    ("海关回执", "Customs receipt", 10.0),
 ];
 
 fn local(t: DateTime<Utc>) -> String {
@@ -303,6 +309,9 @@ fn write_workbook(
         text(16, Some(&local(r.created_at)))?;
         text(17, Some(&local(r.updated_at)))?;
         text(18, r.submitted_at.map(local).as_deref())?;
+        text(19, r.entry_id.as_deref())?;
+        text(20, r.cus_ciq_no.as_deref())?;
+        text(21, r.customs_receipt.as_deref())?;
         sheet.write_number(row, 10, r.goods_count)?;
         if let Some(total) = r.total_value.and_then(|d| d.to_f64()) {
             sheet.write_number(row, 11, total)?;

@@ -6,6 +6,7 @@ import uploadEn from './upload.en';
 import masterDataEn from './masterData.en';
 import complianceEn from './compliance.en';
 import personalDataEn from './personalData.en';
+import customsEn from './customs.en';
 
 const en: Messages = {
   platform: platformEn,
@@ -15,6 +16,7 @@ const en: Messages = {
   masterData: masterDataEn,
   compliance: complianceEn,
   personalData: personalDataEn,
+  customs: customsEn,
   app: {
     title: 'Intelligent Customs Clearance Management System',
     shortTitle: 'Customs Clearance',

@@ -6,6 +6,7 @@ import uploadZh from './upload.zh';
 import masterDataZh from './masterData.zh';
 import complianceZh from './compliance.zh';
 import personalDataZh from './personalData.zh';
+import customsZh from './customs.zh';
 
 const zh = {
   platform: platformZh,
@@ -15,6 +16,7 @@ const zh = {
   masterData: masterDataZh,
   compliance: complianceZh,
   personalData: personalDataZh,
+  customs: customsZh,
   app: { title: '智能清关管理系统', shortTitle: '智能清关' },
   common: {
     confirm: '确定',

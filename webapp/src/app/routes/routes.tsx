@@ -58,6 +58,7 @@ const Roles = lazy(() => import('@/features/platform/pages/RolesPage'));
 const Ports = lazy(() => import('@/features/platform/pages/PortsPage'));
 const Audit = lazy(() => import('@/features/platform/pages/AuditPage'));
 const Erasure = lazy(() => import('@/features/personal-data/pages/ErasurePage'));
+const CustomsChannel = lazy(() => import('@/features/customs-channel/pages/CustomsChannelPage'));
 const CustomerList = lazy(() => import('@/features/customers/pages/CustomerListPage'));
 const CustomerDetail = lazy(() => import('@/features/customers/pages/CustomerDetailPage'));
 const ExceptionList = lazy(() => import('@/features/clearance-exceptions/pages/ExceptionListPage'));
@@ -548,6 +549,12 @@ export const staffRoutes: AppRoute[] = [
         name: 'platform-audit',
         meta: { title: 'platform.routeAudit', permissionTag: 'staff:management' },
         component: Audit,
+      },
+      {
+        path: 'customs',
+        name: 'platform-customs',
+        meta: { title: 'customs.route', permissionTag: 'customs:management' },
+        component: CustomsChannel,
       },
       {
         path: 'personal-data',

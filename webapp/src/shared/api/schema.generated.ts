@@ -1037,6 +1037,29 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/customs/holds": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * What customs holds
+         * @description Declared declarations (status 2, or 4 while an exception holds them) whose newest
+         *     receipt is `C` (inspection), `H` (suspended) or `Sp1` (documents asked for), or whose
+         *     message has had no receipt for `silentHours`: the oldest first, with counts per reason
+         *     by age. Staff with `declarations:management`.
+         */
+        get: operations["getCustomsHolds"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/customs/receipts": {
         parameters: {
             query?: never;
@@ -1260,6 +1283,29 @@ export interface paths {
          *     (`receiptCode`).
          */
         post: operations["completeDeclaration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/declarations/{id}/customs": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * A declaration's customs timeline
+         * @description Each message sent to customs (CopNo, file, when), each one refused before sending (and
+         *     why), each re-send, and each receipt (code and meaning, customs' notice time, note,
+         *     entry and unified numbers, taxes), oldest first; with the entry and unified numbers and
+         *     the newest receipt. A declaration the caller may not see answers 404, like a missing one.
+         */
+        get: operations["getDeclarationCustoms"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3106,6 +3152,125 @@ export interface components {
             /** @description The Easy-clear ID the customer's users must bind; at most 64 characters. */
             upsId?: string | null;
         };
+        /** @description One entry of a declaration's customs timeline. */
+        CustomsEntry: {
+            /** @description Who recorded it (`customs` for receipts, the staff member for a re-send). */
+            actor?: string | null;
+            /**
+             * Format: date-time
+             * @description When Clearway recorded it (+08:00).
+             */
+            at: string;
+            /** @description The receipt's code (`CHANNEL`). */
+            code?: string | null;
+            /** @description The message's CopNo (of a receipt: the message it answers). */
+            copNo: string;
+            cusCiqNo?: string | null;
+            /** @description The documents an `Sp1` asked for. */
+            docs: string[];
+            /**
+             * @description `moved` (it moved the status), `progress` or `late` (older than the receipt that set
+             *     the status: history only).
+             */
+            effect?: string | null;
+            /** @description The entry number (`ENTRY_ID`) and unified number (`CUS_CIQ_NO`) the receipt gave. */
+            entryId?: string | null;
+            /** @description The file written to `outbox/` (sent). */
+            fileName?: string | null;
+            /**
+             * @description `sent` (a message written to customs), `refused` (a message that could not be made
+             *     valid, not sent), `resend` (staff asked for a new sending) or `receipt`.
+             */
+            kind: string;
+            meaningEn?: string | null;
+            /** @description The code's meaning (null for a code the contract does not know). */
+            meaningZh?: string | null;
+            /** @description `declaration` or `supplement` (sent, refused). */
+            messageKind?: string | null;
+            note?: string | null;
+            /**
+             * Format: date-time
+             * @description Customs' notice time, with customs' offset.
+             */
+            noticeDate?: string | null;
+            /** @description The CopNo a re-send replaces, and why it was asked for. */
+            previous?: string | null;
+            /** @description Why a message was refused, one line per problem. */
+            problems: string[];
+            reason?: string | null;
+            sha256?: string | null;
+            /** @description The inbox file it came in, or `push`. */
+            source?: string | null;
+            /** @description The taxes a `T` assessed. */
+            taxes: components["schemas"]["CustomsTax"][];
+            /**
+             * Format: int64
+             * @description The declaration's version after this event.
+             */
+            version: number;
+        };
+        /** @description One declaration customs holds. */
+        CustomsHold: {
+            /**
+             * Format: int64
+             * @description How long, in seconds.
+             */
+            ageSecs: number;
+            companyName?: string | null;
+            declarationType: string;
+            /** Format: uuid */
+            id: string;
+            /**
+             * @description `C` (inspection), `H` (suspended), `Sp1` (documents asked for) or `silent` (no
+             *     receipt since the message was written).
+             */
+            reason: string;
+            /**
+             * Format: date-time
+             * @description Since when: the receipt's notice time, or when the message was written.
+             */
+            since?: string | null;
+            /** Format: int32 */
+            status: number;
+            trackingNumber?: string | null;
+            username: string;
+        };
+        /** @description What customs holds. */
+        CustomsHolds: {
+            /** @description One row per reason (`C`, `H`, `Sp1`, `silent`), each by age. */
+            counts: components["schemas"]["HoldCount"][];
+            /** @description The oldest first, at most `limit`. */
+            records: components["schemas"]["CustomsHold"][];
+            /**
+             * Format: int64
+             * @description All of them.
+             */
+            total: number;
+        };
+        /** @description A tax a `T` receipt assessed: `A` duty, `L` import VAT, `Y` consumption tax, in CNY. */
+        CustomsTax: {
+            /** @description The amount exactly as customs wrote it (two decimals). */
+            amount: string;
+            type: string;
+        };
+        /** @description A declaration's customs timeline with the numbers customs gave. */
+        CustomsTimeline: {
+            /** @description The unified number (统一编号). */
+            cusCiqNo?: string | null;
+            /** @description The newest receipt's code and customs' notice time. */
+            customsReceipt?: string | null;
+            /** Format: date-time */
+            customsReceiptAt?: string | null;
+            /** @description Oldest first. */
+            entries: components["schemas"]["CustomsEntry"][];
+            /** @description The entry number (报关单号), from an `L` or `G` receipt. */
+            entryId?: string | null;
+            /**
+             * @description The current status was set by a staff member's complete or reject (reported only
+             *     while the customs channel is configured).
+             */
+            movedByHand: boolean;
+        };
         /** @description Declarations created on one day (Asia/Shanghai). */
         DayCount: {
             /** Format: int64 */
@@ -3605,16 +3770,33 @@ export interface components {
             currency?: string | null;
             /** Format: uuid */
             customerId: string;
+            /**
+             * @description The code of the newest receipt customs sent (`L`, `G`, `C`, `T`, `H`, `M`, `P`, `R`,
+             *     `E`, `Z`, `Y`, `Sp1`); `null` before any (or since a re-declaration).
+             */
+            customsReceipt?: string | null;
+            /**
+             * Format: date-time
+             * @description Customs' notice time of that receipt.
+             */
+            customsReceiptAt?: string | null;
             declarationStatus?: string | null;
             declarationType: string;
             /** Format: int32 */
             draftStatus: number;
+            /** @description The entry number customs gave (an `L` or `G` receipt), if any. */
+            entryId?: string | null;
             /** Format: date-time */
             estimatedPickupTime?: string | null;
             /** Format: int32 */
             goodsCount: number;
             /** Format: uuid */
             id: string;
+            /**
+             * @description The current status was set by a staff member's complete or reject, not by a
+             *     receipt. Reported only while the customs channel is configured (else `false`).
+             */
+            movedByHand: boolean;
             port?: string | null;
             serviceType?: string | null;
             /** Format: int32 */
@@ -4258,6 +4440,20 @@ export interface components {
              * @description The declaration's version after this event.
              */
             version: number;
+        };
+        /** @description How many declarations customs holds for one reason, by age. */
+        HoldCount: {
+            /** Format: int64 */
+            oneToThreeDays: number;
+            /** Format: int64 */
+            overThreeDays: number;
+            /** @description `C`, `H`, `Sp1` or `silent`. */
+            reason: string;
+            /**
+             * Format: int64
+             * @description Held for less than a day, one to three days, longer.
+             */
+            underOneDay: number;
         };
         /** @description One level of the code's place in the nomenclature. */
         HsPathEntry: {
@@ -5005,16 +5201,33 @@ export interface components {
                 currency?: string | null;
                 /** Format: uuid */
                 customerId: string;
+                /**
+                 * @description The code of the newest receipt customs sent (`L`, `G`, `C`, `T`, `H`, `M`, `P`, `R`,
+                 *     `E`, `Z`, `Y`, `Sp1`); `null` before any (or since a re-declaration).
+                 */
+                customsReceipt?: string | null;
+                /**
+                 * Format: date-time
+                 * @description Customs' notice time of that receipt.
+                 */
+                customsReceiptAt?: string | null;
                 declarationStatus?: string | null;
                 declarationType: string;
                 /** Format: int32 */
                 draftStatus: number;
+                /** @description The entry number customs gave (an `L` or `G` receipt), if any. */
+                entryId?: string | null;
                 /** Format: date-time */
                 estimatedPickupTime?: string | null;
                 /** Format: int32 */
                 goodsCount: number;
                 /** Format: uuid */
                 id: string;
+                /**
+                 * @description The current status was set by a staff member's complete or reject, not by a
+                 *     receipt. Reported only while the customs channel is configured (else `false`).
+                 */
+                movedByHand: boolean;
                 port?: string | null;
                 serviceType?: string | null;
                 /** Format: int32 */
@@ -8462,6 +8675,47 @@ export interface operations {
             503: components["responses"]["Unavailable"];
         };
     };
+    getCustomsHolds: {
+        parameters: {
+            query?: {
+                /**
+                 * @description A declaration whose message has had no receipt for this many hours counts as held
+                 *     (default 24, 1 to 720).
+                 */
+                silentHours?: number;
+                /**
+                 * @description How many declarations to list, oldest first (default 20, 1 to 200); the counts cover
+                 *     them all.
+                 */
+                limit?: number;
+            };
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description What customs holds. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CustomsHolds"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
     pushCustomsReceipts: {
         parameters: {
             query?: never;
@@ -8549,6 +8803,14 @@ export interface operations {
                 customerId?: string;
                 port?: string;
                 slic?: string;
+                /**
+                 * @description The newest customs receipt's code (`L G C T H M P R E Z Y Sp1`, any case), or `none`
+                 *     for declarations customs has not answered; another value answers 400 naming
+                 *     `customsReceipt`.
+                 */
+                customsReceipt?: string;
+                /** @description The entry number customs gave (exact, any case; at most 40 characters). */
+                entryId?: string;
                 /**
                  * @description First day (YYYYMMDD, Asia/Shanghai, inclusive) on the creation time.
                  * @example 20261122
@@ -8989,6 +9251,47 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    getDeclarationCustoms: {
+        parameters: {
+            query?: {
+                /**
+                 * @description Wait up to 2 s until the read models have applied the event at this `position` (from
+                 *     a command's answer). A value that is not a 64-bit integer answers 400 naming
+                 *     `minPosition`.
+                 */
+                minPosition?: number;
+            };
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path: {
+                /** @description The declaration's id (a malformed id answers 404). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The customs timeline. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CustomsTimeline"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -2,6 +2,7 @@
 // so typing does not refetch; reset clears the URL's filters.
 import { Select, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
+import { RECEIPT_FILTER_VALUES, receiptLabel } from '@/shared/customs/model/receipts';
 import { ListFilterBar } from '@/components/FilterBar/ListFilterBar';
 import { listFilterTexts } from '@/components/FilterBar/listFilterTexts';
 import { CustomerUsernameInput } from '@/shared/customers/components/CustomerPicker';
@@ -34,6 +35,8 @@ export function ListFilters({ filters, staff, onSearch, onReset }: ListFiltersPr
           status: statusForUrl(draft.status),
           username: staff ? draft.username.trim() : '',
           port: staff ? draft.port.trim() : '',
+          customsReceipt: draft.customsReceipt,
+          entryId: draft.entryId.trim(),
           fromDate: draft.fromDate,
           toDate: draft.toDate,
         })
@@ -52,6 +55,25 @@ export function ListFilters({ filters, staff, onSearch, onReset }: ListFiltersPr
               label: tg(`declarationStatus.${s}`),
             }))}
             w={170}
+          />
+          <Select
+            label={tg('customs.receiptFilter')}
+            value={draft.customsReceipt || null}
+            onChange={(v) => set('customsReceipt')(v ?? '')}
+            placeholder={tg('customs.receiptAll')}
+            clearable
+            data={RECEIPT_FILTER_VALUES.map((c) => ({
+              value: c,
+              label: c === 'none' ? receiptLabel(tg, c) : `${c} · ${receiptLabel(tg, c)}`,
+            }))}
+            w={170}
+          />
+          <TextInput
+            label={tg('customs.entryId')}
+            placeholder={tg('customs.entryIdPlaceholder')}
+            value={draft.entryId}
+            onChange={(e) => set('entryId')(e.currentTarget.value)}
+            w={190}
           />
           {staff && (
             <>

@@ -1,8 +1,19 @@
 // `…/all`: every declaration the person may see, of every type, newest first, beside the
 // per-class menus (a customer no longer needs three menu levels to reach one). Types are
-// shown with their names; each row links to its detail page.
+// shown with their names, the status with the newest customs receipt (filterable); each
+// row links to its detail page.
 import { useState } from 'react';
-import { Anchor, Badge, CloseButton, Group, Pagination, Stack, Table, Text } from '@mantine/core';
+import {
+  Anchor,
+  Badge,
+  CloseButton,
+  Group,
+  Pagination,
+  Select,
+  Stack,
+  Table,
+  Text,
+} from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { isCustomer } from '@/lib/roles';
@@ -11,7 +22,8 @@ import { formatDateTime } from '@/lib/dates';
 import { declarationDetailPath } from '@/lib/declarations';
 import { useDeclT } from '@/shared/declarations/i18n';
 import { useDeclarations } from '@/shared/declarations/api/getDeclarations';
-import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
+import { StatusWithReceipt } from '@/shared/declarations/components/StatusWithReceipt';
+import { RECEIPT_FILTER_VALUES, receiptLabel } from '@/shared/customs/model/receipts';
 import { PageLayout } from '@/components/PageLayout';
 
 const PAGE_SIZE = 20;
@@ -26,34 +38,57 @@ export default function AllDeclarationsPage() {
   const [search, setSearch] = useSearchParams();
   const raw = search.get('status');
   const status = raw !== null && /^\d+$/.test(raw) ? Number(raw) : undefined;
-  const query = useDeclarations({ pageNo: page, pageSize: PAGE_SIZE, status });
+  const [receipt, setReceipt] = useState<string | null>(null);
+  const query = useDeclarations({
+    pageNo: page,
+    pageSize: PAGE_SIZE,
+    status,
+    ...(receipt ? { customsReceipt: receipt } : {}),
+  });
   const rows = query.data?.records ?? [];
   const total = query.data?.total ?? 0;
 
   return (
     <PageLayout title={tg('route.allDeclarations')}>
       <Stack gap="sm">
-        <Group gap="xs">
-          {status !== undefined && (
-            <Badge
-              variant="light"
-              rightSection={
-                <CloseButton
-                  size="xs"
-                  aria-label={tg('common.clear')}
-                  onClick={() => {
-                    setPage(1);
-                    setSearch({});
-                  }}
-                />
-              }
-            >
-              {tg(`declarationStatus.${status}`)}
-            </Badge>
-          )}
-          <Text size="sm" c="dimmed">
-            {t('statusQuery.found', { count: total })}
-          </Text>
+        <Group justify="space-between" align="flex-end" wrap="wrap">
+          <Group gap="xs">
+            {status !== undefined && (
+              <Badge
+                variant="light"
+                rightSection={
+                  <CloseButton
+                    size="xs"
+                    aria-label={tg('common.clear')}
+                    onClick={() => {
+                      setPage(1);
+                      setSearch({});
+                    }}
+                  />
+                }
+              >
+                {tg(`declarationStatus.${status}`)}
+              </Badge>
+            )}
+            <Text size="sm" c="dimmed">
+              {t('statusQuery.found', { count: total })}
+            </Text>
+          </Group>
+          <Select
+            label={tg('customs.receiptFilter')}
+            placeholder={tg('customs.receiptAll')}
+            clearable
+            value={receipt}
+            onChange={(v) => {
+              setReceipt(v);
+              setPage(1);
+            }}
+            data={RECEIPT_FILTER_VALUES.map((c) => ({
+              value: c,
+              label: c === 'none' ? receiptLabel(tg, c) : `${c} · ${receiptLabel(tg, c)}`,
+            }))}
+            w={200}
+          />
         </Group>
         <Table.ScrollContainer minWidth={600}>
           <Table withTableBorder striped highlightOnHover aria-label={tg('route.allDeclarations')}>
@@ -78,7 +113,12 @@ export default function AllDeclarationsPage() {
                   </Table.Td>
                   <Table.Td>{tg(`declarationType.${r.declarationType}`)}</Table.Td>
                   <Table.Td>
-                    <StatusBadge status={r.status} />
+                    <StatusWithReceipt
+                      status={r.status}
+                      customsReceipt={r.customsReceipt}
+                      customsReceiptAt={r.customsReceiptAt}
+                      movedByHand={r.movedByHand}
+                    />
                   </Table.Td>
                   <Table.Td>{formatDateTime(r.updatedAt)}</Table.Td>
                 </Table.Tr>

@@ -43,6 +43,9 @@ import { HistoryTimeline } from '@/shared/declarations/components/HistoryTimelin
 import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
 import { useDeclarationActions } from '../components/useDeclarationActions';
 import { VersionConflictAlert } from '../components/VersionConflict';
+import { CustomsCard } from '../components/CustomsCard';
+import { useDeclarationCustoms } from '@/shared/customs/api/getDeclarationCustoms';
+import { ByHandMarker, ReceiptBadge } from '@/shared/customs/components/ReceiptBadge';
 
 export default function DeclarationDetailPage() {
   const meta = useRouteMeta();
@@ -83,6 +86,7 @@ function DeclarationDetail({
   const role = useSessionStore((s) => s.role);
   const query = useDeclaration(id);
   const history = useDeclarationHistory(id);
+  const customs = useDeclarationCustoms(id);
   const [conflict, setConflict] = useState(false);
   const [showEmpty, setShowEmpty] = useState(false);
 
@@ -124,7 +128,9 @@ function DeclarationDetail({
     setConflict(false);
     void client.invalidateQueries({ queryKey: declarationKeys.detail(d.id) });
     void client.invalidateQueries({ queryKey: declarationKeys.history(d.id) });
+    void client.invalidateQueries({ queryKey: ['declarations', 'customs', d.id] });
   };
+  const numbers = customs.data;
   const complete = d.draftStatus === true || d.draftStatus === 1;
 
   return (
@@ -136,18 +142,46 @@ function DeclarationDetail({
       badges={
         <>
           <StatusBadge status={d.status} size="lg" />
-          {d.declarationStatus && (
+          {d.declarationStatus && d.declarationStatus !== numbers?.customsReceipt && (
             <Badge variant="outline" color="gray" size="lg" style={{ textTransform: 'none' }}>
               {t(`receipt.${d.declarationStatus}`, { defaultValue: d.declarationStatus })}
             </Badge>
           )}
+          {numbers?.customsReceipt && (
+            <ReceiptBadge code={numbers.customsReceipt} at={numbers.customsReceiptAt} size="lg" />
+          )}
+          {numbers?.movedByHand && <ByHandMarker size="lg" />}
         </>
       }
       subtitle={
-        d.declarationType !== routeType && (
-          <Text size="xs" c="dimmed">
-            {tg(`declarationType.${d.declarationType}`)}
-          </Text>
+        (d.declarationType !== routeType || numbers?.entryId || numbers?.cusCiqNo) && (
+          <Group gap="md" wrap="wrap">
+            {d.declarationType !== routeType && (
+              <Text size="xs" c="dimmed">
+                {tg(`declarationType.${d.declarationType}`)}
+              </Text>
+            )}
+            {numbers?.entryId && (
+              <Text size="sm" data-testid="entry-id">
+                <Text span c="dimmed" size="sm">
+                  {tg('customs.entryId')}{' '}
+                </Text>
+                <Text span ff="monospace" size="sm">
+                  {numbers.entryId}
+                </Text>
+              </Text>
+            )}
+            {numbers?.cusCiqNo && (
+              <Text size="sm" data-testid="cus-ciq-no">
+                <Text span c="dimmed" size="sm">
+                  {tg('customs.cusCiqNo')}{' '}
+                </Text>
+                <Text span ff="monospace" size="sm">
+                  {numbers.cusCiqNo}
+                </Text>
+              </Text>
+            )}
+          </Group>
         )
       }
       actions={
@@ -277,6 +311,14 @@ function DeclarationDetail({
                 <HistoryTimeline entries={history.data ?? []} />
               )}
             </Card>
+            <CustomsCard
+              declarationId={d.id}
+              status={d.status}
+              staff={area === 'staff'}
+              timeline={customs.data}
+              loading={customs.isLoading}
+              error={customs.error}
+            />
           </Stack>
         </Grid.Col>
       </Grid>

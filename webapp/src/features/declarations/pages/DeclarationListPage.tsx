@@ -24,6 +24,7 @@ import type { DeclarationSummary } from '@/shared/declarations/model/types';
 import { RowActions } from '../components/ActionButtons';
 import { ListFilters } from '../components/ListFilters';
 import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
+import { ByHandMarker, ReceiptBadge } from '@/shared/customs/components/ReceiptBadge';
 import { useDeclarationActions } from '../components/useDeclarationActions';
 import { PageLayout } from '@/components/PageLayout';
 import { CustomerCell } from '@/components/CustomerCell';
@@ -95,24 +96,36 @@ export default function DeclarationListPage() {
           </Anchor>
         ),
       }),
+      col.accessor('entryId', {
+        header: tg('customs.entryId'),
+        cell: ({ getValue }) =>
+          getValue() ? (
+            <Text size="xs" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
+              {getValue()}
+            </Text>
+          ) : null,
+      }),
       col.accessor('status', {
         header: t('list.col.status'),
-        meta: { sortField: 'status', width: 150 },
+        meta: { sortField: 'status', width: 170 },
         cell: ({ row }) => (
-          <Group gap={4} wrap="nowrap" miw={130}>
+          <Group gap={4} wrap="wrap" miw={130}>
             <StatusBadge status={row.original.status} />
-            {row.original.declarationStatus && (
-              <Tooltip
-                label={`${t('list.col.declarationStatus')}: ${t(
-                  `receipt.${row.original.declarationStatus}`,
-                  { defaultValue: row.original.declarationStatus },
-                )}`}
-              >
-                <Badge variant="outline" size="sm" color="gray" px={6} style={{ flexShrink: 0 }}>
-                  {row.original.declarationStatus}
-                </Badge>
-              </Tooltip>
-            )}
+            <ReceiptBadge code={row.original.customsReceipt} at={row.original.customsReceiptAt} />
+            {row.original.movedByHand && <ByHandMarker />}
+            {row.original.declarationStatus &&
+              row.original.declarationStatus !== row.original.customsReceipt && (
+                <Tooltip
+                  label={`${t('list.col.declarationStatus')}: ${t(
+                    `receipt.${row.original.declarationStatus}`,
+                    { defaultValue: row.original.declarationStatus },
+                  )}`}
+                >
+                  <Badge variant="outline" size="sm" color="gray" px={6} style={{ flexShrink: 0 }}>
+                    {row.original.declarationStatus}
+                  </Badge>
+                </Tooltip>
+              )}
           </Group>
         ),
       }),

@@ -1,7 +1,8 @@
 // `/customers-status-query`: the status of many declarations at once, by tracking numbers
 // (comma or newline separated), with links to their detail pages. The numbers live in the
 // URL so a query can be reloaded or shared. Also `/find`, the header's search. Answers come
-// in the order asked (case, spaces and hyphens ignored), each with its milestones.
+// in the order asked (case, spaces and hyphens ignored), each with its milestones, the
+// newest customs receipt beside the status (filterable) and customs' entry number.
 import { useMemo, useState } from 'react';
 import {
   Alert,
@@ -10,6 +11,7 @@ import {
   Button,
   Card,
   Group,
+  Select,
   Stack,
   Table,
   Text,
@@ -25,7 +27,8 @@ import { useDeclarations } from '@/shared/declarations/api/getDeclarations';
 import { formatDateTime } from '@/lib/dates';
 import { normalizeTrackingNumbers } from '@/shared/declarations/model/listFilters';
 import { declarationDetailPath } from '@/lib/declarations';
-import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
+import { StatusWithReceipt } from '@/shared/declarations/components/StatusWithReceipt';
+import { RECEIPT_FILTER_VALUES, receiptLabel } from '@/shared/customs/model/receipts';
 import { PageLayout } from '@/components/PageLayout';
 import { compactTracking } from '@/lib/fieldRules';
 import { useDeclarationHistory } from '../api/getDeclarationHistory';
@@ -71,9 +74,15 @@ export default function StatusQueryPage() {
   const [text, setText] = useState(current.split(',').join('\n'));
   const [problem, setProblem] = useState<string | null>(null);
 
+  const receipt = search.get('customsReceipt') ?? '';
   const numbers = useMemo(() => (current ? current.split(',') : []), [current]);
   const query = useDeclarations(
-    { trackingNumber: current, pageNo: 1, pageSize: MAX_TRACKING_NUMBERS },
+    {
+      trackingNumber: current,
+      pageNo: 1,
+      pageSize: MAX_TRACKING_NUMBERS,
+      ...(receipt ? { customsReceipt: receipt } : {}),
+    },
     numbers.length > 0,
   );
   // In the order asked; a number matches whatever its case, spaces and hyphens.
@@ -86,7 +95,8 @@ export default function StatusQueryPage() {
     (a, b) => rank(a.trackingNumber) - rank(b.trackingNumber),
   );
   const found = new Set(rows.map((r) => compactTracking(r.trackingNumber ?? '')));
-  const missing = numbers.filter((n) => !found.has(compactTracking(n)));
+  // With a receipt filter, the others are found but filtered out, not missing.
+  const missing = receipt ? [] : numbers.filter((n) => !found.has(compactTracking(n)));
 
   const submit = () => {
     const list = normalizeTrackingNumbers(text);
@@ -94,7 +104,14 @@ export default function StatusQueryPage() {
     if (list.split(',').length > MAX_TRACKING_NUMBERS)
       return setProblem(t('statusQuery.tooMany', { max: MAX_TRACKING_NUMBERS }));
     setProblem(null);
-    setSearch({ trackingNumber: list });
+    setSearch(
+      receipt ? { trackingNumber: list, customsReceipt: receipt } : { trackingNumber: list },
+    );
+  };
+  const chooseReceipt = (value: string | null) => {
+    const next: Record<string, string> = current ? { trackingNumber: current } : {};
+    if (value) next.customsReceipt = value;
+    setSearch(next);
   };
 
   return (
@@ -123,7 +140,19 @@ export default function StatusQueryPage() {
               if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) submit();
             }}
           />
-          <Group>
+          <Group align="flex-end" wrap="wrap">
+            <Select
+              label={tg('customs.receiptFilter')}
+              placeholder={tg('customs.receiptAll')}
+              clearable
+              value={receipt || null}
+              onChange={chooseReceipt}
+              data={RECEIPT_FILTER_VALUES.map((c) => ({
+                value: c,
+                label: c === 'none' ? receiptLabel(tg, c) : `${c} · ${receiptLabel(tg, c)}`,
+              }))}
+              w={200}
+            />
             <Button type="submit" leftSection={<IconSearch size={16} />} loading={query.isFetching}>
               {t('statusQuery.search')}
             </Button>
@@ -150,6 +179,7 @@ export default function StatusQueryPage() {
                     <Table.Th>{t('list.col.declarationType')}</Table.Th>
                     <Table.Th>{t('list.col.status')}</Table.Th>
                     <Table.Th>{t('list.col.declarationStatus')}</Table.Th>
+                    <Table.Th>{tg('customs.entryId')}</Table.Th>
                     <Table.Th>{t('list.col.createdAt')}</Table.Th>
                     <Table.Th>{t('list.col.updatedAt')}</Table.Th>
                     <Table.Th>{t('milestone.title')}</Table.Th>
@@ -168,7 +198,13 @@ export default function StatusQueryPage() {
                       </Table.Td>
                       <Table.Td>{tg(`declarationType.${r.declarationType}`)}</Table.Td>
                       <Table.Td>
-                        <StatusBadge status={r.status} />
+                        <StatusWithReceipt
+                          status={r.status}
+                          customsReceipt={r.customsReceipt}
+                          customsReceiptAt={r.customsReceiptAt}
+                          movedByHand={r.movedByHand}
+                          minWidth={120}
+                        />
                       </Table.Td>
                       <Table.Td>
                         {r.declarationStatus && (
@@ -183,6 +219,11 @@ export default function StatusQueryPage() {
                             })}
                           </Badge>
                         )}
+                      </Table.Td>
+                      <Table.Td>
+                        <Text size="xs" ff="monospace">
+                          {r.entryId}
+                        </Text>
                       </Table.Td>
                       <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
                       <Table.Td>{formatDateTime(r.updatedAt)}</Table.Td>

@@ -38,6 +38,21 @@ const rows = [
   summary({}),
   summary({ id: 'id-2', trackingNumber: '1ZACME002', status: 2, version: 3 }),
   summary({ id: 'id-3', trackingNumber: '1ZACME003', status: 3, declarationStatus: 'P' }),
+  summary({
+    id: 'id-4',
+    trackingNumber: '1ZACME004',
+    status: 4,
+    customsReceipt: 'C',
+    customsReceiptAt: '2026-11-28T12:00:00+08:00',
+    entryId: '222420261000077777',
+  }),
+  summary({
+    id: 'id-5',
+    trackingNumber: '1ZACME005',
+    status: 10,
+    declarationStatus: 'E',
+    movedByHand: true,
+  }),
 ];
 
 const ok = (data: unknown) =>
@@ -184,6 +199,30 @@ describe('DeclarationListPage', () => {
 
     fireEvent.click(screen.getByRole('button', { name: '重置' }));
     await waitFor(() => expect(screen.getByTestId('search').textContent).toBe(''));
+  });
+
+  it('shows the newest customs receipt beside the status, the entry number and moves by hand', async () => {
+    renderList('OPERATOR');
+    await screen.findByText('1ZACME004');
+    const table = screen.getByRole('table');
+    expect(within(table).getByText('C · 查验')).toBeInTheDocument();
+    expect(within(table).getByText('222420261000077777')).toBeInTheDocument();
+    expect(within(table).getAllByText('手工')).toHaveLength(1);
+  });
+
+  it('filters by the customs receipt and the entry number through the URL', async () => {
+    renderList('CUSTOMER', '/list?customsReceipt=C');
+    await screen.findByText('1ZACME001');
+    expect(listCalls()[0].searchParams.get('customsReceipt')).toBe('C');
+    fireEvent.change(screen.getByLabelText('报关单号'), {
+      target: { value: ' 222420261000077777 ' },
+    });
+    fireEvent.click(screen.getByRole('button', { name: '查询' }));
+    await waitFor(() => {
+      const last = listCalls().at(-1)!.searchParams;
+      expect(last.get('entryId')).toBe('222420261000077777');
+      expect(last.get('customsReceipt')).toBe('C');
+    });
   });
 
   it('sends a move with If-Match after confirming it', async () => {

@@ -1,14 +1,15 @@
 import { Stack } from '@mantine/core';
 import { Permission } from '@/components/Permission';
 import { WaitingOnCustomersCard } from '@/shared/clearance-exceptions/components/WaitingOnCustomersCard';
+import { CustomsHoldsCard } from '@/shared/customs/components/CustomsHoldsCard';
 import { WelcomeDashboard } from '@/features/welcome/components/WelcomeDashboard';
 import { NeedsActionCard } from '@/features/welcome/components/NeedsActionCard';
 import { usePermission } from '@/lib/permissions';
 
 /**
  * /admin-welcome: what needs staff's action first (exceptions to review and overdue,
- * declarations to review, held, returned by customs), then the counts, and the exceptions
- * waiting on customers.
+ * declarations to review, held, returned by customs), then the counts, what customs holds,
+ * and the exceptions waiting on customers.
  */
 export default function AdminWelcomePage() {
   const exceptions = usePermission('clearance:management');
@@ -18,6 +19,9 @@ export default function AdminWelcomePage() {
         area="staff"
         lead={<NeedsActionCard area="staff" exceptions={exceptions} />}
       />
+      <Permission code="declarations:management">
+        <CustomsHoldsCard />
+      </Permission>
       <Permission code="clearance:management">
         <WaitingOnCustomersCard />
       </Permission>

@@ -8,6 +8,8 @@ export const LIST_FILTER_KEYS = [
   'status',
   'username',
   'port',
+  'customsReceipt',
+  'entryId',
   'fromDate',
   'toDate',
 ] as const;

@@ -200,6 +200,13 @@ export interface DeclarationSummary {
   consigneeName: string | null;
   createdAt: string;
   updatedAt: string;
+  /** Customs' entry number (an L or G receipt). */
+  entryId?: string | null;
+  /** The newest customs receipt's code and customs' notice time. */
+  customsReceipt?: string | null;
+  customsReceiptAt?: string | null;
+  /** The status was set by hand while the customs channel is on. */
+  movedByHand?: boolean;
 }
 
 export interface FieldChange {
