@@ -58,6 +58,7 @@ fn events(id: Uuid) -> Vec<E> {
             size: 10,
             sha256: "ab".repeat(32),
             uploaded_by: Uuid::from_u128(12),
+            requested: Some("commercialInvoice".into()),
         }),
         E::Responded(Responded {
             from: 3,
@@ -67,6 +68,7 @@ fn events(id: Uuid) -> Vec<E> {
             responded_by: Uuid::from_u128(12),
             note: Some("attached".into()),
             via_link: None,
+            missing: vec![],
         }),
         E::Rejected(Moved {
             from: 4,

@@ -76,6 +76,7 @@ fn events(id: Uuid) -> Vec<E> {
             responded_by: Uuid::from_u128(12),
             note: None,
             via_link: None,
+            missing: vec![],
         }),
         E::Rejected(Moved {
             from: 4,

@@ -593,6 +593,7 @@ mod tests {
             notice_count: 1,
             documents: sqlx::types::Json(serde_json::json!([])),
             last_reason: None,
+            missing_documents: sqlx::types::Json(serde_json::json!([])),
             created_at: t,
             created_by: None,
             updated_at: t,
