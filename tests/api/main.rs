@@ -5,6 +5,7 @@ mod account_transfer;
 mod activity_masking;
 mod admin_audit;
 mod ai_draft;
+mod allowance;
 mod audit_export;
 mod auth;
 mod authz;
