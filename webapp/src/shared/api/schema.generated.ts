@@ -4037,6 +4037,7 @@ export interface components {
         };
         /** @description What `validate` answers: the problems (empty: the form may be submitted) and the class. */
         FormCheck: {
+            allowance?: null | components["schemas"]["Use"];
             class: components["schemas"]["ClassCheck"];
             /**
              * @description `OB` ... `ID`, as resolved from `declarationType` (and `shipmentType`).
@@ -6002,6 +6003,31 @@ export interface components {
             total?: number | null;
             /** @description Declaration type code. */
             type: string;
+        };
+        /** @description "Used / remaining this year" of the buyer on the form. */
+        Use: {
+            /**
+             * Format: double
+             * @description The year's limit (`crossBorderPerYear`), CNY.
+             */
+            limitCny: number;
+            /**
+             * Format: double
+             * @description `limitCny - usedCny` (never below 0).
+             */
+            remainingCny: number;
+            /**
+             * Format: double
+             * @description What this declaration would use (its CIF value), CNY.
+             */
+            thisCny: number;
+            /**
+             * Format: double
+             * @description What the buyer's declared cross-border orders of the year used, CNY.
+             */
+            usedCny: number;
+            /** Format: int32 */
+            year: number;
         };
         /**
          * @description One changed field, from one value to another (any JSON value; `null` when absent).
