@@ -175,6 +175,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
     let query_state = query::QueryState {
         pool: read_pool,
         auth,
+        tax_difference_share: config.tax_difference_share,
     };
     let web = WebApp::new(config.web_dir.clone());
     web.log_availability();

@@ -18,6 +18,7 @@ pub mod customs_outbox;
 mod declaration_feed;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod declaration_taxes;
 mod erasure;
 pub mod exception_outbox;
 pub mod master_data_directory;
@@ -123,6 +124,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         customs_outbox::projection(),
         contact_books::projection(),
         audit_chain::projection(),
+        declaration_taxes::projection(),
     ]
 }
 

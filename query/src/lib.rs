@@ -16,6 +16,7 @@ pub mod declaration_counts;
 pub mod declaration_detail;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod declaration_taxes;
 pub mod hs_suggestions;
 pub mod master_data_directory;
 pub mod paged;
@@ -31,6 +32,9 @@ pub mod wait;
 pub struct QueryState {
     pub pool: PgPool,
     pub auth: Auth,
+    /// The share of the assessed total above which the estimate is flagged
+    /// (`CLEARWAY_TAX_DIFFERENCE_SHARE`, docs/taxes.md).
+    pub tax_difference_share: f64,
 }
 
 impl FromRef<QueryState> for Auth {
@@ -61,6 +65,7 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(declaration_activity::routes(guards))
         .merge(declaration_detail::routes(guards))
         .merge(declaration_history::routes(guards))
+        .merge(declaration_taxes::routes(guards))
         .merge(declaration_counts::routes(guards))
         .merge(reference_rows::routes())
         .merge(reports::declaration_export::routes(guards))

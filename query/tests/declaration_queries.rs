@@ -44,6 +44,7 @@ fn app(pool: &PgPool) -> Router {
         .with_state(QueryState {
             pool: pool.clone(),
             auth,
+            tax_difference_share: query::declaration_taxes::DEFAULT_DIFFERENCE_SHARE,
         })
         .layer(axum::middleware::from_fn(api::context::request_context))
 }

@@ -116,6 +116,7 @@ pub const ROWS: &[Row] = &[
     Row { method: "GET", route: "/api/v1/declarations/activity", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/declarations/{id}", call: "/api/v1/declarations/{decl}", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/declarations/{id}/history", call: "/api/v1/declarations/{decl}/history", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/declarations/{id}/taxes", call: "/api/v1/declarations/{decl}/taxes", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/declarations", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     // The wizard's check: stores nothing; staff name the customer (400 without one is past authorization).
     Row { method: "POST", route: "/api/v1/declarations/validate", call: "", needs: DECL, body: || json!({"declarationType": "OC", "trackingNumber": "1ZMATRIX01P0000004", "customerId": clearway::seed::customer_id("acme")}), expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },

@@ -6,6 +6,7 @@ mod activity_masking;
 mod admin_audit;
 mod ai_draft;
 mod allowance;
+mod assessed_tax;
 mod audit_export;
 mod auth;
 mod authz;

@@ -50,6 +50,9 @@ const en: DeclarationMessages = {
       estimatedPickupTime: 'Est. pickup',
       goods: 'Lines',
       totalValue: 'Total value',
+      tax: 'Tax (est. / assessed)',
+      taxEstimated: 'Estimated at submit',
+      taxAssessed: 'Assessed by customs',
       consignee: 'Recipient',
       createdAt: 'Created (UTC+8)',
       updatedAt: 'Updated (UTC+8)',
@@ -150,6 +153,18 @@ const en: DeclarationMessages = {
     empty: '(empty)',
     emptyGroup: 'Nothing filled in this section',
     showEmpty: 'Show empty fields',
+  },
+  taxes: {
+    title: 'Duties and taxes: estimate and assessment (CNY)',
+    estimated: 'Estimated',
+    assessed: 'Assessed by customs',
+    total: 'Total',
+    kind: { duty: 'Duty', consumptionTax: 'Consumption tax', vat: 'Import VAT', other: 'Other' },
+    notSubmitted: 'No estimate yet: it is recorded when the declaration is submitted',
+    notAssessed: 'Customs has not assessed taxes yet (no T receipt)',
+    flagged:
+      'Assessed differs from the estimate by {{difference}} ({{share}}), more than {{limit}}',
+    within: 'Difference {{difference}}, within {{limit}}',
   },
   history: {
     by: '{{name}} ({{role}})',

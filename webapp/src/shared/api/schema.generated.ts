@@ -1492,6 +1492,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/declarations/{id}/taxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The estimate beside what customs assessed
+         * @description The estimate recorded when the declaration was submitted (null before) and the taxes of
+         *     its latest `T` receipt (empty until one is recorded), per tax and in total; `flagged`
+         *     when they differ by more than the configured share of the assessed total. A declaration
+         *     the caller may not see answers 404, like a missing one. Staff need
+         *     `declarations:management` (403 without it).
+         */
+        get: operations["declarationTaxes"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/declarations/{id}/withdraw": {
         parameters: {
             query?: never;
@@ -3587,6 +3611,11 @@ export interface components {
          *     Asia/Shanghai offset.
          */
         DeclarationSummary: {
+            /**
+             * Format: double
+             * @description The total customs assessed (its latest `T` receipt), CNY.
+             */
+            assessedTax?: number | null;
             companyName?: string | null;
             consigneeName?: string | null;
             /** Format: date-time */
@@ -3600,6 +3629,11 @@ export interface components {
             draftStatus: number;
             /** Format: date-time */
             estimatedPickupTime?: string | null;
+            /**
+             * Format: double
+             * @description The levied total of the tax estimate recorded at submit, CNY (docs/taxes.md).
+             */
+            estimatedTax?: number | null;
             /** Format: int32 */
             goodsCount: number;
             /** Format: uuid */
@@ -3622,6 +3656,45 @@ export interface components {
             username: string;
             /** Format: int64 */
             version: number;
+        };
+        /** @description The estimate beside the assessment. */
+        DeclarationTaxes: {
+            /**
+             * Format: date-time
+             * @description The `T` receipt's notice date (Asia/Shanghai), when there is one.
+             */
+            assessedAt?: string | null;
+            /**
+             * Format: double
+             * @description The sum of the assessed taxes; null until a `T` receipt is recorded.
+             */
+            assessedTotal?: number | null;
+            /**
+             * Format: double
+             * @description `assessedTotal - estimatedTotal`, when both are known.
+             */
+            difference?: number | null;
+            /**
+             * Format: double
+             * @description `|difference|` over the assessed total (1 when customs assessed 0 and the estimate is
+             *     not 0).
+             */
+            differenceShare?: number | null;
+            /**
+             * @description The estimate as the submit recorded it (`Estimate` of the validate answer), or null
+             *     before a submit.
+             */
+            estimate?: Record<string, never> | null;
+            /** Format: double */
+            estimatedTotal?: number | null;
+            /**
+             * Format: double
+             * @description The configured share (`CLEARWAY_TAX_DIFFERENCE_SHARE`).
+             */
+            flagShare: number;
+            /** @description `differenceShare > flagShare`. */
+            flagged: boolean;
+            taxes: components["schemas"]["TaxComparison"][];
         };
         /** @description One delivery of the last notice that did not reach its recipient. */
         DeliveryProblem: {
@@ -4960,6 +5033,11 @@ export interface components {
         /** @description A page of a list: its rows and how many rows the whole list has. */
         Page_DeclarationSummary: {
             records: {
+                /**
+                 * Format: double
+                 * @description The total customs assessed (its latest `T` receipt), CNY.
+                 */
+                assessedTax?: number | null;
                 companyName?: string | null;
                 consigneeName?: string | null;
                 /** Format: date-time */
@@ -4973,6 +5051,11 @@ export interface components {
                 draftStatus: number;
                 /** Format: date-time */
                 estimatedPickupTime?: string | null;
+                /**
+                 * Format: double
+                 * @description The levied total of the tax estimate recorded at submit, CNY (docs/taxes.md).
+                 */
+                estimatedTax?: number | null;
                 /** Format: int32 */
                 goodsCount: number;
                 /** Format: uuid */
@@ -5815,6 +5898,23 @@ export interface components {
             nameEn: string;
             /** @description Chinese: the statistical name (eight digits only). */
             nameZh?: string | null;
+        };
+        /** @description One tax, estimated and assessed (CNY). */
+        TaxComparison: {
+            /**
+             * Format: double
+             * @description As customs wrote it, when it is a number.
+             */
+            assessed?: number | null;
+            /** @description The code customs used, when it assessed this tax. */
+            code?: string | null;
+            /** Format: double */
+            estimated?: number | null;
+            /**
+             * @description `duty` (customs code `A`), `consumptionTax` (`Y`), `vat` (`L`), or `other` for a code
+             *     the estimate has no figure for.
+             */
+            tax: string;
         };
         /** @description One tax of one line: its rate as applied, the base it was applied to, the amount. */
         TaxItem: {
@@ -9399,6 +9499,43 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declarationTaxes: {
+        parameters: {
+            query?: {
+                /** @description Wait up to 2 s until the read models have applied the event at this `position`. */
+                minPosition?: number;
+            };
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path: {
+                /** @description The declaration's id (a malformed id answers 404). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The estimate and the assessment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["DeclarationTaxes"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -200,6 +200,10 @@ export interface DeclarationSummary {
   consigneeName: string | null;
   createdAt: string;
   updatedAt: string;
+  /** The levied total of the tax estimate recorded at submit (CNY). */
+  estimatedTax?: number | null;
+  /** What customs assessed (its T receipt), CNY. */
+  assessedTax?: number | null;
 }
 
 export interface FieldChange {
