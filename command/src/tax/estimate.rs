@@ -413,7 +413,7 @@ pub fn estimate(ty: TypeCode, d: &DeclarationData, r: &ReferenceData, on: NaiveD
 }
 
 /// Notes that tell something without making the estimate incomplete.
-const INFORMATIONAL: &[&str] = &["limit", "agreement_rate"];
+const INFORMATIONAL: &[&str] = &["limit", "agreement_rate", "included_in_price"];
 
 /// The agreement rate of the line's origin country, where the tariff has one: shown, not
 /// applied (no certificate of origin is recorded on a declaration).
@@ -497,7 +497,19 @@ fn cif(
             format!("{field}: the estimate reads a total (3) or a rate (1) only"),
         )
     };
-    let freight = match fee_cny(
+    let terms = Terms::of(r, d, on);
+    let included = |field: &str, what_zh: &str, what_en: &str| {
+        note(
+            "included_in_price",
+            Some(field.to_string()),
+            format!("成交方式 {} 的价格已含{what_zh}，不再另加", terms.name),
+            format!(
+                "the {} price includes {what_en}: not added again",
+                terms.name
+            ),
+        )
+    };
+    let declared_freight = fee_cny(
         r,
         d,
         &d.transpotation_fee_type,
@@ -505,24 +517,41 @@ fn cif(
         &d.transpotation_fee_unit,
         goods,
         on,
-    ) {
-        Ok(Some(v)) => Some(v),
-        Ok(None) => {
-            notes.push(note(
-                "freight_missing",
-                Some("transpotationFeeValue".into()),
-                "未申报运费：若成交价为 FOB，完税价格还应加运费，估算偏低".into(),
-                "no freight declared: under FOB the dutiable value also includes freight, so the estimate is short".into(),
-            ));
-            None
+    );
+    let freight = if terms.freight_included {
+        if !matches!(declared_freight, Ok(None)) {
+            notes.push(included("transpotationFeeValue", "运费", "freight"));
         }
-        Err(()) => {
-            notes.push(unreadable("transpotationFeeType"));
-            None
+        None
+    } else {
+        match declared_freight {
+            Ok(Some(v)) => Some(v),
+            Ok(None) => {
+                notes.push(if terms.known {
+                    note(
+                        "freight_missing",
+                        Some("transpotationFeeValue".into()),
+                        format!("成交方式 {} 的价格不含运费，未申报运费：估算不完整（不推测运费）", terms.name),
+                        format!("the {} price does not include freight and none is declared: the estimate is incomplete (freight is not guessed)", terms.name),
+                    )
+                } else {
+                    note(
+                        "freight_missing",
+                        Some("transpotationFeeValue".into()),
+                        "未申报运费，也未填成交方式：若为 FOB，完税价格还应加运费，估算偏低".into(),
+                        "no freight and no trade terms declared: under FOB the dutiable value also includes freight, so the estimate is short".into(),
+                    )
+                });
+                None
+            }
+            Err(()) => {
+                notes.push(unreadable("transpotationFeeType"));
+                None
+            }
         }
     };
     let base = goods + freight.unwrap_or_default();
-    let insurance = match fee_cny(
+    let declared_insurance = fee_cny(
         r,
         d,
         &d.insurance_fee_type,
@@ -530,22 +559,58 @@ fn cif(
         &d.insurance_fee_unit,
         base,
         on,
-    ) {
-        Ok(Some(v)) => Some(v),
-        Ok(None) => match f.insurance_share {
-            // Customs' rule for insurance not declared: a share of goods plus freight.
-            Some(share) => base.checked_mul(share),
-            None => {
-                notes.push(figure_missing("insuranceShare"));
+    );
+    let insurance = if terms.insurance_included {
+        if !matches!(declared_insurance, Ok(None)) {
+            notes.push(included("insuranceFeeValue", "保费", "insurance"));
+        }
+        None
+    } else {
+        match declared_insurance {
+            Ok(Some(v)) => Some(v),
+            Ok(None) => match f.insurance_share {
+                // Customs' rule for insurance not declared (FOB, C&F and prices that do
+                // not include it): a share of goods plus freight.
+                Some(share) => base.checked_mul(share),
+                None => {
+                    notes.push(figure_missing("insuranceShare"));
+                    None
+                }
+            },
+            Err(()) => {
+                notes.push(unreadable("insuranceFeeType"));
                 None
             }
-        },
-        Err(()) => {
-            notes.push(unreadable("insuranceFeeType"));
-            None
         }
     };
     (freight, insurance)
+}
+
+/// What the form's trade terms (`tradeTerms`, table `trade-terms`) say the price includes.
+/// No terms, or terms the table does not name as CIF, C&F (CFR), C&I, FOB or EXW: neither,
+/// as before the field existed.
+struct Terms {
+    name: String,
+    known: bool,
+    freight_included: bool,
+    insurance_included: bool,
+}
+
+impl Terms {
+    fn of(r: &ReferenceData, d: &DeclarationData, on: NaiveDate) -> Self {
+        let name = present(&d.trade_terms)
+            .and_then(|c| r.row("trade-terms", c, on))
+            .and_then(|row| crate::reference::cell(row, "name"))
+            .map(|n| n.trim().to_uppercase())
+            .unwrap_or_default();
+        let n = name.as_str();
+        Self {
+            known: matches!(n, "CIF" | "C&F" | "CFR" | "C&I" | "FOB" | "EXW"),
+            freight_included: matches!(n, "CIF" | "C&F" | "CFR"),
+            insurance_included: matches!(n, "CIF" | "C&I"),
+            name,
+        }
+    }
 }
 
 /// The quantity of a line in `unit` (a unit's Chinese name): the legal quantities or the

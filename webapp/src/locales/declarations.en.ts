@@ -264,6 +264,7 @@ const en: DeclarationMessages = {
     distinatePort: 'Port of destination',
     despPort: 'Port of departure',
     tradeMode: 'Trade mode',
+    tradeTerms: 'Trade terms (CIF, FOB ...)',
     transpotationFeeType: 'Freight mark',
     transpotationFeeValue: 'Freight',
     transpotationFeeUnit: 'Freight currency',

@@ -260,6 +260,7 @@ const zh = {
     distinatePort: '指运港',
     despPort: '启运港',
     tradeMode: '贸易方式',
+    tradeTerms: '成交方式',
     transpotationFeeType: '运费标记',
     transpotationFeeValue: '运费',
     transpotationFeeUnit: '运费币制',

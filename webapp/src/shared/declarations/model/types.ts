@@ -42,6 +42,7 @@ export const TEXT_FIELDS = [
   'distinatePort',
   'despPort',
   'tradeMode',
+  'tradeTerms',
   'transpotationFeeType',
   'transpotationFeeUnit',
   'insuranceFeeType',
