@@ -3360,6 +3360,8 @@ export interface components {
             tradeCountryCode?: string | null;
             /** @description 贸易方式 trade mode (table `supervision-modes`). */
             tradeMode?: string | null;
+            /** @description 成交方式 trade terms (table `trade-terms`: 1 CIF, 2 C&F, 3 FOB, 4 C&I, 7 EXW ...). */
+            tradeTerms?: string | null;
             /** @description 运输方式 transport mode (table `transport-modes`). */
             trafficMode?: string | null;
             /** @description 运输工具名称 conveyance. */
@@ -3591,6 +3593,8 @@ export interface components {
             tradeCountryCode?: string | null;
             /** @description 贸易方式 trade mode (table `supervision-modes`). */
             tradeMode?: string | null;
+            /** @description 成交方式 trade terms (table `trade-terms`: 1 CIF, 2 C&F, 3 FOB, 4 C&I, 7 EXW ...). */
+            tradeTerms?: string | null;
             /** @description 运输方式 transport mode (table `transport-modes`). */
             trafficMode?: string | null;
             /** @description 运输工具名称 conveyance. */
