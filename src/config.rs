@@ -560,6 +560,14 @@ impl Config {
     }
 }
 
+/// A share between 0 and 1.
+fn difference_share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is no share between 0 and 1 (e.g. 0.05)")),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -604,13 +612,5 @@ mod tests {
         assert_eq!(identity.trusted_proxies(), 1);
         identity.trusted_proxies = 2;
         assert_eq!(identity.trusted_proxies(), 2);
-    }
-}
-
-/// A share between 0 and 1.
-fn difference_share(s: &str) -> Result<f64, String> {
-    match s.trim().parse::<f64>() {
-        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
-        _ => Err(format!("{s:?} is no share between 0 and 1 (e.g. 0.05)")),
     }
 }
