@@ -50,6 +50,7 @@ mod permission_codes;
 mod ports;
 mod projections;
 mod read_your_writes;
+mod reference_import;
 mod replay;
 mod roles;
 mod safe_defaults;

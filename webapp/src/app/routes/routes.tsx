@@ -58,6 +58,7 @@ const Roles = lazy(() => import('@/features/platform/pages/RolesPage'));
 const Ports = lazy(() => import('@/features/platform/pages/PortsPage'));
 const Audit = lazy(() => import('@/features/platform/pages/AuditPage'));
 const Erasure = lazy(() => import('@/features/personal-data/pages/ErasurePage'));
+const ReferenceImport = lazy(() => import('@/features/reference-import/pages/ReferenceImportPage'));
 const CustomerList = lazy(() => import('@/features/customers/pages/CustomerListPage'));
 const CustomerDetail = lazy(() => import('@/features/customers/pages/CustomerDetailPage'));
 const ExceptionList = lazy(() => import('@/features/clearance-exceptions/pages/ExceptionListPage'));
@@ -554,6 +555,12 @@ export const staffRoutes: AppRoute[] = [
         name: 'platform-personal-data',
         meta: { title: 'personalData.route', permissionTag: 'personal-data:erase' },
         component: Erasure,
+      },
+      {
+        path: 'reference-import',
+        name: 'platform-reference-import',
+        meta: { title: 'platform.referenceImport.route', roles: ['ADMIN'] },
+        component: ReferenceImport,
       },
       {
         path: 'add',

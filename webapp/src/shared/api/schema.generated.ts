@@ -294,6 +294,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/reference/{table}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a new edition of a reference table
+         * @description Multipart: `file` (CSV, at most 32 MiB), `effectiveFrom` (the day it takes effect) and
+         *     `confirm`. Without `confirm=true` nothing is stored: the answer says how many rows were
+         *     read, the columns, the first rows and what cannot be read (line and column named, e.g. a
+         *     tariff rate). With it, a file that reads cleanly is appended as the table's version in
+         *     force from `effectiveFrom` (as `clearway import-reference TABLE FILE --from DATE`); one
+         *     that does not is refused 400 naming `file`. ADMIN and SUPER_ADMIN only.
+         */
+        post: operations["importReferenceTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ai-drafts": {
         parameters: {
             query?: never;
@@ -4356,6 +4381,47 @@ export interface components {
             source: components["schemas"]["HsSource"];
             tariffLine?: null | components["schemas"]["TariffLineRef"];
         };
+        /** @description The multipart form. */
+        ImportForm: {
+            /** @description `true`: import it; anything else: only read it. */
+            confirm?: string | null;
+            /** @description The day the edition takes effect (`YYYY-MM-DD` or `YYYYMMDD`). */
+            effective_from: string;
+            /**
+             * Format: binary
+             * @description The table as CSV (UTF-8, a header row with `code` first).
+             */
+            file: string;
+        };
+        /** @description The file as read (and, confirmed, as imported). */
+        ImportPreview: {
+            columns: string[];
+            contentHash?: string | null;
+            /** @description `YYYY-MM-DD`. */
+            effectiveFrom: string;
+            imported?: null | components["schemas"]["Imported"];
+            /** @description Empty: the file can be imported. */
+            problems: components["schemas"]["ImportProblem"][];
+            /** @description Data rows read (0 when the file cannot be read). */
+            rows: number;
+            /** @description The first rows as read. */
+            sample: Record<string, never>[];
+            table: string;
+        };
+        /** @description What cannot be read, where. */
+        ImportProblem: {
+            /** @description The column, when the problem has one. */
+            column?: string | null;
+            /** @description The CSV line (1 is the header), when the problem has one. */
+            line?: number | null;
+            message: string;
+        };
+        Imported: {
+            /** Format: int64 */
+            position: number;
+            /** Format: int64 */
+            version: number;
+        };
         LineEstimate: {
             /** @description The personal-articles category (1, 2, 3) when known. */
             category?: string | null;
@@ -6976,6 +7042,46 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importReferenceTable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path: {
+                /** @description A reference table, e.g. `tariff`, `tax-rules`, `exchange-rates`. */
+                table: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportForm"];
+            };
+        };
+        responses: {
+            /** @description The file as read, and imported when confirmed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ImportPreview"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
