@@ -482,6 +482,12 @@ fn form_fields() -> Vec<(&'static str, S)> {
             text("贸易方式 trade mode (table `supervision-modes`)."),
         ),
         (
+            "originCertificate",
+            text(
+                "原产地证书编号 certificate of origin: the estimate applies agreement rates with it.",
+            ),
+        ),
+        (
             "tradeTerms",
             text(
                 "成交方式 trade terms (table `trade-terms`: 1 CIF, 2 C&F, 3 FOB, 4 C&I, 7 EXW ...).",

@@ -240,6 +240,9 @@ fn fee_cny(
 pub fn estimate(ty: TypeCode, d: &DeclarationData, r: &ReferenceData, on: NaiveDate) -> Estimate {
     let f = Figures::on(r, on);
     let mut regime = regime(ty, d, &f);
+    // A certificate of origin recorded on the declaration: the origin's agreement rate
+    // applies where it is lower (else the estimate uses the MFN or provisional rate).
+    let certified = present(&d.origin_certificate).is_some();
     let mut notes = Vec::new();
     let mut lines: Vec<LineEstimate> = Vec::new();
     let mut values: Vec<Option<Decimal>> = Vec::new();
@@ -327,7 +330,7 @@ pub fn estimate(ty: TypeCode, d: &DeclarationData, r: &ReferenceData, on: NaiveD
     match regime {
         Regime::General | Regime::CrossBorder => {
             for (line, g) in lines.iter_mut().zip(&d.declaration_goods_info) {
-                import_line(r, &f, regime, line, g, on);
+                import_line(r, &f, certified, regime, line, g, on);
             }
             let sum = |pick: fn(&LineEstimate) -> Option<&TaxItem>| {
                 lines
@@ -412,8 +415,65 @@ pub fn estimate(ty: TypeCode, d: &DeclarationData, r: &ReferenceData, on: NaiveD
     out
 }
 
+/// With a certificate of origin recorded: the line's duty at the agreement rate of its
+/// origin country where the tariff has one (a plain percentage) and it is lower than the
+/// duty at the MFN or provisional rate; else the agreement rate is only shown.
+fn agreement_applied(
+    r: &ReferenceData,
+    line: &mut LineEstimate,
+    g: &GoodsLine,
+    t: &crate::reference::TariffLine<'_>,
+    on: NaiveDate,
+    value: Decimal,
+    duty: &mut TaxItem,
+) {
+    let Some(country) = present(&g.origin_country)
+        .and_then(|c| r.row("countries", c, on))
+        .and_then(|row| crate::reference::cell(row, "name"))
+    else {
+        return;
+    };
+    let Some(percent) = t
+        .agreements()
+        .into_iter()
+        .find(|a| a.partner == country)
+        .and_then(|a| a.percent)
+    else {
+        return;
+    };
+    let amount = fen(value * pct(percent));
+    if amount >= duty.amount {
+        agreement_note(r, line, g, t, on);
+        return;
+    }
+    line.notes.push(note(
+        "agreement_rate_applied",
+        Some(format!("declarationGoodsInfo[{}].originCountry", line.index)),
+        format!(
+            "原产于{country}，已录原产地证书：按协定税率 {}% 计征关税（最惠国 {}）",
+            percent.normalize(),
+            duty.rate
+        ),
+        format!(
+            "origin {country} with a certificate of origin recorded: duty at the agreement rate {}% (MFN: {})",
+            percent.normalize(),
+            duty.rate
+        ),
+    ));
+    *duty = TaxItem {
+        rate: format!("{}% (agreementRates: {country})", percent.normalize()),
+        basis: fen(value),
+        amount,
+    };
+}
+
 /// Notes that tell something without making the estimate incomplete.
-const INFORMATIONAL: &[&str] = &["limit", "agreement_rate", "included_in_price"];
+const INFORMATIONAL: &[&str] = &[
+    "limit",
+    "agreement_rate",
+    "agreement_rate_applied",
+    "included_in_price",
+];
 
 /// The agreement rate of the line's origin country, where the tariff has one: shown, not
 /// applied (no certificate of origin is recorded on a declaration).
@@ -699,6 +759,7 @@ fn missing(line: &mut LineEstimate, column: &str, what: &str) {
 fn import_line(
     r: &ReferenceData,
     f: &Figures,
+    certified: bool,
     regime: Regime,
     line: &mut LineEstimate,
     g: &GoodsLine,
@@ -749,8 +810,12 @@ fn import_line(
             }
         }
     };
-    let Some(duty) = duty else { return };
-    agreement_note(r, line, g, &t, on);
+    let Some(mut duty) = duty else { return };
+    if regime == Regime::General && certified {
+        agreement_applied(r, line, g, &t, on, value, &mut duty);
+    } else {
+        agreement_note(r, line, g, &t, on);
+    }
     let duty_amount = duty.amount;
     line.duty = Some(duty);
     // Consumption tax: (value + duty + specific) / (1 - rate) x rate + specific.

@@ -490,3 +490,37 @@ fn cif_flags_nothing_and_adds_nothing() {
         e.notes
     );
 }
+
+#[test]
+fn a_certificate_of_origin_applies_the_agreement_rate_where_lower() {
+    // 0101290090 非改良种用其他马: MFN 10%, Korea (韩国) 0 by agreement; CIF 10000.
+    let mut line = goods("0101290090", "1", "10000", "CNY");
+    line.origin_country = s("KOR");
+    let mut data = DeclarationData {
+        declaration_goods_info: vec![line],
+        transpotation_fee_type: s("3"),
+        transpotation_fee_value: Some(d("0")),
+        insurance_fee_type: s("3"),
+        insurance_fee_value: Some(d("0")),
+        origin_certificate: s("K123-2026-000045"),
+        ..Default::default()
+    };
+    let e = estimate(ty("ID"), &data, seeded(), ON());
+    // Duty at the agreement rate 0%: 0.00 (MFN would be 1000.00); VAT 9% x 10000 = 900.00.
+    assert_eq!(e.duty, d("0"));
+    assert_eq!(e.vat, d("900.00"));
+    let l = &e.lines[0];
+    assert!(
+        l.duty
+            .as_ref()
+            .is_some_and(|t| t.rate.contains("agreementRates: 韩国")),
+        "{:?}",
+        l.duty
+    );
+    assert!(l.notes.iter().any(|n| n.code == "agreement_rate_applied"));
+    assert!(e.complete, "{:?}", e.notes);
+    // An origin without an agreement: MFN, certificate or not.
+    data.declaration_goods_info[0].origin_country = s("USA");
+    let e = estimate(ty("ID"), &data, seeded(), ON());
+    assert_eq!(e.duty, d("1000.00"));
+}

@@ -265,6 +265,7 @@ const en: DeclarationMessages = {
     despPort: 'Port of departure',
     tradeMode: 'Trade mode',
     tradeTerms: 'Trade terms (CIF, FOB ...)',
+    originCertificate: 'Certificate of origin No.',
     transpotationFeeType: 'Freight mark',
     transpotationFeeValue: 'Freight',
     transpotationFeeUnit: 'Freight currency',

@@ -261,6 +261,7 @@ const zh = {
     despPort: '启运港',
     tradeMode: '贸易方式',
     tradeTerms: '成交方式',
+    originCertificate: '原产地证书编号',
     transpotationFeeType: '运费标记',
     transpotationFeeValue: '运费',
     transpotationFeeUnit: '运费币制',

@@ -3281,6 +3281,8 @@ export interface components {
             note?: string | null;
             /** @description 操作员 carrier operator who prepared the form. */
             operator?: string | null;
+            /** @description 原产地证书编号 certificate of origin: the estimate applies agreement rates with it. */
+            originCertificate?: string | null;
             /** @description 杂费标记 other charges mark. */
             otherFeeType?: string | null;
             /** @description Other charges currency. */
@@ -3531,6 +3533,8 @@ export interface components {
             note?: string | null;
             /** @description 操作员 carrier operator who prepared the form. */
             operator?: string | null;
+            /** @description 原产地证书编号 certificate of origin: the estimate applies agreement rates with it. */
+            originCertificate?: string | null;
             /** @description 杂费标记 other charges mark. */
             otherFeeType?: string | null;
             /** @description Other charges currency. */

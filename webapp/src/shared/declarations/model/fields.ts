@@ -135,6 +135,7 @@ export const HEADER_GROUPS: FieldGroup[] = [
       { name: 'despPort', kind: 'refFree', table: 'ports', direction: 'import' },
       ref('tradeMode', 'supervision-modes'),
       ref('tradeTerms', 'trade-terms'),
+      text('originCertificate'),
     ],
   },
   {

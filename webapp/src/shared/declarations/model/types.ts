@@ -43,6 +43,7 @@ export const TEXT_FIELDS = [
   'despPort',
   'tradeMode',
   'tradeTerms',
+  'originCertificate',
   'transpotationFeeType',
   'transpotationFeeUnit',
   'insuranceFeeType',
