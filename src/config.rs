@@ -20,6 +20,10 @@ pub struct Config {
     /// `minPosition` waits); commands and projectors stay on DATABASE_URL (docs/scaling.md).
     #[arg(long, env = "CLEARWAY_READ_DATABASE_URL")]
     pub read_database_url: Option<String>,
+    /// A declaration's tax estimate differing from what customs assessed by more than this
+    /// share of the assessed total is flagged on its detail (docs/taxes.md).
+    #[arg(long, env = "CLEARWAY_TAX_DIFFERENCE_SHARE", default_value_t = query::declaration_taxes::DEFAULT_DIFFERENCE_SHARE, value_parser = difference_share)]
+    pub tax_difference_share: f64,
     /// Address to listen on (`serve`).
     #[arg(long, env = "CLEARWAY_ADDR", default_value = "127.0.0.1:8080")]
     pub addr: String,
@@ -553,6 +557,14 @@ impl Config {
                 anyhow::bail!("CLEARWAY_JWT_SECRET is required in production")
             }
         }
+    }
+}
+
+/// A share between 0 and 1.
+fn difference_share(s: &str) -> Result<f64, String> {
+    match s.trim().parse::<f64>() {
+        Ok(v) if (0.0..=1.0).contains(&v) => Ok(v),
+        _ => Err(format!("{s:?} is no share between 0 and 1 (e.g. 0.05)")),
     }
 }
 

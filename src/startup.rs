@@ -176,6 +176,7 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
         pool: read_pool,
         auth,
         customs_channel: config.customs.customs_dir.is_some(),
+        tax_difference_share: config.tax_difference_share,
     };
     let web = WebApp::new(config.web_dir.clone());
     web.log_availability();

@@ -73,5 +73,6 @@ pub fn routes(
         .merge(mapping_scheme::routes::router(&guards))
         .merge(ai_draft::routes::router(&guards))
         .merge(data_subject::routes::router(&guards))
+        .merge(reference::routes::router(&guards))
         .with_state(state)
 }

@@ -10,6 +10,7 @@ mod cache;
 mod data;
 mod import;
 pub mod rate;
+pub mod routes;
 pub mod tariff;
 
 pub use cache::ReferenceCache;

@@ -6,6 +6,7 @@
 //! Every amount is CNY in decimal arithmetic; each tax of each line is rounded to the fen,
 //! half up; totals are the sums of the rounded line amounts.
 
+pub mod allowance;
 mod estimate;
 mod figures;
 mod personal;

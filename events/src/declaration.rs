@@ -85,6 +85,12 @@ pub struct DeclarationData {
     pub distinate_port: Option<String>,
     pub desp_port: Option<String>,
     pub trade_mode: Option<String>,
+    /// 成交方式 trade terms (table `trade-terms`: 1 CIF, 2 C&F, 3 FOB, 4 C&I, 5 market
+    /// price, 6 垫仓, 7 EXW): what the price includes, for the dutiable value.
+    pub trade_terms: Option<String>,
+    /// 原产地证书编号 the certificate of origin recorded for the goods (our addition): with
+    /// it, the tax estimate applies the origin's agreement rate where lower (docs/taxes.md).
+    pub origin_certificate: Option<String>,
     // Fees: type mark (1 rate, 2 unit price, 3 total), value, currency
     pub transpotation_fee_type: Option<String>,
     #[serde(with = "lenient_decimal")]

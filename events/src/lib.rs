@@ -11,6 +11,7 @@ pub use store::EventStore;
 
 pub mod account;
 pub mod ai_draft;
+pub mod allowance;
 pub mod clearance_exception;
 pub mod contact_book;
 pub mod customer;

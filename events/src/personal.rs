@@ -18,6 +18,7 @@ pub const DECLARED: Declared = Declared(&[
     crate::declaration::PERSONAL,
     crate::clearance_exception::PERSONAL,
     crate::contact_book::PERSONAL,
+    crate::allowance::PERSONAL,
 ]);
 
 impl EventStore {
@@ -62,7 +63,12 @@ mod tests {
         let streams: Vec<&str> = DECLARED.0.iter().map(|p| p.stream_type).collect();
         assert_eq!(
             streams,
-            ["declaration", "clearance_exception", "contact_book"]
+            [
+                "declaration",
+                "clearance_exception",
+                "contact_book",
+                "allowance"
+            ]
         );
         let fields: Vec<(&str, Kind)> = DECLARED.fields().collect();
         assert_eq!(
@@ -83,6 +89,7 @@ mod tests {
                 ("upsAccountWechat", Kind::Wechat),
                 ("upsAccountEmail", Kind::Email),
                 ("upsAccountSms", Kind::Phone),
+                ("buyerIdNumber", Kind::IdNumber),
             ]
         );
         assert!(DECLARED.seals("contact_book") && !DECLARED.seals("customer"));

@@ -19,6 +19,7 @@ pub mod declaration_customs;
 mod declaration_feed;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod declaration_taxes;
 mod erasure;
 pub mod exception_outbox;
 pub mod master_data_directory;
@@ -125,6 +126,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         declaration_customs::projection(),
         contact_books::projection(),
         audit_chain::projection(),
+        declaration_taxes::projection(),
     ]
 }
 

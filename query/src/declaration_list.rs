@@ -234,6 +234,14 @@ pub struct DeclarationSummary {
     pub consignee_name: Option<String>,
     pub created_at: DateTime<FixedOffset>,
     pub updated_at: DateTime<FixedOffset>,
+    /// The levied total of the tax estimate recorded at submit, CNY (docs/taxes.md).
+    #[serde(default, with = "rust_decimal::serde::float_option")]
+    #[schema(value_type = Option<f64>)]
+    pub estimated_tax: Option<Decimal>,
+    /// The total customs assessed (its latest `T` receipt), CNY.
+    #[serde(default, with = "rust_decimal::serde::float_option")]
+    #[schema(value_type = Option<f64>)]
+    pub assessed_tax: Option<Decimal>,
     /// The entry number customs gave (an `L` or `G` receipt), if any.
     pub entry_id: Option<String>,
     /// The code of the newest receipt customs sent (`L`, `G`, `C`, `T`, `H`, `M`, `P`, `R`,
@@ -283,8 +291,36 @@ impl From<SummaryRow> for DeclarationSummary {
             customs_receipt: r.customs_receipt,
             customs_receipt_at: r.customs_receipt_at.map(shanghai),
             moved_by_hand: r.moved_by_hand,
+            estimated_tax: None,
+            assessed_tax: None,
         }
     }
+}
+
+/// The estimated and assessed tax of a page's rows (`rm_declaration_taxes`), looked up by
+/// their ids after the page is found, so the page's own statement stays as it is.
+async fn with_taxes(
+    pool: &sqlx::PgPool,
+    records: &mut [DeclarationSummary],
+) -> Result<(), ApiError> {
+    if records.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<Uuid> = records.iter().map(|r| r.id).collect();
+    let rows: Vec<(Uuid, Option<Decimal>, Option<Decimal>)> = sqlx::query_as(
+        "SELECT declaration_id, estimated_total, assessed_total FROM rm_declaration_taxes
+         WHERE declaration_id = ANY($1)",
+    )
+    .bind(&ids)
+    .fetch_all(pool)
+    .await?;
+    for (id, estimated, assessed) in rows {
+        if let Some(r) = records.iter_mut().find(|r| r.id == id) {
+            r.estimated_tax = estimated;
+            r.assessed_tax = assessed;
+        }
+    }
+    Ok(())
 }
 
 /// One page of summaries and the total number of matching rows.
@@ -326,10 +362,10 @@ pub async fn fetch_page(
     } else {
         count(pool, filter).await?
     };
-    Ok(Page {
-        records: rows.into_iter().map(DeclarationSummary::from).collect(),
-        total,
-    })
+    let mut records: Vec<DeclarationSummary> =
+        rows.into_iter().map(DeclarationSummary::from).collect();
+    with_taxes(pool, &mut records).await?;
+    Ok(Page { records, total })
 }
 
 /// Whether [`fetch_page`] looks up the page's ids first (a deferred join): for every sort
@@ -383,7 +419,12 @@ async fn list(
     let order_by = order_by(params.sort.as_deref())?;
     let mut filter = params.filter()?;
     filter.restrict_to(&actor);
-    crate::wait::wait_for(&state.pool, &[PROJECTION], params.min_position).await?;
+    crate::wait::wait_for(
+        &state.pool,
+        &[PROJECTION, crate::declaration_taxes::PROJECTION],
+        params.min_position,
+    )
+    .await?;
     let page = fetch_page(&state.pool, &filter, &order_by, page_size, offset).await?;
     let page = Page {
         records: page

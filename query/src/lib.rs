@@ -17,6 +17,7 @@ pub mod declaration_customs;
 pub mod declaration_detail;
 pub mod declaration_history;
 pub mod declaration_list;
+pub mod declaration_taxes;
 pub mod hs_suggestions;
 pub mod master_data_directory;
 pub mod paged;
@@ -35,6 +36,9 @@ pub struct QueryState {
     /// The customs channel is configured (`CLEARWAY_CUSTOMS_DIR`): the lists mark the
     /// declarations moved by hand.
     pub customs_channel: bool,
+    /// The share of the assessed total above which the estimate is flagged
+    /// (`CLEARWAY_TAX_DIFFERENCE_SHARE`, docs/taxes.md).
+    pub tax_difference_share: f64,
 }
 
 impl FromRef<QueryState> for Auth {
@@ -66,6 +70,7 @@ pub fn routes(guards: &api::Guards) -> OpenApiRouter<QueryState> {
         .merge(declaration_activity::routes(guards))
         .merge(declaration_detail::routes(guards))
         .merge(declaration_history::routes(guards))
+        .merge(declaration_taxes::routes(guards))
         .merge(declaration_counts::routes(guards))
         .merge(reference_rows::routes())
         .merge(reports::declaration_export::routes(guards))

@@ -45,6 +45,7 @@ fn app(pool: &PgPool) -> Router {
             pool: pool.clone(),
             auth,
             customs_channel: false,
+            tax_difference_share: query::declaration_taxes::DEFAULT_DIFFERENCE_SHARE,
         })
         .layer(axum::middleware::from_fn(api::context::request_context))
 }

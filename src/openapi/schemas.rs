@@ -482,6 +482,18 @@ fn form_fields() -> Vec<(&'static str, S)> {
             text("贸易方式 trade mode (table `supervision-modes`)."),
         ),
         (
+            "originCertificate",
+            text(
+                "原产地证书编号 certificate of origin: the estimate applies agreement rates with it.",
+            ),
+        ),
+        (
+            "tradeTerms",
+            text(
+                "成交方式 trade terms (table `trade-terms`: 1 CIF, 2 C&F, 3 FOB, 4 C&I, 7 EXW ...).",
+            ),
+        ),
+        (
             "transpotationFeeType",
             text("运费标记 freight mark: 1 rate, 2 unit price, 3 total."),
         ),

@@ -117,6 +117,7 @@ pub const ROWS: &[Row] = &[
     Row { method: "GET", route: "/api/v1/declarations/{id}", call: "/api/v1/declarations/{decl}", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/declarations/{id}/history", call: "/api/v1/declarations/{decl}/history", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "GET", route: "/api/v1/declarations/{id}/customs", call: "/api/v1/declarations/{decl}/customs", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
+    Row { method: "GET", route: "/api/v1/declarations/{id}/taxes", call: "/api/v1/declarations/{decl}/taxes", needs: DECL, body: empty, expect: ["401", "ok", "404", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/declarations", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     // The wizard's check: stores nothing; staff name the customer (400 without one is past authorization).
     Row { method: "POST", route: "/api/v1/declarations/validate", call: "", needs: DECL, body: || json!({"declarationType": "OC", "trackingNumber": "1ZMATRIX01P0000004", "customerId": clearway::seed::customer_id("acme")}), expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
@@ -233,6 +234,7 @@ pub const ROWS: &[Row] = &[
     Row { method: "GET", route: "/api/v1/mapping-schemes/targets", call: "", needs: &["customers:management"], body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     Row { method: "POST", route: "/api/v1/mapping-schemes/preview", call: "", needs: &["customers:management"], body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },
     // --- operations: an admin resumes a stopped projection (no code: the role decides)
+    Row { method: "POST", route: "/api/v1/admin/reference/{table}/import", call: "/api/v1/admin/reference/tax-rules/import", needs: NONE, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "ok"] },
     Row { method: "POST", route: "/api/v1/admin/projections/{name}/resume", call: "/api/v1/admin/projections/declaration_list/resume", needs: NONE, body: empty, expect: ["401", "403", "403", "403", "ok", "ok", "ok"] },
     // --- personal data (docs/personal-data.md): ADMIN/SUPER_ADMIN with personal-data:erase, by default SUPER_ADMIN alone
     Row { method: "POST", route: "/api/v1/admin/data-subjects/erase", call: "", needs: &["personal-data:erase"], body: empty, expect: ["401", "403", "403", "403", "403", "ok", "403"] },

@@ -18,6 +18,7 @@ pub fn config(pool: &PgPool, mode: Mode) -> Config {
     Config {
         database_url: String::new(),
         read_database_url: None,
+        tax_difference_share: query::declaration_taxes::DEFAULT_DIFFERENCE_SHARE,
         addr: "127.0.0.1:0".into(),
         mode,
         jwt_secret: Some("test-secret-test-secret-test-secret-0123".into()),

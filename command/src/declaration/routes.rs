@@ -17,8 +17,9 @@ use uuid::Uuid;
 
 use super::{CustomerRef, DeclarationCommand, DeclarationState};
 use crate::aggregate::{Aggregate, Ctx};
-use crate::handler::{Command, CommandAnswer, Idempotency, execute};
+use crate::handler::{AfterAppend, Command, CommandAnswer, Idempotency, execute, execute_then};
 use crate::http::{CommandState, idempotency_key, if_match, metadata};
+use crate::tax::allowance::AllowanceHook;
 
 /// Every route of this module with who may call it: staff need the route tag of their
 /// declaration menu, customers pass by role and reach their own company's declarations only
@@ -232,10 +233,28 @@ async fn run(
         .expect(expected)
         .visible_if(&visible)
         .customer_of(|current: &DeclarationState| Some(current.customer_id));
-    let answer = execute(run, |s, _| {
-        let ctx = Ctx::new(actor, reference.clone());
-        s.decide(command.clone(), &ctx)
-    })
+    // A move may charge or give back the buyer's cross-border allowance, in the same
+    // transaction (crate::tax::allowance); an edit moves nothing.
+    let hook = (!matches!(command, DeclarationCommand::Edit { .. })).then(|| {
+        AllowanceHook::new(
+            state.store.clone(),
+            reference.clone(),
+            metadata(actor, headers, None),
+            id,
+        )
+    });
+    let answer = execute_then(
+        run,
+        |s, _| {
+            let ctx = Ctx::new(actor, reference.clone());
+            let events = s.decide(command.clone(), &ctx)?;
+            if let Some(hook) = &hook {
+                hook.decided(s, &events);
+            }
+            Ok(events)
+        },
+        hook.as_ref().map(|h| h as &dyn AfterAppend),
+    )
     .await?;
     Ok(ok(answer))
 }

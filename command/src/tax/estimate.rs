@@ -240,6 +240,9 @@ fn fee_cny(
 pub fn estimate(ty: TypeCode, d: &DeclarationData, r: &ReferenceData, on: NaiveDate) -> Estimate {
     let f = Figures::on(r, on);
     let mut regime = regime(ty, d, &f);
+    // A certificate of origin recorded on the declaration: the origin's agreement rate
+    // applies where it is lower (else the estimate uses the MFN or provisional rate).
+    let certified = present(&d.origin_certificate).is_some();
     let mut notes = Vec::new();
     let mut lines: Vec<LineEstimate> = Vec::new();
     let mut values: Vec<Option<Decimal>> = Vec::new();
@@ -327,7 +330,7 @@ pub fn estimate(ty: TypeCode, d: &DeclarationData, r: &ReferenceData, on: NaiveD
     match regime {
         Regime::General | Regime::CrossBorder => {
             for (line, g) in lines.iter_mut().zip(&d.declaration_goods_info) {
-                import_line(r, &f, regime, line, g, on);
+                import_line(r, &f, certified, regime, line, g, on);
             }
             let sum = |pick: fn(&LineEstimate) -> Option<&TaxItem>| {
                 lines
@@ -412,8 +415,65 @@ pub fn estimate(ty: TypeCode, d: &DeclarationData, r: &ReferenceData, on: NaiveD
     out
 }
 
+/// With a certificate of origin recorded: the line's duty at the agreement rate of its
+/// origin country where the tariff has one (a plain percentage) and it is lower than the
+/// duty at the MFN or provisional rate; else the agreement rate is only shown.
+fn agreement_applied(
+    r: &ReferenceData,
+    line: &mut LineEstimate,
+    g: &GoodsLine,
+    t: &crate::reference::TariffLine<'_>,
+    on: NaiveDate,
+    value: Decimal,
+    duty: &mut TaxItem,
+) {
+    let Some(country) = present(&g.origin_country)
+        .and_then(|c| r.row("countries", c, on))
+        .and_then(|row| crate::reference::cell(row, "name"))
+    else {
+        return;
+    };
+    let Some(percent) = t
+        .agreements()
+        .into_iter()
+        .find(|a| a.partner == country)
+        .and_then(|a| a.percent)
+    else {
+        return;
+    };
+    let amount = fen(value * pct(percent));
+    if amount >= duty.amount {
+        agreement_note(r, line, g, t, on);
+        return;
+    }
+    line.notes.push(note(
+        "agreement_rate_applied",
+        Some(format!("declarationGoodsInfo[{}].originCountry", line.index)),
+        format!(
+            "原产于{country}，已录原产地证书：按协定税率 {}% 计征关税（最惠国 {}）",
+            percent.normalize(),
+            duty.rate
+        ),
+        format!(
+            "origin {country} with a certificate of origin recorded: duty at the agreement rate {}% (MFN: {})",
+            percent.normalize(),
+            duty.rate
+        ),
+    ));
+    *duty = TaxItem {
+        rate: format!("{}% (agreementRates: {country})", percent.normalize()),
+        basis: fen(value),
+        amount,
+    };
+}
+
 /// Notes that tell something without making the estimate incomplete.
-const INFORMATIONAL: &[&str] = &["limit", "agreement_rate"];
+const INFORMATIONAL: &[&str] = &[
+    "limit",
+    "agreement_rate",
+    "agreement_rate_applied",
+    "included_in_price",
+];
 
 /// The agreement rate of the line's origin country, where the tariff has one: shown, not
 /// applied (no certificate of origin is recorded on a declaration).
@@ -497,7 +557,19 @@ fn cif(
             format!("{field}: the estimate reads a total (3) or a rate (1) only"),
         )
     };
-    let freight = match fee_cny(
+    let terms = Terms::of(r, d, on);
+    let included = |field: &str, what_zh: &str, what_en: &str| {
+        note(
+            "included_in_price",
+            Some(field.to_string()),
+            format!("成交方式 {} 的价格已含{what_zh}，不再另加", terms.name),
+            format!(
+                "the {} price includes {what_en}: not added again",
+                terms.name
+            ),
+        )
+    };
+    let declared_freight = fee_cny(
         r,
         d,
         &d.transpotation_fee_type,
@@ -505,24 +577,41 @@ fn cif(
         &d.transpotation_fee_unit,
         goods,
         on,
-    ) {
-        Ok(Some(v)) => Some(v),
-        Ok(None) => {
-            notes.push(note(
-                "freight_missing",
-                Some("transpotationFeeValue".into()),
-                "未申报运费：若成交价为 FOB，完税价格还应加运费，估算偏低".into(),
-                "no freight declared: under FOB the dutiable value also includes freight, so the estimate is short".into(),
-            ));
-            None
+    );
+    let freight = if terms.freight_included {
+        if !matches!(declared_freight, Ok(None)) {
+            notes.push(included("transpotationFeeValue", "运费", "freight"));
         }
-        Err(()) => {
-            notes.push(unreadable("transpotationFeeType"));
-            None
+        None
+    } else {
+        match declared_freight {
+            Ok(Some(v)) => Some(v),
+            Ok(None) => {
+                notes.push(if terms.known {
+                    note(
+                        "freight_missing",
+                        Some("transpotationFeeValue".into()),
+                        format!("成交方式 {} 的价格不含运费，未申报运费：估算不完整（不推测运费）", terms.name),
+                        format!("the {} price does not include freight and none is declared: the estimate is incomplete (freight is not guessed)", terms.name),
+                    )
+                } else {
+                    note(
+                        "freight_missing",
+                        Some("transpotationFeeValue".into()),
+                        "未申报运费，也未填成交方式：若为 FOB，完税价格还应加运费，估算偏低".into(),
+                        "no freight and no trade terms declared: under FOB the dutiable value also includes freight, so the estimate is short".into(),
+                    )
+                });
+                None
+            }
+            Err(()) => {
+                notes.push(unreadable("transpotationFeeType"));
+                None
+            }
         }
     };
     let base = goods + freight.unwrap_or_default();
-    let insurance = match fee_cny(
+    let declared_insurance = fee_cny(
         r,
         d,
         &d.insurance_fee_type,
@@ -530,22 +619,58 @@ fn cif(
         &d.insurance_fee_unit,
         base,
         on,
-    ) {
-        Ok(Some(v)) => Some(v),
-        Ok(None) => match f.insurance_share {
-            // Customs' rule for insurance not declared: a share of goods plus freight.
-            Some(share) => base.checked_mul(share),
-            None => {
-                notes.push(figure_missing("insuranceShare"));
+    );
+    let insurance = if terms.insurance_included {
+        if !matches!(declared_insurance, Ok(None)) {
+            notes.push(included("insuranceFeeValue", "保费", "insurance"));
+        }
+        None
+    } else {
+        match declared_insurance {
+            Ok(Some(v)) => Some(v),
+            Ok(None) => match f.insurance_share {
+                // Customs' rule for insurance not declared (FOB, C&F and prices that do
+                // not include it): a share of goods plus freight.
+                Some(share) => base.checked_mul(share),
+                None => {
+                    notes.push(figure_missing("insuranceShare"));
+                    None
+                }
+            },
+            Err(()) => {
+                notes.push(unreadable("insuranceFeeType"));
                 None
             }
-        },
-        Err(()) => {
-            notes.push(unreadable("insuranceFeeType"));
-            None
         }
     };
     (freight, insurance)
+}
+
+/// What the form's trade terms (`tradeTerms`, table `trade-terms`) say the price includes.
+/// No terms, or terms the table does not name as CIF, C&F (CFR), C&I, FOB or EXW: neither,
+/// as before the field existed.
+struct Terms {
+    name: String,
+    known: bool,
+    freight_included: bool,
+    insurance_included: bool,
+}
+
+impl Terms {
+    fn of(r: &ReferenceData, d: &DeclarationData, on: NaiveDate) -> Self {
+        let name = present(&d.trade_terms)
+            .and_then(|c| r.row("trade-terms", c, on))
+            .and_then(|row| crate::reference::cell(row, "name"))
+            .map(|n| n.trim().to_uppercase())
+            .unwrap_or_default();
+        let n = name.as_str();
+        Self {
+            known: matches!(n, "CIF" | "C&F" | "CFR" | "C&I" | "FOB" | "EXW"),
+            freight_included: matches!(n, "CIF" | "C&F" | "CFR"),
+            insurance_included: matches!(n, "CIF" | "C&I"),
+            name,
+        }
+    }
 }
 
 /// The quantity of a line in `unit` (a unit's Chinese name): the legal quantities or the
@@ -634,6 +759,7 @@ fn missing(line: &mut LineEstimate, column: &str, what: &str) {
 fn import_line(
     r: &ReferenceData,
     f: &Figures,
+    certified: bool,
     regime: Regime,
     line: &mut LineEstimate,
     g: &GoodsLine,
@@ -684,8 +810,12 @@ fn import_line(
             }
         }
     };
-    let Some(duty) = duty else { return };
-    agreement_note(r, line, g, &t, on);
+    let Some(mut duty) = duty else { return };
+    if regime == Regime::General && certified {
+        agreement_applied(r, line, g, &t, on, value, &mut duty);
+    } else {
+        agreement_note(r, line, g, &t, on);
+    }
     let duty_amount = duty.amount;
     line.duty = Some(duty);
     // Consumption tax: (value + duty + specific) / (1 - rate) x rate + specific.

@@ -74,6 +74,11 @@ fn seeded() -> &'static ReferenceData {
                 from,
                 include_str!("../../../seeds/reference/countries.csv"),
             ),
+            version(
+                "trade-terms",
+                from,
+                include_str!("../../../seeds/reference/trade-terms.csv"),
+            ),
         ])
     })
 }
@@ -402,4 +407,120 @@ fn an_agreement_rate_of_the_origin_is_shown_not_applied() {
         e.lines[0].notes
     );
     assert!(e.complete, "{:?}", e.notes);
+}
+
+/// 10 T-shirts (6109100000: MFN 6%, VAT 13%) for CNY 2000 under the trade terms `terms`
+/// (table `trade-terms`: 1 CIF, 2 C&F, 3 FOB, 4 C&I), with the freight `freight` if any.
+fn under_terms(terms: &str, freight: Option<&str>) -> Estimate {
+    let data = DeclarationData {
+        declaration_goods_info: vec![goods("6109100000", "10", "2000", "CNY")],
+        trade_terms: s(terms),
+        transpotation_fee_type: freight.map(|_| "3".to_string()),
+        transpotation_fee_value: freight.map(d),
+        transpotation_fee_unit: freight.map(|_| "CNY".to_string()),
+        ..Default::default()
+    };
+    estimate(ty("IC"), &data, seeded(), ON())
+}
+
+fn has_note(e: &Estimate, code: &str) -> bool {
+    e.notes.iter().any(|n| n.code == code)
+}
+
+#[test]
+fn fob_without_insurance_takes_3_per_mille_of_goods_plus_freight() {
+    // FOB 2000 + freight 100; insurance 3‰ x 2100 = 6.30; CIF 2106.30; duty 6% = 126.38.
+    let e = under_terms("3", Some("100"));
+    assert_eq!(e.insurance_cny, Some(d("6.30")));
+    assert_eq!(e.dutiable_cny, Some(d("2106.30")));
+    assert_eq!(e.duty, d("126.38"));
+    assert!(
+        e.complete && !has_note(&e, "freight_missing"),
+        "{:?}",
+        e.notes
+    );
+}
+
+#[test]
+fn fob_without_freight_is_flagged_incomplete_not_guessed() {
+    // FOB 2000, no freight: insurance 3‰ x 2000 = 6.00, CIF 2006.00, and the note.
+    let e = under_terms("3", None);
+    assert_eq!(e.freight_cny, None);
+    assert_eq!(e.insurance_cny, Some(d("6.00")));
+    assert_eq!(e.dutiable_cny, Some(d("2006.00")));
+    assert!(!e.complete);
+    let n = e
+        .notes
+        .iter()
+        .find(|n| n.code == "freight_missing")
+        .expect("flagged");
+    assert!(n.en.contains("FOB"), "{}", n.en);
+}
+
+#[test]
+fn cfr_includes_freight_and_adds_3_per_mille_insurance() {
+    // C&F 2000 (freight in the price): insurance 3‰ x 2000 = 6.00; CIF 2006.00; nothing
+    // flagged.
+    let e = under_terms("2", None);
+    assert_eq!(e.freight_cny, None);
+    assert_eq!(e.insurance_cny, Some(d("6.00")));
+    assert_eq!(e.dutiable_cny, Some(d("2006.00")));
+    assert!(
+        e.complete && !has_note(&e, "freight_missing"),
+        "{:?}",
+        e.notes
+    );
+}
+
+#[test]
+fn cif_flags_nothing_and_adds_nothing() {
+    // CIF 2000: the price is the dutiable value; duty 6% = 120.00, VAT 13% x 2120 = 275.60.
+    let e = under_terms("1", None);
+    assert_eq!(e.insurance_cny, None);
+    assert_eq!(e.dutiable_cny, Some(d("2000")));
+    assert_eq!(e.duty, d("120.00"));
+    assert_eq!(e.vat, d("275.60"));
+    assert!(e.complete && e.notes.is_empty(), "{:?}", e.notes);
+    // A freight declared beside a CIF price is not added a second time (said, not flagged).
+    let e = under_terms("1", Some("100"));
+    assert_eq!(e.dutiable_cny, Some(d("2000")));
+    assert!(
+        e.complete && has_note(&e, "included_in_price"),
+        "{:?}",
+        e.notes
+    );
+}
+
+#[test]
+fn a_certificate_of_origin_applies_the_agreement_rate_where_lower() {
+    // 0101290090 非改良种用其他马: MFN 10%, Korea (韩国) 0 by agreement; CIF 10000.
+    let mut line = goods("0101290090", "1", "10000", "CNY");
+    line.origin_country = s("KOR");
+    let mut data = DeclarationData {
+        declaration_goods_info: vec![line],
+        transpotation_fee_type: s("3"),
+        transpotation_fee_value: Some(d("0")),
+        insurance_fee_type: s("3"),
+        insurance_fee_value: Some(d("0")),
+        origin_certificate: s("K123-2026-000045"),
+        ..Default::default()
+    };
+    let e = estimate(ty("ID"), &data, seeded(), ON());
+    // Duty at the agreement rate 0%: 0.00 (MFN would be 1000.00); VAT 9% x 10000 = 900.00.
+    assert_eq!(e.duty, d("0"));
+    assert_eq!(e.vat, d("900.00"));
+    let l = &e.lines[0];
+    assert!(
+        l.duty
+            .as_ref()
+            .is_some_and(|t| t.rate.contains("agreementRates: 韩国")),
+        "{:?}",
+        l.duty
+    );
+    assert!(l.notes.iter().any(|n| n.code == "agreement_rate_applied"));
+    assert!(e.complete, "{:?}", e.notes);
+    // An origin without an agreement: MFN, certificate or not.
+    data.declaration_goods_info[0].origin_country = s("USA");
+    let e = estimate(ty("ID"), &data, seeded(), ON());
+    assert_eq!(e.duty, d("1000.00"));
 }

@@ -220,6 +220,8 @@ struct ExportRow {
     entry_id: Option<String>,
     cus_ciq_no: Option<String>,
     customs_receipt: Option<String>,
+    estimated_tax: Option<Decimal>,
+    assessed_tax: Option<Decimal>,
 }
 
 /// The personal ID number and phone of the party the declaration is about: the recipient
@@ -231,12 +233,15 @@ const EXPORT_COLUMNS: &str = "tracking_number, declaration_type, status, declara
     total_value, currency, consignee_name, \
     CASE WHEN shipment_type = 0 THEN p.\"recipientIdNumber\" ELSE p.\"shipperIdNumber\" END AS id_number, \
     CASE WHEN shipment_type = 0 THEN p.\"recipientPhone\" ELSE p.\"shipperPhone\" END AS phone, \
-    created_at, updated_at, submitted_at, entry_id, cus_ciq_no, customs_receipt";
+    created_at, updated_at, submitted_at, entry_id, cus_ciq_no, customs_receipt, \
+    t.estimated_total AS estimated_tax, t.assessed_total AS assessed_tax";
 
-const EXPORT_FROM: &str = " FROM rm_declarations, json_to_record(data) AS p(\
+const EXPORT_FROM: &str = " FROM rm_declarations \
+    LEFT JOIN rm_declaration_taxes t ON t.declaration_id = rm_declarations.id, \
+    json_to_record(data) AS p(\
     \"recipientIdNumber\" text, \"shipperIdNumber\" text, \"recipientPhone\" text, \"shipperPhone\" text)";
 
-const HEADERS: [(&str, &str, f64); 22] = [
+const HEADERS: [(&str, &str, f64); 24] = [
     ("运单号", "Tracking number", 20.0),
     ("报关类型", "Type", 8.0),
     ("状态", "Status", 16.0),
@@ -259,6 +264,8 @@ const HEADERS: [(&str, &str, f64); 22] = [
     ("报关单号", "Entry number", 20.0),
     ("统一编号", "Unified number", 20.0),
     ("海关回执", "Customs receipt", 10.0),
+    ("预估税费", "Estimated tax (CNY)", 14.0),
+    ("海关核定税费", "Assessed tax (CNY)", 14.0),
 ];
 
 fn local(t: DateTime<Utc>) -> String {
@@ -315,6 +322,11 @@ fn write_workbook(
         sheet.write_number(row, 10, r.goods_count)?;
         if let Some(total) = r.total_value.and_then(|d| d.to_f64()) {
             sheet.write_number(row, 11, total)?;
+        }
+        for (col, tax) in [(22, r.estimated_tax), (23, r.assessed_tax)] {
+            if let Some(v) = tax.and_then(|d| d.to_f64()) {
+                sheet.write_number(row, col, v)?;
+            }
         }
     }
     workbook.save(path)?;
@@ -389,7 +401,15 @@ async fn export(
     _actor: Actor,
     FormOrJson(form): FormOrJson<ExportForm>,
 ) -> Result<Response, ApiError> {
-    crate::wait::wait_for(&state.pool, &[crate::declaration_list::PROJECTION], None).await?;
+    crate::wait::wait_for(
+        &state.pool,
+        &[
+            crate::declaration_list::PROJECTION,
+            crate::declaration_taxes::PROJECTION,
+        ],
+        None,
+    )
+    .await?;
     let request = form.check()?;
     let lang = api::lang::current();
     let path = temp_path("declarations");

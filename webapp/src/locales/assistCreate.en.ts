@@ -77,6 +77,8 @@ const en: AssistCreateMessages = {
     total: 'Total levied: {{total}}',
     landed: "recipient's landed cost {{landed}}",
     incomplete: 'Incomplete: part of the estimate could not be computed',
+    allowance:
+      "Buyer's {{year}} cross-border allowance {{limit}}: used {{used}}, remaining {{remaining}}, this order {{order}}",
   },
   form: {
     checking: 'Checking…',

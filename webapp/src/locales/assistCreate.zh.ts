@@ -74,6 +74,8 @@ const zh = {
     total: '合计征收：{{total}}',
     landed: '收件人到手成本 {{landed}}',
     incomplete: '估算不完整：部分税额无法计算',
+    allowance:
+      '购买人 {{year}} 年跨境电商年度限值 {{limit}}：已用 {{used}}，剩余 {{remaining}}，本单 {{order}}',
   },
   form: {
     checking: '正在校验…',

@@ -2,6 +2,21 @@
 import type { Messages } from './zh';
 
 const platformEn: Messages['platform'] = {
+  referenceImport: {
+    route: 'Reference tables',
+    title: 'Import a new edition of a reference table',
+    intro:
+      'Upload a new edition of a reference table (the tariff, the tax rules, the personal-articles categories, the exchange rates ...) as CSV and choose the day it takes effect. It is read first: the rows and anything that cannot be read (line and column); only then can it be imported.',
+    table: 'Table',
+    effectiveFrom: 'In force from (YYYY-MM-DD)',
+    file: 'CSV file',
+    read: 'Read',
+    confirm: 'Import',
+    summary: '{{table}}: {{rows}} rows, in force from {{from}}',
+    done: 'Imported as version {{version}}, in force from {{from}}',
+    line: 'line {{line}}',
+    column: 'column {{column}}:',
+  },
   routeAudit: 'Audit log',
   common: {
     search: 'Search',

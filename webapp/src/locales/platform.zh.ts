@@ -1,5 +1,20 @@
 // Platform management (staff, roles, ports, audit log): Chinese strings, under `platform.`.
 const platformZh = {
+  referenceImport: {
+    route: '参考表导入',
+    title: '导入参考表新版本',
+    intro:
+      '上传参考表（税则、税费参数、行邮物品归类、汇率等）的新版本 CSV，选择生效日期，先读取查看行数与无法读取之处（行、列），确认后才导入。',
+    table: '参考表',
+    effectiveFrom: '生效日期（YYYY-MM-DD）',
+    file: 'CSV 文件',
+    read: '读取',
+    confirm: '确认导入',
+    summary: '{{table}}：{{rows}} 行，自 {{from}} 起生效',
+    done: '已导入为第 {{version}} 版，自 {{from}} 起生效',
+    line: '第 {{line}} 行',
+    column: '列 {{column}}：',
+  },
   routeAudit: '审计日志',
   common: {
     search: '查询',

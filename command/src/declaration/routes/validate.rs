@@ -17,6 +17,7 @@ use crate::declaration::validate::class::{Valued, goods_value_cny, propose};
 use crate::declaration::validate::{self, present};
 use crate::http::CommandState;
 use crate::reference::ReferenceData;
+use crate::tax::allowance;
 
 /// One problem of the form, in the caller's language.
 #[derive(Debug, Serialize, ToSchema)]
@@ -76,6 +77,10 @@ pub struct FormCheck {
     /// The duties-and-taxes estimate (docs/taxes.md): per line and in total, each tax with
     /// its rate and basis, what is exempt and why, what is missing, the tables used.
     pub tax: crate::tax::Estimate,
+    /// Cross-border retail import (9610, 1210, 1239) with the buyer's ID number: what the
+    /// buyer's declared orders used of the year's allowance and what remains (docs/taxes.md).
+    /// Only staff and the form's owning customer call this check.
+    pub allowance: Option<crate::tax::allowance::Use>,
 }
 
 /// Check a declaration form without saving it
@@ -110,7 +115,33 @@ pub(super) async fn validate_form(
     let ty = resolve_type(body.declaration_type.as_deref(), body.shipment_type)?;
     owner(&state, &actor, body.customer_id).await?;
     let reference = state.reference.current();
-    Ok(ok(check(ty, &data, &reference, chrono::Utc::now())))
+    let now = chrono::Utc::now();
+    let mut answer = check(ty, &data, &reference, now);
+    // The buyer's yearly allowance: read from the buyer's ledger (not pure, so not in
+    // `check`); a refusal the submit would make is a problem of the form.
+    let problem = match allowance::claim(ty, &data, &reference, now) {
+        Ok(Some(claim)) => {
+            let standing = allowance::standing(&state.store, &state.pool, &claim)
+                .await
+                .map_err(api::ApiError::from)?;
+            let problem = standing.violation();
+            answer.allowance = Some(standing);
+            problem
+        }
+        Ok(None) => None,
+        Err(v) => Some(v),
+    };
+    if let Some(v) = problem {
+        let lang = api::lang::current();
+        answer.problems.push(FormProblem {
+            message: lang.pick(&v.zh, &v.en).to_string(),
+            field: v.field,
+            rule: v.rule.to_string(),
+            blocks_draft: false,
+        });
+        answer.valid = false;
+    }
+    Ok(ok(answer))
 }
 
 /// The check itself (pure): draft problems first, then the submit rules', each field and
@@ -168,6 +199,7 @@ pub fn check(
         warnings,
         class: class_check(ty, data, reference, on),
         tax: crate::tax::estimate(ty, data, reference, on),
+        allowance: None,
     }
 }
 

@@ -49,6 +49,7 @@ pub fn cap(key: &str) -> usize {
         | "iePort"
         | "supervisionMode"
         | "tradeMode"
+        | "tradeTerms"
         | "cutMode"
         | "trafficMode"
         | "packageType"

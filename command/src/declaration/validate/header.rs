@@ -59,6 +59,7 @@ pub(super) fn check<R: Lookup + ?Sized>(c: &mut Checker<'_, R>, d: &DeclarationD
         ("service-types", "serviceType", &d.service_type),
         ("supervision-modes", "supervisionMode", &d.supervision_mode),
         ("supervision-modes", "tradeMode", &d.trade_mode),
+        ("trade-terms", "tradeTerms", &d.trade_terms),
         ("levy-types", "cutMode", &d.cut_mode),
         ("transport-modes", "trafficMode", &d.traffic_mode),
         ("packing-types", "packageType", &d.package_type),

@@ -59,6 +59,7 @@ const Ports = lazy(() => import('@/features/platform/pages/PortsPage'));
 const Audit = lazy(() => import('@/features/platform/pages/AuditPage'));
 const Erasure = lazy(() => import('@/features/personal-data/pages/ErasurePage'));
 const CustomsChannel = lazy(() => import('@/features/customs-channel/pages/CustomsChannelPage'));
+const ReferenceImport = lazy(() => import('@/features/reference-import/pages/ReferenceImportPage'));
 const CustomerList = lazy(() => import('@/features/customers/pages/CustomerListPage'));
 const CustomerDetail = lazy(() => import('@/features/customers/pages/CustomerDetailPage'));
 const ExceptionList = lazy(() => import('@/features/clearance-exceptions/pages/ExceptionListPage'));
@@ -561,6 +562,12 @@ export const staffRoutes: AppRoute[] = [
         name: 'platform-personal-data',
         meta: { title: 'personalData.route', permissionTag: 'personal-data:erase' },
         component: Erasure,
+      },
+      {
+        path: 'reference-import',
+        name: 'platform-reference-import',
+        meta: { title: 'platform.referenceImport.route', roles: ['ADMIN'] },
+        component: ReferenceImport,
       },
       {
         path: 'add',

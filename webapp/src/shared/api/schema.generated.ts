@@ -294,6 +294,31 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/reference/{table}/import": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Import a new edition of a reference table
+         * @description Multipart: `file` (CSV, at most 32 MiB), `effectiveFrom` (the day it takes effect) and
+         *     `confirm`. Without `confirm=true` nothing is stored: the answer says how many rows were
+         *     read, the columns, the first rows and what cannot be read (line and column named, e.g. a
+         *     tariff rate). With it, a file that reads cleanly is appended as the table's version in
+         *     force from `effectiveFrom` (as `clearway import-reference TABLE FILE --from DATE`); one
+         *     that does not is refused 400 naming `file`. ADMIN and SUPER_ADMIN only.
+         */
+        post: operations["importReferenceTable"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/ai-drafts": {
         parameters: {
             query?: never;
@@ -1532,6 +1557,30 @@ export interface paths {
          * @description Customer or operator. Runs the full validation of the class: field errors answer 400.
          */
         post: operations["submitDeclaration"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/declarations/{id}/taxes": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * The estimate beside what customs assessed
+         * @description The estimate recorded when the declaration was submitted (null before) and the taxes of
+         *     its latest `T` receipt (empty until one is recorded), per tax and in total; `flagged`
+         *     when they differ by more than the configured share of the assessed total. A declaration
+         *     the caller may not see answers 404, like a missing one. Staff need
+         *     `declarations:management` (403 without it).
+         */
+        get: operations["declarationTaxes"];
+        put?: never;
+        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -3408,6 +3457,8 @@ export interface components {
             note?: string | null;
             /** @description 操作员 carrier operator who prepared the form. */
             operator?: string | null;
+            /** @description 原产地证书编号 certificate of origin: the estimate applies agreement rates with it. */
+            originCertificate?: string | null;
             /** @description 杂费标记 other charges mark. */
             otherFeeType?: string | null;
             /** @description Other charges currency. */
@@ -3512,6 +3563,8 @@ export interface components {
             tradeCountryCode?: string | null;
             /** @description 贸易方式 trade mode (table `supervision-modes`). */
             tradeMode?: string | null;
+            /** @description 成交方式 trade terms (table `trade-terms`: 1 CIF, 2 C&F, 3 FOB, 4 C&I, 7 EXW ...). */
+            tradeTerms?: string | null;
             /** @description 运输方式 transport mode (table `transport-modes`). */
             trafficMode?: string | null;
             /** @description 运输工具名称 conveyance. */
@@ -3656,6 +3709,8 @@ export interface components {
             note?: string | null;
             /** @description 操作员 carrier operator who prepared the form. */
             operator?: string | null;
+            /** @description 原产地证书编号 certificate of origin: the estimate applies agreement rates with it. */
+            originCertificate?: string | null;
             /** @description 杂费标记 other charges mark. */
             otherFeeType?: string | null;
             /** @description Other charges currency. */
@@ -3743,6 +3798,8 @@ export interface components {
             tradeCountryCode?: string | null;
             /** @description 贸易方式 trade mode (table `supervision-modes`). */
             tradeMode?: string | null;
+            /** @description 成交方式 trade terms (table `trade-terms`: 1 CIF, 2 C&F, 3 FOB, 4 C&I, 7 EXW ...). */
+            tradeTerms?: string | null;
             /** @description 运输方式 transport mode (table `transport-modes`). */
             trafficMode?: string | null;
             /** @description 运输工具名称 conveyance. */
@@ -3763,6 +3820,11 @@ export interface components {
          *     Asia/Shanghai offset.
          */
         DeclarationSummary: {
+            /**
+             * Format: double
+             * @description The total customs assessed (its latest `T` receipt), CNY.
+             */
+            assessedTax?: number | null;
             companyName?: string | null;
             consigneeName?: string | null;
             /** Format: date-time */
@@ -3788,6 +3850,11 @@ export interface components {
             entryId?: string | null;
             /** Format: date-time */
             estimatedPickupTime?: string | null;
+            /**
+             * Format: double
+             * @description The levied total of the tax estimate recorded at submit, CNY (docs/taxes.md).
+             */
+            estimatedTax?: number | null;
             /** Format: int32 */
             goodsCount: number;
             /** Format: uuid */
@@ -3815,6 +3882,45 @@ export interface components {
             username: string;
             /** Format: int64 */
             version: number;
+        };
+        /** @description The estimate beside the assessment. */
+        DeclarationTaxes: {
+            /**
+             * Format: date-time
+             * @description The `T` receipt's notice date (Asia/Shanghai), when there is one.
+             */
+            assessedAt?: string | null;
+            /**
+             * Format: double
+             * @description The sum of the assessed taxes; null until a `T` receipt is recorded.
+             */
+            assessedTotal?: number | null;
+            /**
+             * Format: double
+             * @description `assessedTotal - estimatedTotal`, when both are known.
+             */
+            difference?: number | null;
+            /**
+             * Format: double
+             * @description `|difference|` over the assessed total (1 when customs assessed 0 and the estimate is
+             *     not 0).
+             */
+            differenceShare?: number | null;
+            /**
+             * @description The estimate as the submit recorded it (`Estimate` of the validate answer), or null
+             *     before a submit.
+             */
+            estimate?: Record<string, never> | null;
+            /** Format: double */
+            estimatedTotal?: number | null;
+            /**
+             * Format: double
+             * @description The configured share (`CLEARWAY_TAX_DIFFERENCE_SHARE`).
+             */
+            flagShare: number;
+            /** @description `differenceShare > flagShare`. */
+            flagged: boolean;
+            taxes: components["schemas"]["TaxComparison"][];
         };
         /** @description One delivery of the last notice that did not reach its recipient. */
         DeliveryProblem: {
@@ -4251,6 +4357,7 @@ export interface components {
         };
         /** @description What `validate` answers: the problems (empty: the form may be submitted) and the class. */
         FormCheck: {
+            allowance?: null | components["schemas"]["Use"];
             class: components["schemas"]["ClassCheck"];
             /**
              * @description `OB` ... `ID`, as resolved from `declarationType` (and `shipmentType`).
@@ -4505,6 +4612,47 @@ export interface components {
             score: number;
             source: components["schemas"]["HsSource"];
             tariffLine?: null | components["schemas"]["TariffLineRef"];
+        };
+        /** @description The multipart form. */
+        ImportForm: {
+            /** @description `true`: import it; anything else: only read it. */
+            confirm?: string | null;
+            /** @description The day the edition takes effect (`YYYY-MM-DD` or `YYYYMMDD`). */
+            effective_from: string;
+            /**
+             * Format: binary
+             * @description The table as CSV (UTF-8, a header row with `code` first).
+             */
+            file: string;
+        };
+        /** @description The file as read (and, confirmed, as imported). */
+        ImportPreview: {
+            columns: string[];
+            contentHash?: string | null;
+            /** @description `YYYY-MM-DD`. */
+            effectiveFrom: string;
+            imported?: null | components["schemas"]["Imported"];
+            /** @description Empty: the file can be imported. */
+            problems: components["schemas"]["ImportProblem"][];
+            /** @description Data rows read (0 when the file cannot be read). */
+            rows: number;
+            /** @description The first rows as read. */
+            sample: Record<string, never>[];
+            table: string;
+        };
+        /** @description What cannot be read, where. */
+        ImportProblem: {
+            /** @description The column, when the problem has one. */
+            column?: string | null;
+            /** @description The CSV line (1 is the header), when the problem has one. */
+            line?: number | null;
+            message: string;
+        };
+        Imported: {
+            /** Format: int64 */
+            position: number;
+            /** Format: int64 */
+            version: number;
         };
         LineEstimate: {
             /** @description The personal-articles category (1, 2, 3) when known. */
@@ -5194,6 +5342,11 @@ export interface components {
         /** @description A page of a list: its rows and how many rows the whole list has. */
         Page_DeclarationSummary: {
             records: {
+                /**
+                 * Format: double
+                 * @description The total customs assessed (its latest `T` receipt), CNY.
+                 */
+                assessedTax?: number | null;
                 companyName?: string | null;
                 consigneeName?: string | null;
                 /** Format: date-time */
@@ -5219,6 +5372,11 @@ export interface components {
                 entryId?: string | null;
                 /** Format: date-time */
                 estimatedPickupTime?: string | null;
+                /**
+                 * Format: double
+                 * @description The levied total of the tax estimate recorded at submit, CNY (docs/taxes.md).
+                 */
+                estimatedTax?: number | null;
                 /** Format: int32 */
                 goodsCount: number;
                 /** Format: uuid */
@@ -6067,6 +6225,23 @@ export interface components {
             /** @description Chinese: the statistical name (eight digits only). */
             nameZh?: string | null;
         };
+        /** @description One tax, estimated and assessed (CNY). */
+        TaxComparison: {
+            /**
+             * Format: double
+             * @description As customs wrote it, when it is a number.
+             */
+            assessed?: number | null;
+            /** @description The code customs used, when it assessed this tax. */
+            code?: string | null;
+            /** Format: double */
+            estimated?: number | null;
+            /**
+             * @description `duty` (customs code `A`), `consumptionTax` (`Y`), `vat` (`L`), or `other` for a code
+             *     the estimate has no figure for.
+             */
+            tax: string;
+        };
         /** @description One tax of one line: its rate as applied, the base it was applied to, the amount. */
         TaxItem: {
             /**
@@ -6254,6 +6429,31 @@ export interface components {
             total?: number | null;
             /** @description Declaration type code. */
             type: string;
+        };
+        /** @description "Used / remaining this year" of the buyer on the form. */
+        Use: {
+            /**
+             * Format: double
+             * @description The year's limit (`crossBorderPerYear`), CNY.
+             */
+            limitCny: number;
+            /**
+             * Format: double
+             * @description `limitCny - usedCny` (never below 0).
+             */
+            remainingCny: number;
+            /**
+             * Format: double
+             * @description What this declaration would use (its CIF value), CNY.
+             */
+            thisCny: number;
+            /**
+             * Format: double
+             * @description What the buyer's declared cross-border orders of the year used, CNY.
+             */
+            usedCny: number;
+            /** Format: int32 */
+            year: number;
         };
         /**
          * @description One changed field, from one value to another (any JSON value; `null` when absent).
@@ -7098,6 +7298,46 @@ export interface operations {
             401: components["responses"]["Unauthorized"];
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    importReferenceTable: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path: {
+                /** @description A reference table, e.g. `tariff`, `tax-rules`, `exchange-rates`. */
+                table: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "multipart/form-data": components["schemas"]["ImportForm"];
+            };
+        };
+        responses: {
+            /** @description The file as read, and imported when confirmed. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["ImportPreview"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            409: components["responses"]["Conflict"];
+            413: components["responses"]["PayloadTooLarge"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };
@@ -9715,6 +9955,43 @@ export interface operations {
             403: components["responses"]["Forbidden"];
             404: components["responses"]["NotFound"];
             409: components["responses"]["Conflict"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    declarationTaxes: {
+        parameters: {
+            query?: {
+                /** @description Wait up to 2 s until the read models have applied the event at this `position`. */
+                minPosition?: number;
+            };
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path: {
+                /** @description The declaration's id (a malformed id answers 404). */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The estimate and the assessment. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["DeclarationTaxes"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

@@ -72,6 +72,16 @@ export interface TaxEstimate {
   tables: { table: string; effectiveFrom: string; contentHash: string }[];
 }
 
+/** The buyer's yearly cross-border allowance (9610/1210/1239), CNY. */
+export interface AllowanceUse {
+  year: number;
+  limitCny: number;
+  usedCny: number;
+  remainingCny: number;
+  /** What this declaration would use (its CIF value). */
+  thisCny: number;
+}
+
 export interface FormCheck {
   declarationType: string;
   valid: boolean;
@@ -82,6 +92,8 @@ export interface FormCheck {
   warnings?: FormProblem[];
   class: ClassCheck;
   tax?: TaxEstimate;
+  /** Cross-border retail import with the buyer's ID number: used / remaining this year. */
+  allowance?: AllowanceUse | null;
 }
 
 export interface ValidateInput {

@@ -174,7 +174,7 @@ export function CheckPanel({
         )}
       </Paper>
 
-      {check?.tax ? <TaxPanel tax={check.tax} /> : null}
+      {check?.tax ? <TaxPanel tax={check.tax} allowance={check.allowance} /> : null}
 
       <Paper withBorder p="sm" data-testid="totals">
         <Text fw={600} mb={6}>

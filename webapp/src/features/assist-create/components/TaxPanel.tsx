@@ -3,7 +3,7 @@
 import { Alert, Paper, Stack, Table, Text } from '@mantine/core';
 import { formatNumber, isEnglish } from '@/shared/declarations/model/format';
 import { useAssistT } from '../i18n';
-import type { TaxEstimate, TaxItem } from '../api/validateDeclaration';
+import type { AllowanceUse, TaxEstimate, TaxItem } from '../api/validateDeclaration';
 
 function Item({ item, lang }: { item: TaxItem | null; lang: string }) {
   if (!item) return <>–</>;
@@ -17,7 +17,13 @@ function Item({ item, lang }: { item: TaxItem | null; lang: string }) {
   );
 }
 
-export function TaxPanel({ tax }: { tax: TaxEstimate }) {
+export function TaxPanel({
+  tax,
+  allowance,
+}: {
+  tax: TaxEstimate;
+  allowance?: AllowanceUse | null;
+}) {
   const { t, i18n } = useAssistT();
   const lang = i18n.language;
   const en = isEnglish(lang);
@@ -77,6 +83,21 @@ export function TaxPanel({ tax }: { tax: TaxEstimate }) {
             ? ` · ${t('tax.landed', { landed: money(tax.landedCny) })}`
             : ''}
         </Text>
+        {allowance ? (
+          <Text
+            size="xs"
+            c={allowance.thisCny > allowance.remainingCny ? 'red' : undefined}
+            data-testid="tax-allowance"
+          >
+            {t('tax.allowance', {
+              year: allowance.year,
+              used: money(allowance.usedCny),
+              remaining: money(allowance.remainingCny),
+              limit: money(allowance.limitCny),
+              order: money(allowance.thisCny),
+            })}
+          </Text>
+        ) : null}
         {tax.exemptions.map((n) => (
           <Text key={n.code} size="xs" c="teal">
             {en ? n.en : n.zh}

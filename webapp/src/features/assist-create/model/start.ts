@@ -86,6 +86,7 @@ export const TEMPLATE_FIELDS = [
   'distinatePort',
   'despPort',
   'tradeMode',
+  'tradeTerms',
   'packageType',
   'shipperName',
   'shipperCompany',

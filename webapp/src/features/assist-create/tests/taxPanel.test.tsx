@@ -55,4 +55,31 @@ describe('TaxPanel', () => {
     expect(screen.getByText('no freight declared')).toBeTruthy();
     expect(screen.getByText(/Incomplete/)).toBeTruthy();
   });
+
+  it("shows the buyer's yearly allowance, used and remaining, in red when this order passes it", async () => {
+    await i18n.changeLanguage('en');
+    renderWithProviders(
+      <TaxPanel
+        tax={{ ...estimate, regime: 'crossBorder' }}
+        allowance={{
+          year: 2026,
+          limitCny: 26000,
+          usedCny: 25000,
+          remainingCny: 1000,
+          thisCny: 2000,
+        }}
+      />,
+    );
+    const line = screen.getByTestId('tax-allowance');
+    expect(line.textContent).toContain('used 25,000,');
+    expect(line.textContent).toContain('remaining 1,000,');
+    expect(line.textContent).toContain('this order 2,000');
+    expect(line.getAttribute('style') ?? '').toContain('red');
+  });
+
+  it('shows no allowance line outside cross-border retail', async () => {
+    await i18n.changeLanguage('en');
+    renderWithProviders(<TaxPanel tax={estimate} />);
+    expect(screen.queryByTestId('tax-allowance')).toBeNull();
+  });
 });

@@ -29,6 +29,8 @@ import { useSessionStore } from '@/lib/session';
 import { useDeclT } from '@/shared/declarations/i18n';
 import { useDeclaration } from '@/shared/declarations/api/getDeclaration';
 import { useDeclarationHistory } from '../api/getDeclarationHistory';
+import { useDeclarationTaxes } from '../api/getDeclarationTaxes';
+import { TaxComparisonCard } from '../components/TaxComparisonCard';
 import { declarationKeys } from '@/shared/declarations/api/keys';
 import { allowedActions } from '@/shared/declarations/model/actions';
 import { formatDateTime } from '@/lib/dates';
@@ -87,6 +89,7 @@ function DeclarationDetail({
   const query = useDeclaration(id);
   const history = useDeclarationHistory(id);
   const customs = useDeclarationCustoms(id);
+  const taxes = useDeclarationTaxes(id);
   const [conflict, setConflict] = useState(false);
   const [showEmpty, setShowEmpty] = useState(false);
 
@@ -301,6 +304,7 @@ function DeclarationDetail({
                 )}
               </Stack>
             </Card>
+            {taxes.data ? <TaxComparisonCard taxes={taxes.data} /> : null}
             <Card withBorder padding="md" component="section" aria-label={t('detail.history')}>
               <Title order={2} size="h5" mb="sm">
                 {t('detail.history')}

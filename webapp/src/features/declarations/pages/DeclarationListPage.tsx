@@ -173,6 +173,30 @@ export default function DeclarationListPage() {
           </Stack>
         ),
       }),
+      col.display({
+        id: 'tax',
+        header: t('list.col.tax'),
+        meta: { align: 'right' },
+        cell: ({ row }) => {
+          const money = (v: number | null | undefined) =>
+            v === null || v === undefined ? '–' : formatMoney(v, 'CNY', i18n.language);
+          return (
+            <Stack gap={0} align="flex-end" data-testid="list-tax">
+              <Text size="sm" style={{ whiteSpace: 'nowrap' }} title={t('list.col.taxEstimated')}>
+                {money(row.original.estimatedTax)}
+              </Text>
+              <Text
+                size="xs"
+                c="dimmed"
+                style={{ whiteSpace: 'nowrap' }}
+                title={t('list.col.taxAssessed')}
+              >
+                {money(row.original.assessedTax)}
+              </Text>
+            </Stack>
+          );
+        },
+      }),
       col.accessor('estimatedPickupTime', {
         header: t('list.col.estimatedPickupTime'),
         meta: { sortField: 'estimatedPickupTime' },

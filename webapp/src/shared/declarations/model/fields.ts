@@ -138,6 +138,8 @@ export const HEADER_GROUPS: FieldGroup[] = [
       { name: 'distinatePort', kind: 'refFree', table: 'ports', direction: 'export' },
       { name: 'despPort', kind: 'refFree', table: 'ports', direction: 'import' },
       ref('tradeMode', 'supervision-modes'),
+      ref('tradeTerms', 'trade-terms'),
+      text('originCertificate'),
     ],
   },
   {

@@ -42,6 +42,8 @@ export const TEXT_FIELDS = [
   'distinatePort',
   'despPort',
   'tradeMode',
+  'tradeTerms',
+  'originCertificate',
   'transpotationFeeType',
   'transpotationFeeUnit',
   'insuranceFeeType',
@@ -207,6 +209,10 @@ export interface DeclarationSummary {
   customsReceiptAt?: string | null;
   /** The status was set by hand while the customs channel is on. */
   movedByHand?: boolean;
+  /** The levied total of the tax estimate recorded at submit (CNY). */
+  estimatedTax?: number | null;
+  /** What customs assessed (its T receipt), CNY. */
+  assessedTax?: number | null;
 }
 
 export interface FieldChange {

@@ -251,6 +251,7 @@ const HEADER_REFS: [string, string][] = [
   ['serviceType', 'service-types'],
   ['supervisionMode', 'supervision-modes'],
   ['tradeMode', 'supervision-modes'],
+  ['tradeTerms', 'trade-terms'],
   ['cutMode', 'levy-types'],
   ['trafficMode', 'transport-modes'],
   ['packageType', 'packing-types'],
