@@ -332,3 +332,46 @@ async fn the_channel_over_http(pool: PgPool) {
     .await;
     assert_eq!(r["code"], 200, "{r}");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_push_carries_a_bounded_number_of_receipts(pool: PgPool) {
+    use command::customs::routes::{PUSH_MAX_BYTES, PUSH_MAX_RECEIPTS};
+    let mut cfg = config(&pool, clearway::config::Mode::Development);
+    cfg.customs.customs_push_secret = Some(SECRET.into());
+    cfg.customs.customs_push_window_secs = 60;
+    let app = spawn_with(pool.clone(), cfg).await;
+    let wrap = |n: usize| {
+        let one = receipt("CW00000000000000CD", "L", "2026-11-28T10:00:00+08:00", "");
+        format!("<DEC_RESULTS>{}</DEC_RESULTS>", one.repeat(n))
+    };
+    let now = chrono::Utc::now().timestamp();
+    let signed = |xml: &str, ts: i64| signature(SECRET, &ts.to_string(), xml.as_bytes());
+    // One receipt over the limit: 400 naming body and the limit, nothing recorded.
+    let over = wrap(PUSH_MAX_RECEIPTS + 1);
+    let r = push(&app, now, &signed(&over, now), &over).await;
+    assert_eq!(r["_status"], 400, "{r}");
+    let text = r.to_string();
+    assert!(
+        text.contains("body") && text.contains(&PUSH_MAX_RECEIPTS.to_string()),
+        "{text}"
+    );
+    // A body larger than the byte limit: the same, before anything is read.
+    let huge = format!("<DEC_RESULTS>{}</DEC_RESULTS>", " ".repeat(PUSH_MAX_BYTES));
+    let r = push(&app, now + 1, &signed(&huge, now + 1), &huge).await;
+    assert_eq!(r["_status"], 400, "{r}");
+    assert!(r.to_string().contains(&PUSH_MAX_BYTES.to_string()), "{r}");
+    let n: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM events WHERE stream_type = 'customs_anomaly'")
+            .fetch_one(&pool)
+            .await
+            .expect("count");
+    assert_eq!(n, 0);
+    // At the limit: accepted (copies of one receipt: one anomaly, the rest duplicates of it).
+    let full = wrap(PUSH_MAX_RECEIPTS);
+    let r = push(&app, now + 2, &signed(&full, now + 2), &full).await;
+    assert_eq!(r["code"], 200, "{r}");
+    assert_eq!(
+        r["data"]["receipts"].as_array().map(Vec::len),
+        Some(PUSH_MAX_RECEIPTS)
+    );
+}

@@ -22,7 +22,7 @@ pub(crate) fn receipt(cop: &str, channel: &str, notice: &str, extra: &str) -> St
     )
 }
 
-fn file(receipts: &[String]) -> String {
+pub(crate) fn file(receipts: &[String]) -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DEC_RESULTS>{}</DEC_RESULTS>\n",
         receipts.concat()
