@@ -560,7 +560,7 @@ pub fn folder_state(channel: &Channel) -> (i64, Option<u64>, Option<String>) {
                 .filter(|o| *o > channel.backlog_degraded_after)
                 .map(|o| format!("the oldest receipt in inbox/ has waited {} s", o.as_secs()));
             let writable = std::fs::metadata(folder.outbox())
-                .map(|m| !m.permissions().readonly())
+                .map(|m| m.is_dir() && !m.permissions().readonly())
                 .unwrap_or(false);
             let problem = if writable {
                 problem
