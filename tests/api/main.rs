@@ -19,6 +19,7 @@ mod customer_cache;
 mod customers;
 mod customs;
 mod customs_attach;
+mod customs_bench;
 mod customs_crash;
 mod customs_http;
 mod customs_inbox;

@@ -23,7 +23,7 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::Folder;
-use super::inbox::{Outcome, record, waiting};
+use super::inbox::{Outcome, record_all, waiting};
 use super::receipt::{self, Limits, Unread};
 use crate::aggregate::Aggregate;
 use crate::customs_anomaly::{AnomalyCommand, AnomalyState};
@@ -857,9 +857,10 @@ async fn push(
             ));
         }
     };
-    let mut out = Vec::with_capacity(receipts.len());
-    for r in receipts {
-        out.push(record(&s.cmd, r, "push").await?);
-    }
+    let batch = receipts
+        .into_iter()
+        .map(|r| (r, "push".to_string()))
+        .collect();
+    let out = record_all(&s.cmd, batch).await?;
     Ok(ok(PushAnswer { receipts: out }))
 }
