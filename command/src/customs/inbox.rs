@@ -1,6 +1,6 @@
 //! The receipt reader: a task of the server process that reads the exchange folder's
 //! `inbox/` (docs/customs.md). The environment has no file-system notification crate, so
-//! the folder is scanned every 250 ms (a scan lists the folder; a file is read once).
+//! the folder is scanned every 100 ms (a scan lists the folder; a file is read once).
 //!
 //! **Complete files only.** A file is read once it has not changed for
 //! [`Inbox::settle`] (500 ms); one that still ends inside an element is left for the writer
@@ -68,7 +68,7 @@ impl Inbox {
             limits: Limits::default(),
             settle: Duration::from_millis(500),
             incomplete_after: Duration::from_secs(30),
-            every: Duration::from_millis(250),
+            every: Duration::from_millis(100),
         }
     }
 }
