@@ -12,7 +12,8 @@
 # It prints the figures that docs/benchmarks.md records. `scripts/bench.sh --help` passes
 # --help to the binary. Subcommands: all (about 12 minutes on 2 cores), commands, peer,
 # rebuild, list, export, verify, mixed, upload, clean; `hs` (the HS code suggestions'
-# accuracy and latency); and `extract` (the document
+# accuracy and latency); `customs` (the customs channel's messages, receipts and latency,
+# release, CUSTOMS_BENCH_N declarations, default 10,000); and `extract` (the document
 # extractor's and the HS suggestions' accuracy, tests run in debug mode). Each benchmark
 # drops and creates its own database clearway_bench_<name> on that server and leaves it
 # behind for inspection
@@ -44,6 +45,14 @@ if [ "${1:-}" = hs ]; then
 	HS_BENCH_SPLIT="${HS_BENCH_SPLIT:-dev}" cargo test --locked --release -p textsearch --lib hs::bench -- --ignored --nocapture
 	ensure_database clearway_bench
 	exec cargo test --locked --test api hs_suggestions::bench_hs_labelled -- --ignored --nocapture
+fi
+# `customs`: the customs channel in release mode (docs/benchmarks.md, "Customs channel"):
+# N declared declarations' messages written, N receipt files ingested beside the raw parse
+# + append of the same run, and file-to-list latency at a steady 100 receipts/s, on a fresh
+# database per run on the server DATABASE_URL names.
+if [ "${1:-}" = customs ]; then
+	ensure_database clearway_bench
+	exec cargo test --locked --release --test api customs_bench::bench_customs -- --ignored --nocapture
 fi
 ensure_database clearway_bench
 export RUST_LOG="${RUST_LOG:-warn,sqlx::query=error}"

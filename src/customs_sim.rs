@@ -156,6 +156,10 @@ pub fn check(path: &Path, xml: &str, schema: &Path) -> Option<String> {
             .unwrap_or("schema check failed");
         return Some(line.chars().take(400).collect());
     }
+    if schema.file_name().is_some_and(|n| n == "DecSupplement.xsd") {
+        let whole = xml.contains("<DecSupplement>") && element(xml, "COP_NO").is_some();
+        return (!whole).then(|| "not a DecSupplement with a COP_NO".into());
+    }
     if !xml.contains("<DecMessage>") {
         return Some("the root element is not DecMessage".into());
     }
@@ -269,16 +273,36 @@ impl Sim {
         let now = Instant::now();
         let cst = FixedOffset::east_opt(8 * 3600).expect("offset");
         let step = Duration::from_millis(self.args.delay_ms);
-        // A supplement: release what it answers.
+        // A supplement: checked against DecSupplement.xsd (beside the message's schema),
+        // then what it answers is released. The entry number is the one given with the
+        // Sp1, else the supplement's own (a simulator restarted in between forgot it).
         if let Some(cop) = name.split(".sup").next().filter(|_| name.contains(".sup")) {
-            if let Some(entry) = self.waiting_supplement.remove(cop) {
-                for (i, code) in ["P", "R"].iter().enumerate() {
-                    let at =
-                        Utc::now().with_timezone(&cst) + chrono::Duration::seconds(i as i64 + 1);
-                    let body =
-                        receipt_xml(cop, code, at, &format!("  <ENTRY_ID>{entry}</ENTRY_ID>\n"));
-                    self.push(now + step * (i as u32 + 1), cop, code, body);
-                }
+            let cop = element(&xml, "COP_NO").unwrap_or(cop).to_string();
+            let schema = self.args.schema.with_file_name("DecSupplement.xsd");
+            if let Some(broken) = schema
+                .exists()
+                .then(|| check(path, &xml, &schema))
+                .flatten()
+            {
+                let at = Utc::now().with_timezone(&cst);
+                let note = format!(
+                    "  <NOTE>补充资料校验失败 / supplement invalid: {}</NOTE>\n",
+                    escape(&broken)
+                );
+                self.push(now + step, &cop, "E", receipt_xml(&cop, "E", at, &note));
+                return Ok(());
+            }
+            let entry = self
+                .waiting_supplement
+                .remove(&cop)
+                .or_else(|| element(&xml, "ENTRY_ID").map(str::to_string));
+            let entry = entry
+                .map(|e| format!("  <ENTRY_ID>{e}</ENTRY_ID>\n"))
+                .unwrap_or_default();
+            for (i, code) in ["P", "R"].iter().enumerate() {
+                let at = Utc::now().with_timezone(&cst) + chrono::Duration::seconds(i as i64 + 1);
+                let body = receipt_xml(&cop, code, at, &entry);
+                self.push(now + step * (i as u32 + 1), &cop, code, body);
             }
             return Ok(());
         }

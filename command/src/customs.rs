@@ -9,5 +9,6 @@ pub mod outbox;
 pub mod receipt;
 pub mod routes;
 pub mod sp1;
+pub mod supplement;
 
 pub use outbox::Folder;

@@ -10,7 +10,9 @@
 
 use std::sync::Arc;
 
-use events::declaration::customs::cop_no;
+use events::declaration::customs::{
+    CustomsReceiptRecorded, cop_no, message_key, sp1_exception_id, supplement_key,
+};
 use events::declaration::{DeclarationEvent as Event, DeclarationStatus, STREAM_TYPE};
 use events::store::FeedBatch;
 use events::{DomainEvent, RecordedEvent};
@@ -115,6 +117,65 @@ async fn enqueue(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Pro
     Ok(())
 }
 
+/// A clearance exception resolved on the declaration: when an `Sp1` opened it, its
+/// supplement `<CopNo>.sup<N>.xml` is queued (N counts from 1 per CopNo). The Sp1 is found
+/// among the receipts recorded before on the stream (the exception's id is fixed by the
+/// receipt); a replay finds the row of this event already there and adds nothing.
+async fn supplement(
+    tx: &mut PgConnection,
+    event: &RecordedEvent,
+    exception_id: uuid::Uuid,
+) -> Result<(), ProjectionError> {
+    let sp1s: Vec<serde_json::Value> = sqlx::query_scalar(
+        "SELECT payload FROM events
+          WHERE stream_id = $1 AND stream_version < $2
+            AND event_type = 'DeclarationCustomsReceiptRecorded' AND payload->>'channel' = 'Sp1'",
+    )
+    .bind(event.stream_id)
+    .bind(event.stream_version)
+    .fetch_all(&mut *tx)
+    .await?;
+    let Some(cop) = sp1s
+        .into_iter()
+        .filter_map(|p| serde_json::from_value::<CustomsReceiptRecorded>(p).ok())
+        .find(|r| sp1_exception_id(&r.receipt) == exception_id)
+        .map(|r| r.receipt.cop_no)
+    else {
+        return Ok(());
+    };
+    let queued: bool = sqlx::query_scalar(
+        "SELECT EXISTS (SELECT 1 FROM customs_messages WHERE declaration_id = $1
+             AND made_from_version = $2 AND kind = 'supplement')",
+    )
+    .bind(event.stream_id)
+    .bind(event.stream_version)
+    .fetch_one(&mut *tx)
+    .await?;
+    if queued {
+        return Ok(());
+    }
+    let before: i64 = sqlx::query_scalar(
+        "SELECT count(*) FROM customs_messages WHERE kind = 'supplement' AND cop_no LIKE $1 || '.sup%'",
+    )
+    .bind(&cop)
+    .fetch_one(&mut *tx)
+    .await?;
+    let key = supplement_key(&cop, before + 1);
+    sqlx::query(
+        "INSERT INTO customs_messages (cop_no, declaration_id, made_from_version, kind,
+             file_name, created_at, next_attempt_at)
+         VALUES ($1, $2, $3, 'supplement', $1 || '.xml', $4, $4)
+         ON CONFLICT (cop_no) DO NOTHING",
+    )
+    .bind(&key)
+    .bind(event.stream_id)
+    .bind(event.stream_version)
+    .bind(event.recorded_at)
+    .execute(&mut *tx)
+    .await?;
+    Ok(())
+}
+
 async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), ProjectionError> {
     if event.stream_type == ANOMALY_STREAM {
         return anomaly(tx, event).await;
@@ -125,6 +186,7 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
     if !event.event_type.starts_with("DeclarationCustoms")
         && event.event_type != "DeclarationReviewed"
         && event.event_type != "DeclarationRedeclared"
+        && event.event_type != "DeclarationExceptionResolved"
     {
         return Ok(());
     }
@@ -135,13 +197,14 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
             enqueue(tx, event).await?;
         }
         Event::CustomsResendRequested(_) => enqueue(tx, event).await?,
+        Event::ExceptionResolved(r) => supplement(tx, event, r.exception_id).await?,
         Event::CustomsMessageSent(s) => {
             sqlx::query(
                 "UPDATE customs_messages SET status = 'sent', sha256 = $2, file_name = $3,
                      written_at = coalesce(written_at, $4), error = NULL
                  WHERE cop_no = $1",
             )
-            .bind(&s.cop_no)
+            .bind(message_key(&s.kind, &s.cop_no, &s.file_name))
             .bind(&s.sha256)
             .bind(&s.file_name)
             .bind(event.recorded_at)
@@ -153,7 +216,11 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
                 "UPDATE customs_messages SET status = 'refused', error = $2
                  WHERE cop_no = $1 AND status <> 'sent'",
             )
-            .bind(&r.cop_no)
+            .bind(message_key(
+                &r.kind,
+                &r.cop_no,
+                r.file_name.as_deref().unwrap_or_default(),
+            ))
             .bind(r.problems.join("; "))
             .execute(&mut *tx)
             .await?;

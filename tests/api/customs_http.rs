@@ -332,3 +332,140 @@ async fn the_channel_over_http(pool: PgPool) {
     .await;
     assert_eq!(r["code"], 200, "{r}");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_push_carries_a_bounded_number_of_receipts(pool: PgPool) {
+    use command::customs::routes::{PUSH_MAX_BYTES, PUSH_MAX_RECEIPTS};
+    let mut cfg = config(&pool, clearway::config::Mode::Development);
+    cfg.customs.customs_push_secret = Some(SECRET.into());
+    cfg.customs.customs_push_window_secs = 60;
+    let app = spawn_with(pool.clone(), cfg).await;
+    let wrap = |n: usize| {
+        let one = receipt("CW00000000000000CD", "L", "2026-11-28T10:00:00+08:00", "");
+        format!("<DEC_RESULTS>{}</DEC_RESULTS>", one.repeat(n))
+    };
+    let now = chrono::Utc::now().timestamp();
+    let signed = |xml: &str, ts: i64| signature(SECRET, &ts.to_string(), xml.as_bytes());
+    // One receipt over the limit: 400 naming body and the limit, nothing recorded.
+    let over = wrap(PUSH_MAX_RECEIPTS + 1);
+    let r = push(&app, now, &signed(&over, now), &over).await;
+    assert_eq!(r["_status"], 400, "{r}");
+    let text = r.to_string();
+    assert!(
+        text.contains("body") && text.contains(&PUSH_MAX_RECEIPTS.to_string()),
+        "{text}"
+    );
+    // A body larger than the byte limit: the same, before anything is read.
+    let huge = format!("<DEC_RESULTS>{}</DEC_RESULTS>", " ".repeat(PUSH_MAX_BYTES));
+    let r = push(&app, now + 1, &signed(&huge, now + 1), &huge).await;
+    assert_eq!(r["_status"], 400, "{r}");
+    assert!(r.to_string().contains(&PUSH_MAX_BYTES.to_string()), "{r}");
+    let n: i64 =
+        sqlx::query_scalar("SELECT count(*) FROM events WHERE stream_type = 'customs_anomaly'")
+            .fetch_one(&pool)
+            .await
+            .expect("count");
+    assert_eq!(n, 0);
+    // At the limit: accepted (copies of one receipt: one anomaly, the rest duplicates of it).
+    let full = wrap(PUSH_MAX_RECEIPTS);
+    let r = push(&app, now + 2, &signed(&full, now + 2), &full).await;
+    assert_eq!(r["code"], 200, "{r}");
+    assert_eq!(
+        r["data"]["receipts"].as_array().map(Vec::len),
+        Some(PUSH_MAX_RECEIPTS)
+    );
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_outbox_away_then_back_loses_nothing(pool: PgPool) {
+    let ex = exchange();
+    let mut cfg = config(&pool, clearway::config::Mode::Development);
+    cfg.customs.customs_dir = Some(ex.folder.root.clone());
+    let app = spawn_with(pool.clone(), cfg).await;
+    let health = || async {
+        body(
+            app.client
+                .get(app.url("/api/v1/health"))
+                .send()
+                .await
+                .expect("health"),
+        )
+        .await
+    };
+    // outbox/ replaced by a file: nothing can be written there (even by root).
+    std::fs::remove_dir_all(ex.folder.outbox()).expect("remove outbox");
+    std::fs::write(ex.folder.outbox(), "not a folder").expect("block outbox");
+    let mut cops = Vec::new();
+    for t in ["CW40000101", "CW40000102", "CW40000103"] {
+        // Declaring still answers (declared() asserts 200).
+        cops.push(declared(&app, t).await.1);
+    }
+    // (The demo data may queue messages of its own: only ours are counted.)
+    let ours = |sql: &'static str| {
+        let (pool, cops) = (&pool, &cops);
+        async move {
+            sqlx::query_scalar::<_, i64>(sql)
+                .bind(cops)
+                .fetch_one(pool)
+                .await
+                .expect("count")
+        }
+    };
+    let h = health().await;
+    assert_eq!(h["data"]["status"], "degraded", "{h}");
+    assert!(
+        h["data"]["customs"]["problem"]
+            .as_str()
+            .unwrap_or("")
+            .contains("outbox"),
+        "{h}"
+    );
+    // The writer tries, fails, and keeps the reason on the rows.
+    let start = std::time::Instant::now();
+    loop {
+        let failed = ours(
+            "SELECT count(*) FROM customs_messages
+              WHERE status IN ('pending', 'writing') AND error IS NOT NULL AND cop_no = ANY($1)",
+        )
+        .await;
+        if failed == 3 {
+            break;
+        }
+        assert!(start.elapsed() < Duration::from_secs(20), "never tried");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Back: every message is written once, recorded once, and health is ok again.
+    std::fs::remove_file(ex.folder.outbox()).expect("unblock");
+    std::fs::create_dir(ex.folder.outbox()).expect("outbox back");
+    let start = std::time::Instant::now();
+    loop {
+        let sent = ours(
+            "SELECT count(*) FROM customs_messages WHERE status = 'sent' AND cop_no = ANY($1)",
+        )
+        .await;
+        if sent == 3 {
+            break;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(60),
+            "sending did not resume"
+        );
+        tokio::time::sleep(Duration::from_millis(200)).await;
+    }
+    let written: Vec<String> = std::fs::read_dir(ex.folder.outbox())
+        .expect("outbox")
+        .map(|e| e.expect("entry").file_name().to_string_lossy().into_owned())
+        .collect();
+    for c in &cops {
+        let n = written.iter().filter(|w| w.contains(c.as_str())).count();
+        assert_eq!(n, 1, "{c} written once: {written:?}");
+    }
+    let recorded = ours(
+        "SELECT count(*) FROM events WHERE event_type = 'DeclarationCustomsMessageSent'
+            AND payload->>'copNo' = ANY($1)",
+    )
+    .await;
+    assert_eq!(recorded, 3);
+    let h = health().await;
+    assert_eq!(h["data"]["customs"]["status"], "ok", "{h}");
+}

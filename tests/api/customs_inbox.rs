@@ -22,7 +22,7 @@ pub(crate) fn receipt(cop: &str, channel: &str, notice: &str, extra: &str) -> St
     )
 }
 
-fn file(receipts: &[String]) -> String {
+pub(crate) fn file(receipts: &[String]) -> String {
     format!(
         "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<DEC_RESULTS>{}</DEC_RESULTS>\n",
         receipts.concat()
@@ -402,7 +402,9 @@ async fn a_file_still_being_written_is_not_read_early(pool: PgPool) {
         f.flush().expect("flush");
         scan_once(&s.state, &inbox, &mut seen).await.expect("scan");
         assert!(path.exists(), "not moved while being written");
-        tokio::time::sleep(Duration::from_millis(100)).await;
+        // About 1.5 s in all: longer than the settling time, so only the rule "unchanged
+        // for a moment, and whole" keeps it from being read early.
+        tokio::time::sleep(Duration::from_millis(150)).await;
     }
     drop(f);
     // Half a file that stays unchanged is not read as a receipt either.

@@ -253,8 +253,18 @@ pub fn free_addr() -> String {
 /// `url`, with the secrets of `config`, listening on `addr`; ready when health answers.
 /// Its memory is its own (an in-process server shares the test binary's with other tests).
 pub async fn serve_process(url: &str, addr: &str) -> tokio::process::Child {
+    serve_process_with(url, addr, &[]).await
+}
+
+/// [`serve_process`] with more environment (`CLEARWAY_CUSTOMS_DIR`, ...).
+pub async fn serve_process_with(
+    url: &str,
+    addr: &str,
+    extra: &[(&str, &str)],
+) -> tokio::process::Child {
     let child = tokio::process::Command::new(env!("CARGO_BIN_EXE_clearway"))
         .arg("serve")
+        .envs(extra.iter().copied())
         .current_dir(env!("CARGO_MANIFEST_DIR"))
         .env("DATABASE_URL", url)
         .env("CLEARWAY_MODE", "development")

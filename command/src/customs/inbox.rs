@@ -1,6 +1,6 @@
 //! The receipt reader: a task of the server process that reads the exchange folder's
 //! `inbox/` (docs/customs.md). The environment has no file-system notification crate, so
-//! the folder is scanned every 250 ms (a scan lists the folder; a file is read once).
+//! the folder is scanned every 100 ms (a scan lists the folder; a file is read once).
 //!
 //! **Complete files only.** A file is read once it has not changed for
 //! [`Inbox::settle`] (500 ms); one that still ends inside an element is left for the writer
@@ -33,7 +33,7 @@ use crate::aggregate::{Aggregate, DomainError};
 use crate::customs_anomaly::{AnomalyCommand, AnomalyState};
 use crate::declaration::customs::{ANOMALY, CustomsCommand};
 use crate::declaration::{DeclarationCommand, DeclarationState};
-use crate::handler::{Command, CommandError, execute};
+use crate::handler::{Command, CommandError, also_append, execute};
 use crate::http::{CommandState, system_metadata};
 
 /// The actor the receipts are recorded by.
@@ -68,7 +68,7 @@ impl Inbox {
             limits: Limits::default(),
             settle: Duration::from_millis(500),
             incomplete_after: Duration::from_secs(30),
-            every: Duration::from_millis(250),
+            every: Duration::from_millis(100),
         }
     }
 }
@@ -148,6 +148,8 @@ pub async fn scan_once(
     let files = waiting(&inbox.folder)?;
     let now = SystemTime::now();
     let mut moved = 0;
+    let mut batch: Vec<(CustomsReceipt, String)> = Vec::new();
+    let mut read: Vec<PathBuf> = Vec::new();
     seen.first.retain(|p, _| files.iter().any(|(f, _)| f == p));
     for (path, meta) in files {
         let name = path
@@ -198,15 +200,157 @@ pub async fn scan_once(
                 let mut seen_here = std::collections::HashSet::new();
                 for r in receipts {
                     if seen_here.insert(serde_json::to_string(&r).unwrap_or_default()) {
-                        record(state, r, &name).await?;
+                        batch.push((r, name.clone()));
                     }
                 }
-                done(&inbox.folder, &path)?;
-                moved += 1;
+                read.push(path);
+                if batch.len() >= BATCH {
+                    moved += settle_batch(state, inbox, &mut batch, &mut read).await?;
+                }
             }
         }
     }
+    moved += settle_batch(state, inbox, &mut batch, &mut read).await?;
     Ok(moved)
+}
+
+/// Receipts recorded in one transaction at most (then the files they came from move).
+const BATCH: usize = 1000;
+
+/// Records the receipts read so far, then moves their files to `done/`.
+async fn settle_batch(
+    state: &CommandState,
+    inbox: &Inbox,
+    batch: &mut Vec<(CustomsReceipt, String)>,
+    read: &mut Vec<PathBuf>,
+) -> Result<usize, ScanError> {
+    record_all(state, std::mem::take(batch)).await?;
+    let n = read.len();
+    for path in read.drain(..) {
+        match done(&inbox.folder, &path) {
+            Ok(()) => {}
+            // Moved by another reader meanwhile.
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+            Err(e) => return Err(e.into()),
+        }
+    }
+    Ok(n)
+}
+
+/// Records many receipts (each with its source), in their order per declaration. The
+/// receipts of declarations the message ledger knows, none of them an `Sp1`, are recorded
+/// in one transaction: each declaration's stream read once, its receipts decided in order on
+/// the state they make, its events appended once, the declarations in a fixed order. Any
+/// failure of that transaction (a race with another writer, the database away) records
+/// them again one by one, which is idempotent; the rest (an unknown CopNo, an `Sp1`, the
+/// receipts a declaration refuses) take the one-by-one path, which keeps them as anomalies.
+pub async fn record_all(
+    state: &CommandState,
+    receipts: Vec<(CustomsReceipt, String)>,
+) -> Result<Vec<Outcome>, CommandError> {
+    if receipts.is_empty() {
+        return Ok(Vec::new());
+    }
+    let cops: Vec<String> = receipts.iter().map(|(r, _)| r.cop_no.clone()).collect();
+    let known: HashMap<String, Uuid> = sqlx::query_as::<_, (String, Uuid)>(
+        "SELECT cop_no, declaration_id FROM customs_messages WHERE cop_no = ANY($1)",
+    )
+    .bind(&cops)
+    .fetch_all(&state.pool)
+    .await?
+    .into_iter()
+    .collect();
+    let mut by_declaration: std::collections::BTreeMap<Uuid, Vec<usize>> = Default::default();
+    let mut alone = Vec::new();
+    for (i, (r, _)) in receipts.iter().enumerate() {
+        match known.get(&r.cop_no) {
+            Some(id) => by_declaration.entry(*id).or_default().push(i),
+            None => alone.push(i),
+        }
+    }
+    // A declaration with an Sp1 among its receipts: all of them one by one, in order.
+    by_declaration.retain(|_, list| {
+        if list.iter().any(|i| receipts[*i].0.channel == "Sp1") {
+            alone.extend(list.iter().copied());
+            false
+        } else {
+            true
+        }
+    });
+    let mut outcomes: Vec<Option<Outcome>> = vec![None; receipts.len()];
+    let mut refused = Vec::new();
+    match batch_tx(state, &receipts, &by_declaration).await {
+        Ok(decided) => {
+            for (i, result) in decided {
+                match result {
+                    Ok(recorded) => {
+                        let r = &receipts[i].0;
+                        let word = if recorded { "recorded" } else { "duplicate" };
+                        outcomes[i] = Some(outcome(r, word, None));
+                    }
+                    Err(_) => refused.push(i),
+                }
+            }
+        }
+        Err(e) => {
+            tracing::debug!(error = %e, "customs reader: the batch is recorded one by one");
+            refused.extend(by_declaration.values().flatten().copied());
+        }
+    }
+    alone.extend(refused);
+    alone.sort_unstable();
+    for i in alone {
+        let (r, source) = receipts[i].clone();
+        outcomes[i] = Some(record(state, r, &source).await?);
+    }
+    Ok(outcomes.into_iter().flatten().collect())
+}
+
+type Decided = Vec<(usize, Result<bool, DomainError>)>;
+
+async fn batch_tx(
+    state: &CommandState,
+    receipts: &[(CustomsReceipt, String)],
+    by_declaration: &std::collections::BTreeMap<Uuid, Vec<usize>>,
+) -> Result<Decided, CommandError> {
+    if by_declaration.is_empty() {
+        return Ok(Vec::new());
+    }
+    let actor = customs_actor();
+    let ctx = state.ctx(&actor);
+    let mut decided = Vec::new();
+    let mut tx = state.pool.begin().await?;
+    for (id, list) in by_declaration {
+        let meta = system_metadata(&actor, None);
+        let mut here = Vec::new();
+        also_append::<DeclarationState, _>(&state.store, &mut tx, *id, &meta, |d, _| {
+            let mut s = d.clone();
+            let mut out = Vec::new();
+            for i in list {
+                let (r, source) = &receipts[*i];
+                let cmd = DeclarationCommand::Customs(CustomsCommand::Receipt {
+                    receipt: r.clone(),
+                    source: source.clone(),
+                });
+                match s.decide(cmd, &ctx) {
+                    Ok(events) => {
+                        for e in &events {
+                            s.evolve(e);
+                        }
+                        here.push((*i, Ok(!events.is_empty())));
+                        out.extend(events);
+                    }
+                    Err(e) => here.push((*i, Err(e))),
+                }
+            }
+            Ok(out)
+        })
+        .await?;
+        decided.extend(here);
+    }
+    tx.commit().await?;
+    state.store.notify();
+    Ok(decided)
 }
 
 /// A free name in `dir` for `name` (`name`, else `<stem>.<n>.<ext>`).

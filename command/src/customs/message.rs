@@ -61,7 +61,7 @@ fn upper_alnum(min: usize, max: usize) -> impl Fn(&str) -> bool {
 
 /// A character XML 1.0 cannot carry (the C0 controls but tab, line feed, carriage return;
 /// U+FFFE, U+FFFF).
-fn xml_char(c: char) -> bool {
+pub(crate) fn xml_char(c: char) -> bool {
     matches!(c, '\t' | '\n' | '\r') || (c >= ' ' && c != '\u{FFFE}' && c != '\u{FFFF}')
 }
 

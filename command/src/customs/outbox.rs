@@ -31,17 +31,20 @@ use std::time::Duration;
 use api::Actor;
 use events::DomainEvent;
 use events::declaration::DeclarationEvent;
-use events::declaration::customs::{CustomsMessageRefused, CustomsMessageSent};
+use events::declaration::customs::{
+    CustomsMessageRefused, CustomsMessageSent, answered_cop_no, sp1_exception_id,
+};
 use sha2::{Digest, Sha256};
 use sqlx::{Connection, PgConnection};
 use uuid::Uuid;
 
-use super::message;
+use super::{message, supplement};
 use crate::aggregate::Aggregate;
+use crate::clearance_exception::ExceptionState;
 use crate::declaration::DeclarationCommand;
 use crate::declaration::DeclarationState;
 use crate::declaration::customs::CustomsCommand;
-use crate::handler::{AfterAppend, Command, CommandError, Hooked, execute_then};
+use crate::handler::{AfterAppend, Command, CommandError, Hooked, execute_then, load};
 use crate::http::{CommandState, system_metadata};
 
 /// How often an idle writer looks for work.
@@ -224,23 +227,74 @@ pub async fn claim(conn: &mut PgConnection) -> Result<Option<Claimed>, WriteErro
     Ok(Some(row))
 }
 
-/// The declaration as it stood at `version`, and as it stands now.
+/// The declaration as it stood at `version`, as it stands now, and the event at `version`.
 async fn states(
     state: &CommandState,
     id: Uuid,
     version: i64,
-) -> Result<(DeclarationState, DeclarationState), CommandError> {
+) -> Result<(DeclarationState, DeclarationState, Option<DeclarationEvent>), CommandError> {
     let recorded = state.store.read_stream(id).await?;
     let mut then = DeclarationState::default();
     let mut now = DeclarationState::default();
+    let mut at = None;
     for r in &recorded {
         let e = DeclarationEvent::from_recorded(r)?;
         if r.stream_version <= version {
             then.evolve(&e);
         }
         now.evolve(&e);
+        if r.stream_version == version {
+            at = Some(e);
+        }
     }
-    Ok((then, now))
+    Ok((then, now, at))
+}
+
+/// The bytes of a supplement: the documents of the exception an `Sp1` opened, resolved by
+/// the event the row was made from.
+async fn supplement_xml(
+    state: &CommandState,
+    row: &Claimed,
+    then: &DeclarationState,
+    at: Option<&DeclarationEvent>,
+) -> Result<Result<String, Vec<String>>, WriteError> {
+    let cop = answered_cop_no(&row.cop_no);
+    let Some(DeclarationEvent::ExceptionResolved(resolved)) = at else {
+        return Ok(Err(vec![format!(
+            "version {} of the declaration is not a clearance exception's review completed",
+            row.made_from_version
+        )]));
+    };
+    let Some(sp1) = then
+        .customs
+        .receipts
+        .values()
+        .find(|r| r.channel == "Sp1" && sp1_exception_id(r) == resolved.exception_id)
+    else {
+        return Ok(Err(vec![format!(
+            "the clearance exception {} was not opened by an Sp1",
+            resolved.exception_id
+        )]));
+    };
+    let (exception, _) = load::<ExceptionState>(&state.store, resolved.exception_id)
+        .await
+        .map_err(CommandError::from)?;
+    let docs: Vec<supplement::Doc> = exception
+        .documents
+        .iter()
+        .map(|d| supplement::Doc {
+            // The slot the file was sent for, when it is one customs asked for; else judged
+            // from its name.
+            kind: d
+                .requested
+                .clone()
+                .filter(|r| sp1.docs.contains(r))
+                .unwrap_or_else(|| supplement::kind_of(&d.file_name, &sp1.docs)),
+            file_name: d.file_name.clone(),
+            sha256: d.sha256.clone(),
+        })
+        .collect();
+    Ok(supplement::build(cop, then.data.entry_id.as_deref(), &docs).map(|m| m.xml))
 }
 
 /// Works one claimed row: make the bytes (first time), write the file, record the sending.
@@ -262,7 +316,7 @@ pub async fn prepare(
     state: &CommandState,
     row: &Claimed,
 ) -> Result<Option<(Vec<u8>, String)>, WriteError> {
-    let (then, now) = states(state, row.declaration_id, row.made_from_version).await?;
+    let (then, now, at) = states(state, row.declaration_id, row.made_from_version).await?;
     if let Some(done) = now.customs.messages.get(&row.cop_no) {
         sqlx::query("UPDATE customs_messages SET status = $2 WHERE cop_no = $1")
             .bind(&row.cop_no)
@@ -285,12 +339,17 @@ pub async fn prepare(
         .await?;
         return Ok(None);
     }
-    let Some(ty) = then.declaration_type else {
-        return Ok(None);
+    let built = if row.kind == "supplement" {
+        supplement_xml(state, row, &then, at.as_ref()).await?
+    } else {
+        let Some(ty) = then.declaration_type else {
+            return Ok(None);
+        };
+        message::build(&row.cop_no, ty, &then.data).map(|m| m.xml)
     };
-    match message::build(&row.cop_no, ty, &then.data) {
-        Ok(m) => {
-            let bytes = m.xml.into_bytes();
+    match built {
+        Ok(xml) => {
+            let bytes = xml.into_bytes();
             let sha = hex::encode(Sha256::digest(&bytes));
             let fixed = sqlx::query(
                 "UPDATE customs_messages SET status = 'writing', body = $2, sha256 = $3
@@ -413,7 +472,7 @@ async fn record(
 
 async fn record_sent(state: &CommandState, row: &Claimed, sha: &str) -> Result<(), WriteError> {
     let sent = CustomsMessageSent {
-        cop_no: row.cop_no.clone(),
+        cop_no: answered_cop_no(&row.cop_no).to_string(),
         kind: row.kind.clone(),
         file_name: row.file_name.clone(),
         sha256: sha.to_string(),
@@ -438,8 +497,9 @@ async fn record_refused(
         error: Some(problems.join("; ")),
     };
     let refused = CustomsMessageRefused {
-        cop_no: row.cop_no.clone(),
+        cop_no: answered_cop_no(&row.cop_no).to_string(),
         kind: row.kind.clone(),
+        file_name: Some(row.file_name.clone()),
         problems,
         made_from_version: row.made_from_version,
     };

@@ -8,6 +8,8 @@ use std::time::{Duration, SystemTime};
 
 use api::{Actor, ApiError, ApiResult, Guards, Json, Page, Paging, Query, Text, ok};
 use axum::body::{Body, Bytes};
+use axum::extract::DefaultBodyLimit;
+use axum::extract::rejection::BytesRejection;
 use axum::extract::{Path, State};
 use axum::http::{HeaderMap, HeaderValue, header};
 use axum::response::{IntoResponse, Response};
@@ -21,13 +23,15 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use super::Folder;
-use super::inbox::{Outcome, record, waiting};
+use super::inbox::{Outcome, record_all, waiting};
 use super::receipt::{self, Limits, Unread};
 use crate::aggregate::Aggregate;
 use crate::customs_anomaly::{AnomalyCommand, AnomalyState};
 use crate::declaration::customs::CustomsCommand;
 use crate::declaration::{DeclarationCommand, DeclarationState};
-use crate::handler::{Command, CommandAnswer, execute};
+use crate::handler::{
+    AfterAppend, Command, CommandAnswer, Hooked, also_append, execute, execute_then,
+};
 use crate::http::{CommandState, metadata};
 
 /// The channel's settings the routes and the health report share.
@@ -67,7 +71,7 @@ pub fn router(cmd: CommandState, channel: Channel) -> OpenApiRouter {
         .routes(routes!(settle).map(|r| r.route_layer(manage.clone())))
         .routes(routes!(summary).map(|r| r.route_layer(manage.clone())))
         .routes(routes!(reimport).map(|r| r.route_layer(manage)))
-        .routes(routes!(push))
+        .routes(routes!(push).map(|r| r.layer(DefaultBodyLimit::max(PUSH_MAX_BYTES + 1))))
         .with_state(CustomsState { cmd, channel })
 }
 
@@ -381,8 +385,10 @@ pub struct SettleBody {
 
 /// Settle a customs anomaly
 ///
-/// Attach it to the declaration it belongs to, or dismiss it, with a note. Staff with
-/// `customs:management`; a settled anomaly answers 409.
+/// Attach it to the declaration it belongs to, or dismiss it, with a note. Attaching records
+/// its receipt on that declaration in the same transaction, with the effect it has there; a
+/// receipt the declaration cannot take (or an `Sp1`) answers 409 and the anomaly stays open.
+/// Staff with `customs:management`; a settled anomaly answers 409.
 #[utoipa::path(
     post, path = "/api/v1/customs/anomalies/{id}/settle", operation_id = "settleCustomsAnomaly",
     tag = api::doc::DECLARATIONS, security(("bearer" = [])),
@@ -401,6 +407,7 @@ async fn settle(
     Json(body): Json<SettleBody>,
 ) -> ApiResult<CommandAnswer> {
     let id = path_id(&id)?;
+    let mut customer = None;
     if let Some(d) = body.declaration_id {
         let (decl, _) = crate::handler::load::<DeclarationState>(&s.cmd.store, d)
             .await
@@ -412,16 +419,88 @@ async fn settle(
                 "declarationId: no such declaration",
             ));
         }
+        customer = Some(decl.customer_id);
     }
     let ctx = s.cmd.ctx(&actor);
-    let cmd = Command::<AnomalyState>::on(&s.cmd.store, id, metadata(&actor, &headers, None));
+    let meta = metadata(&actor, &headers, None);
+    let attaching = body
+        .action
+        .as_deref()
+        .is_some_and(|a| a.trim().eq_ignore_ascii_case("attach"));
+    // Attaching applies the receipt to the declaration in the settling's transaction.
+    let side = match (attaching, body.declaration_id) {
+        (true, Some(declaration_id)) => {
+            let (anomaly, _) = crate::handler::load::<AnomalyState>(&s.cmd.store, id)
+                .await
+                .map_err(crate::http::store_failure)?;
+            anomaly.recorded.map(|r| AttachSide {
+                store: s.cmd.store.clone(),
+                declaration_id,
+                metadata: events::Metadata {
+                    customer_id: customer,
+                    ..meta.clone()
+                },
+                actor: actor.clone(),
+                reference: s.cmd.reference.current(),
+                receipt: r.receipt,
+                anomaly_id: id,
+            })
+        }
+        _ => None,
+    };
+    let cmd = Command::<AnomalyState>::on(&s.cmd.store, id, meta);
     let command = AnomalyCommand::Settle {
         action: body.action.clone().unwrap_or_default(),
         note: body.note.clone().unwrap_or_default(),
         declaration_id: body.declaration_id,
     };
-    let answer = execute(cmd, |a, _| a.decide(command.clone(), &ctx)).await?;
+    let answer = execute_then(
+        cmd,
+        |a, _| a.decide(command.clone(), &ctx),
+        side.as_ref().map(|h| h as &dyn AfterAppend),
+    )
+    .await?;
     Ok(ok(answer))
+}
+
+/// The declaration's side of attaching an anomaly: its receipt recorded on the declaration
+/// (with the effect it has there) by the staff member who attached it.
+struct AttachSide {
+    store: events::EventStore,
+    declaration_id: Uuid,
+    metadata: events::Metadata,
+    actor: Actor,
+    reference: std::sync::Arc<crate::reference::ReferenceData>,
+    receipt: events::declaration::customs::CustomsReceipt,
+    anomaly_id: Uuid,
+}
+
+impl AfterAppend for AttachSide {
+    fn run<'c>(&'c self, tx: &'c mut sqlx::PgConnection, appended: events::Appended) -> Hooked<'c> {
+        Box::pin(async move {
+            let mut meta = self.metadata.clone();
+            meta.causation_id = Some(self.metadata.command_id);
+            meta.command_id = Uuid::now_v7();
+            let on_declaration = also_append::<DeclarationState, _>(
+                &self.store,
+                tx,
+                self.declaration_id,
+                &meta,
+                |d, _| {
+                    let ctx = crate::aggregate::Ctx::new(&self.actor, self.reference.clone());
+                    d.decide(
+                        DeclarationCommand::Customs(CustomsCommand::Attach {
+                            receipt: self.receipt.clone(),
+                            anomaly_id: self.anomaly_id,
+                        }),
+                        &ctx,
+                    )
+                },
+            )
+            .await?;
+            Ok(on_declaration.position.max(appended.position))
+        })
+    }
 }
 
 /// A file in `failed/` and why.
@@ -481,7 +560,7 @@ pub fn folder_state(channel: &Channel) -> (i64, Option<u64>, Option<String>) {
                 .filter(|o| *o > channel.backlog_degraded_after)
                 .map(|o| format!("the oldest receipt in inbox/ has waited {} s", o.as_secs()));
             let writable = std::fs::metadata(folder.outbox())
-                .map(|m| !m.permissions().readonly())
+                .map(|m| m.is_dir() && !m.permissions().readonly())
                 .unwrap_or(false);
             let problem = if writable {
                 problem
@@ -647,6 +726,24 @@ pub struct PushAnswer {
 
 type HmacSha256 = Hmac<Sha256>;
 
+/// The most receipts one push may carry: recording them holds the request (and the
+/// declarations' streams) for well under a second; more go in several pushes or as a file.
+pub const PUSH_MAX_RECEIPTS: usize = 200;
+/// The largest push body, in bytes (200 receipts of the largest size fit).
+pub const PUSH_MAX_BYTES: usize = 1024 * 1024;
+
+fn too_many() -> ApiError {
+    ApiError::bad_field(
+        "body",
+        format!(
+            "body：一次推送最多 {PUSH_MAX_RECEIPTS} 条回执、{PUSH_MAX_BYTES} 字节；请分批推送或以文件放入 inbox/"
+        ),
+        format!(
+            "body: one push carries at most {PUSH_MAX_RECEIPTS} receipts and {PUSH_MAX_BYTES} bytes; push the rest separately or drop them as a file in inbox/"
+        ),
+    )
+}
+
 /// The signature of a push: hex HMAC-SHA256 of `<timestamp>.<body>` under `secret`.
 pub fn signature(secret: &str, timestamp: &str, body: &[u8]) -> String {
     let mut mac = HmacSha256::new_from_slice(secret.as_bytes()).expect("any key length");
@@ -667,11 +764,14 @@ fn unauthorized(en: &'static str, zh: &'static str) -> ApiError {
 /// No token: `X-Clearway-Timestamp` (Unix seconds, within the configured window of now) and
 /// `X-Clearway-Signature` (hex HMAC-SHA256 of `<timestamp>.<body>` with
 /// `CLEARWAY_CUSTOMS_PUSH_SECRET`); a request seen before is refused (401). Answers what
-/// became of each receipt (`recorded`, `duplicate`, `anomaly` with the reason).
+/// became of each receipt (`recorded`, `duplicate`, `anomaly` with the reason). One push
+/// carries at most 200 receipts and 1 MiB (1,048,576 bytes): more is 400 naming `body` and
+/// the limits, nothing recorded.
 #[utoipa::path(
     post, path = "/api/v1/customs/receipts", operation_id = "pushCustomsReceipts",
     tag = api::doc::DECLARATIONS,
-    request_body(content = String, content_type = "application/xml"),
+    request_body(content = String, content_type = "application/xml",
+        description = "`DEC_RESULT` or `DEC_RESULTS`; at most 200 receipts and 1,048,576 bytes."),
     responses(
         (status = 200, description = "Each receipt's outcome.", body = PushAnswer),
         api::doc::Errors<400, 401, 409>,
@@ -680,8 +780,13 @@ fn unauthorized(en: &'static str, zh: &'static str) -> ApiError {
 async fn push(
     State(s): State<CustomsState>,
     headers: HeaderMap,
-    body: Bytes,
+    body: Result<Bytes, BytesRejection>,
 ) -> ApiResult<PushAnswer> {
+    // Larger than the limit: refused before the signature is checked or anything stored.
+    let body = match body {
+        Ok(b) if b.len() <= PUSH_MAX_BYTES => b,
+        _ => return Err(too_many()),
+    };
     let Some(secret) = s.channel.push_secret.as_deref().filter(|k| !k.is_empty()) else {
         return Err(ApiError::Conflict {
             reason: "CHANNEL_OFF",
@@ -736,8 +841,14 @@ async fn push(
     if fresh.rows_affected() == 0 {
         return Err(unauthorized("replayed", "重复请求"));
     }
-    let receipts = match receipt::parse(&body, &Limits::default()) {
+    let limits = Limits {
+        max_receipts: PUSH_MAX_RECEIPTS,
+        max_bytes: PUSH_MAX_BYTES as u64,
+        ..Limits::default()
+    };
+    let receipts = match receipt::parse(&body, &limits) {
         Ok(r) => r,
+        Err(Unread::Refused(why)) if why.starts_with("more than") => return Err(too_many()),
         Err(Unread::Incomplete(why) | Unread::Refused(why)) => {
             return Err(ApiError::bad_field(
                 "body",
@@ -746,9 +857,10 @@ async fn push(
             ));
         }
     };
-    let mut out = Vec::with_capacity(receipts.len());
-    for r in receipts {
-        out.push(record(&s.cmd, r, "push").await?);
-    }
+    let batch = receipts
+        .into_iter()
+        .map(|r| (r, "push".to_string()))
+        .collect();
+    let out = record_all(&s.cmd, batch).await?;
     Ok(ok(PushAnswer { receipts: out }))
 }

@@ -24,17 +24,9 @@ use crate::handler::{
 use crate::http::{CommandState, system_metadata};
 use crate::reference::ReferenceData;
 
-const NAMESPACE: Uuid = Uuid::from_u128(0x9e2f_4b61_07ac_4d3e_8c55_61b0_2a7d_f013);
-
 /// The exception an `Sp1` opens: fixed by the receipt's identity.
 pub fn exception_id(r: &CustomsReceipt) -> Uuid {
-    let key = format!(
-        "{}|{}|{}",
-        r.cop_no,
-        r.channel,
-        r.notice_date.to_utc().to_rfc3339()
-    );
-    Uuid::new_v5(&NAMESPACE, key.as_bytes())
+    events::declaration::customs::sp1_exception_id(r)
 }
 
 /// The exception form of an `Sp1`: its `DOCS` as the document flags (an unknown kind as an

@@ -14,7 +14,7 @@ use events::declaration::DeclarationStatus::{
 };
 use events::declaration::customs::{
     AssessedTax, CustomsMessageRefused, CustomsMessageSent, CustomsReceipt, CustomsReceiptRecorded,
-    CustomsResendRequested, ReceiptEffect, receipt_meaning,
+    CustomsResendRequested, ReceiptEffect, message_key, receipt_meaning,
 };
 use events::declaration::{DeclarationEvent, DeclarationStatus, Edited, Transition};
 use serde::Serialize;
@@ -33,7 +33,7 @@ pub const PROGRESS: [&str; 6] = ["L", "G", "C", "T", "H", "M"];
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 #[serde(rename_all = "camelCase")]
 pub struct CustomsTrack {
-    /// CopNo -> `sent` or `refused`.
+    /// CopNo (a supplement: `<CopNo>.sup<N>`) -> `sent` or `refused`.
     pub messages: BTreeMap<String, String>,
     /// The CopNo of the last message sent or asked for (a re-send).
     pub latest: Option<String>,
@@ -53,13 +53,16 @@ impl CustomsTrack {
     pub(super) fn evolve(&mut self, event: &DeclarationEvent) {
         match event {
             DeclarationEvent::CustomsMessageSent(s) => {
-                self.messages.insert(s.cop_no.clone(), "sent".into());
+                self.messages
+                    .insert(message_key(&s.kind, &s.cop_no, &s.file_name), "sent".into());
                 if s.kind == "declaration" {
                     self.latest = Some(s.cop_no.clone());
                 }
             }
             DeclarationEvent::CustomsMessageRefused(r) => {
-                self.messages.insert(r.cop_no.clone(), "refused".into());
+                let file = r.file_name.as_deref().unwrap_or_default();
+                self.messages
+                    .insert(message_key(&r.kind, &r.cop_no, file), "refused".into());
             }
             DeclarationEvent::CustomsResendRequested(r) => {
                 self.latest = Some(r.cop_no.clone());
@@ -121,6 +124,14 @@ pub enum CustomsCommand {
         receipt: CustomsReceipt,
         source: String,
     },
+    /// Staff settle the anomaly `anomaly_id` by attaching its receipt to this declaration:
+    /// the receipt is recorded as if it had named one of the declaration's messages, with its
+    /// effect; recorded before, nothing. An `Sp1` is not attached (its exception is raised by
+    /// hand).
+    Attach {
+        receipt: CustomsReceipt,
+        anomaly_id: uuid::Uuid,
+    },
     /// An `Sp1`, recorded with the clearance exception `exception_id` it opens (in the
     /// exception's transaction).
     Sp1 {
@@ -146,7 +157,9 @@ pub(super) fn decide(
             if ctx.actor.customer_id.is_some() || !ctx.actor.id.is_nil() {
                 return Err(DomainError::Forbidden);
             }
-            if t.messages.contains_key(&sent.cop_no) {
+            if t.messages
+                .contains_key(&message_key(&sent.kind, &sent.cop_no, &sent.file_name))
+            {
                 return Ok(Vec::new());
             }
             Ok(vec![DeclarationEvent::CustomsMessageSent(sent)])
@@ -155,7 +168,10 @@ pub(super) fn decide(
             if ctx.actor.customer_id.is_some() || !ctx.actor.id.is_nil() {
                 return Err(DomainError::Forbidden);
             }
-            if t.messages.contains_key(&refused.cop_no) {
+            let file = refused.file_name.as_deref().unwrap_or_default();
+            if t.messages
+                .contains_key(&message_key(&refused.kind, &refused.cop_no, file))
+            {
                 return Ok(Vec::new());
             }
             Ok(vec![DeclarationEvent::CustomsMessageRefused(refused)])
@@ -195,7 +211,21 @@ pub(super) fn decide(
             if !ctx.actor.id.is_nil() {
                 return Err(DomainError::Forbidden);
             }
-            receipt_events(state, from, receipt, source)
+            receipt_events(state, from, receipt, source, false)
+        }
+        CustomsCommand::Attach {
+            receipt,
+            anomaly_id,
+        } => {
+            if !ctx.actor.role.is_staff() {
+                return Err(DomainError::Forbidden);
+            }
+            if receipt.channel == "Sp1" {
+                return Err(DomainError::Conflict(
+                    "an Sp1 receipt is not attached: raise the clearance exception it asks for on the declaration, then dismiss the anomaly".into(),
+                ));
+            }
+            receipt_events(state, from, receipt, format!("anomaly {anomaly_id}"), true)
         }
         CustomsCommand::Sp1 {
             receipt,
@@ -211,12 +241,14 @@ pub(super) fn decide(
 }
 
 /// A receipt's events: the receipt (with its effect), then the move it makes, and an edit
-/// storing the entry and unified numbers it carries.
+/// storing the entry and unified numbers it carries. `attached`: staff attached it, so its
+/// CopNo need not be one of the declaration's messages.
 fn receipt_events(
     state: &DeclarationState,
     from: DeclarationStatus,
     receipt: CustomsReceipt,
     source: String,
+    attached: bool,
 ) -> Result<Vec<DeclarationEvent>, DomainError> {
     let t = &state.customs;
     if let Some(first) = t.receipts.get(&identity(&receipt)) {
@@ -232,7 +264,7 @@ fn receipt_events(
     if receipt_meaning(code).is_none() {
         return Err(anomaly(format!("unknown receipt code {code:?}")));
     }
-    if !t.answerable(&receipt.cop_no) {
+    if !attached && !t.answerable(&receipt.cop_no) {
         return Err(anomaly(format!(
             "{} is not a message sent for this declaration",
             receipt.cop_no

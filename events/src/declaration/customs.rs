@@ -26,6 +26,9 @@ pub struct CustomsMessageSent {
 pub struct CustomsMessageRefused {
     pub cop_no: String,
     pub kind: String,
+    /// The file it would have been written as (kept for a supplement, whose key it is).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file_name: Option<String>,
     pub problems: Vec<String>,
     pub made_from_version: i64,
 }
@@ -126,6 +129,40 @@ pub fn cop_no(declaration_id: uuid::Uuid, version: i64) -> String {
         out.push_str(&format!("{b:02X}"));
     }
     out
+}
+
+/// The clearance exception an `Sp1` receipt opens: fixed by the receipt's identity
+/// (`COP_NO`, `CHANNEL`, `NOTICE_DATE` as an instant), so the same `Sp1` read twice opens one.
+pub fn sp1_exception_id(r: &CustomsReceipt) -> uuid::Uuid {
+    const NAMESPACE: uuid::Uuid = uuid::Uuid::from_u128(0x9e2f_4b61_07ac_4d3e_8c55_61b0_2a7d_f013);
+    let key = format!(
+        "{}|{}|{}",
+        r.cop_no,
+        r.channel,
+        r.notice_date.to_utc().to_rfc3339()
+    );
+    uuid::Uuid::new_v5(&NAMESPACE, key.as_bytes())
+}
+
+/// The key of a supplement in the outbox ledger and on the declaration's stream: its file
+/// name without `.xml` (`<CopNo>.sup<N>`).
+pub fn supplement_key(cop_no: &str, n: i64) -> String {
+    format!("{cop_no}.sup{n}")
+}
+
+/// The key a message sent or refused is remembered under: the CopNo of a declaration
+/// message, `<CopNo>.sup<N>` (its file name without `.xml`) of a supplement.
+pub fn message_key(kind: &str, cop_no: &str, file_name: &str) -> String {
+    if kind == "supplement" {
+        file_name.trim_end_matches(".xml").to_string()
+    } else {
+        cop_no.to_string()
+    }
+}
+
+/// The CopNo a ledger key answers: `<CopNo>` of `<CopNo>.sup<N>`, else the key itself.
+pub fn answered_cop_no(key: &str) -> &str {
+    key.split_once(".sup").map(|(cop, _)| cop).unwrap_or(key)
 }
 
 #[cfg(test)]

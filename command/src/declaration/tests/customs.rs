@@ -154,3 +154,76 @@ fn only_the_system_records_receipts_and_a_message_is_recorded_once() {
     }));
     assert!(when(&d, again).expect("decided").is_empty());
 }
+
+fn attach(cop: &str, code: &str, at: &str) -> DeclarationCommand {
+    DeclarationCommand::Customs(CustomsCommand::Attach {
+        receipt: CustomsReceipt {
+            cop_no: cop.into(),
+            channel: code.into(),
+            notice_date: DateTime::parse_from_rfc3339(at).expect("time"),
+            cus_ciq_no: None,
+            entry_id: None,
+            note: None,
+            taxes: Vec::new(),
+            docs: Vec::new(),
+        },
+        anomaly_id: uuid::Uuid::from_u128(9),
+    })
+}
+
+#[test]
+fn staff_attach_a_receipt_of_a_cop_no_the_declaration_never_sent_once() {
+    let mut d = declared_and_sent();
+    let stray = attach("CWFFFFFFFFFFFFFFFF", "P", "2026-11-28T11:00:00+08:00");
+    // Staff may attach it; a customer may not.
+    assert_eq!(
+        when_by(&d, stray.clone(), &acme()),
+        Err(DomainError::Forbidden)
+    );
+    let events = when_by(&d, stray.clone(), &operator()).expect("attached");
+    assert!(matches!(
+        &events[0],
+        DeclarationEvent::CustomsReceiptRecorded(r)
+            if r.effect == ReceiptEffect::Moved && r.source.starts_with("anomaly ")
+    ));
+    assert!(matches!(&events[1], DeclarationEvent::Completed(_)));
+    then(&mut d, events);
+    assert_eq!(d.status, Some(Completed));
+    // Attached again: the same receipt, nothing more.
+    assert!(when_by(&d, stray, &operator()).expect("decided").is_empty());
+    // A code the status cannot take stays refused; an Sp1 is never attached.
+    let e = when_by(
+        &d,
+        attach(COP, "E", "2026-11-28T12:00:00+08:00"),
+        &operator(),
+    );
+    anomaly(e);
+    assert!(matches!(
+        when_by(&d, attach(COP, "Sp1", "2026-11-28T12:00:00+08:00"), &operator()),
+        Err(DomainError::Conflict(t)) if t.contains("Sp1")
+    ));
+}
+
+#[test]
+fn a_supplement_is_remembered_under_its_own_key_beside_its_message() {
+    let mut d = declared_and_sent();
+    let sup = CustomsMessageSent {
+        cop_no: COP.into(),
+        kind: "supplement".into(),
+        file_name: format!("{COP}.sup1.xml"),
+        sha256: "2".repeat(64),
+        made_from_version: 9,
+    };
+    let cmd = DeclarationCommand::Customs(CustomsCommand::RecordSent(sup.clone()));
+    let events = apply(&mut d, cmd.clone());
+    assert_eq!(events.len(), 1, "not taken for the message already sent");
+    assert_eq!(
+        d.customs
+            .messages
+            .get(&format!("{COP}.sup1"))
+            .map(String::as_str),
+        Some("sent")
+    );
+    assert_eq!(d.customs.latest.as_deref(), Some(COP));
+    assert!(when(&d, cmd).expect("decided").is_empty(), "recorded once");
+}

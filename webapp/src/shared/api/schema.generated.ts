@@ -1031,8 +1031,10 @@ export interface paths {
         put?: never;
         /**
          * Settle a customs anomaly
-         * @description Attach it to the declaration it belongs to, or dismiss it, with a note. Staff with
-         *     `customs:management`; a settled anomaly answers 409.
+         * @description Attach it to the declaration it belongs to, or dismiss it, with a note. Attaching records
+         *     its receipt on that declaration in the same transaction, with the effect it has there; a
+         *     receipt the declaration cannot take (or an `Sp1`) answers 409 and the anomaly stays open.
+         *     Staff with `customs:management`; a settled anomaly answers 409.
          */
         post: operations["settleCustomsAnomaly"];
         delete?: never;
@@ -1100,7 +1102,9 @@ export interface paths {
          *     No token: `X-Clearway-Timestamp` (Unix seconds, within the configured window of now) and
          *     `X-Clearway-Signature` (hex HMAC-SHA256 of `<timestamp>.<body>` with
          *     `CLEARWAY_CUSTOMS_PUSH_SECRET`); a request seen before is refused (401). Answers what
-         *     became of each receipt (`recorded`, `duplicate`, `anomaly` with the reason).
+         *     became of each receipt (`recorded`, `duplicate`, `anomaly` with the reason). One push
+         *     carries at most 200 receipts and 1 MiB (1,048,576 bytes): more is 400 naming `body` and
+         *     the limits, nothing recorded.
          */
         post: operations["pushCustomsReceipts"];
         delete?: never;
@@ -8966,6 +8970,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
+        /** @description `DEC_RESULT` or `DEC_RESULTS`; at most 200 receipts and 1,048,576 bytes. */
         requestBody: {
             content: {
                 "application/xml": string;
