@@ -2473,7 +2473,9 @@ export interface paths {
          * Download a fixed template
          * @description The fixed template of a declaration type and form: each header names its field in
          *     Chinese and English with its wire name in brackets (`运单号 Tracking No. (trackingNumber)`),
-         *     carries a note, offers the reference codes as a drop-down list, and is frozen.
+         *     carries a note, offers the reference codes as a drop-down list, and is frozen. The
+         *     fields the class requires come first, shaded (`short=true`: only them); a sheet `guide`
+         *     says how to fill it in, with a complete example for classes B and C.
          */
         get: operations["uploadTemplate"];
         put?: never;
@@ -12095,6 +12097,11 @@ export interface operations {
                 declarationType?: string;
                 /** @description true: database table; false: declaration draft. */
                 isRowData?: string;
+                /**
+                 * @description true: only the fields the class requires (default false: every field, the required
+                 *     ones first).
+                 */
+                short?: string;
             };
             header?: {
                 /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
