@@ -6,6 +6,7 @@
 pub mod inbox;
 pub mod message;
 pub mod outbox;
+pub mod outcome;
 pub mod receipt;
 pub mod routes;
 pub mod sp1;

@@ -10,6 +10,7 @@
 
 mod commands;
 pub mod customs;
+mod customs_track;
 mod decide;
 mod diff;
 pub mod labels;

@@ -9,6 +9,7 @@
 mod cache;
 mod data;
 mod import;
+mod import_error;
 pub mod rate;
 pub mod routes;
 pub mod tariff;

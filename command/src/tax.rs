@@ -9,11 +9,13 @@
 pub mod allowance;
 mod estimate;
 mod figures;
+mod limits;
 mod personal;
+mod types;
 
 pub use estimate::{Estimate, LineEstimate, Note, Regime, TableUsed, TaxItem, estimate};
 pub use figures::Figures;
-pub use personal::limit_violations;
+pub use limits::limit_violations;
 
 /// The estimate as the submit event records it (JSON), judged on the declaration's date.
 pub fn recorded(

@@ -22,7 +22,6 @@ pub mod mask;
 use api::{Actor, ApiError, ApiResult, Page, Paging};
 use axum::extract::State;
 use chrono::{DateTime, FixedOffset, Utc};
-use chrono_tz::Asia::Shanghai;
 use rust_decimal::Decimal;
 use serde::{Deserialize, Serialize};
 use sqlx::{FromRow, Postgres, QueryBuilder};
@@ -36,7 +35,7 @@ use crate::QueryState;
 use filter::Filter;
 
 /// The projection this module reads.
-pub const PROJECTION: &str = "declaration_list";
+pub const PROJECTION: &str = crate::read_models::DECLARATION_LIST;
 
 /// Staff need `declarations:management`; customers pass by role and see their own
 /// company's declarations only.
@@ -165,10 +164,7 @@ pub fn order_by(sort: Option<&str>) -> Result<String, ApiError> {
     })
 }
 
-/// Serialize an instant in Shanghai time with its offset (`2026-11-22T09:30:00+08:00`).
-pub fn shanghai(t: DateTime<Utc>) -> DateTime<FixedOffset> {
-    t.with_timezone(&Shanghai).fixed_offset()
-}
+pub use crate::read_models::shanghai;
 
 #[derive(Debug, FromRow)]
 pub struct SummaryRow {
@@ -421,7 +417,7 @@ async fn list(
     filter.restrict_to(&actor);
     crate::wait::wait_for(
         &state.pool,
-        &[PROJECTION, crate::declaration_taxes::PROJECTION],
+        &[PROJECTION, crate::read_models::DECLARATION_TAXES],
         params.min_position,
     )
     .await?;

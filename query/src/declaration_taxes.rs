@@ -18,9 +18,9 @@ use utoipa_axum::routes;
 use uuid::Uuid;
 
 use crate::QueryState;
-use crate::declaration_list::shanghai;
+use crate::read_models::shanghai;
 
-pub const PROJECTION: &str = "declaration_taxes";
+pub const PROJECTION: &str = crate::read_models::DECLARATION_TAXES;
 
 /// The share of the assessed total above which an estimate is flagged when none is
 /// configured.
@@ -200,7 +200,7 @@ async fn taxes(
     let id = Uuid::parse_str(id.trim()).map_err(|_| ApiError::not_found())?;
     crate::wait::wait_for(
         &state.pool,
-        &[crate::declaration_list::PROJECTION, PROJECTION],
+        &[crate::read_models::DECLARATION_LIST, PROJECTION],
         params.min_position,
     )
     .await?;

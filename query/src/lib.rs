@@ -22,6 +22,7 @@ pub mod hs_suggestions;
 pub mod master_data_directory;
 pub mod paged;
 pub mod port_directory;
+pub mod read_models;
 pub mod reference_rows;
 pub mod reports;
 pub mod role_permissions;

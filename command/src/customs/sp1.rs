@@ -11,7 +11,7 @@ use events::declaration::customs::CustomsReceipt;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-use super::inbox::{Outcome, customs_actor, settle_outcome};
+use super::outcome::{Outcome, customs_actor, settle_outcome};
 use crate::aggregate::{Aggregate, Ctx, DomainError};
 use crate::clearance_exception::{
     DeclarationRef, ExceptionCommand, ExceptionState, ProposedValues,

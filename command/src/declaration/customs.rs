@@ -6,19 +6,17 @@
 //! A receipt the declaration cannot take is refused with `DomainError::Conflict` whose text
 //! starts with [`ANOMALY`]: the channel keeps it as an anomaly for staff.
 
-use std::collections::BTreeMap;
-
-use chrono::{DateTime, FixedOffset};
 use events::declaration::DeclarationStatus::{
     Completed, DocumentException, ReturnedNotCompleted, ReviewedNotCompleted,
 };
 use events::declaration::customs::{
-    AssessedTax, CustomsMessageRefused, CustomsMessageSent, CustomsReceipt, CustomsReceiptRecorded,
+    CustomsMessageRefused, CustomsMessageSent, CustomsReceipt, CustomsReceiptRecorded,
     CustomsResendRequested, ReceiptEffect, message_key, receipt_meaning,
 };
 use events::declaration::{DeclarationEvent, DeclarationStatus, Edited, Transition};
-use serde::Serialize;
 
+pub use super::customs_track::CustomsTrack;
+use super::customs_track::identity;
 use super::diff::diff;
 use super::state::DeclarationState;
 use crate::aggregate::{Ctx, DomainError};
@@ -28,84 +26,6 @@ pub const ANOMALY: &str = "customs anomaly: ";
 
 /// The progress codes: recorded, the declaration stays where it is.
 pub const PROGRESS: [&str; 6] = ["L", "G", "C", "T", "H", "M"];
-
-/// What the stream says of its customs messages and receipts.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-#[serde(rename_all = "camelCase")]
-pub struct CustomsTrack {
-    /// CopNo (a supplement: `<CopNo>.sup<N>`) -> `sent` or `refused`.
-    pub messages: BTreeMap<String, String>,
-    /// The CopNo of the last message sent or asked for (a re-send).
-    pub latest: Option<String>,
-    /// Every receipt recorded, by its identity (`COP_NO|CHANNEL|NOTICE_DATE`, the notice
-    /// time as an RFC 3339 instant in UTC).
-    pub receipts: BTreeMap<String, CustomsReceipt>,
-    /// The notice time of the receipt that set the current status (`None`: set otherwise).
-    pub status_set_by: Option<DateTime<FixedOffset>>,
-    /// A receipt's notice time waiting for the move that follows it in the same append.
-    #[serde(skip)]
-    moving: Option<DateTime<FixedOffset>>,
-    /// The taxes of the last `T`.
-    pub taxes: Vec<AssessedTax>,
-}
-
-impl CustomsTrack {
-    pub(super) fn evolve(&mut self, event: &DeclarationEvent) {
-        match event {
-            DeclarationEvent::CustomsMessageSent(s) => {
-                self.messages
-                    .insert(message_key(&s.kind, &s.cop_no, &s.file_name), "sent".into());
-                if s.kind == "declaration" {
-                    self.latest = Some(s.cop_no.clone());
-                }
-            }
-            DeclarationEvent::CustomsMessageRefused(r) => {
-                let file = r.file_name.as_deref().unwrap_or_default();
-                self.messages
-                    .insert(message_key(&r.kind, &r.cop_no, file), "refused".into());
-            }
-            DeclarationEvent::CustomsResendRequested(r) => {
-                self.latest = Some(r.cop_no.clone());
-            }
-            DeclarationEvent::CustomsReceiptRecorded(r) => {
-                let id = identity(&r.receipt);
-                self.receipts.insert(id, r.receipt.clone());
-                if r.receipt.channel == "T" && r.effect != ReceiptEffect::Late {
-                    self.taxes = r.receipt.taxes.clone();
-                }
-                if r.effect == ReceiptEffect::Moved {
-                    self.moving = Some(r.receipt.notice_date);
-                }
-            }
-            _ => {}
-        }
-    }
-
-    /// Whether customs may answer `cop_no`: a message sent, or the one last asked for (its
-    /// sending may be recorded a moment after the file was written). A refused one was never
-    /// sent.
-    pub fn answerable(&self, cop_no: &str) -> bool {
-        match self.messages.get(cop_no).map(String::as_str) {
-            Some("sent") => true,
-            Some(_) => false,
-            None => self.latest.as_deref() == Some(cop_no),
-        }
-    }
-
-    /// A status move: set by the receipt just recorded, or by something else.
-    pub(super) fn moved(&mut self) {
-        self.status_set_by = self.moving.take();
-    }
-}
-
-fn identity(r: &CustomsReceipt) -> String {
-    format!(
-        "{}|{}|{}",
-        r.cop_no,
-        r.channel,
-        r.notice_date.to_utc().to_rfc3339()
-    )
-}
 
 /// The channel's commands on a declaration (the system only).
 #[derive(Debug, Clone, PartialEq)]

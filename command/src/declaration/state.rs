@@ -26,7 +26,7 @@ pub struct DeclarationState {
     pub open_exception: Option<Uuid>,
     pub data: DeclarationData,
     /// Its customs messages and receipts (docs/customs.md).
-    pub customs: super::customs::CustomsTrack,
+    pub customs: super::customs_track::CustomsTrack,
     /// Number of events applied (the stream version).
     pub version: i64,
 }

@@ -10,7 +10,7 @@ use chrono::NaiveDate;
 use events::reference::{Row, TARIFF};
 
 use super::data::{ReferenceData, cell};
-use super::import::ImportError;
+use super::import_error::ImportError;
 use super::rate::{self, AgreementRate, Rate};
 
 /// Columns every edition has (camelCase, as the header is read).
