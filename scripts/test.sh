@@ -18,7 +18,8 @@
 # e2e    (in the background) when e2e/package.json exists: target/debug/clearway against a fresh database
 #        clearway_e2e (CLEARWAY_E2E_DB; migrate, seed, serve on 127.0.0.1:18080 with webapp/dist, staff
 #        single sign-on against tests/oidc's provider on a free loopback port, notices
-#        mailed to maildev of tests/mail on free loopback ports), then npm ci && npm test in
+#        mailed to maildev of tests/mail on free loopback ports, the customs channel on the
+#        fresh folder .clearway/e2e-customs), then npm ci && npm test in
 #        e2e/ with CLEARWAY_URL=http://127.0.0.1:18080 and MAILDEV_URL (maildev's web API).
 # fuzz   scripts/fuzz.sh: schemathesis (PyPI, into .clearway/venv) over /api/openapi.json of
 #        target/debug/clearway on its own database clearway_fuzz (CLEARWAY_FUZZ_DB), without a token and as each
@@ -376,6 +377,12 @@ start_e2e_server() {
 	export CLEARWAY_OIDC_ISSUER="$OIDC_ISSUER" CLEARWAY_OIDC_CLIENT_ID=clearway \
 		CLEARWAY_OIDC_CLIENT_SECRET=clearway-test-secret \
 		CLEARWAY_OIDC_REDIRECT_URL="$E2E_URL/auth-redirect,$E2E_URL/azure-redirect"
+	# The customs channel on a fresh folder of its own: the browser tests drop receipts into
+	# its inbox/ and watch them move declarations (no simulator: the tests are customs).
+	CLEARWAY_CUSTOMS_DIR="$CLEARWAY_ROOT/.clearway/e2e-customs"
+	rm -rf "$CLEARWAY_CUSTOMS_DIR"
+	mkdir -p "$CLEARWAY_CUSTOMS_DIR"
+	export CLEARWAY_CUSTOMS_DIR
 	timeout 300 "$bin" migrate
 	timeout 300 "$bin" seed
 	"$bin" serve </dev/null >"$SERVER_LOG" 2>&1 &
@@ -493,6 +500,7 @@ e2e_suite() {
 	timeout 1200 env CLEARWAY_URL="$E2E_URL" CHROMIUM_PATH=/usr/bin/chromium \
 		CLEARWAY_OIDC_ISSUER="$(sed -n 's/^listening \(http[^ ]*\)$/\1/p' "$OIDC_LOG" | head -n 1)" \
 		MAILDEV_URL="$(cat "$MAILDEV_URL_FILE" 2>/dev/null)" \
+		CLEARWAY_CUSTOMS_DIR="$CLEARWAY_CUSTOMS_DIR" \
 		npm --prefix e2e test || {
 		status=$?
 		echo "--- last lines of the server log ($SERVER_LOG):"
