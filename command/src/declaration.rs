@@ -38,6 +38,20 @@ impl crate::aggregate::Aggregate for DeclarationState {
         self.evolve_with(event);
     }
 
+    /// The customs channel's notes beside the declaration: a message written (or refused)
+    /// and a receipt that moved nothing. An operator who completes the version they saw
+    /// before the message went out is not refused for it; a receipt that moved the status
+    /// is followed by its move, which still conflicts.
+    fn is_side_record(event: &Self::Event) -> bool {
+        use events::declaration::DeclarationEvent as E;
+        use events::declaration::customs::ReceiptEffect;
+        match event {
+            E::CustomsMessageSent(_) | E::CustomsMessageRefused(_) => true,
+            E::CustomsReceiptRecorded(r) => r.effect != ReceiptEffect::Moved,
+            _ => false,
+        }
+    }
+
     /// See [`decide`](decide::decide) for the order of the refusals.
     fn decide(
         &self,

@@ -66,7 +66,7 @@ describe('clearance exceptions', () => {
       await field(page, 'Recipient e-mail').fill(RECIPIENT);
       await field(page, 'Summary').fill('Please upload the commercial invoice of this shipment');
       await screenshot(page, 'exception-create');
-      await visible(page.getByRole('button', { name: 'Create exception' })).click();
+      await visible(page.getByRole('button', { name: 'Create this exception' })).click();
 
       await page.waitForURL((u) => new URL(u).pathname === '/clearance-exception/detail');
       run.exceptionId = new URL(page.url()).searchParams.get('id');

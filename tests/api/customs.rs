@@ -361,3 +361,38 @@ async fn a_declaration_that_cannot_make_a_valid_message_is_not_sent(pool: PgPool
     assert_eq!(status, "refused");
     assert!(error.unwrap_or_default().contains("goodsName"));
 }
+
+/// The message written after a review is the channel's note beside the declaration: the
+/// operator who completes the version they saw at the review is not refused for it, while
+/// a version before the review still conflicts.
+#[sqlx::test(migrations = "./migrations")]
+async fn the_message_written_meanwhile_does_not_refuse_the_operators_next_move(pool: PgPool) {
+    let app = spawn(pool.clone()).await;
+    let cfg = config(&pool, clearway::config::Mode::Development);
+    let state = command_state(&pool, &cfg).await;
+    let ex = exchange();
+    let (id, cop) = declared(&app, "CW20261129077").await;
+    queued(&pool, &cop).await;
+    drain(&state, &ex.folder).await;
+    assert_eq!(
+        stream_events(&pool, id, "DeclarationCustomsMessageSent")
+            .await
+            .len(),
+        1
+    );
+    let op = app.login("operator").await;
+    let complete = |version: i64| {
+        app.client
+            .post(app.url(&format!("/api/v1/declarations/{id}/complete")))
+            .bearer_auth(&op)
+            .header("if-match", version.to_string())
+            .json(&json!({"receiptCode": "P"}))
+            .send()
+    };
+    // Version 3 was the review (draft 1, submit 2, review 3); the message is version 4.
+    let stale = body(complete(2).await.expect("send")).await;
+    assert_eq!(stale["code"], 409, "{stale}");
+    let done = body(complete(3).await.expect("send")).await;
+    assert_eq!(done["code"], 200, "{done}");
+    assert_eq!(done["data"]["version"], 5, "{done}");
+}

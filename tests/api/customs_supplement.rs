@@ -14,7 +14,7 @@ use sha2::{Digest, Sha256};
 use sqlx::PgPool;
 use uuid::Uuid;
 
-use crate::clearance_exception::{PDF, act, upload};
+use crate::clearance_exception::{PDF, act, upload_for};
 use crate::customs::{Exchange, declared, drain, exchange, queued, stream_events, xmllint};
 use crate::customs_inbox::{drop_in, file, quick, receipt};
 use crate::helpers::{TestApp, body, command_state, config, spawn};
@@ -40,11 +40,12 @@ pub(crate) async fn hand_in_and_approve(app: &TestApp, exception: Uuid) {
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
     let id = exception.to_string();
-    for (name, bytes) in [
-        ("Commercial-Invoice.pdf", PDF.to_vec()),
-        ("packing_list.pdf", other_pdf()),
+    // Each file sent for its requested document (its slot): the supplement's KIND.
+    for (slot, name, bytes) in [
+        ("commercialInvoice", "Commercial-Invoice.pdf", PDF.to_vec()),
+        ("packingList", "packing_list.pdf", other_pdf()),
     ] {
-        let up = body(upload(app, &acme, &id, name, &bytes).await).await;
+        let up = body(upload_for(app, &acme, &id, Some(slot), name, &bytes).await).await;
         assert_eq!(up["code"], 200, "{up}");
     }
     // The event store, not a read model that may lag, says whether staff must notify.

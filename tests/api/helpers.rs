@@ -109,10 +109,10 @@ pub async fn start(pool: PgPool, cfg: Config) -> TestApp {
     let names: Vec<&str> = projections.iter().map(|p| p.name()).collect();
     assert!(
         store
-            .wait_for_projections(&names, head, std::time::Duration::from_secs(60))
+            .wait_for_projections(&names, head, std::time::Duration::from_secs(180))
             .await
             .expect("projection checkpoints"),
-        "the projections did not catch up with the seed within 60 s"
+        "the projections did not catch up with the seed within 180 s"
     );
     TestApp {
         base,

@@ -179,6 +179,12 @@ pub const HEADER: &[Field] = &[
     f("distinatePort", "指运港", "Port of Destination"),
     f("despPort", "启运港", "Port of Departure"),
     c("tradeMode", "贸易方式", "Trade Mode", "supervision-modes"),
+    c("tradeTerms", "成交方式", "Trade Terms", "trade-terms"),
+    f(
+        "originCertificate",
+        "原产地证书编号",
+        "Certificate of Origin No.",
+    ),
     f("transpotationFeeType", "运费标记", "Freight Mark"),
     n("transpotationFeeValue", "运费", "Freight"),
     c(

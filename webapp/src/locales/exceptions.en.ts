@@ -148,7 +148,7 @@ const en: ExceptionMessages = {
     otherDescriptions: 'Other remarks',
     addOtherDescription: 'Add a remark',
     summary: 'Summary',
-    submit: 'Create exception',
+    submit: 'Create this exception',
     submitHint:
       'The exception is created as pending; send its notice from the next page (Notify customer).',
     customer: {

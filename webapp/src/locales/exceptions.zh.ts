@@ -145,7 +145,7 @@ const zh = {
     otherDescriptions: '其他说明',
     addOtherDescription: '添加说明',
     summary: '异常摘要',
-    submit: '创建异常',
+    submit: '创建此异常',
     submitHint: '异常创建后为待处理状态；请在下一页点击“通知客户”发送通知。',
     customer: {
       whatTitle: '问题说明',

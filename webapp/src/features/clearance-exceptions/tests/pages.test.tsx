@@ -316,7 +316,7 @@ describe('ExceptionListPage', () => {
     await screen.findByText('1ZEXC001');
     expect(screen.queryByRole('button', { name: '导出' })).toBeNull();
     expect(screen.queryByLabelText('口岸')).toBeNull();
-    expect(screen.getByRole('button', { name: '创建异常' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '创建此异常' })).toBeInTheDocument();
   });
 
   it('exports the filtered list as the exception export form and saves the file under the name the server gives', async () => {
@@ -565,7 +565,7 @@ describe('ExceptionCreatePage', () => {
       { area: 'staff' },
     );
     expect(await screen.findByText('1ZDECL001')).toBeInTheDocument();
-    fireEvent.click(screen.getByRole('button', { name: '创建异常' }));
+    fireEvent.click(screen.getByRole('button', { name: '创建此异常' }));
     expect(await screen.findByText('请填写异常摘要')).toBeInTheDocument();
     expect(screen.getByText('请至少选择一项需补充的单证或一项建议的修改')).toBeInTheDocument();
     expect(posts()).toHaveLength(0);
@@ -585,7 +585,7 @@ describe('ExceptionCreatePage', () => {
     fireEvent.change(screen.getByLabelText(/异常摘要/), {
       target: { value: 'Please send the commercial invoice' },
     });
-    fireEvent.click(screen.getByRole('button', { name: '创建异常' }));
+    fireEvent.click(screen.getByRole('button', { name: '创建此异常' }));
     await waitFor(() => expect(posts()).toHaveLength(1));
     const call = posts()[0];
     expect(call.url.pathname).toBe('/api/v1/clearance-exceptions');
