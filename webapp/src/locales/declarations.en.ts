@@ -128,6 +128,14 @@ const en: DeclarationMessages = {
     reload: 'Reload the latest version',
     illegal: 'Not allowed in the current status',
   },
+  issues: {
+    title: 'Data issues before declaring',
+    checking: 'Checking the declaration with the declaring rules…',
+    failed: 'The check could not run: {{message}}',
+    none: 'No data issues: the declaration passes the rules it will be declared by.',
+    problems: 'Problems a declaring would meet ({{count}})',
+    warnings: 'Worth a second look ({{count}})',
+  },
   detail: {
     title: '{{type}} declaration {{tracking}}',
     notFound: 'The declaration does not exist or you may not see it',

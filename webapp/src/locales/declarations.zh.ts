@@ -125,6 +125,14 @@ const zh = {
     reload: '重新加载最新版本',
     illegal: '当前状态不允许该操作',
   },
+  issues: {
+    title: '申报前的数据问题',
+    checking: '正在按申报规则检查报关单…',
+    failed: '检查未能完成：{{message}}',
+    none: '没有数据问题：报关单符合申报规则。',
+    problems: '申报时会遇到的问题（{{count}}）',
+    warnings: '值得再看一眼（{{count}}）',
+  },
   detail: {
     title: '{{type}}报关单 {{tracking}}',
     notFound: '报关单不存在或无权查看',

@@ -20,7 +20,7 @@ import type { DeclarationType } from '@/lib/declarations';
 import { formatNumber, isEnglish } from '@/shared/declarations/model/format';
 import { useChangeLabel } from '@/shared/declarations/components/useChangeLabel';
 import { useAssistT } from '../i18n';
-import type { FormCheck } from '../api/validateDeclaration';
+import type { FormCheck } from '@/shared/declarations/api/validateDeclaration';
 import type { WizardTotals } from '../model/units';
 import { TaxPanel } from './TaxPanel';
 

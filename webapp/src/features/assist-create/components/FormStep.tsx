@@ -13,7 +13,7 @@ import { classOf, type GoodsLine } from '@/shared/declarations/model/types';
 import { toFormPath } from '@/shared/declarations/model/validation';
 import { message } from '@/lib/message';
 import { useAssistT } from '../i18n';
-import type { FormCheck } from '../api/validateDeclaration';
+import type { FormCheck } from '@/shared/declarations/api/validateDeclaration';
 import { legalQuantities, round4, unitTable, wizardTotals, type UnitRow } from '../model/units';
 import { CheckPanel } from './CheckPanel';
 

@@ -7,7 +7,7 @@ import type { DeclarationData } from '@/shared/declarations/model/types';
 import { formatNumber, isEnglish } from '@/shared/declarations/model/format';
 import { goodsTotals } from '@/shared/declarations/model/validation';
 import { useAssistT } from '../i18n';
-import type { FormCheck } from '../api/validateDeclaration';
+import type { FormCheck } from '@/shared/declarations/api/validateDeclaration';
 
 export function ReviewStep({
   customer,

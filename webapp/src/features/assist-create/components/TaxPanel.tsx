@@ -3,7 +3,11 @@
 import { Alert, Paper, Stack, Table, Text } from '@mantine/core';
 import { formatNumber, isEnglish } from '@/shared/declarations/model/format';
 import { useAssistT } from '../i18n';
-import type { AllowanceUse, TaxEstimate, TaxItem } from '../api/validateDeclaration';
+import type {
+  AllowanceUse,
+  TaxEstimate,
+  TaxItem,
+} from '@/shared/declarations/api/validateDeclaration';
 
 function Item({ item, lang }: { item: TaxItem | null; lang: string }) {
   if (!item) return <>–</>;

@@ -29,7 +29,7 @@ import {
 import type { DeclarationSummary } from '@/shared/declarations/model/types';
 import { toFormPath } from '@/shared/declarations/model/validation';
 import { useAssistT } from '@/features/assist-create/i18n';
-import { useLiveValidation } from '@/features/assist-create/api/validateDeclaration';
+import { useLiveValidation } from '@/shared/declarations/api/validateDeclaration';
 import {
   blankForm,
   copyForm,

@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import i18n from '@/lib/i18n';
 import { renderWithProviders } from '@/test/render';
 import { TaxPanel } from '@/features/assist-create/components/TaxPanel';
-import type { TaxEstimate } from '@/features/assist-create/api/validateDeclaration';
+import type { TaxEstimate } from '@/shared/declarations/api/validateDeclaration';
 
 const estimate: TaxEstimate = {
   regime: 'general',

@@ -46,6 +46,8 @@ import { StatusBadge } from '@/shared/declarations/components/StatusBadge';
 import { useDeclarationActions } from '../components/useDeclarationActions';
 import { VersionConflictAlert } from '../components/VersionConflict';
 import { CustomsCard } from '../components/CustomsCard';
+import { DataIssuesPanel } from '../components/DataIssuesPanel';
+import { isStaff } from '@/lib/roles';
 import { useDeclarationCustoms } from '@/shared/customs/api/getDeclarationCustoms';
 import { ByHandMarker, ReceiptBadge } from '@/shared/customs/components/ReceiptBadge';
 
@@ -245,6 +247,9 @@ function DeclarationDetail({
                 onChange={(e) => setShowEmpty(e.currentTarget.checked)}
               />
             </Group>
+            {isStaff(role) && allowed.length > 0 && (d.status === 1 || d.status === 10) && (
+              <DataIssuesPanel declaration={d} />
+            )}
             <DeclarationView declaration={d} showEmpty={showEmpty} />
           </Stack>
         </Grid.Col>
