@@ -69,7 +69,9 @@ start_server() {
 	pg_recreate_database "${CLEARWAY_FUZZ_DB:-clearway_fuzz}"
 	export DATABASE_URL
 	DATABASE_URL="$(pg_database_url "${CLEARWAY_FUZZ_DB:-clearway_fuzz}")"
-	export CLEARWAY_MODE=development CLEARWAY_ADDR="127.0.0.1:$PORT" RUST_LOG="${RUST_LOG:-warn}"
+	# A small pool (one fuzzer at a time): the API tests run beside it on the same server.
+	export CLEARWAY_MODE=development CLEARWAY_ADDR="127.0.0.1:$PORT" RUST_LOG="${RUST_LOG:-warn}" \
+		CLEARWAY_DB_MAX_CONNECTIONS=8
 	unset CLEARWAY_JWT_SECRET CLEARWAY_WEB_DIR CLEARWAY_OIDC_ISSUER CLEARWAY_SMTP_URL
 	timeout 300 "$BIN" migrate >/dev/null
 	timeout 300 "$BIN" seed >/dev/null

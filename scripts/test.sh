@@ -366,8 +366,11 @@ start_e2e_server() {
 	pg_recreate_database "$E2E_DB"
 	db="$(pg_database_url "$E2E_DB")"
 	echo "database: $(_pg_url_display "$db") (recreated)"
+	# A small pool: one browser at a time. The API tests beside it start servers of their
+	# own, and each server holds one connection per projection besides its pool.
 	export DATABASE_URL="$db" CLEARWAY_MODE=development CLEARWAY_ADDR="127.0.0.1:$E2E_PORT" \
-		CLEARWAY_WEB_DIR="$CLEARWAY_ROOT/webapp/dist" RUST_LOG="${RUST_LOG:-info}"
+		CLEARWAY_WEB_DIR="$CLEARWAY_ROOT/webapp/dist" RUST_LOG="${RUST_LOG:-info}" \
+		CLEARWAY_DB_MAX_CONNECTIONS=8
 	unset CLEARWAY_JWT_SECRET
 	start_e2e_oidc || return 1
 	# Notices go to maildev, and their links to this server.
@@ -416,6 +419,13 @@ say "cargo $(cargo --version | cut -d' ' -f2), node $(node --version), npm $(npm
 start=$SECONDS
 if ensure_database test; then
 	record ok "$(fmt_duration $((SECONDS - start)))" "setup: database ($(_pg_url_display "$DATABASE_URL"))"
+	# Each test server holds one connection per projection besides its pool, and the e2e and
+	# fuzz servers run beside the API tests: fewer than 200 connections run out at the start
+	# ("too many clients already"). The private cluster of scripts/lib/postgres.sh has 200.
+	max_conn="$(psql "$DATABASE_URL" -Atc 'SHOW max_connections' 2>/dev/null || true)"
+	if [[ "$max_conn" =~ ^[0-9]+$ ]] && [ "$max_conn" -lt 200 ]; then
+		warn "PostgreSQL allows $max_conn connections; the tests in parallel want about 200 (ALTER SYSTEM SET max_connections = 300, then restart it)"
+	fi
 else
 	record FAILED "$(fmt_duration $((SECONDS - start)))" "setup: database"
 	FAILED+=("setup: database")

@@ -316,7 +316,7 @@ describe('ExceptionListPage', () => {
     await screen.findByText('1ZEXC001');
     expect(screen.queryByRole('button', { name: '导出' })).toBeNull();
     expect(screen.queryByLabelText('口岸')).toBeNull();
-    expect(screen.getByRole('button', { name: '创建此异常' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: '创建异常' })).toBeInTheDocument();
   });
 
   it('exports the filtered list as the exception export form and saves the file under the name the server gives', async () => {
