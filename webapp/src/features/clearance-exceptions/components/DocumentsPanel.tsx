@@ -3,21 +3,16 @@
 // role may upload in this status (PDF, images, xlsx; the server judges the type from the
 // content and enforces the size limit, answering 4xx with the reason shown here).
 import { useState } from 'react';
-import { Alert, Badge, Button, FileButton, Group, Stack, Table, Text } from '@mantine/core';
-import { IconAlertTriangle, IconCheck, IconDownload, IconUpload } from '@tabler/icons-react';
+import { Alert, Badge, Button, Group, Stack, Table, Text } from '@mantine/core';
+import { IconAlertTriangle, IconCheck, IconDownload } from '@tabler/icons-react';
 import { formatDateTime } from '@/lib/dates';
 import { showMessage } from '@/lib/message';
 import { useExcT } from '@/shared/clearance-exceptions/i18n';
 import { useDownloadExceptionDocument } from '../api/downloadExceptionDocument';
 import { useUploadExceptionDocument } from '../api/uploadExceptionDocument';
 import type { ExceptionDocument, MissingDocument } from '@/shared/clearance-exceptions/model/types';
-import { useDocumentName } from '../model/documents';
-
-export const ACCEPTED_TYPES =
-  'application/pdf,image/png,image/jpeg,image/gif,image/webp,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet,.pdf,.png,.jpg,.jpeg,.xlsx';
-
-/** The server's upload limit (3 MiB); a larger file is refused before it is sent. */
-export const MAX_UPLOAD_BYTES = 3 * 1024 * 1024;
+import { MAX_UPLOAD_BYTES, useDocumentName } from '../model/documents';
+import { SlotUploadButton } from './SlotUploadButton';
 
 function sizeText(bytes: number): string {
   if (bytes >= 1024 * 1024) return `${(bytes / 1024 / 1024).toFixed(1)} MB`;
@@ -66,25 +61,13 @@ export function DocumentsPanel({
   };
 
   const uploadButton = (slot?: string) => (
-    <FileButton onChange={(f) => void onFile(f, slot)} accept={ACCEPTED_TYPES}>
-      {(props) => (
-        <Button
-          {...props}
-          size={slot ? 'compact-sm' : 'sm'}
-          variant="light"
-          leftSection={<IconUpload size={16} />}
-          loading={upload.isPending && sending === (slot ?? '')}
-          disabled={upload.isPending && sending !== (slot ?? '')}
-          aria-label={slot ? t('detail.uploadFor', { name: name(slot) }) : undefined}
-        >
-          {slot
-            ? t('detail.uploadSlot')
-            : requested.length > 0
-              ? t('detail.uploadOther')
-              : t('detail.upload')}
-        </Button>
-      )}
-    </FileButton>
+    <SlotUploadButton
+      slot={slot}
+      slotName={slot ? name(slot) : undefined}
+      hasSlots={requested.length > 0}
+      uploading={upload.isPending ? sending : null}
+      onFile={(f, s) => void onFile(f, s)}
+    />
   );
 
   const fileRows = (files: ExceptionDocument[]) =>

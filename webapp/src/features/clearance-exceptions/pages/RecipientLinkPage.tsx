@@ -11,7 +11,6 @@ import {
   Checkbox,
   Code,
   Container,
-  FileButton,
   Group,
   List,
   Loader,
@@ -21,12 +20,12 @@ import {
   Textarea,
   Title,
 } from '@mantine/core';
-import { IconArrowRight, IconCircleCheck, IconLinkOff, IconUpload } from '@tabler/icons-react';
+import { IconArrowRight, IconCircleCheck, IconLinkOff } from '@tabler/icons-react';
 import { formatDateTime } from '@/lib/dates';
 import { useExcT } from '@/shared/clearance-exceptions/i18n';
 import { useConfirmLink, useExceptionLink, useUploadLinkDocument } from '../api/exceptionLink';
-import { ACCEPTED_TYPES, MAX_UPLOAD_BYTES } from '../components/DocumentsPanel';
-import { requestedDocumentFlag } from '../model/form';
+import { SlotUploadButton } from '../components/SlotUploadButton';
+import { MAX_UPLOAD_BYTES, useDocumentName } from '../model/documents';
 import { refusal } from '../model/link';
 
 function Notice({ kind, text }: { kind: 'ok' | 'refused'; text: string }) {
@@ -48,6 +47,7 @@ export default function RecipientLinkPage() {
   const [search] = useSearchParams();
   const token = search.get('token') ?? '';
   const view = useExceptionLink(token);
+  const nameOf = useDocumentName();
   const upload = useUploadLinkDocument(token);
   const confirm = useConfirmLink(token);
   const [agree, setAgree] = useState(false);
@@ -81,10 +81,6 @@ export default function RecipientLinkPage() {
   const hasChanges = data.proposedChanges.length > 0;
   // One slot per requested document: the codes, then other documents by their text.
   const slots = [...data.requested, ...data.otherDocuments.filter((d) => d.trim() !== '')];
-  const nameOf = (slot: string) => {
-    const flag = requestedDocumentFlag(slot);
-    return flag ? t(`document.${flag}`) : slot;
-  };
   const filesOf = (slot: string) => data.documents.filter((d) => d.requested === slot);
   const unsupplied = slots.filter((slot) => filesOf(slot).length === 0);
   const others = data.documents.filter((d) => !d.requested || !slots.includes(d.requested));
@@ -108,25 +104,13 @@ export default function RecipientLinkPage() {
   };
 
   const uploadButton = (slot?: string) => (
-    <FileButton onChange={(f) => void onFile(f, slot)} accept={ACCEPTED_TYPES}>
-      {(props) => (
-        <Button
-          {...props}
-          size={slot ? 'compact-sm' : 'sm'}
-          variant="light"
-          leftSection={<IconUpload size={16} />}
-          loading={upload.isPending && sending === (slot ?? '')}
-          disabled={upload.isPending && sending !== (slot ?? '')}
-          aria-label={slot ? t('detail.uploadFor', { name: nameOf(slot) }) : undefined}
-        >
-          {slot
-            ? t('detail.uploadSlot')
-            : slots.length > 0
-              ? t('detail.uploadOther')
-              : t('detail.upload')}
-        </Button>
-      )}
-    </FileButton>
+    <SlotUploadButton
+      slot={slot}
+      slotName={slot ? nameOf(slot) : undefined}
+      hasSlots={slots.length > 0}
+      uploading={upload.isPending ? sending : null}
+      onFile={(f, s) => void onFile(f, s)}
+    />
   );
 
   const onSubmit = async () => {
