@@ -417,14 +417,16 @@ need_tool npm "install Node.js 20 (with npm)"
 say "cargo $(cargo --version | cut -d' ' -f2), node $(node --version), npm $(npm --version); CI=${CI:-}"
 
 start=$SECONDS
+# Each test server holds one connection per projection besides its pool, and the e2e and
+# fuzz servers run beside the API tests: fewer than 200 connections run out at the start
+# ("too many clients already"). A server found at 127.0.0.1:5432 that allows fewer is passed
+# over for the private cluster of scripts/lib/postgres.sh, which allows 200.
+export CLEARWAY_PG_MIN_CONNECTIONS="${CLEARWAY_PG_MIN_CONNECTIONS:-200}"
 if ensure_database test; then
 	record ok "$(fmt_duration $((SECONDS - start)))" "setup: database ($(_pg_url_display "$DATABASE_URL"))"
-	# Each test server holds one connection per projection besides its pool, and the e2e and
-	# fuzz servers run beside the API tests: fewer than 200 connections run out at the start
-	# ("too many clients already"). The private cluster of scripts/lib/postgres.sh has 200.
 	max_conn="$(psql "$DATABASE_URL" -Atc 'SHOW max_connections' 2>/dev/null || true)"
-	if [[ "$max_conn" =~ ^[0-9]+$ ]] && [ "$max_conn" -lt 200 ]; then
-		warn "PostgreSQL allows $max_conn connections; the tests in parallel want about 200 (ALTER SYSTEM SET max_connections = 300, then restart it)"
+	if [[ "$max_conn" =~ ^[0-9]+$ ]] && [ "$max_conn" -lt "$CLEARWAY_PG_MIN_CONNECTIONS" ]; then
+		warn "PostgreSQL at DATABASE_URL allows $max_conn connections; the tests in parallel want about $CLEARWAY_PG_MIN_CONNECTIONS (ALTER SYSTEM SET max_connections = 300, then restart it)"
 	fi
 else
 	record FAILED "$(fmt_duration $((SECONDS - start)))" "setup: database"

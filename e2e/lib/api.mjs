@@ -174,3 +174,16 @@ export async function act(username, id, actions) {
   }
   return position;
 }
+
+/**
+ * Waits until the clearance exceptions list (a projection) shows an exception of
+ * `trackingNumber`, so that a page opened next lists it (a loaded machine can be seconds
+ * behind the 2 s a query waits for `minPosition`).
+ */
+export async function exceptionListed(token, trackingNumber, minPosition) {
+  return eventually(
+    () => api('GET', '/api/v1/clearance-exceptions', { token, query: { trackingNumber, minPosition } }),
+    (answer) => answer.data.total > 0,
+    { what: `the exception of ${trackingNumber} in the list` },
+  );
+}

@@ -5,7 +5,7 @@
 // declaration link end on the staff page of the same declaration.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, createSubmittedCExport, getDeclaration, tokenFor } from '../lib/api.mjs';
+import { api, createSubmittedCExport, exceptionListed, getDeclaration, tokenFor } from '../lib/api.mjs';
 import { useBrowser, testOptions } from '../lib/browser.mjs';
 import { uniqueTrackingNumber } from '../lib/config.mjs';
 import { login, pathname, screenshot, settle, visible, waitForPath, waitForShell } from '../lib/ui.mjs';
@@ -18,8 +18,9 @@ const PHONE = { width: 390, height: 844 };
 async function raiseException(tag) {
   const tracking = uniqueTrackingNumber(tag);
   const { id: declarationId } = await createSubmittedCExport('acme', tracking);
-  await api('POST', '/api/v1/clearance-exceptions', {
-    token: await tokenFor('operator'),
+  const token = await tokenFor('operator');
+  const raised = await api('POST', '/api/v1/clearance-exceptions', {
+    token,
     body: {
       declarationId,
       exceptionDetails: [{ exceptionCode: 'E01', exceptionDescription: 'Commercial invoice missing' }],
@@ -28,6 +29,7 @@ async function raiseException(tag) {
       exceptionSummary: 'Please send the commercial invoice for the whole consignment',
     },
   });
+  await exceptionListed(token, tracking, raised.data.position);
   return tracking;
 }
 
@@ -74,10 +76,10 @@ describe('a phone (390 px)', () => {
 
       // Status badges size to their text: none is cut with an ellipsis.
       await visible(page.getByText(tracking)).first().waitFor();
-      assert.ok((await page.locator('table .mantine-Badge-label:visible').count()) > 0, 'no badge to check');
+      assert.ok((await page.locator('[data-card-list] .mantine-Badge-label:visible').count()) > 0, 'no badge to check');
       await settle(page);
       const cut = await page.evaluate(() =>
-        [...document.querySelectorAll('table .mantine-Badge-label')]
+        [...document.querySelectorAll('[data-card-list] .mantine-Badge-label')]
           .filter((el) => el.scrollWidth > el.clientWidth + 1)
           .map((el) => el.textContent),
       );

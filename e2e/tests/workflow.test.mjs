@@ -213,7 +213,7 @@ describe('declaration workflow', () => {
       await screenshot(page, 'export-dialog');
 
       // Class C, exports, every status and customer, created today.
-      await dialog.locator('label').filter({ hasText: /^C$/ }).click();
+      await dialog.locator('label').filter({ hasText: /^C · / }).click();
       await dialog.locator('label').filter({ hasText: /^Export$/ }).click();
       await field(dialog, 'Date range').click();
       const todayButton = visible(page.locator('button[data-today]')).first();

@@ -12,7 +12,9 @@
 #   1. DATABASE_URL, when it is set: used as it is (the database is created when missing
 #      and the user may do so).
 #   2. A PostgreSQL answering at 127.0.0.1:5432 that lets `postgres` in without a password
-#      (the usual local setup): postgres://postgres@127.0.0.1:5432/NAME.
+#      (the usual local setup): postgres://postgres@127.0.0.1:5432/NAME, unless it allows
+#      fewer connections than CLEARWAY_PG_MIN_CONNECTIONS asks (the test command asks 200:
+#      its servers run side by side), in which case the private cluster serves instead.
 #   3. A private cluster under .clearway/pg in the project, on 127.0.0.1:54329, made with
 #      the system's PostgreSQL binaries (Debian's `postgresql` is installed first when no
 #      binaries are found and we are root with apt-get). It runs as the `postgres` user when
@@ -25,6 +27,9 @@
 #   CLEARWAY_PG_PORT      port of the private cluster (54329)
 #   CLEARWAY_PG_DIR       folder of the private cluster (<project>/.clearway/pg)
 #   CLEARWAY_PG_NO_INSTALL=1  never install PostgreSQL with apt-get
+#   CLEARWAY_PG_MIN_CONNECTIONS  pass over a found server that allows fewer connections
+#                                (max_connections) than this; unset: any server will do.
+#                                The private cluster allows at least 200, or this many.
 
 CLEARWAY_ROOT="${CLEARWAY_ROOT:-$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)}"
 
@@ -99,6 +104,21 @@ _pg_server_usable() {
 	fi
 	PGCONNECT_TIMEOUT=3 "$psql" -X -q -w -h "$host" -p "$port" -U postgres -d postgres \
 		-Atc 'select 1' </dev/null >/dev/null 2>&1
+}
+
+# The max_connections of the server at host:port (empty when it cannot be read).
+_pg_max_connections() {
+	local psql
+	psql="$(_pg_psql)" || return 0
+	PGCONNECT_TIMEOUT=3 "$psql" -X -q -w -h "$1" -p "$2" -U postgres -d postgres \
+		-Atc 'show max_connections' </dev/null 2>/dev/null || true
+}
+
+# The connections the private cluster allows: 200, or CLEARWAY_PG_MIN_CONNECTIONS if more.
+_pg_private_connections() {
+	local want="${CLEARWAY_PG_MIN_CONNECTIONS:-0}"
+	case "$want" in '' | *[!0-9]*) want=0 ;; esac
+	if [ "$want" -gt 200 ]; then echo "$want"; else echo 200; fi
 }
 
 # Runs psql on the maintenance database of the server that URL points at.
@@ -179,8 +199,18 @@ _pg_create_if_missing() {
 
 # --- the private cluster -------------------------------------------------------------
 
+# CLEARWAY_PG_DIR, else .clearway/pg in the project; but when we are root and the project's
+# folder is closed to the postgres user (a checkout under /root), a folder of /var/tmp named
+# after the project, since initdb must run as that user.
 _pg_private_dir() {
-	local d="${CLEARWAY_PG_DIR:-$CLEARWAY_ROOT/.clearway/pg}"
+	local d="${CLEARWAY_PG_DIR:-}"
+	if [ -z "$d" ]; then
+		d="$CLEARWAY_ROOT/.clearway/pg"
+		if _pg_is_root && id postgres >/dev/null 2>&1 &&
+			! (cd / && runuser -u postgres -- test -x "$CLEARWAY_ROOT") 2>/dev/null; then
+			d="/var/tmp/clearway-pg-$(printf '%s' "$CLEARWAY_ROOT" | cksum | cut -d' ' -f1)"
+		fi
+	fi
 	case "$d" in /*) ;; *) d="$CLEARWAY_ROOT/$d" ;; esac
 	printf '%s\n' "${d%/}"
 }
@@ -296,7 +326,7 @@ _pg_private_ensure() {
 			echo "# written by scripts/lib/postgres.sh"
 			echo "listen_addresses = '127.0.0.1'"
 			echo "unix_socket_directories = '${sock//\'/\'\'}'"
-			echo "max_connections = 200"
+			echo "max_connections = $(_pg_private_connections)"
 			echo "fsync = on"
 		} | _pg_as_owner tee -a "$data/postgresql.conf" >/dev/null
 		did="${did}initialised a new cluster, "
@@ -348,19 +378,26 @@ ensure_database() {
 
 	host="${CLEARWAY_PG_PROBE_HOST:-127.0.0.1}"
 	port="${CLEARWAY_PG_PROBE_PORT:-5432}"
+	local why="none at $host:$port" allowed want="${CLEARWAY_PG_MIN_CONNECTIONS:-0}"
+	case "$want" in '' | *[!0-9]*) want=0 ;; esac
 	if _pg_server_usable "$host" "$port"; then
-		url="postgres://postgres@$host:$port/$name"
-		state="$(_pg_create_if_missing "$url" "$name")" || return 1
-		export DATABASE_URL="$url"
-		_pg_log "postgres: found a server at $host:$port; database $name $state; DATABASE_URL=$url"
-		return 0
+		allowed="$(_pg_max_connections "$host" "$port")"
+		if [[ "$allowed" =~ ^[0-9]+$ ]] && [ "$allowed" -lt "$want" ]; then
+			why="the server at $host:$port allows $allowed connections, fewer than the $want asked (CLEARWAY_PG_MIN_CONNECTIONS)"
+		else
+			url="postgres://postgres@$host:$port/$name"
+			state="$(_pg_create_if_missing "$url" "$name")" || return 1
+			export DATABASE_URL="$url"
+			_pg_log "postgres: found a server at $host:$port; database $name $state; DATABASE_URL=$url"
+			return 0
+		fi
 	fi
 
 	what="$(_pg_private_ensure)" || return 1
 	url="postgres://postgres@127.0.0.1:$(_pg_private_port)/$name"
 	state="$(_pg_create_if_missing "$url" "$name")" || return 1
 	export DATABASE_URL="$url"
-	_pg_log "postgres: none at $host:$port; $what; database $name $state; DATABASE_URL=$url"
+	_pg_log "postgres: $why; $what; database $name $state; DATABASE_URL=$url"
 }
 
 pg_database_url() {
