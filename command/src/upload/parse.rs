@@ -534,6 +534,61 @@ pub fn table_streamed(
     )
 }
 
+/// The spreadsheet's name of a 0-based column: A, B, ..., Z, AA, AB, ...
+pub fn column_letter(index: usize) -> String {
+    let mut n = index + 1;
+    let mut out = Vec::new();
+    while n > 0 {
+        let rem = (n - 1) % 26;
+        out.push(b'A' + rem as u8);
+        n = (n - 1) / 26;
+    }
+    out.reverse();
+    String::from_utf8(out).unwrap_or_default()
+}
+
+/// Where a field's cells are in a file: its column's letter and header, by wire name.
+#[derive(Debug, Default)]
+pub struct CellNames(HashMap<&'static str, (String, String)>);
+
+impl CellNames {
+    fn of(header: &Row, columns: &Columns) -> Self {
+        Self(
+            columns
+                .iter()
+                .map(|(c, f, _)| (f.wire, (column_letter(*c), header.get(*c).to_string())))
+                .collect(),
+        )
+    }
+
+    /// `violation` with the column it is about (letter and header) before its message, when
+    /// its field is a column of the file ("column F (Quantity (goodsQuantity)): ...").
+    fn name(&self, mut v: Violation) -> Violation {
+        let leaf = v
+            .field
+            .rsplit_once("].")
+            .map_or(v.field.as_str(), |(_, leaf)| leaf);
+        if let Some((letter, header)) = self.0.get(leaf) {
+            v.zh = format!("{letter} 列（{header}）：{}", v.zh);
+            v.en = format!("column {letter} ({header}): {}", v.en);
+        }
+        v
+    }
+
+    /// Every problem of `group` named by its cell's column.
+    pub fn name_group(&self, mut group: Group) -> Group {
+        if let Outcome::Invalid(rows) = &mut group.outcome {
+            for (_, violations) in rows.iter_mut() {
+                *violations = std::mem::take(violations)
+                    .into_iter()
+                    .map(|v| self.name(v))
+                    .collect();
+            }
+        }
+        group
+    }
+}
+
 fn table_pass(
     bytes: &[u8],
     cx: &Judge<'_>,
@@ -545,6 +600,13 @@ fn table_pass(
     let mut tracking_column = 0usize;
     let mut total = 0u32;
     let counting = grouper.is_counting();
+    // The upload's report names the column letter and header of each problem.
+    let names: std::cell::OnceCell<CellNames> = std::cell::OnceCell::new();
+    let mut named = |g: Group| match names.get() {
+        Some(n) => sink(n.name_group(g)),
+        None => sink(g),
+    };
+    let sink: &mut Sink<'_> = &mut named;
     book.rows(0, |row| {
         let Some(cols) = &columns else {
             let found = columns_of(&row, false)?;
@@ -553,6 +615,7 @@ fn table_pass(
                 .find(|(_, f, goods)| !goods && f.wire == "trackingNumber")
                 .map(|(c, _, _)| *c)
                 .ok_or_else(|| missing_column("trackingNumber"))?;
+            let _ = names.set(CellNames::of(&row, &found));
             columns = Some(found);
             return Ok(());
         };

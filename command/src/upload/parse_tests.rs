@@ -296,3 +296,48 @@ fn streamed_groups_come_as_soon_as_their_last_row_is_read() {
         "in the order they complete; T1 waited for its far row"
     );
 }
+
+#[test]
+fn each_problem_names_its_column_letter_and_header() {
+    let mut bad = good("CWT00009");
+    bad[6] = "two".into(); // goodsQuantity, the 7th column: G
+    bad[1] = String::new(); // shipperName: B
+    let p = parse_table(&table_file(COLUMNS, &[bad]));
+    let Outcome::Invalid(rows) = &p.groups[0].outcome else {
+        panic!("invalid");
+    };
+    let quantity = rows[0]
+        .1
+        .iter()
+        .find(|v| v.field == "declarationGoodsInfo[0].goodsQuantity")
+        .expect("the quantity's problem");
+    let header = label("goodsQuantity");
+    assert!(
+        quantity.en.starts_with(&format!("column G ({header}): ")),
+        "{}",
+        quantity.en
+    );
+    assert!(
+        quantity.zh.starts_with(&format!("G 列（{header}）：")),
+        "{}",
+        quantity.zh
+    );
+    let shipper = rows[0]
+        .1
+        .iter()
+        .find(|v| v.field == "shipperName")
+        .expect("the shipper's problem");
+    assert!(shipper.en.starts_with("column B ("), "{}", shipper.en);
+}
+
+#[test]
+fn column_letters_run_past_z() {
+    let letters: Vec<String> = [0, 25, 26, 27, 51, 52, 95, 701, 702]
+        .into_iter()
+        .map(column_letter)
+        .collect();
+    assert_eq!(
+        letters,
+        ["A", "Z", "AA", "AB", "AZ", "BA", "CR", "ZZ", "AAA"]
+    );
+}
