@@ -174,6 +174,11 @@ pub fn check(path: &Path, xml: &str, schema: &Path) -> Option<String> {
     {
         return Some("CodeTS must be 10 digits".into());
     }
+    if element(xml, "TransMode")
+        .is_some_and(|t| !matches!(t, "1" | "2" | "3" | "4" | "5" | "6" | "7"))
+    {
+        return Some("TransMode must be a 成交方式 code 1-7".into());
+    }
     None
 }
 
@@ -505,6 +510,25 @@ mod tests {
             ]
         );
         assert!(parse_rules("CW* nonsense").is_err());
+    }
+
+    #[test]
+    fn without_xmllint_trans_mode_is_checked_as_the_schema_does() {
+        let msg = |t: &str| {
+            format!(
+                "<DecMessage><DecHead><CopNo>CW0000000000000001</CopNo><IEFlag>E</IEFlag>\
+                 <BillNo>CW1</BillNo>{t}</DecHead><DecLists><DecList><CodeTS>6109100010</CodeTS>\
+                 <GName>T</GName><DeclTotal>1</DeclTotal></DecList></DecLists></DecMessage>"
+            )
+        };
+        let none = Path::new("/nonexistent/DecMessage.xsd");
+        let path = Path::new("m.xml");
+        assert_eq!(check(path, &msg(""), none), None);
+        assert_eq!(check(path, &msg("<TransMode>3</TransMode>"), none), None);
+        assert_eq!(
+            check(path, &msg("<TransMode>DDP</TransMode>"), none).as_deref(),
+            Some("TransMode must be a 成交方式 code 1-7")
+        );
     }
 
     #[test]

@@ -150,6 +150,19 @@ pub async fn router(config: &Config, pool: PgPool) -> anyhow::Result<Router> {
             },
         );
     }
+    // The customer's opt-in e-mail on customs' release or rejection (docs/notifications.md).
+    if config.notify.worker {
+        let outbox = config.notify.outbox(&identity);
+        command::customs::notices::spawn(
+            command_state.clone(),
+            command::customs::notices::Notices {
+                mailer: outbox.mailer,
+                public_url: outbox.public_url,
+                retry_base: outbox.retry_base,
+                max_attempts: outbox.max_attempts,
+            },
+        );
+    }
     // The customs channel's writer (docs/customs.md), when the exchange folder is set.
     if let Some(folder) = config.customs.folder() {
         if let Err(e) = folder.ensure() {

@@ -8,7 +8,8 @@ pub mod routes;
 pub mod services;
 
 use events::customer::{
-    CustomerEvent, CustomerProfile, EasyClearBound, FieldChange, ProfileChanged, Reason,
+    CustomerEvent, CustomerProfile, CustomsEmailChanged, CustomsNoticeMailed, EasyClearBound,
+    FieldChange, ProfileChanged, Reason,
 };
 use serde_json::{Value, json};
 use uuid::Uuid;
@@ -28,6 +29,12 @@ impl Aggregate for CustomerState {
 
     fn evolve(&mut self, event: &CustomerEvent) {
         self.apply(event);
+    }
+
+    /// An e-mail about a customs receipt is recorded by the worker while staff may look at
+    /// the archive: it never makes their next change a version conflict.
+    fn is_side_record(event: &CustomerEvent) -> bool {
+        matches!(event, CustomerEvent::CustomsNoticeMailed(_))
     }
 
     fn decide(&self, cmd: CustomerCommand, _ctx: &Ctx) -> Result<Vec<CustomerEvent>, DomainError> {
@@ -57,6 +64,21 @@ impl Aggregate for CustomerState {
                 account_no.as_deref(),
                 is_from_ups,
             ),
+            C::SetCustomsEmail { enabled } => {
+                live(self)?;
+                if self.customs_email == enabled {
+                    return Ok(Vec::new());
+                }
+                Ok(vec![CustomerEvent::CustomsEmailChanged(
+                    CustomsEmailChanged { enabled },
+                )])
+            }
+            C::RecordCustomsNotice(attempt) => {
+                if self.customer_id.is_none() {
+                    return Err(DomainError::NotFound);
+                }
+                Ok(vec![CustomerEvent::CustomsNoticeMailed(*attempt)])
+            }
         }
     }
 }
@@ -91,6 +113,13 @@ pub enum CustomerCommand {
         account_no: Option<String>,
         is_from_ups: bool,
     },
+    /// E-mail customs' release or rejection of the customer's declarations, or stop
+    /// (docs/notifications.md); the same choice again changes nothing.
+    SetCustomsEmail {
+        enabled: bool,
+    },
+    /// Record one attempt of the customs-outcome e-mail (the notice worker, by the system).
+    RecordCustomsNotice(Box<CustomsNoticeMailed>),
 }
 
 fn trimmed(v: Option<String>) -> Option<String> {

@@ -20,6 +20,8 @@ pub struct CustomerState {
     pub disabled: bool,
     /// Soft-deleted: hidden from the archive, its users cannot sign in.
     pub deleted: bool,
+    /// Customs' release or rejection of its declarations is e-mailed to it (off by default).
+    pub customs_email: bool,
 }
 
 impl CustomerState {
@@ -46,6 +48,8 @@ impl CustomerState {
             CustomerEvent::Disabled(_) => self.disabled = true,
             CustomerEvent::Enabled(_) => self.disabled = false,
             CustomerEvent::Deleted(_) => self.deleted = true,
+            CustomerEvent::CustomsEmailChanged(c) => self.customs_email = c.enabled,
+            CustomerEvent::CustomsNoticeMailed(_) => {}
         }
     }
 }

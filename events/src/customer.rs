@@ -75,6 +75,38 @@ pub struct EasyClearBound {
 }
 // --- end identity ---
 
+/// The customer chose whether customs' release or rejection of one of its declarations is
+/// e-mailed to it (docs/notifications.md, "Customs outcomes"); off until chosen.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomsEmailChanged {
+    pub enabled: bool,
+}
+
+/// One attempt to e-mail the customer about a customs receipt that released or rejected one
+/// of its declarations (the notice `noticeId` of the outbox `customs_notice_mails`).
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "camelCase")]
+pub struct CustomsNoticeMailed {
+    pub notice_id: Uuid,
+    pub declaration_id: Uuid,
+    /// The version of the declaration's `DeclarationCustomsReceiptRecorded`.
+    pub receipt_version: i64,
+    pub receipt_code: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tracking_number: Option<String>,
+    /// The address it went to (the customer's e-mail on file); absent when there was none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub recipient: Option<String>,
+    pub attempt: i32,
+    /// `sent`, `failed` (with `error`) or `not_configured`.
+    pub result: String,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// No attempt follows (sent, not configured, or failed for good).
+    pub last: bool,
+}
+
 // identity: events are few and short-lived in memory; boxing would change the API.
 #[allow(clippy::large_enum_variant)]
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -94,6 +126,11 @@ pub enum CustomerEvent {
     Enabled(Reason),
     #[serde(rename = "CustomerDeleted")]
     Deleted(Reason),
+    // customs outcomes by e-mail:
+    #[serde(rename = "CustomerCustomsEmailChanged")]
+    CustomsEmailChanged(CustomsEmailChanged),
+    #[serde(rename = "CustomerCustomsNoticeMailed")]
+    CustomsNoticeMailed(CustomsNoticeMailed),
 }
 
 impl DomainEvent for CustomerEvent {
@@ -105,6 +142,8 @@ impl DomainEvent for CustomerEvent {
             Self::Disabled(_) => "CustomerDisabled",
             Self::Enabled(_) => "CustomerEnabled",
             Self::Deleted(_) => "CustomerDeleted",
+            Self::CustomsEmailChanged(_) => "CustomerCustomsEmailChanged",
+            Self::CustomsNoticeMailed(_) => "CustomerCustomsNoticeMailed",
         }
     }
 

@@ -127,7 +127,10 @@ async fn apply(tx: &mut PgConnection, event: &RecordedEvent) -> Result<(), Proje
                 CustomerEvent::Disabled(_) => ("status = 'disabled'", None),
                 CustomerEvent::Enabled(_) => ("status = 'active'", None),
                 CustomerEvent::Deleted(_) => ("status = 'deleted'", None),
-                CustomerEvent::Registered(_) | CustomerEvent::ProfileChanged(_) => return Ok(()),
+                CustomerEvent::Registered(_)
+                | CustomerEvent::ProfileChanged(_)
+                | CustomerEvent::CustomsEmailChanged(_)
+                | CustomerEvent::CustomsNoticeMailed(_) => return Ok(()),
             };
             let sql = format!(
                 "UPDATE rm_customers SET {set}, version = $2, updated_at = $3, updated_by = $4

@@ -14,6 +14,7 @@ pub mod audit_chain;
 pub mod clearance_exception_list;
 pub mod contact_books;
 pub mod customer_directory;
+pub mod customs_notices;
 pub mod customs_outbox;
 pub mod declaration_customs;
 mod declaration_feed;
@@ -123,6 +124,7 @@ pub fn all() -> Vec<Arc<dyn Projection>> {
         clearance_exception_list::projection(),
         exception_outbox::projection(),
         customs_outbox::projection(),
+        customs_notices::projection(),
         declaration_customs::projection(),
         contact_books::projection(),
         audit_chain::projection(),

@@ -109,6 +109,8 @@ pub const ROWS: &[Row] = &[
     Row { method: "GET", route: "/api/v1/staff/profile", call: "", needs: NONE, body: empty, expect: ["401", "403", "403", "ok", "ok", "ok", "ok"] },
     Row { method: "GET", route: "/api/v1/ups-id", call: "", needs: NONE, body: empty, expect: ["401", "ok", "ok", "403", "403", "403", "403"] },
     Row { method: "POST", route: "/api/v1/custom-profile", call: "", needs: NONE, body: empty, expect: ["401", "ok", "ok", "403", "403", "403", "403"] },
+    Row { method: "GET", route: "/api/v1/customer/customs-email", call: "", needs: NONE, body: empty, expect: ["401", "ok", "ok", "403", "403", "403", "403"] },
+    Row { method: "PUT", route: "/api/v1/customer/customs-email", call: "", needs: NONE, body: empty, expect: ["401", "ok", "ok", "403", "403", "403", "403"] },
     // --- declarations: declarations:management for staff; a customer by role, own company only;
     //     then the state machine's own role rules (DOMAIN.md: who makes which move), on a fresh draft
     Row { method: "GET", route: "/api/v1/declarations", call: "", needs: DECL, body: empty, expect: ["401", "ok", "ok", "ok", "ok", "ok", "403"] },

@@ -42,12 +42,14 @@ pub fn router(g: &Guards) -> OpenApiRouter<IdentityState> {
         .routes(routes!(enable).map(|r| r.route_layer(g.permission("customers:maintain"))))
         .routes(routes!(add_login).map(|r| r.route_layer(g.permission("customers:maintain"))))
         .routes(routes!(bind_easy_clear).map(|r| r.route_layer(g.customer())))
+        .routes(routes!(customs_email, set_customs_email).map(|r| r.route_layer(g.customer())))
 }
 
 mod create;
 mod easy_clear;
 mod guards;
 mod logins;
+mod notices;
 mod status;
 mod update;
 
@@ -55,6 +57,7 @@ use create::*;
 use easy_clear::*;
 use guards::*;
 use logins::*;
+use notices::*;
 use status::*;
 use update::*;
 

@@ -400,3 +400,61 @@ fn when_staff_registered_no_easy_clear_id_then_nothing_can_be_bound() {
         .is_err()
     );
 }
+
+#[test]
+fn given_a_customer_the_customs_email_is_off_until_chosen_and_the_same_choice_is_no_event() {
+    let s = registered();
+    assert!(!s.customs_email, "off by default");
+    assert!(
+        when(&s, CustomerCommand::SetCustomsEmail { enabled: false })
+            .expect("decided")
+            .is_empty()
+    );
+    let events = when(&s, CustomerCommand::SetCustomsEmail { enabled: true }).expect("decided");
+    assert_eq!(
+        events,
+        vec![CustomerEvent::CustomsEmailChanged(CustomsEmailChanged {
+            enabled: true
+        })]
+    );
+    let mut on = s.clone();
+    on.apply(&events[0]);
+    assert!(on.customs_email);
+    assert!(
+        when(&on, CustomerCommand::SetCustomsEmail { enabled: true })
+            .expect("decided")
+            .is_empty()
+    );
+    assert!(matches!(
+        when(
+            &CustomerState::default(),
+            CustomerCommand::SetCustomsEmail { enabled: true }
+        ),
+        Err(DomainError::NotFound)
+    ));
+}
+
+#[test]
+fn a_recorded_customs_email_is_a_side_record() {
+    let attempt = CustomsNoticeMailed {
+        notice_id: Uuid::now_v7(),
+        declaration_id: Uuid::now_v7(),
+        receipt_version: 9,
+        receipt_code: "P".into(),
+        tracking_number: Some("CW1".into()),
+        recipient: Some("ops@acme.example.com".into()),
+        attempt: 1,
+        result: "sent".into(),
+        error: None,
+        last: true,
+    };
+    let events = when(
+        &registered(),
+        CustomerCommand::RecordCustomsNotice(Box::new(attempt.clone())),
+    )
+    .expect("recorded");
+    assert!(CustomerState::is_side_record(&events[0]));
+    assert!(!CustomerState::is_side_record(
+        &CustomerEvent::CustomsEmailChanged(CustomsEmailChanged { enabled: true })
+    ));
+}

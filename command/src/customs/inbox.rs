@@ -32,8 +32,9 @@ use super::receipt::{self, Limits, Unread};
 use crate::aggregate::{Aggregate, DomainError};
 use crate::declaration::customs::CustomsCommand;
 use crate::declaration::{DeclarationCommand, DeclarationState};
-use crate::handler::{Command, CommandError, also_append, execute};
+use crate::handler::{Command, CommandError, execute_then};
 use crate::http::{CommandState, system_metadata};
+use crate::tax::allowance::{AllowanceHook, also_append_counted};
 
 /// The reader's settings.
 #[derive(Debug, Clone)]
@@ -292,33 +293,42 @@ async fn batch_tx(
     }
     let actor = customs_actor();
     let ctx = state.ctx(&actor);
+    let reference = state.reference.current();
     let mut decided = Vec::new();
     let mut tx = state.pool.begin().await?;
     for (id, list) in by_declaration {
         let meta = system_metadata(&actor, None);
         let mut here = Vec::new();
-        also_append::<DeclarationState, _>(&state.store, &mut tx, *id, &meta, |d, _| {
-            let mut s = d.clone();
-            let mut out = Vec::new();
-            for i in list {
-                let (r, source) = &receipts[*i];
-                let cmd = DeclarationCommand::Customs(CustomsCommand::Receipt {
-                    receipt: r.clone(),
-                    source: source.clone(),
-                });
-                match s.decide(cmd, &ctx) {
-                    Ok(events) => {
-                        for e in &events {
-                            s.evolve(e);
+        // A receipt that rejects the declaration gives its buyer's allowance back, here.
+        also_append_counted(
+            &state.store,
+            &mut tx,
+            reference.clone(),
+            *id,
+            &meta,
+            |d, _| {
+                let mut s = d.clone();
+                let mut out = Vec::new();
+                for i in list {
+                    let (r, source) = &receipts[*i];
+                    let cmd = DeclarationCommand::Customs(CustomsCommand::Receipt {
+                        receipt: r.clone(),
+                        source: source.clone(),
+                    });
+                    match s.decide(cmd, &ctx) {
+                        Ok(events) => {
+                            for e in &events {
+                                s.evolve(e);
+                            }
+                            here.push((*i, Ok(!events.is_empty())));
+                            out.extend(events);
                         }
-                        here.push((*i, Ok(!events.is_empty())));
-                        out.extend(events);
+                        Err(e) => here.push((*i, Err(e))),
                     }
-                    Err(e) => here.push((*i, Err(e))),
                 }
-            }
-            Ok(out)
-        })
+                Ok(out)
+            },
+        )
         .await?;
         decided.extend(here);
     }
@@ -395,17 +405,32 @@ pub async fn record(
     let ctx = state.ctx(&actor);
     let cmd = Command::<DeclarationState>::on(&state.store, id, system_metadata(&actor, None));
     let appended = AtomicBool::new(false);
-    let decided = execute(cmd, |s, _| {
-        let r = s.decide(
-            DeclarationCommand::Customs(CustomsCommand::Receipt {
-                receipt: receipt.clone(),
-                source: source.to_string(),
-            }),
-            &ctx,
-        );
-        appended.store(r.as_ref().is_ok_and(|e| !e.is_empty()), Ordering::Relaxed);
-        r
-    })
+    // A receipt that rejects the declaration gives its buyer's allowance back, in the
+    // receipt's transaction (crate::tax::allowance).
+    let hook = AllowanceHook::new(
+        state.store.clone(),
+        state.reference.current(),
+        system_metadata(&actor, None),
+        id,
+    );
+    let decided = execute_then(
+        cmd,
+        |s, _| {
+            let r = s.decide(
+                DeclarationCommand::Customs(CustomsCommand::Receipt {
+                    receipt: receipt.clone(),
+                    source: source.to_string(),
+                }),
+                &ctx,
+            );
+            if let Ok(events) = &r {
+                hook.decided(s, events);
+            }
+            appended.store(r.as_ref().is_ok_and(|e| !e.is_empty()), Ordering::Relaxed);
+            r
+        },
+        Some(&hook),
+    )
     .await;
     settle_outcome(
         state,

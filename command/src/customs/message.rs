@@ -47,6 +47,31 @@ fn number(d: &Option<Decimal>) -> Option<String> {
     d.map(|d| d.normalize().to_string())
 }
 
+/// The single window's 成交方式 (transaction mode) code of the declaration's trade terms
+/// (`tradeTerms`, table `trade-terms`, whose codes are that code table: 1 CIF, 2 C&F, 3 FOB,
+/// 4 C&I, 5 市场价 market price, 6 垫仓 mark-up, 7 EXW). A code is carried as it is; a
+/// name customs knows (`CIF`, `C&F`/`CFR`, `FOB`, `C&I`, `EXW`, `市场价`, `垫仓`, any case,
+/// spaces ignored) is carried as its code; anything else is kept as written, for the
+/// schema's rule to refuse with the value named.
+pub fn trans_mode(trade_terms: &str) -> String {
+    let t: String = trade_terms
+        .chars()
+        .filter(|c| !c.is_whitespace())
+        .collect::<String>()
+        .to_uppercase();
+    let code = match t.as_str() {
+        "1" | "CIF" => "1",
+        "2" | "C&F" | "CFR" | "CNF" => "2",
+        "3" | "FOB" => "3",
+        "4" | "C&I" | "CNI" => "4",
+        "5" | "市场价" => "5",
+        "6" | "垫仓" => "6",
+        "7" | "EXW" => "7",
+        _ => return trade_terms.trim().to_string(),
+    };
+    code.to_string()
+}
+
 fn digits(n: usize) -> impl Fn(&str) -> bool {
     move |s: &str| s.len() == n && s.bytes().all(|b| b.is_ascii_digit())
 }
@@ -152,6 +177,7 @@ pub fn build(cop_no: &str, ty: TypeCode, data: &DeclarationData) -> Result<Messa
     let office = digits(4);
     let mode4 = upper_alnum(4, 4);
     let scc = upper_alnum(18, 18);
+    let trans = |s: &str| matches!(s, "1" | "2" | "3" | "4" | "5" | "6" | "7");
     let ie_flag = match ty.direction {
         Direction::Import => "I",
         Direction::Export => "E",
@@ -217,6 +243,16 @@ pub fn build(cop_no: &str, ty: TypeCode, data: &DeclarationData) -> Result<Messa
             source: "cutMode",
             value: text(&data.cut_mode),
             rule: T(10),
+        },
+        Field {
+            name: "TransMode",
+            source: "tradeTerms",
+            value: text(&data.trade_terms).map(|t| trans_mode(&t)),
+            rule: Rule::Pattern {
+                check: &trans,
+                describe: "a 成交方式 code 1-7 (1 CIF, 2 C&F, 3 FOB, 4 C&I, 5 market price, 6 mark-up, 7 EXW)",
+                required: false,
+            },
         },
         Field {
             name: "TrafMode",
@@ -483,4 +519,76 @@ fn line<'a>(i: usize, g: &GoodsLine, data: &DeclarationData) -> Vec<Field<'a>> {
             rule: T(10),
         },
     ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn data(terms: Option<&str>) -> DeclarationData {
+        let mut d = DeclarationData {
+            tracking_number: Some("CW1".into()),
+            trade_terms: terms.map(String::from),
+            currency_code: Some("usd".into()),
+            ..DeclarationData::default()
+        };
+        d.declaration_goods_info.push(GoodsLine {
+            goods_code: Some("6109100010".into()),
+            goods_name: Some("T-shirt".into()),
+            goods_quantity: Some(Decimal::from(2)),
+            goods_unit: Some("011".into()),
+            total_price: Some(Decimal::from(20)),
+            ..GoodsLine::default()
+        });
+        d
+    }
+
+    fn ty() -> TypeCode {
+        "OC".parse().expect("type")
+    }
+
+    #[test]
+    fn trans_mode_carries_the_trade_terms_as_customs_codes_them() {
+        for (terms, code) in [
+            ("1", "1"),
+            ("CIF", "1"),
+            ("c&f", "2"),
+            ("CFR", "2"),
+            ("3", "3"),
+            ("fob", "3"),
+            ("C & I", "4"),
+            ("市场价", "5"),
+            ("垫仓", "6"),
+            ("EXW", "7"),
+        ] {
+            let m = build("CW0000000000000001", ty(), &data(Some(terms))).expect(terms);
+            assert!(
+                m.xml.contains(&format!("<TransMode>{code}</TransMode>")),
+                "{terms}: {}",
+                m.xml
+            );
+            // In the schema's order: after CutMode's place, before TrafMode's.
+            let at = m.xml.find("<TransMode>").expect("TransMode");
+            assert!(m.xml.find("<BillNo>").expect("BillNo") < at);
+        }
+    }
+
+    #[test]
+    fn without_trade_terms_trans_mode_is_left_out() {
+        for terms in [None, Some(""), Some("  ")] {
+            let m = build("CW0000000000000001", ty(), &data(terms)).expect("valid");
+            assert!(!m.xml.contains("TransMode"), "{}", m.xml);
+        }
+    }
+
+    #[test]
+    fn trade_terms_customs_has_no_code_for_refuse_the_message_naming_them() {
+        let problems = build("CW0000000000000001", ty(), &data(Some("DDP"))).expect_err("DDP");
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(
+            problems[0].starts_with("DecHead/TransMode: must be a 成交方式 code 1-7")
+                && problems[0].contains("tradeTerms is \"DDP\""),
+            "{problems:?}"
+        );
+    }
 }

@@ -29,10 +29,9 @@ use crate::aggregate::Aggregate;
 use crate::customs_anomaly::{AnomalyCommand, AnomalyState};
 use crate::declaration::customs::CustomsCommand;
 use crate::declaration::{DeclarationCommand, DeclarationState};
-use crate::handler::{
-    AfterAppend, Command, CommandAnswer, Hooked, also_append, execute, execute_then,
-};
+use crate::handler::{AfterAppend, Command, CommandAnswer, Hooked, execute, execute_then};
 use crate::http::{CommandState, metadata};
+use crate::tax::allowance::also_append_counted;
 
 /// The channel's settings the routes and the health report share.
 #[derive(Debug, Clone)]
@@ -316,11 +315,19 @@ pub struct AnomalyRow {
     pub settled_declaration_id: Option<Uuid>,
     pub settled_at: Option<DateTime<Utc>>,
     pub settled_by: Option<String>,
+    /// The type code (`OB` .. `ID`) of the anomaly's declaration (the one it was attached
+    /// to, else the one it named), from the declaration list's read model; null when no
+    /// declaration is known (or the read model has not seen it yet).
+    pub declaration_type: Option<String>,
+    /// That declaration's tracking number, likewise.
+    pub tracking_number: Option<String>,
 }
 
 /// Customs anomalies
 ///
-/// Receipts the channel could not apply, newest first. Staff with `customs:management`.
+/// Receipts the channel could not apply, newest first, each with the type code and tracking
+/// number of its declaration when one is known (what a link to the declaration needs).
+/// Staff with `customs:management`.
 #[utoipa::path(
     get, path = "/api/v1/customs/anomalies", operation_id = "listCustomsAnomalies",
     tag = api::doc::DECLARATIONS, security(("bearer" = [])),
@@ -358,11 +365,15 @@ async fn anomalies(
     .await
     .map_err(ApiError::internal)?;
     let records: Vec<AnomalyRow> = sqlx::query_as(&format!(
-        "SELECT id, kind, reason, cop_no, channel, notice_date, receipt, source, declaration_id,
-                recorded_at, settled_action, settled_note, settled_declaration_id, settled_at,
-                settled_by
-           FROM rm_customs_anomalies WHERE {filter}
-          ORDER BY recorded_at DESC, id LIMIT $1 OFFSET $2"
+        "SELECT a.id, a.kind, a.reason, a.cop_no, a.channel, a.notice_date, a.receipt,
+                a.source, a.declaration_id, a.recorded_at, a.settled_action, a.settled_note,
+                a.settled_declaration_id, a.settled_at, a.settled_by,
+                d.declaration_type, d.tracking_number
+           FROM (SELECT * FROM rm_customs_anomalies WHERE {filter}
+                  ORDER BY recorded_at DESC, id LIMIT $1 OFFSET $2) a
+           LEFT JOIN rm_declarations d
+             ON d.id = coalesce(a.settled_declaration_id, a.declaration_id)
+          ORDER BY a.recorded_at DESC, a.id"
     ))
     .bind(size)
     .bind(offset)
@@ -481,9 +492,11 @@ impl AfterAppend for AttachSide {
             let mut meta = self.metadata.clone();
             meta.causation_id = Some(self.metadata.command_id);
             meta.command_id = Uuid::now_v7();
-            let on_declaration = also_append::<DeclarationState, _>(
+            // A receipt that rejects the declaration gives its buyer's allowance back.
+            let on_declaration = also_append_counted(
                 &self.store,
                 tx,
+                self.reference.clone(),
                 self.declaration_id,
                 &meta,
                 |d, _| {
