@@ -243,3 +243,190 @@ async fn a_cross_border_order_without_a_buyer_is_refused_at_submit(pool: PgPool)
         "{r}"
     );
 }
+
+/// The allowance events of `declaration` on its buyer's ledger, in order: (type, amount).
+async fn ledger_moves(pool: &PgPool, declaration: &str) -> Vec<(String, f64)> {
+    let rows: Vec<(String, Value)> = sqlx::query_as(
+        "SELECT event_type, payload FROM events
+          WHERE stream_type = 'allowance' AND payload->>'declarationId' = $1
+          ORDER BY global_position",
+    )
+    .bind(declaration)
+    .fetch_all(pool)
+    .await
+    .expect("ledger");
+    rows.into_iter()
+        .map(|(t, p)| {
+            let a = &p["amountCny"];
+            let amount = a
+                .as_f64()
+                .or_else(|| a.as_str().and_then(|s| s.parse().ok()))
+                .unwrap_or(f64::NAN);
+            (t, amount)
+        })
+        .collect()
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_customs_rejection_gives_the_allowance_back_in_the_receipts_own_transaction(
+    pool: PgPool,
+) {
+    use crate::customs::{drain, exchange, queued};
+    use crate::customs_inbox::{drop_in, file, quick, receipt};
+    let app = spawn_with_tariff(pool.clone()).await;
+    let cfg = crate::helpers::config(&pool, clearway::config::Mode::Development);
+    let state = crate::helpers::command_state(&pool, &cfg).await;
+    let ex = exchange();
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let id = create(&app, &acme, order("CW20261204101", BUYER, 4000)).await;
+    let (uuid, cop) = crate::customs::declare(&app, &acme, &op, &id).await;
+    assert_eq!(uuid.to_string(), id);
+    assert_eq!(
+        ledger_moves(&pool, &id).await,
+        vec![("AllowanceCharged".to_string(), 4000.0)]
+    );
+    queued(&pool, &cop).await;
+    drain(&state, &ex.folder).await;
+    // Customs rejects it (2 -> 10): the release is on the ledger as soon as the receipt is
+    // recorded, not when the ledger is next read.
+    drop_in(
+        &ex,
+        "e.xml",
+        &file(&[receipt(
+            &cop,
+            "E",
+            "2026-12-04T10:00:00+08:00",
+            "<NOTE>bad</NOTE>",
+        )]),
+    );
+    command::customs::inbox::scan_once(&state, &quick(&ex), &mut Default::default())
+        .await
+        .expect("scan");
+    assert_eq!(
+        ledger_moves(&pool, &id).await,
+        vec![
+            ("AllowanceCharged".to_string(), 4000.0),
+            ("AllowanceReleased".to_string(), 4000.0),
+        ]
+    );
+    // The same receipt again moves nothing and releases nothing twice.
+    drop_in(
+        &ex,
+        "e2.xml",
+        &file(&[receipt(
+            &cop,
+            "E",
+            "2026-12-04T10:00:00+08:00",
+            "<NOTE>bad</NOTE>",
+        )]),
+    );
+    command::customs::inbox::scan_once(&state, &quick(&ex), &mut Default::default())
+        .await
+        .expect("scan");
+    assert_eq!(ledger_moves(&pool, &id).await.len(), 2);
+}
+
+/// An amendment of goods line 1's unit price and total.
+async fn amend_price(app: &TestApp, admin: &str, id: &str, unit: u32, total: u32) -> Value {
+    let changes = json!({
+        "declarationGoodsInfo[0].unitPrice": unit,
+        "declarationGoodsInfo[0].totalPrice": total,
+    });
+    let body_ = json!({"reason": "invoice corrected", "changes": changes});
+    act(app, admin, id, "amend", body_).await
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn amending_a_completed_declarations_value_counts_it_again(pool: PgPool) {
+    let app = spawn_with_tariff(pool.clone()).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let admin = app.login("admin").await;
+    // 21,200 used by other orders (4 x 5,000 and 1,200), then this one of 4,000: 25,200.
+    for (i, cny) in [5000, 5000, 5000, 5000, 1200].into_iter().enumerate() {
+        let other = create(&app, &acme, order(&format!("CW2026120421{i}"), BUYER, cny)).await;
+        let r = act(&app, &acme, &other, "submit", json!({})).await;
+        assert_eq!(r["code"], 200, "{r}");
+    }
+    let id = create(&app, &acme, order("CW20261204202", BUYER, 4000)).await;
+    for (token, action, body_) in [
+        (&acme, "submit", json!({})),
+        (&op, "review", json!({})),
+        (&op, "complete", json!({"receiptCode": "R"})),
+    ] {
+        let r = act(&app, token, &id, action, body_).await;
+        assert_eq!(r["code"], 200, "{action}: {r}");
+    }
+    // Amended 4,000 -> 4,500 (3 -> 2): the old charge is given back and the new value
+    // charged, in the amendment's transaction: 25,700 used.
+    let r = amend_price(&app, &admin, &id, 2250, 4500).await;
+    assert_eq!(r["code"], 200, "{r}");
+    assert_eq!(
+        ledger_moves(&pool, &id).await,
+        vec![
+            ("AllowanceCharged".to_string(), 4000.0),
+            ("AllowanceReleased".to_string(), 4000.0),
+            ("AllowanceCharged".to_string(), 4500.0),
+        ]
+    );
+    let check = validate_en(&app, &acme, &order("CW20261204203", BUYER, 100)).await;
+    assert_eq!(check["allowance"]["usedCny"], 25700.0, "{check}");
+    // Amending it again to 5,000 passes what remains (21,200 used by the others: 4,800,
+    // its own 4,500 left out): refused, naming the buyer's ID, the ledger unchanged.
+    let r = act(&app, &op, &id, "complete", json!({"receiptCode": "R"})).await;
+    assert_eq!(r["code"], 200, "{r}");
+    let r = amend_price(&app, &admin, &id, 2500, 5000).await;
+    assert_eq!(r["_status"], 400, "{r}");
+    assert_eq!(r["data"][0]["field"], "recipientIdNumber", "{r}");
+    assert!(
+        r["message"].as_str().is_some_and(|m| m.contains("4800")),
+        "says what remains: {r}"
+    );
+    assert_eq!(ledger_moves(&pool, &id).await.len(), 3);
+    // A change that leaves the value alone re-counts nothing.
+    let r = act(
+        &app,
+        &admin,
+        &id,
+        "amend",
+        json!({"reason": "typo", "changes": {"declarationGoodsInfo[0].goodsName": "棉制针织T恤"}}),
+    )
+    .await;
+    assert_eq!(r["code"], 200, "{r}");
+    assert_eq!(ledger_moves(&pool, &id).await.len(), 3);
+}
+
+#[sqlx::test(migrations = "./migrations")]
+async fn a_voided_clearance_exception_gives_the_allowance_back_in_its_transaction(pool: PgPool) {
+    use crate::clearance_exception::{invoice_request, raise};
+    let app = spawn_with_tariff(pool.clone()).await;
+    let acme = app.login("acme").await;
+    let op = app.login("operator").await;
+    let id = create(&app, &acme, order("CW20261204301", BUYER, 3000)).await;
+    let r = act(&app, &acme, &id, "submit", json!({})).await;
+    assert_eq!(r["code"], 200, "{r}");
+    let exception = raise(&app, &op, invoice_request(&id)).await["data"]["id"]
+        .as_str()
+        .expect("exception id")
+        .to_string();
+    // Raised (1 -> 4): the declaration still stands declared, its charge stays.
+    assert_eq!(ledger_moves(&pool, &id).await.len(), 1);
+    let voided = crate::clearance_exception::act(
+        &app,
+        &op,
+        &exception,
+        "void",
+        json!({"reason": "the shipper cancelled the order"}),
+    )
+    .await;
+    assert_eq!(voided["code"], 200, "{voided}");
+    // Voided (4 -> 11): given back by the void's own transaction.
+    assert_eq!(
+        ledger_moves(&pool, &id).await,
+        vec![
+            ("AllowanceCharged".to_string(), 3000.0),
+            ("AllowanceReleased".to_string(), 3000.0),
+        ]
+    );
+}

@@ -28,11 +28,11 @@ pub mod documents;
 pub mod link;
 use crate::declaration::{DeclarationCommand, DeclarationState};
 use crate::handler::{
-    AfterAppend, Command, CommandAnswer, Hooked, Idempotency, also_append, execute_then, load,
-    load_in,
+    AfterAppend, Command, CommandAnswer, Hooked, Idempotency, execute_then, load, load_in,
 };
 use crate::http::{CommandState, idempotency_key, if_match, metadata};
 use crate::reference::ReferenceData;
+use crate::tax::allowance::also_append_counted;
 
 /// Every route with who may call it.
 pub fn router(g: &Guards, link: crate::identity::LinkLimits) -> OpenApiRouter<CommandState> {
@@ -341,9 +341,12 @@ impl AfterAppend for DeclarationLink {
             meta.customer_id = Some(exception.customer_id);
             meta.causation_id = Some(self.metadata.command_id);
             meta.command_id = Uuid::now_v7();
-            let appended = also_append::<DeclarationState, _>(
+            // A void (4 -> 11) gives the buyer's allowance back, and a resolution that changes
+            // the value counts it again (crate::tax::allowance).
+            let appended = also_append_counted(
                 &self.store,
                 tx,
+                self.reference.clone(),
                 exception.declaration_id,
                 &meta,
                 |d, _| {

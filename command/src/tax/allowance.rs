@@ -16,7 +16,9 @@ use std::sync::{Arc, Mutex};
 
 use chrono::{DateTime, Datelike, Utc};
 use events::allowance::{self, AllowanceEvent, Charged, Released};
-use events::declaration::{DeclarationData, DeclarationStatus, Direction, TypeCode};
+use events::declaration::{
+    DeclarationData, DeclarationEvent, DeclarationStatus, Direction, TypeCode,
+};
 use events::{Appended, DomainEvent, EventStore, Metadata, NewEvent};
 use rust_decimal::Decimal;
 use serde::Serialize;
@@ -29,7 +31,7 @@ use super::figures::Figures;
 use crate::aggregate::{Aggregate, DomainError, Violation};
 use crate::declaration::DeclarationState;
 use crate::declaration::validate::{declaration_date, present};
-use crate::handler::{AfterAppend, CommandError, Hooked};
+use crate::handler::{AfterAppend, CommandError, Hooked, also_append};
 use crate::reference::ReferenceData;
 
 /// The field that names the buyer of a cross-border retail import.
@@ -146,8 +148,10 @@ async fn read_ledger(
     Ok(ledger)
 }
 
-/// The open charges of declarations that no longer stand declared (moved by a path that
-/// does not pass through this hook: a customs rejection, a voided exception), as releases.
+/// The open charges of declarations that no longer stand declared, as releases. Every move
+/// settles its ledger in its own transaction now ([`AllowanceHook`], [`also_append_counted`]);
+/// this still clears what older history left (a customs rejection or a voided exception
+/// recorded before those paths counted) when the ledger is next charged or read.
 async fn stale_charges(
     store: &EventStore,
     conn: &mut PgConnection,
@@ -238,16 +242,22 @@ impl Use {
     }
 }
 
-/// The declaration command's hook: charges or gives back the buyer's allowance in the
-/// command's transaction. The command's decision hands it the declaration as it stands after
-/// its events ([`AllowanceHook::decided`]).
+/// The declaration command's hook: charges, re-counts or gives back the buyer's allowance
+/// in the command's transaction. The command's decision hands it the declaration before and
+/// after its events ([`AllowanceHook::decided`]).
+///
+/// - A move into "declared" (submit, redeclare) charges the claim, refused past what remains.
+/// - A move out of it (withdraw, return, delete, a customs rejection) gives the charge back.
+/// - A change of a declared declaration (an amendment of a completed one) re-counts it: a
+///   new value is charged in place of the old one (refused past what remains, its own old
+///   charge left out), and a new buyer or year moves the charge to that ledger.
 pub struct AllowanceHook {
     store: EventStore,
     reference: Arc<ReferenceData>,
     now: DateTime<Utc>,
     metadata: Metadata,
     declaration: Uuid,
-    after: Mutex<Option<DeclarationState>>,
+    decided: Mutex<Option<(DeclarationState, DeclarationState)>>,
 }
 
 impl AllowanceHook {
@@ -263,22 +273,30 @@ impl AllowanceHook {
             now: Utc::now(),
             metadata,
             declaration,
-            after: Mutex::new(None),
+            decided: Mutex::new(None),
         }
     }
 
-    /// Records the declaration as `events` leave it (called by the decision, once per
-    /// attempt: the last attempt's is the one appended).
-    pub fn decided(
-        &self,
-        before: &DeclarationState,
-        events: &[events::declaration::DeclarationEvent],
-    ) {
+    /// Records the declaration before `events` and as they leave it (called by the decision,
+    /// once per attempt: the last attempt's is the one appended).
+    pub fn decided(&self, before: &DeclarationState, events: &[DeclarationEvent]) {
         let mut after = before.clone();
         for e in events {
             after.evolve(e);
         }
-        *self.after.lock().unwrap_or_else(|e| e.into_inner()) = Some(after);
+        *self.decided.lock().unwrap_or_else(|e| e.into_inner()) = Some((before.clone(), after));
+    }
+
+    /// The claim of `state`, when it stands declared and is a cross-border retail import
+    /// whose buyer and value can be told.
+    fn standing_claim(&self, state: &DeclarationState) -> Option<Claim> {
+        let ty = state.declaration_type?;
+        if !stands_declared(state.status) {
+            return None;
+        }
+        claim(ty, &state.data, &self.reference, self.now)
+            .ok()
+            .flatten()
     }
 
     async fn settle(
@@ -286,21 +304,56 @@ impl AllowanceHook {
         conn: &mut PgConnection,
         appended: Appended,
     ) -> Result<i64, CommandError> {
-        let Some(state) = self.after.lock().unwrap_or_else(|e| e.into_inner()).take() else {
+        let Some((before, after)) = self
+            .decided
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .take()
+        else {
             return Ok(appended.position);
         };
-        let Some(ty) = state.declaration_type else {
+        let Some(ty) = after.declaration_type else {
             return Ok(appended.position);
         };
-        let declared = stands_declared(state.status);
-        let claim = match claim(ty, &state.data, &self.reference, self.now) {
-            Ok(Some(c)) => c,
-            Ok(None) => return Ok(appended.position),
-            // Only a move into "declared" needs the buyer and the value.
+        let declared = stands_declared(after.status);
+        // Neither moved in or out of "declared" nor changed: nothing to count (a customs
+        // receipt that keeps the declaration where it stands, a note).
+        if declared == stands_declared(before.status) && before.data == after.data {
+            return Ok(appended.position);
+        }
+        let target = match claim(ty, &after.data, &self.reference, self.now) {
+            Ok(Some(c)) if declared => Some(c),
+            Ok(_) => None,
+            // Only a declaration that stands declared needs the buyer and the value.
             Err(v) if declared => return Err(DomainError::Validation(vec![v]).into()),
-            Err(_) => return Ok(appended.position),
+            Err(_) => None,
         };
-        let stream = claim.stream_id();
+        // The ledgers concerned: the target's, and the one the declaration was counted in
+        // before (another buyer or year after an amendment). Locked in a fixed order.
+        let mut streams: Vec<Uuid> = target.iter().map(Claim::stream_id).collect();
+        if let Some(old) = self.standing_claim(&before) {
+            streams.push(old.stream_id());
+        }
+        streams.sort_unstable();
+        streams.dedup();
+        let mut position = appended.position;
+        for stream in streams {
+            let here = target.as_ref().filter(|c| c.stream_id() == stream);
+            if let Some(p) = self.settle_ledger(conn, stream, here, &after).await? {
+                position = p;
+            }
+        }
+        Ok(position)
+    }
+
+    /// Brings one ledger in line: the declaration charged `target` there, or not at all.
+    async fn settle_ledger(
+        &self,
+        conn: &mut PgConnection,
+        stream: Uuid,
+        target: Option<&Claim>,
+        after: &DeclarationState,
+    ) -> Result<Option<i64>, CommandError> {
         // The first 8 bytes of the ledger's id: one lock per buyer and year.
         let key = i64::from_be_bytes(stream.as_bytes()[..8].try_into().unwrap_or_default());
         sqlx::query("SELECT pg_advisory_xact_lock($1)")
@@ -308,32 +361,45 @@ impl AllowanceHook {
             .execute(&mut *conn)
             .await?;
         let mut ledger = read_ledger(&self.store, conn, stream).await?;
-        let charged = ledger.open.contains_key(&self.declaration);
+        let charged = ledger.open.get(&self.declaration).copied();
+        let status = after.status.map(|s| s.code()).unwrap_or_default();
         let mut new: Vec<AllowanceEvent> = Vec::new();
-        if declared && !charged {
-            for r in stale_charges(&self.store, conn, &ledger, self.declaration).await? {
-                ledger.open.remove(&r.declaration_id);
-                new.push(AllowanceEvent::Released(r));
+        match (target, charged) {
+            (Some(c), Some(amount)) if amount == estimate::fen(c.amount) => {}
+            (Some(c), charged) => {
+                for r in stale_charges(&self.store, conn, &ledger, self.declaration).await? {
+                    ledger.open.remove(&r.declaration_id);
+                    new.push(AllowanceEvent::Released(r));
+                }
+                // Re-counted: the old charge goes before the new one is weighed.
+                if let Some(amount) = charged {
+                    ledger.open.remove(&self.declaration);
+                    new.push(AllowanceEvent::Released(Released {
+                        declaration_id: self.declaration,
+                        amount_cny: amount,
+                        status,
+                    }));
+                }
+                if let Some(v) = Use::of(c, ledger.used()).violation() {
+                    return Err(DomainError::Validation(vec![v]).into());
+                }
+                new.push(AllowanceEvent::Charged(Charged {
+                    declaration_id: self.declaration,
+                    buyer_id_number: c.id_number.clone(),
+                    year: c.year,
+                    amount_cny: estimate::fen(c.amount),
+                    limit_cny: c.limit,
+                }));
             }
-            if let Some(v) = Use::of(&claim, ledger.used()).violation() {
-                return Err(DomainError::Validation(vec![v]).into());
-            }
-            new.push(AllowanceEvent::Charged(Charged {
+            (None, Some(amount)) => new.push(AllowanceEvent::Released(Released {
                 declaration_id: self.declaration,
-                buyer_id_number: claim.id_number.clone(),
-                year: claim.year,
-                amount_cny: estimate::fen(claim.amount),
-                limit_cny: claim.limit,
-            }));
-        } else if !declared && charged {
-            new.push(AllowanceEvent::Released(Released {
-                declaration_id: self.declaration,
-                amount_cny: ledger.open[&self.declaration],
-                status: state.status.map(|s| s.code()).unwrap_or_default(),
-            }));
+                amount_cny: amount,
+                status,
+            })),
+            (None, None) => {}
         }
         if new.is_empty() {
-            return Ok(appended.position);
+            return Ok(None);
         }
         let new: Vec<NewEvent> = new.iter().map(DomainEvent::to_new_event).collect();
         let written = self
@@ -347,7 +413,7 @@ impl AllowanceHook {
                 &self.metadata,
             )
             .await?;
-        Ok(written.position)
+        Ok(Some(written.position))
     }
 }
 
@@ -355,4 +421,37 @@ impl AfterAppend for AllowanceHook {
     fn run<'c>(&'c self, tx: &'c mut PgConnection, appended: Appended) -> Hooked<'c> {
         Box::pin(self.settle(tx, appended))
     }
+}
+
+/// [`also_append`] of a declaration's events beside another stream's (a clearance exception's
+/// resolution or void, an anomaly attached) or by the customs reader, with its buyer's
+/// allowance settled in the same transaction as [`AllowanceHook`] does for the declaration's
+/// own commands. Answers the declaration's append, its position the last one written.
+pub async fn also_append_counted<D>(
+    store: &EventStore,
+    conn: &mut PgConnection,
+    reference: Arc<ReferenceData>,
+    declaration: Uuid,
+    metadata: &Metadata,
+    decide: D,
+) -> Result<Appended, CommandError>
+where
+    D: FnOnce(&DeclarationState, i64) -> Result<Vec<DeclarationEvent>, DomainError>,
+{
+    let hook = AllowanceHook::new(store.clone(), reference, metadata.clone(), declaration);
+    let appended =
+        also_append::<DeclarationState, _>(store, conn, declaration, metadata, |d, v| {
+            let events = decide(d, v)?;
+            hook.decided(d, &events);
+            Ok(events)
+        })
+        .await?;
+    if appended.position == 0 {
+        return Ok(appended);
+    }
+    let position = hook.settle(conn, appended).await?;
+    Ok(Appended {
+        version: appended.version,
+        position: position.max(appended.position),
+    })
 }
