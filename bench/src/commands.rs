@@ -3,7 +3,9 @@
 //! its limit, a raw append of the same event (the stored bytes of a `DeclarationDrafted` this
 //! run wrote, into the same `events` table with its indexes and triggers, 8 clients, sqlx),
 //! and a raw single-row INSERT (8 clients, autocommit), all for the same time on the same
-//! database.
+//! database. Beside them, the same body checked by `POST /api/v1/declarations/validate`
+//! (the wizard's live check: nothing stored), the other command-side path the tariff check
+//! and the tax estimate run on.
 
 use std::sync::Arc;
 use std::time::{Duration, Instant};
@@ -78,7 +80,12 @@ struct HttpClient {
     body: Value,
 }
 
-async fn http_phase(server: &Running, body: &Value, opts: &Opts) -> anyhow::Result<Phase> {
+async fn http_phase(
+    server: &Running,
+    body: &Value,
+    opts: &Opts,
+    path: &str,
+) -> anyhow::Result<Phase> {
     let mut clients = Vec::new();
     for i in 0..opts.clients {
         let client = Running::client()?;
@@ -87,7 +94,7 @@ async fn http_phase(server: &Running, body: &Value, opts: &Opts) -> anyhow::Resu
         clients.push(HttpClient {
             client,
             token,
-            url: server.url("/api/v1/declarations"),
+            url: server.url(path),
             body: body.clone(),
         });
     }
@@ -177,8 +184,12 @@ pub async fn run(server: &Server, opts: &Opts) -> anyhow::Result<()> {
         Duration::from_secs(opts.warmup),
         Duration::from_secs(opts.seconds),
     );
-    let (mut raw_total, mut append_total, mut http_total) =
-        (Phase::empty(), Phase::empty(), Phase::empty());
+    let (mut raw_total, mut append_total, mut http_total, mut validate_total) = (
+        Phase::empty(),
+        Phase::empty(),
+        Phase::empty(),
+        Phase::empty(),
+    );
     for round in 0..opts.rounds.clamp(1, 10) {
         let raw = raw_phase(&url, opts).await?;
         print_phase(&format!("round {}: raw INSERT", round + 1), &raw);
@@ -186,12 +197,18 @@ pub async fn run(server: &Server, opts: &Opts) -> anyhow::Result<()> {
         let append = append::raw_phase(&url, &sample, opts.clients, warmup, measure).await?;
         print_phase(&format!("round {}: raw append", round + 1), &append);
         append_total.add(append);
-        let http = http_phase(&running, &body, opts).await?;
+        let http = http_phase(&running, &body, opts, "/api/v1/declarations").await?;
         print_phase(
             &format!("round {}: POST /api/v1/declarations", round + 1),
             &http,
         );
         http_total.add(http);
+        let validate = http_phase(&running, &body, opts, "/api/v1/declarations/validate").await?;
+        print_phase(
+            &format!("round {}: POST /api/v1/declarations/validate", round + 1),
+            &validate,
+        );
+        validate_total.add(validate);
     }
     let caught_up = Instant::now();
     if !opts.no_projectors {
@@ -210,6 +227,7 @@ pub async fn run(server: &Server, opts: &Opts) -> anyhow::Result<()> {
     print_phase("raw single-row INSERT", &raw_total);
     print_phase("raw append of the same event (limit)", &append_total);
     print_phase("create draft over HTTP", &http_total);
+    print_phase("validate the same body over HTTP", &validate_total);
     println!(
         "ratio HTTP/raw append: {ratio:.1}% (target >= 35%: {}); HTTP/raw INSERT {of_insert:.1}%; \
          projections caught up {:.2} s after the load ({events} events in the store)",
@@ -230,6 +248,14 @@ pub async fn run(server: &Server, opts: &Opts) -> anyhow::Result<()> {
             "{:.0} (p95 {:.2} ms)",
             http_total.rate(),
             http_total.latencies.summary().p95
+        ),
+    );
+    record(
+        "commands.http_validate_per_s",
+        format!(
+            "{:.0} (p95 {:.2} ms)",
+            validate_total.rate(),
+            validate_total.latencies.summary().p95
         ),
     );
     record(

@@ -14,6 +14,7 @@ use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use command::customs::inbox::{Seen, scan_once};
+use command::customs::outbox::{BATCH, write_files};
 use command::customs::receipt::{Limits, parse};
 use events::declaration::customs::{CustomsReceiptRecorded, ReceiptEffect};
 use futures::StreamExt;
@@ -72,8 +73,11 @@ async fn bench_customs(pool: PgPool) {
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
     eprintln!(
-        "setup: {n} declarations declared in {:.0} s",
-        started.elapsed().as_secs_f64()
+        "setup: {n} declarations declared in {:.0} s (load average {})",
+        started.elapsed().as_secs_f64(),
+        std::fs::read_to_string("/proc/loadavg")
+            .unwrap_or_default()
+            .trim()
     );
 
     // Messages: one writer drains the queue.
@@ -88,6 +92,29 @@ async fn bench_customs(pool: PgPool) {
     .await
     .expect("count");
     assert_eq!(sent as usize, n);
+    // The files alone, same bytes, same run: written and flushed as the writer does (a
+    // temporary name, flushed, renamed, the folder flushed once per batch), to a folder of
+    // their own.
+    let bodies: Vec<(String, Vec<u8>, String)> = sqlx::query_as(
+        "SELECT file_name, body, sha256 FROM customs_messages
+          WHERE declaration_id = ANY($1) AND status = 'sent'",
+    )
+    .bind(&ids)
+    .fetch_all(&pool)
+    .await
+    .expect("bodies");
+    let files_dir = ex.folder.root.join("files-alone");
+    let t = Instant::now();
+    for chunk in bodies.chunks(BATCH as usize) {
+        let chunk = chunk.to_vec();
+        let dir = files_dir.clone();
+        let out = tokio::task::spawn_blocking(move || write_files(&dir, &chunk))
+            .await
+            .expect("file task");
+        assert!(out.iter().all(Result::is_ok));
+    }
+    let files_alone = t.elapsed();
+    std::fs::remove_dir_all(&files_dir).expect("remove");
 
     // Receipts end to end: N files of one G each.
     for (i, (_, cop)) in declared.iter().enumerate() {
@@ -206,17 +233,26 @@ async fn bench_customs(pool: PgPool) {
     let rate = |d: Duration| n as f64 / d.as_secs_f64();
     let ingest_rate = rate(ingest);
     let raw_rate = rate(raw);
+    let load = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
     println!(
-        "customs benchmark ({n} declarations, {} build)",
+        "customs benchmark ({n} declarations, {} build, load average {})",
         if cfg!(debug_assertions) {
             "debug"
         } else {
             "release"
-        }
+        },
+        load.split_whitespace()
+            .take(3)
+            .collect::<Vec<_>>()
+            .join(" ")
     );
     println!(
         "  messages written:      {:>8.0} /s  (target >= 1000)",
         rate(messages)
+    );
+    println!(
+        "  the same files alone:  {:>8.0} /s  (written and flushed, batches of {BATCH})",
+        rate(files_alone)
     );
     println!(
         "  receipts end to end:   {:>8.0} /s  (target >= 1000)",

@@ -9,6 +9,7 @@ use std::collections::BTreeSet;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
+use futures::StreamExt;
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -16,7 +17,8 @@ use crate::customs::{declare, exchange};
 use crate::customs_inbox::{drop_in, file, receipt};
 use crate::helpers::*;
 
-const DECLARATIONS: usize = 40;
+/// Two of the writer's batches (`outbox::BATCH`).
+const DECLARATIONS: usize = 200;
 /// Receipts files and declarations per file (each declaration gets L, G and P).
 const FILES: usize = 4;
 
@@ -74,11 +76,17 @@ async fn kill_9_while_writing_and_while_reading_loses_nothing_and_doubles_nothin
     let app = spawn(pool.clone()).await;
     let acme = app.login("acme").await;
     let op = app.login("operator").await;
-    let mut expected = Vec::new();
-    for i in 0..DECLARATIONS {
-        let id = app.full_draft(&acme, &format!("CW6{i:07}")).await;
-        expected.push(declare(&app, &acme, &op, &id).await);
-    }
+    let expected: Vec<(Uuid, String)> = futures::stream::iter(0..DECLARATIONS)
+        .map(|i| {
+            let (app, acme, op) = (&app, &acme, &op);
+            async move {
+                let id = app.full_draft(acme, &format!("CW6{i:07}")).await;
+                declare(app, acme, op, &id).await
+            }
+        })
+        .buffer_unordered(4)
+        .collect()
+        .await;
     let ids: Vec<Uuid> = expected.iter().map(|(id, _)| *id).collect();
     let cops: Vec<String> = expected.iter().map(|(_, c)| c.clone()).collect();
     let n = DECLARATIONS as i64;
@@ -114,19 +122,35 @@ async fn kill_9_while_writing_and_while_reading_loses_nothing_and_doubles_nothin
             == n
     };
 
-    // Writing: killed 150-600 ms after each start, then left to finish.
+    // Writing: the writer works a batch at a time (`outbox::BATCH` rows: the bytes fixed,
+    // the files written, the folder flushed, the batch recorded), so a kill at a fixed time
+    // after the start mostly lands before or after a batch. Each round is killed 0-70 ms
+    // after a file of ours appears that was not there before: inside a batch, between
+    // writing its files and recording them. Once all files are there, it is left to finish
+    // (recording those the kills left unrecorded, without writing them again).
     let mut kills_mid_writing = 0;
     for round in 1..=KILLS {
-        run_for(
-            &url,
-            &addr,
-            &env,
-            Some(150 + (round * 97) % 450),
-            || async { true },
-        )
-        .await;
+        let before = ours(&ex);
+        if before == DECLARATIONS {
+            break;
+        }
+        let mut server = serve_process_with(&url, &addr, &env).await;
+        let start = Instant::now();
+        while ours(&ex) == before && start.elapsed() < Duration::from_secs(30) {
+            tokio::time::sleep(Duration::from_millis(2)).await;
+        }
+        tokio::time::sleep(Duration::from_millis((round * 23) % 70)).await;
+        server.start_kill().expect("kill -9");
+        let _ = server.wait().await;
         let written = ours(&ex);
-        if written > 0 && written < DECLARATIONS {
+        let recorded = scalar(
+            &pool,
+            "SELECT count(*) FROM customs_messages WHERE declaration_id = ANY($1) AND status = 'sent'",
+            &ids,
+        )
+        .await as usize;
+        // Files of ours written but not all recorded: the kill came inside a batch.
+        if written > recorded {
             kills_mid_writing += 1;
         }
     }
@@ -175,7 +199,9 @@ async fn kill_9_while_writing_and_while_reading_loses_nothing_and_doubles_nothin
         .await,
         n
     );
-    eprintln!("writing: {KILLS} kills, {kills_mid_writing} with part of the messages written");
+    eprintln!(
+        "writing: {kills_mid_writing} kills inside a batch (files written, not all recorded)"
+    );
 
     // Reading: L, G and P for every declaration, in a few files, read by a server killed
     // 300-900 ms after each start, then left to finish.
@@ -226,8 +252,8 @@ async fn kill_9_while_writing_and_while_reading_loses_nothing_and_doubles_nothin
     run_for(&url, &addr, &env, None, || async { inbox_files(&ex) == 0 }).await;
     eprintln!("reading: {kills_mid_file} kills between recording and moving a file");
     assert!(
-        kills_mid_writing + kills_mid_file >= 2,
-        "too few kills landed mid-work ({kills_mid_writing} writing, {kills_mid_file} reading)"
+        kills_mid_writing >= 2,
+        "too few kills landed inside a batch of messages ({kills_mid_writing} writing, {kills_mid_file} reading)"
     );
     let done: BTreeSet<String> = names(&ex.folder.done());
     assert_eq!(done.len(), FILES, "every file moved once: {done:?}");
