@@ -66,6 +66,7 @@ const customsEn: typeof customsZh = {
     ageHours: '{{count}} h',
     more: '{{count}} more',
     loadFailed: 'Could not load: {{message}}',
+    threshold: { label: 'Held after no receipt for', hours: '{{count}} h', days: '{{count}} days' },
   },
   channel: {
     title: 'Customs channel',
@@ -99,6 +100,7 @@ const customsEn: typeof customsZh = {
     },
     anomalyReceipt: 'Receipt',
     anomalyReason: 'Reason',
+    anomalyDeclaration: 'Declaration:',
     anomalyRecorded: 'Received',
     settled: 'Settled',
     attach: 'Attach',

@@ -61,6 +61,7 @@ const customsZh = {
     ageHours: '{{count}} 小时',
     more: '另有 {{count}} 份',
     loadFailed: '加载失败：{{message}}',
+    threshold: { label: '无回执多久算滞留', hours: '{{count}} 小时', days: '{{count}} 天' },
   },
   channel: {
     title: '海关通道',
@@ -94,6 +95,7 @@ const customsZh = {
     },
     anomalyReceipt: '回执',
     anomalyReason: '原因',
+    anomalyDeclaration: '报关单：',
     anomalyRecorded: '收到时间',
     settled: '已处理',
     attach: '关联报关单',

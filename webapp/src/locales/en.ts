@@ -257,6 +257,12 @@ const en: Messages = {
     IC: 'Import class C',
     ID: 'Import class D',
   },
+  declarationClass: {
+    B: 'personal items',
+    C: 'low-value goods',
+    D: 'formal declaration',
+  },
+  declarationTypeWithCode: '{{name}} ({{code}})',
   declarationStatus: {
     '-1': 'All',
     '0': 'Draft',

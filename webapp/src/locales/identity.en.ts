@@ -73,6 +73,13 @@ const identityEn: Messages['identity'] = {
     customerLogin: 'Customer login',
   },
   account: {
+    customsEmail: {
+      title: 'Customs e-mails',
+      label: 'E-mail me when customs releases or rejects one of my declarations',
+      to: 'Sent to {{email}} (the e-mail on file).',
+      noEmail: 'No e-mail address is on file: ask staff to add one to your company profile.',
+      saved: 'Saved',
+    },
     title: 'Login account',
     username: 'Username',
     company: 'Company name',

@@ -62,6 +62,13 @@ const identityZh = {
     customerLogin: '客户登录',
   },
   account: {
+    customsEmail: {
+      title: '海关通知邮件',
+      label: '海关放行或退回我的报关单时发邮件通知我',
+      to: '发送至 {{email}}（登记的邮箱）。',
+      noEmail: '尚未登记邮箱：请联系工作人员在公司档案中添加。',
+      saved: '已保存',
+    },
     title: '登录账号信息',
     username: '用户名',
     company: '公司名称',

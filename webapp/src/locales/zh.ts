@@ -252,6 +252,14 @@ const zh = {
     IC: '进口 C类',
     ID: '进口 D类',
   },
+  /** What each class holds, beside a type's name where a choice needs it (shared/declarations/typeName). */
+  declarationClass: {
+    B: '个人物品',
+    C: '低值货物',
+    D: '一般贸易报关',
+  },
+  /** A type's name with its code, where staff need the code (a list column, a filter). */
+  declarationTypeWithCode: '{{name}}（{{code}}）',
   declarationStatus: {
     '-1': '全部',
     '0': '草稿',

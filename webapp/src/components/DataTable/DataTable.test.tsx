@@ -1,8 +1,9 @@
 import { useState } from 'react';
-import { fireEvent, screen } from '@testing-library/react';
+import { fireEvent, screen, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { renderWithProviders } from '@/test/render';
+import { atPhoneWidth } from '@/test/phoneWidth';
 import { dataTableColumns } from './columns';
 import { DataTable } from './DataTable';
 import { pageWindow } from './pager';
@@ -93,5 +94,110 @@ describe('DataTable', () => {
     renderTable([{ id: 'a', trackingNumber: '1Z001' }], 1);
     fireEvent.click(screen.getByRole('checkbox', { name: '选择第 1 行' }));
     expect(screen.getByTestId('selected').textContent).toBe('a');
+  });
+});
+
+interface Shipment {
+  id: string;
+  trackingNumber: string;
+  status: string;
+  port: string;
+}
+
+const shipmentCol = dataTableColumns<Shipment>();
+const shipmentColumns = [
+  shipmentCol.accessor('trackingNumber', { header: 'Tracking' }),
+  shipmentCol.accessor('status', { header: 'Status' }),
+  shipmentCol.accessor('port', { header: 'Port', meta: { card: false } }),
+  shipmentCol.display({
+    id: 'actions',
+    header: 'Actions',
+    cell: ({ row }) => <button type="button">Open {row.original.trackingNumber}</button>,
+  }),
+];
+const shipments: Shipment[] = [
+  { id: 'a', trackingNumber: '1Z001', status: 'Submitted', port: 'PVG' },
+  { id: 'b', trackingNumber: '1Z002', status: 'Draft', port: 'CAN' },
+];
+
+function ShipmentHarness({ paged }: { paged: boolean }) {
+  const url = useTableSearchParams({ filterKeys: [] as const });
+  const [selected, setSelected] = useState<string[]>([]);
+  return (
+    <>
+      <DataTable
+        caption="Shipments"
+        columns={shipmentColumns}
+        data={shipments}
+        total={12}
+        getRowId={(r) => r.id}
+        urlState={paged ? url : undefined}
+        selectable
+        selectedIds={selected}
+        onSelectionChange={setSelected}
+      />
+      <output data-testid="selected">{selected.join(',')}</output>
+    </>
+  );
+}
+
+function renderShipments(paged = true) {
+  const router = createMemoryRouter(
+    [{ path: '/list', element: <ShipmentHarness paged={paged} /> }],
+    { initialEntries: ['/list'] },
+  );
+  return renderWithProviders(<RouterProvider router={router} />);
+}
+
+describe('DataTable on a phone', () => {
+  let restore: () => void = () => {};
+  afterEach(() => restore());
+
+  it('shows a table at desktop widths', () => {
+    renderShipments();
+    expect(screen.getByRole('table', { name: 'Shipments' })).toBeInTheDocument();
+    expect(screen.queryByRole('list', { name: 'Shipments' })).toBeNull();
+  });
+
+  it('shows each row as a card from the same columns: title, labelled lines, actions; columns left off cards are not shown', async () => {
+    restore = atPhoneWidth();
+    renderShipments();
+    const list = await screen.findByRole('list', { name: 'Shipments' });
+    expect(screen.queryByRole('table')).toBeNull();
+    const cards = within(list).getAllByRole('listitem');
+    expect(cards).toHaveLength(2);
+    const first = cards[0];
+    expect(first.querySelector('[data-card-title]')).toHaveTextContent('1Z001');
+    const status = first.querySelector('[data-card-field="status"]');
+    expect(status).toHaveTextContent('Status');
+    expect(status).toHaveTextContent('Submitted');
+    expect(first.querySelector('[data-card-field="port"]')).toBeNull();
+    expect(within(first).queryByText('PVG')).toBeNull();
+    expect(first.querySelector('[data-card-field="actions"]')).toBeNull();
+    expect(
+      within(first.querySelector('[data-card-actions]') as HTMLElement).getByRole('button', {
+        name: 'Open 1Z001',
+      }),
+    ).toBeInTheDocument();
+    // The running number is a table's; a card is named by its title.
+    expect(within(first).queryByText('1')).toBeNull();
+    // Paging stays below the cards.
+    expect(screen.getByText('共 12 条')).toBeInTheDocument();
+  });
+
+  it('selects a row from its card', async () => {
+    restore = atPhoneWidth();
+    renderShipments();
+    const list = await screen.findByRole('list', { name: 'Shipments' });
+    const second = within(list).getAllByRole('listitem')[1];
+    fireEvent.click(within(second).getByRole('checkbox', { name: '选择第 2 行' }));
+    expect(screen.getByTestId('selected').textContent).toBe('b');
+  });
+
+  it('without URL state shows no pager and no sort toggles', () => {
+    renderShipments(false);
+    expect(screen.getByRole('table', { name: 'Shipments' })).toBeInTheDocument();
+    expect(screen.queryByText('共 12 条')).toBeNull();
+    expect(screen.queryByRole('button', { name: /排序/ })).toBeNull();
   });
 });

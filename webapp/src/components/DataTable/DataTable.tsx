@@ -1,6 +1,9 @@
 // The generic table of spec 2.6 on TanStack Table + Mantine: optional selection column,
 // index column, "no data", and the full pager. Paging and sorting are server-side and come
-// from the URL (useTableSearchParams); the table only renders and reports changes.
+// from the URL (useTableSearchParams); the table only renders and reports changes. On a
+// phone's width the same rows are a stack of cards (RowCards) instead of a table that
+// scrolls sideways. A list without URL state (`urlState` left out) has no pager or sort
+// toggles: its page pages itself.
 import { useMemo } from 'react';
 import {
   Box,
@@ -23,6 +26,9 @@ import {
 import { useTranslation } from 'react-i18next';
 import { dataTableFeatures, type DataTableColumn, type DataTableFeatures } from './columns';
 import { Pager } from './Pager';
+import { RowCards } from './RowCards';
+import { INDEX_COLUMN, SELECT_COLUMN } from './cardPlaces';
+import { usePhoneWidth } from '../usePhoneWidth';
 import type { SortValue, TableUrlState } from './useTableSearchParams';
 
 export interface DataTableProps<T extends object> {
@@ -30,8 +36,11 @@ export interface DataTableProps<T extends object> {
   data: T[] | undefined;
   total: number;
   getRowId: (row: T) => string;
-  /** URL state from useTableSearchParams (page, pageSize, sort and their setters). */
-  urlState: Pick<
+  /**
+   * URL state from useTableSearchParams (page, pageSize, sort and their setters); without
+   * it the table shows one page as given, with no pager and no sort toggles.
+   */
+  urlState?: Pick<
     TableUrlState,
     'page' | 'pageSize' | 'sort' | 'setPage' | 'setPageSize' | 'setSort'
   >;
@@ -76,6 +85,8 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
     onRowClick,
   } = props;
   const rows = data ?? (EMPTY as T[]);
+  const phone = usePhoneWidth();
+  const firstIndex = urlState ? (urlState.page - 1) * urlState.pageSize : 0;
 
   const rowSelection = useMemo<RowSelectionState>(
     () => Object.fromEntries(selectedIds.map((id) => [id, true])),
@@ -88,7 +99,7 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
     if (selectable) {
       extra.push(
         helper.display({
-          id: '__select',
+          id: SELECT_COLUMN,
           meta: { width: 40, align: 'center' },
           header: ({ table }) => (
             <Checkbox
@@ -113,15 +124,15 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
     if (showIndex) {
       extra.push(
         helper.display({
-          id: '__index',
+          id: INDEX_COLUMN,
           meta: { width: 60, align: 'center' },
           header: () => t('table.index'),
-          cell: ({ row }) => (urlState.page - 1) * urlState.pageSize + row.index + 1,
+          cell: ({ row }) => firstIndex + row.index + 1,
         }),
       );
     }
     return [...extra, ...columns];
-  }, [columns, selectable, showIndex, t, urlState.page, urlState.pageSize]);
+  }, [columns, selectable, showIndex, t, firstIndex]);
 
   const table = useTable({
     features: dataTableFeatures,
@@ -144,114 +155,125 @@ export function DataTable<T extends object>(props: DataTableProps<T>) {
 
   return (
     <Stack gap="sm">
-      <Box pos="relative">
+      <Box pos="relative" aria-busy={phone ? loading : undefined}>
         <LoadingOverlay visible={Boolean(loading)} zIndex={10} overlayProps={{ blur: 1 }} />
-        <ScrollArea type="auto">
-          <Table
-            striped
-            highlightOnHover
-            withTableBorder
-            verticalSpacing="xs"
-            aria-label={caption}
-            aria-busy={loading}
-          >
-            <Table.Thead>
-              {headerGroups.map((group) => (
-                <Table.Tr key={group.id}>
-                  {group.headers.map((header, i) => {
-                    const meta = header.column.columnDef.meta;
-                    const field = meta?.sortField;
-                    const active =
-                      field && urlState.sort?.field === field ? urlState.sort.dir : null;
-                    const content = header.isPlaceholder ? null : (
-                      <table.FlexRender header={header} />
-                    );
-                    return (
-                      <Table.Th
-                        key={header.id}
-                        data-sticky={i === stickyIndex || undefined}
-                        w={meta?.width}
-                        ta={meta?.align}
-                        aria-sort={
-                          active === 'asc'
-                            ? 'ascending'
-                            : active === 'desc'
-                              ? 'descending'
-                              : undefined
-                        }
-                      >
-                        {field ? (
-                          <UnstyledButton
-                            onClick={() => urlState.setSort(nextSort(urlState.sort, field))}
-                            aria-label={t('table.sortBy', {
-                              column:
-                                typeof header.column.columnDef.header === 'string'
-                                  ? header.column.columnDef.header
-                                  : field,
-                            })}
-                          >
-                            <Group gap={4} wrap="nowrap">
-                              <Text fw={700} size="sm">
-                                {content}
-                              </Text>
-                              {active === 'asc' ? (
-                                <IconArrowUp size={14} />
-                              ) : active === 'desc' ? (
-                                <IconArrowDown size={14} />
-                              ) : (
-                                <IconArrowsSort size={14} opacity={0.5} />
-                              )}
-                            </Group>
-                          </UnstyledButton>
-                        ) : (
-                          content
-                        )}
-                      </Table.Th>
-                    );
-                  })}
-                </Table.Tr>
-              ))}
-            </Table.Thead>
-            <Table.Tbody>
-              {bodyRows.length === 0 ? (
-                <Table.Tr>
-                  <Table.Td colSpan={allColumns.length}>
-                    <Text ta="center" c="dimmed" py="lg">
-                      {emptyText ?? t('table.empty')}
-                    </Text>
-                  </Table.Td>
-                </Table.Tr>
-              ) : (
-                bodyRows.map((row) => (
-                  <Table.Tr
-                    key={row.id}
-                    bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
-                    onClick={onRowClick ? () => onRowClick(row.original) : undefined}
-                    style={onRowClick ? { cursor: 'pointer' } : undefined}
-                  >
-                    {row.getAllCells().map((cell, i) => (
-                      <Table.Td
-                        key={cell.id}
-                        data-sticky={i === stickyIndex || undefined}
-                        ta={cell.column.columnDef.meta?.align}
-                      >
-                        <table.FlexRender cell={cell} />
-                      </Table.Td>
-                    ))}
+        {phone ? (
+          <RowCards
+            rows={bodyRows}
+            caption={caption}
+            emptyText={emptyText ?? t('table.empty')}
+            onRowClick={onRowClick}
+          />
+        ) : (
+          <ScrollArea type="auto">
+            <Table
+              striped
+              highlightOnHover
+              withTableBorder
+              verticalSpacing="xs"
+              aria-label={caption}
+              aria-busy={loading}
+            >
+              <Table.Thead>
+                {headerGroups.map((group) => (
+                  <Table.Tr key={group.id}>
+                    {group.headers.map((header, i) => {
+                      const meta = header.column.columnDef.meta;
+                      const field = urlState ? meta?.sortField : undefined;
+                      const active =
+                        field && urlState?.sort?.field === field ? urlState.sort.dir : null;
+                      const content = header.isPlaceholder ? null : (
+                        <table.FlexRender header={header} />
+                      );
+                      return (
+                        <Table.Th
+                          key={header.id}
+                          data-sticky={i === stickyIndex || undefined}
+                          w={meta?.width}
+                          ta={meta?.align}
+                          aria-sort={
+                            active === 'asc'
+                              ? 'ascending'
+                              : active === 'desc'
+                                ? 'descending'
+                                : undefined
+                          }
+                        >
+                          {field && urlState ? (
+                            <UnstyledButton
+                              onClick={() => urlState.setSort(nextSort(urlState.sort, field))}
+                              aria-label={t('table.sortBy', {
+                                column:
+                                  typeof header.column.columnDef.header === 'string'
+                                    ? header.column.columnDef.header
+                                    : field,
+                              })}
+                            >
+                              <Group gap={4} wrap="nowrap">
+                                <Text fw={700} size="sm">
+                                  {content}
+                                </Text>
+                                {active === 'asc' ? (
+                                  <IconArrowUp size={14} />
+                                ) : active === 'desc' ? (
+                                  <IconArrowDown size={14} />
+                                ) : (
+                                  <IconArrowsSort size={14} opacity={0.5} />
+                                )}
+                              </Group>
+                            </UnstyledButton>
+                          ) : (
+                            content
+                          )}
+                        </Table.Th>
+                      );
+                    })}
                   </Table.Tr>
-                ))
-              )}
-            </Table.Tbody>
-          </Table>
-        </ScrollArea>
+                ))}
+              </Table.Thead>
+              <Table.Tbody>
+                {bodyRows.length === 0 ? (
+                  <Table.Tr>
+                    <Table.Td colSpan={allColumns.length}>
+                      <Text ta="center" c="dimmed" py="lg">
+                        {emptyText ?? t('table.empty')}
+                      </Text>
+                    </Table.Td>
+                  </Table.Tr>
+                ) : (
+                  bodyRows.map((row) => (
+                    <Table.Tr
+                      key={row.id}
+                      bg={row.getIsSelected() ? 'var(--mantine-primary-color-light)' : undefined}
+                      onClick={onRowClick ? () => onRowClick(row.original) : undefined}
+                      style={onRowClick ? { cursor: 'pointer' } : undefined}
+                    >
+                      {row.getAllCells().map((cell, i) => (
+                        <Table.Td
+                          key={cell.id}
+                          data-sticky={i === stickyIndex || undefined}
+                          ta={cell.column.columnDef.meta?.align}
+                        >
+                          <table.FlexRender cell={cell} />
+                        </Table.Td>
+                      ))}
+                    </Table.Tr>
+                  ))
+                )}
+              </Table.Tbody>
+            </Table>
+          </ScrollArea>
+        )}
       </Box>
-      <Pager
-        page={urlState.page}
-        pageSize={urlState.pageSize}
-        total={total}
-        onPageChange={urlState.setPage}
-        onPageSizeChange={urlState.setPageSize}
-      />
+      {urlState && (
+        <Pager
+          page={urlState.page}
+          pageSize={urlState.pageSize}
+          total={total}
+          onPageChange={urlState.setPage}
+          onPageSizeChange={urlState.setPageSize}
+        />
+      )}
     </Stack>
   );
 }

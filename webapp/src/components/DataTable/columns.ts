@@ -10,6 +10,12 @@ export interface DataTableColumnMeta {
   sortField?: string;
   width?: number | string;
   align?: 'left' | 'center' | 'right';
+  /**
+   * Where the column goes when a phone shows the rows as cards (RowCards): 'title' heads
+   * the card (default: the first column), 'actions' its foot (default: the column with id
+   * `actions`), false leaves it out; any other column is a labelled line of the card.
+   */
+  card?: 'title' | 'actions' | false;
 }
 
 export const dataTableFeatures = tableFeatures({

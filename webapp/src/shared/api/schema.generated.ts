@@ -845,6 +845,30 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/customer/customs-email": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Whether customs' release or rejection is e-mailed
+         * @description Customers only: the signed-in customer's choice (off by default) and the e-mail address on file it goes to.
+         */
+        get: operations["customerCustomsEmail"];
+        /**
+         * Choose whether customs' release or rejection is e-mailed
+         * @description Customers only. `{enabled}`: `true` e-mails the customer when customs releases (P, or R straight from declared) or rejects (E, Z, Y) one of its declarations, `false` stops it. The same choice again changes nothing. Recorded on the customer's stream (`CustomerCustomsEmailChanged`).
+         */
+        put: operations["setCustomerCustomsEmail"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/customer/profile": {
         parameters: {
             query?: never;
@@ -1009,7 +1033,9 @@ export interface paths {
         };
         /**
          * Customs anomalies
-         * @description Receipts the channel could not apply, newest first. Staff with `customs:management`.
+         * @description Receipts the channel could not apply, newest first, each with the type code and tracking
+         *     number of its declaration when one is known (what a link to the declaration needs).
+         *     Staff with `customs:management`.
          */
         get: operations["listCustomsAnomalies"];
         put?: never;
@@ -2662,6 +2688,12 @@ export interface components {
             copNo: string;
             /** Format: uuid */
             declarationId?: string | null;
+            /**
+             * @description The type code (`OB` .. `ID`) of the anomaly's declaration (the one it was attached
+             *     to, else the one it named), from the declaration list's read model; null when no
+             *     declaration is known (or the read model has not seen it yet).
+             */
+            declarationType?: string | null;
             /** Format: uuid */
             id: string;
             /** @description `unknown_cop_no`, `unknown_code`, `status`, `different_copy` or `refused`. */
@@ -2680,6 +2712,8 @@ export interface components {
             settledDeclarationId?: string | null;
             settledNote?: string | null;
             source: string;
+            /** @description That declaration's tracking number, likewise. */
+            trackingNumber?: string | null;
         };
         /** @description One event of the log, as recorded. */
         AuditEvent: {
@@ -3206,6 +3240,16 @@ export interface components {
             upsAccount?: string | null;
             /** @description The Easy-clear ID the customer's users must bind; at most 64 characters. */
             upsId?: string | null;
+        };
+        /** @description The customer's choice and the address the e-mail goes to. */
+        CustomsEmail: {
+            /**
+             * @description The customer's e-mail on file (the archive's, maintained by staff), where it goes;
+             *     null when there is none (nothing can be sent).
+             */
+            email?: string | null;
+            /** @description Customs' release or rejection of one of the customer's declarations is e-mailed. */
+            enabled: boolean;
         };
         /** @description One entry of a declaration's customs timeline. */
         CustomsEntry: {
@@ -5251,6 +5295,12 @@ export interface components {
                 copNo: string;
                 /** Format: uuid */
                 declarationId?: string | null;
+                /**
+                 * @description The type code (`OB` .. `ID`) of the anomaly's declaration (the one it was attached
+                 *     to, else the one it named), from the declaration list's read model; null when no
+                 *     declaration is known (or the read model has not seen it yet).
+                 */
+                declarationType?: string | null;
                 /** Format: uuid */
                 id: string;
                 /** @description `unknown_cop_no`, `unknown_code`, `status`, `different_copy` or `refused`. */
@@ -5269,6 +5319,8 @@ export interface components {
                 settledDeclarationId?: string | null;
                 settledNote?: string | null;
                 source: string;
+                /** @description That declaration's tracking number, likewise. */
+                trackingNumber?: string | null;
             }[];
             /**
              * Format: int64
@@ -6034,6 +6086,10 @@ export interface components {
             /** Format: uuid */
             userId: string;
             username: string;
+        };
+        SetCustomsEmail: {
+            /** @description `true` to be e-mailed, `false` to stop. */
+            enabled: boolean | null;
         };
         SettleBody: {
             /**
@@ -8361,6 +8417,73 @@ export interface operations {
             409: components["responses"]["Conflict"];
             415: components["responses"]["UnsupportedMediaType"];
             429: components["responses"]["TooManyRequests"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    customerCustomsEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description The choice. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CustomsEmail"];
+                    };
+                };
+            };
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            500: components["responses"]["InternalError"];
+            503: components["responses"]["Unavailable"];
+        };
+    };
+    setCustomerCustomsEmail: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Language of `message`: `zh` (default) or `en` (a full header such as `en-US,en;q=0.9` works). */
+                "Accept-Language"?: "zh" | "en";
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["SetCustomsEmail"];
+                "application/x-www-form-urlencoded": components["schemas"]["SetCustomsEmail"];
+            };
+        };
+        responses: {
+            /** @description Chosen: the customer's new version and the event's global position. */
+            200: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Envelope"] & {
+                        data: components["schemas"]["CommandAnswer"];
+                    };
+                };
+            };
+            400: components["responses"]["BadRequest"];
+            401: components["responses"]["Unauthorized"];
+            403: components["responses"]["Forbidden"];
+            404: components["responses"]["NotFound"];
+            415: components["responses"]["UnsupportedMediaType"];
             500: components["responses"]["InternalError"];
             503: components["responses"]["Unavailable"];
         };

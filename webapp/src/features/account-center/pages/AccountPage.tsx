@@ -1,13 +1,27 @@
 // /customers-center/account: the customer's login account (GET /api/v1/customer/profile and
-// GET /api/v1/session) and the change-password dialog.
+// GET /api/v1/session), the choice to be e-mailed on customs' release or rejection
+// (GET/PUT /api/v1/customer/customs-email) and the change-password dialog.
 import { lazy, Suspense, useState } from 'react';
-import { Alert, Badge, Button, Card, Group, Loader, SimpleGrid, Stack, Text } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Loader,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+} from '@mantine/core';
 import { IconAlertTriangle, IconKey, IconLink } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { PageLayout } from '@/components/PageLayout';
 import { useCustomerProfile } from '@/shared/auth/api/customerProfile';
 import { useSession } from '@/shared/auth/api/session';
+import { showMessage } from '@/lib/message';
+import { useCustomsEmail, useSetCustomsEmail } from '../api/customsEmail';
 
 const ChangePasswordDialog = lazy(() => import('@/shared/auth/components/ChangePasswordDialog'));
 
@@ -21,6 +35,41 @@ function Field({ label, value }: { label: string; value: React.ReactNode }) {
         {value}
       </Text>
     </Stack>
+  );
+}
+
+/** The customer's choice to be e-mailed when customs releases or rejects a declaration. */
+function CustomsEmailCard() {
+  const { t } = useTranslation();
+  const choice = useCustomsEmail();
+  const set = useSetCustomsEmail();
+  const email = choice.data?.email;
+  return (
+    <Card
+      withBorder
+      padding="lg"
+      component="section"
+      aria-label={t('identity.account.customsEmail.title')}
+    >
+      <Stack gap="xs">
+        <Switch
+          label={t('identity.account.customsEmail.label')}
+          checked={choice.data?.enabled ?? false}
+          disabled={!choice.data || set.isPending}
+          onChange={(e) =>
+            set.mutate(e.currentTarget.checked, {
+              onSuccess: () => showMessage('success', t('identity.account.customsEmail.saved')),
+              onError: (err) => showMessage('error', (err as Error).message),
+            })
+          }
+        />
+        <Text size="xs" c="dimmed">
+          {email
+            ? t('identity.account.customsEmail.to', { email })
+            : t('identity.account.customsEmail.noEmail')}
+        </Text>
+      </Stack>
+    </Card>
   );
 }
 
@@ -105,6 +154,7 @@ export default function AccountPage() {
           <Field label={t('identity.account.upsAccount')} value={p.upsAccount || none} />
         </SimpleGrid>
       </Card>
+      <CustomsEmailCard />
       {dialog && (
         <Suspense fallback={null}>
           <ChangePasswordDialog opened={dialog} onClose={() => setDialog(false)} />

@@ -1,7 +1,6 @@
 // The exception lists' filter bar. Values are edited locally and written to the URL on
 // search, so typing does not refetch; reset clears the URL's filters.
 import { Select, TextInput } from '@mantine/core';
-import { useTranslation } from 'react-i18next';
 import { ListFilterBar } from '@/components/FilterBar/ListFilterBar';
 import { listFilterTexts } from '@/components/FilterBar/listFilterTexts';
 import { normalizeTrackingNumbers } from '@/shared/declarations/model/listFilters';
@@ -12,6 +11,7 @@ import {
   type ExceptionFilters as Filters,
 } from '@/shared/clearance-exceptions/model/listFilters';
 import { STATUS_FILTER_VALUES } from '@/shared/clearance-exceptions/model/statuses';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 /** The "all" choice of a select (Mantine keeps an empty string for "nothing chosen"). */
 const ALL = '-1';
@@ -32,7 +32,7 @@ export function ExceptionFilters({
   onReset,
 }: ExceptionFiltersProps) {
   const { t } = useExcT();
-  const { t: tg } = useTranslation();
+  const typeName = useDeclarationTypeName();
   return (
     <ListFilterBar
       filters={filters}
@@ -61,10 +61,10 @@ export function ExceptionFilters({
               { value: ALL, label: t('common.all') },
               ...declarationTypesOf(direction).map((d) => ({
                 value: d,
-                label: tg(`declarationType.${d}`),
+                label: typeName(d, { code: true }),
               })),
             ]}
-            w={140}
+            w={180}
           />
           <Select
             label={t('list.status')}

@@ -5,7 +5,6 @@
 import { useMemo } from 'react';
 import { SegmentedControl, Select, Text, TextInput } from '@mantine/core';
 import { DatePickerInput } from '@mantine/dates';
-import { useTranslation } from 'react-i18next';
 import { ExportDialog, type ExportFieldsProps } from '@/components/ExportRange/ExportDialog';
 import { usePortSlicInfo } from '@/shared/platform/api/getPortSlicInfo';
 import { portOptions as toPortOptions } from '@/shared/platform/model/exportLists';
@@ -20,6 +19,7 @@ import {
   type ExceptionExportDraft,
   type ExportFormat,
 } from '../model/exportForm';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 const TYPES = ['OB', 'OC', 'OD', 'IB', 'IC', 'ID'];
 /** The "all" choice of a select (Mantine keeps an empty string for "nothing chosen"). */
@@ -48,7 +48,7 @@ export function ExportExceptionsDialog({ onClose, initial }: ExportExceptionsDia
 
 function ExceptionExportFields({ draft, set, range }: ExportFieldsProps<ExceptionExportDraft>) {
   const { t } = useExcT();
-  const { t: tg } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const ports = usePortSlicInfo();
   const portOptions = useMemo(
     () =>
@@ -67,7 +67,7 @@ function ExceptionExportFields({ draft, set, range }: ExportFieldsProps<Exceptio
         label={t('exportDialog.declarationType')}
         data={[
           { value: ALL, label: t('exportDialog.allTypes') },
-          ...TYPES.map((c) => ({ value: c, label: tg(`declarationType.${c}`) })),
+          ...TYPES.map((c) => ({ value: c, label: typeName(c, { detail: true, code: true }) })),
         ]}
         value={draft.declarationType || ALL}
         onChange={(v) => set('declarationType', !v || v === ALL ? '' : v)}

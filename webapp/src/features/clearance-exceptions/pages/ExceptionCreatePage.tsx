@@ -16,7 +16,6 @@ import {
   TextInput,
 } from '@mantine/core';
 import { IconAlertTriangle, IconArrowLeft, IconSearch, IconSend } from '@tabler/icons-react';
-import { useTranslation } from 'react-i18next';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { PageLayout } from '@/components/PageLayout';
 import { useRouteMeta } from '@/shared/routing/useRouteMeta';
@@ -45,10 +44,11 @@ import {
 } from '@/shared/clearance-exceptions/model/paths';
 import { ExceptionForm } from '../components/ExceptionForm';
 import { ELIGIBLE_DECLARATION_STATUSES } from '@/shared/clearance-exceptions/model/statuses';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 function DeclarationLookup({ area }: { area: Area }) {
   const { t } = useExcT();
-  const { t: tg } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const navigate = useNavigate();
   const [text, setText] = useState('');
   const [tracking, setTracking] = useState('');
@@ -92,7 +92,7 @@ function DeclarationLookup({ area }: { area: Area }) {
               return (
                 <Table.Tr key={r.id}>
                   <Table.Td>{r.trackingNumber}</Table.Td>
-                  <Table.Td>{tg(`declarationType.${r.declarationType}`)}</Table.Td>
+                  <Table.Td>{typeName(r.declarationType, { code: true })}</Table.Td>
                   <Table.Td>
                     <StatusBadge status={r.status} />
                   </Table.Td>
@@ -123,13 +123,13 @@ function DeclarationLookup({ area }: { area: Area }) {
 
 function DeclarationCard({ d, area }: { d: Declaration; area: Area }) {
   const { t } = useExcT();
-  const { t: tg } = useTranslation();
+  const typeName = useDeclarationTypeName();
   return (
     <Paper withBorder p="md">
       <Group justify="space-between">
         <Group gap="md">
           <Text fw={600}>{d.trackingNumber}</Text>
-          <Text size="sm">{tg(`declarationType.${d.declarationType}`)}</Text>
+          <Text size="sm">{typeName(d.declarationType, { code: true })}</Text>
           <StatusBadge status={d.status} />
           <Text size="sm" c="dimmed">
             {d.username}

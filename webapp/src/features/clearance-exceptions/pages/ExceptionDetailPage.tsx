@@ -52,6 +52,7 @@ import { DocumentsPanel } from '../components/DocumentsPanel';
 import { unsuppliedDocuments, useDocumentName } from '../model/documents';
 import { RequestSummary } from '../components/RequestSummary';
 import { WaitingCell } from '@/shared/clearance-exceptions/components/WaitingCell';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 function Section({ title, children }: { title: string; children: React.ReactNode }) {
   return (
@@ -115,6 +116,7 @@ export default function ExceptionDetailPage() {
   const { t } = useExcT();
   const documentName = useDocumentName();
   const { t: tg } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const role = useSessionStore((s) => s.role);
   const customer = isCustomer(role);
   const [search] = useSearchParams();
@@ -189,7 +191,7 @@ export default function ExceptionDetailPage() {
             to={declarationDetailPath(area, e.declarationType, e.declarationId)}
             size="sm"
           >
-            {t('detail.openDeclaration')} ({tg(`declarationType.${e.declarationType}`)})
+            {t('detail.openDeclaration')} ({typeName(e.declarationType)})
           </Anchor>
           {!customer && (
             <Text size="sm" c="dimmed">

@@ -33,6 +33,7 @@ import { ExportExceptionsDialog } from '../components/ExportExceptionsDialog';
 import { ExceptionStatusBadge } from '@/shared/clearance-exceptions/components/StatusBadge';
 import { NoticeDeliveryBadge } from '@/shared/clearance-exceptions/components/NoticeDeliveryBadge';
 import { WaitingCell } from '@/shared/clearance-exceptions/components/WaitingCell';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 const col = dataTableColumns<ExceptionSummary>();
 
@@ -45,6 +46,7 @@ export default function ExceptionListPage() {
   const mayExport = useCanExport('exceptions') && staff;
   const { t } = useExcT();
   const { t: tg } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const navigate = useNavigate();
   const [exportOpen, setExportOpen] = useState(false);
 
@@ -76,9 +78,7 @@ export default function ExceptionListPage() {
       }),
       col.accessor('declarationType', {
         header: t('list.col.declarationType'),
-        cell: ({ getValue }) => (
-          <Text size="sm">{tg(`declarationType.${getValue()}`, { defaultValue: getValue() })}</Text>
-        ),
+        cell: ({ getValue }) => <Text size="sm">{typeName(getValue(), { code: staff })}</Text>,
       }),
       col.accessor('status', {
         header: t('list.col.status'),
@@ -104,12 +104,14 @@ export default function ExceptionListPage() {
             }),
             col.accessor('port', {
               header: t('list.col.port'),
+              meta: { card: false },
               cell: ({ getValue }) => <Text size="sm">{getValue() || t('common.none')}</Text>,
             }),
           ]
         : []),
       col.accessor('requestedDocuments', {
         header: t('list.col.requested'),
+        meta: { card: false },
         cell: ({ getValue }) => {
           const names = (getValue() ?? []).map((n) => {
             const flag = requestedDocumentFlag(n);
@@ -167,7 +169,7 @@ export default function ExceptionListPage() {
         ),
       }),
     ],
-    [t, tg, staff, area, navigate],
+    [t, typeName, staff, area, navigate],
   );
 
   const title = tg(direction === 'export' ? 'route.exceptionExport' : 'route.exceptionImport');

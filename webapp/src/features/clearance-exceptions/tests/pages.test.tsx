@@ -6,6 +6,8 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session';
 import type { Role } from '@/lib/roles';
 import { renderWithProviders } from '@/test/render';
+import { atPhoneWidth } from '@/test/phoneWidth';
+import i18n from '@/lib/i18n';
 import type { RouteMeta } from '@/shared/routing/types';
 import type {
   ClearanceException,
@@ -284,6 +286,47 @@ describe('ExceptionListPage', () => {
     expect(within(table).getAllByText('商业发票、Bill of lading')).toHaveLength(3);
     expect(within(table).getByText(/1 天 2 小时 · 等待我方/)).toBeInTheDocument();
     expect(screen.getByText('共 13 条')).toBeInTheDocument();
+  });
+
+  it('names the declaration type, with its code for staff', async () => {
+    renderPage(<ExceptionListPage />, 'OPERATOR', '/clearance-exception/export', {
+      area: 'staff',
+      exceptionDirection: 'export',
+    });
+    await screen.findByText('1ZEXC001');
+    const table = screen.getByRole('table');
+    expect(within(table).getAllByText('出口 C类（OC）')).toHaveLength(3);
+    expect(within(table).queryByText('OC')).toBeNull();
+  });
+
+  it('shows a phone a card per exception: tracking number, type by name, status, waiting, the view action', async () => {
+    const restore = atPhoneWidth();
+    try {
+      await i18n.changeLanguage('en');
+      renderPage(<ExceptionListPage />, 'CUSTOMER', '/customer-exception/export', {
+        area: 'customer',
+        exceptionDirection: 'export',
+      });
+      const list = await screen.findByRole('list', { name: /Exceptions: export shipments/ });
+      expect(screen.queryByRole('table')).toBeNull();
+      const cards = within(list).getAllByRole('listitem');
+      expect(cards).toHaveLength(3);
+      const second = cards[1];
+      expect(second.querySelector('[data-card-title]')).toHaveTextContent('1ZEXC002');
+      expect(second.querySelector('[data-card-field="declarationType"]')).toHaveTextContent(
+        'Export class C',
+      );
+      expect(second).not.toHaveTextContent('(OC)');
+      expect(second.querySelector('[data-card-field="status"]')).toHaveTextContent(
+        'Awaiting customer confirmation',
+      );
+      expect(second.querySelector('[data-card-field="statusSince"]')).toHaveTextContent('Overdue');
+      expect(within(second).getByRole('button', { name: 'View 1ZEXC002' })).toBeInTheDocument();
+      expect(second.querySelector('[data-card-field="requestedDocuments"]')).toBeNull();
+    } finally {
+      restore();
+      await i18n.changeLanguage('zh');
+    }
   });
 
   it('writes the filters to the URL and the next query', async () => {

@@ -38,6 +38,7 @@ import type { AuditEvent } from '@/features/compliance/api/types';
 import { compactParams, fromLocalInput, toLocalInput } from '@/features/compliance/model/fields';
 import { FieldList } from '@/features/compliance/components/FieldList';
 import { EventName } from '@/features/compliance/components/EventName';
+import { EventChanges } from '@/features/compliance/components/EventChanges';
 import './log-print.css';
 
 /**
@@ -242,6 +243,7 @@ function LogView() {
               {open[e.position] && (
                 <Table.Tr data-payload-of={e.position}>
                   <Table.Td colSpan={8}>
+                    <EventChanges event={e} />
                     <FieldList value={e.payload} empty={t('compliance.common.empty')} />
                   </Table.Td>
                 </Table.Tr>

@@ -28,6 +28,7 @@ import {
 } from '@/features/compliance/model/fields';
 import { FieldList } from '@/features/compliance/components/FieldList';
 import { EventName } from '@/features/compliance/components/EventName';
+import { EventChanges } from '@/features/compliance/components/EventChanges';
 
 export default function StreamPage() {
   const { t } = useTranslation();
@@ -183,7 +184,10 @@ function Timeline({
                   {open[e.position] ? t('compliance.log.hidePayload') : t('compliance.log.payload')}
                 </Button>
                 {open[e.position] && (
-                  <FieldList value={e.payload} empty={t('compliance.common.empty')} />
+                  <>
+                    <EventChanges event={e} />
+                    <FieldList value={e.payload} empty={t('compliance.common.empty')} />
+                  </>
                 )}
               </Table.Td>
               <Table.Td>

@@ -107,6 +107,60 @@ describe('LogPage', () => {
     expect(await screen.findByText('Page 1')).toBeInTheDocument();
   });
 
+  it('shows a declaration edit per goods line: which fields changed from what to what, lines added and removed', async () => {
+    const edited = event(2, {
+      eventType: 'DeclarationEdited',
+      payload: {
+        data: { grossWeight: 2.5 },
+        changes: [
+          { field: 'declarationGoodsInfo[0].goodsCode', old: '8517130000', new: '8517623600' },
+          { field: 'grossWeight', old: 1.5, new: 2.5 },
+          {
+            field: 'declarationGoodsInfo[2]',
+            old: null,
+            new: { goodsName: 'Cable', goodsCode: '' },
+          },
+          { field: 'declarationGoodsInfo[1]', old: { goodsName: 'Charger' }, new: null },
+        ],
+      },
+    });
+    answer = () => envelope(200, { records: [edited], nextBefore: null });
+    render('/compliance/log', <LogPage />, '/compliance/log');
+    fireEvent.click(await screen.findByRole('button', { name: 'Payload' }));
+    const diff = await screen.findByTestId('event-changes');
+    const changed = diff.querySelector('[data-line="declarationGoodsInfo[0]"]') as HTMLElement;
+    expect(changed).toHaveAttribute('data-line-kind', 'changed');
+    expect(changed).toHaveTextContent('Goods line 1');
+    const code = changed.querySelector('[data-line-field="goodsCode"]') as HTMLElement;
+    expect(code).toHaveTextContent(/HS/);
+    expect(code.querySelector('[data-old]')).toHaveTextContent('8517130000');
+    expect(code.querySelector('[data-new]')).toHaveTextContent('8517623600');
+    const removed = diff.querySelector('[data-line="declarationGoodsInfo[1]"]') as HTMLElement;
+    expect(removed).toHaveAttribute('data-line-kind', 'removed');
+    expect(removed).toHaveTextContent('Goods line 2');
+    expect(removed).toHaveTextContent('Charger');
+    const added = diff.querySelector('[data-line="declarationGoodsInfo[2]"]') as HTMLElement;
+    expect(added).toHaveAttribute('data-line-kind', 'added');
+    expect(added).toHaveTextContent('Cable');
+    // The empty field of the new line is left out.
+    expect(added.querySelector('[data-line-field="goodsCode"]')).toBeNull();
+    expect(diff.querySelector('[data-field="grossWeight"]')).toHaveTextContent(/1\.5.*2\.5/);
+    // The whole payload stays below.
+    expect(screen.getByTestId('field-list')).toBeInTheDocument();
+  });
+
+  it('shows no change list for an event of another stream', async () => {
+    const customer = event(3, {
+      eventType: 'CustomerUpdated',
+      payload: { changes: [{ field: 'email', old: 'a@x.cn', new: 'b@x.cn' }] },
+    });
+    answer = () => envelope(200, { records: [customer], nextBefore: null });
+    render('/compliance/log', <LogPage />, '/compliance/log');
+    fireEvent.click(await screen.findByRole('button', { name: 'Payload' }));
+    await screen.findByTestId('field-list');
+    expect(screen.queryByTestId('event-changes')).toBeNull();
+  });
+
   it('shows a payload as indented fields, and links a row to its stream', async () => {
     answer = () => envelope(200, { records: [event(1)], nextBefore: null });
     render('/compliance/log', <LogPage />, '/compliance/log');

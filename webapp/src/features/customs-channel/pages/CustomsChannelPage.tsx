@@ -6,6 +6,7 @@
 import { useState, type ReactNode } from 'react';
 import {
   Alert,
+  Anchor,
   Badge,
   Button,
   Card,
@@ -21,8 +22,10 @@ import {
 import { IconRefresh } from '@tabler/icons-react';
 import { useTranslation } from 'react-i18next';
 import { useQueryClient } from '@tanstack/react-query';
+import { Link } from 'react-router';
 import { PageLayout } from '@/components/PageLayout';
 import { formatDateTime } from '@/lib/dates';
+import { declarationDetailPath } from '@/lib/declarations';
 import { showMessage } from '@/lib/message';
 import { ReceiptBadge } from '@/shared/customs/components/ReceiptBadge';
 import { ageParts } from '@/shared/customs/model/receipts';
@@ -54,6 +57,38 @@ function Figure({ label, value, hint }: { label: string; value: ReactNode; hint?
         </Text>
       )}
     </Card>
+  );
+}
+
+/**
+ * The declaration an anomaly belongs to (the one it was attached to, else the one its
+ * receipt named), linked to its detail when the answer names its type; nothing when the
+ * anomaly knows no declaration.
+ */
+function AnomalyDeclaration({ anomaly: a }: { anomaly: CustomsAnomaly }) {
+  const { t } = useTranslation();
+  const id = a.settledDeclarationId ?? a.declarationId;
+  if (!id) return null;
+  const label = a.trackingNumber ?? id;
+  return (
+    <Text size="xs">
+      {t('customs.channel.anomalyDeclaration')}{' '}
+      {a.declarationType ? (
+        <Anchor
+          component={Link}
+          to={declarationDetailPath('staff', a.declarationType, id)}
+          size="xs"
+          fw={500}
+          data-anomaly-declaration={id}
+        >
+          {label}
+        </Anchor>
+      ) : (
+        <Text span size="xs" ff="monospace">
+          {label}
+        </Text>
+      )}
+    </Text>
   );
 }
 
@@ -269,6 +304,7 @@ export default function CustomsChannelPage() {
                       </Text>
                     </Group>
                     <Text size="sm">{a.reason}</Text>
+                    <AnomalyDeclaration anomaly={a} />
                     <Text size="xs" c="dimmed">
                       {t('customs.timeline.noticeDate')} {formatDateTime(a.noticeDate)} ·{' '}
                       {t('customs.channel.anomalyRecorded')} {formatDateTime(a.recordedAt)} ·{' '}

@@ -50,7 +50,24 @@ const anomaly = {
   settledDeclarationId: null,
   settledAt: null,
   settledBy: null,
+  declarationType: null,
+  trackingNumber: null,
 };
+
+// A second copy that differs from the recorded one: its declaration is known.
+const known = {
+  ...anomaly,
+  id: 'a-2',
+  kind: 'different_copy',
+  reason: 'a copy of a recorded receipt that differs in NOTE',
+  copNo: 'CW0000000000000002',
+  channel: 'L',
+  declarationId: 'd-7',
+  declarationType: 'IB',
+  trackingNumber: '1ZKNOWN07',
+};
+
+let anomalies: unknown[] = [anomaly];
 
 const declaration = {
   id: 'd-1',
@@ -82,6 +99,7 @@ let calls: { url: URL; init?: RequestInit }[] = [];
 
 beforeEach(() => {
   calls = [];
+  anomalies = [anomaly];
   useSessionStore.setState({ role: 'ADMIN', permissions: ['customs:management'] });
   vi.stubGlobal(
     'fetch',
@@ -89,7 +107,8 @@ beforeEach(() => {
       const url = new URL(String(input), 'http://localhost');
       calls.push({ url, init });
       if (url.pathname === '/api/v1/customs/summary') return ok(summary);
-      if (url.pathname === '/api/v1/customs/anomalies') return ok({ records: [anomaly], total: 1 });
+      if (url.pathname === '/api/v1/customs/anomalies')
+        return ok({ records: anomalies, total: anomalies.length });
       if (url.pathname === '/api/v1/declarations') return ok({ records: [declaration], total: 1 });
       if (url.pathname.endsWith('/reimport')) return ok('r9.xml');
       return ok({ id: 'x', version: 2, position: 10 });
@@ -183,6 +202,16 @@ describe('CustomsChannelPage', () => {
         declarationId: 'd-1',
       }),
     );
+  });
+
+  it('links an anomaly whose declaration is known to its detail, and no other', async () => {
+    anomalies = [anomaly, known];
+    renderPage();
+    const card = (await screen.findByText(known.reason)).closest('[data-anomaly]') as HTMLElement;
+    const link = within(card).getByRole('link', { name: '1ZKNOWN07' });
+    expect(link).toHaveAttribute('href', '/customs-clearance/detail-b/0?id=d-7');
+    const unknown = screen.getByText(anomaly.reason).closest('[data-anomaly]') as HTMLElement;
+    expect(within(unknown).queryByRole('link')).toBeNull();
   });
 
   it('re-sends a declared declaration found by its tracking number', async () => {

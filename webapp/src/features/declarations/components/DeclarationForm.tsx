@@ -64,6 +64,7 @@ import { VersionConflictAlert } from './VersionConflict';
 import { useStartingDefaults } from './useStartingDefaults';
 import { PageLayout } from '@/components/PageLayout';
 import { useChangeLabel } from '@/shared/declarations/components/useChangeLabel';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 export interface DeclarationFormProps {
   declarationType: DeclarationType;
@@ -85,6 +86,7 @@ export function DeclarationForm({
 }: DeclarationFormProps) {
   const { t } = useDeclT();
   const { t: tg, i18n } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const navigate = useNavigate();
   const role = useSessionStore((s) => s.role);
   const staff = isStaff(role);
@@ -290,7 +292,7 @@ export function DeclarationForm({
     const label = changeLabel(toServerPath(p.path));
     return p.message.startsWith(label) ? p.message : `${label}: ${p.message}`;
   };
-  const typeLabel = tg(`declarationType.${declarationType}`);
+  const typeLabel = typeName(declarationType);
 
   return (
     // Room under the content for the sticky save bar.

@@ -24,6 +24,7 @@ import {
   type ExportInitial,
 } from '@/shared/declarations/model/exportForm';
 import { STATUS_FILTER_VALUES } from '@/shared/declarations/model/listFilters';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 export interface ExportReportDialogProps {
   opened: boolean;
@@ -57,6 +58,7 @@ export default function ExportReportDialog({ opened, onClose, initial }: ExportR
 function ReportFields({ draft, setDraft, set, range }: ExportFieldsProps<ExportDraft>) {
   const { t } = useDeclT();
   const { t: tg } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const customers = useAdminCustomers(draft.declarationType);
   const ports = usePortSlicInfo();
 
@@ -105,7 +107,7 @@ function ReportFields({ draft, setDraft, set, range }: ExportFieldsProps<ExportD
           fullWidth
           value={draft.declarationType}
           onChange={(v) => set('declarationType', v)}
-          data={['B', 'C', 'D'].map((c) => ({ value: c, label: `${c}` }))}
+          data={['B', 'C', 'D'].map((c) => ({ value: c, label: typeName(c) }))}
         />
       </div>
       <div>

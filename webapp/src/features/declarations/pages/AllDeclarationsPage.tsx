@@ -2,18 +2,8 @@
 // per-class menus (a customer no longer needs three menu levels to reach one). Types are
 // shown with their names, the status with the newest customs receipt (filterable); each
 // row links to its detail page.
-import { useState } from 'react';
-import {
-  Anchor,
-  Badge,
-  CloseButton,
-  Group,
-  Pagination,
-  Select,
-  Stack,
-  Table,
-  Text,
-} from '@mantine/core';
+import { useMemo, useState } from 'react';
+import { Anchor, Badge, CloseButton, Group, Pagination, Select, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link, useSearchParams } from 'react-router';
 import { isCustomer } from '@/lib/roles';
@@ -25,8 +15,13 @@ import { useDeclarations } from '@/shared/declarations/api/getDeclarations';
 import { StatusWithReceipt } from '@/shared/declarations/components/StatusWithReceipt';
 import { RECEIPT_FILTER_VALUES, receiptLabel } from '@/shared/customs/model/receipts';
 import { PageLayout } from '@/components/PageLayout';
+import { DataTable, dataTableColumns } from '@/components/DataTable';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
+import type { DeclarationSummary } from '@/shared/declarations/model/types';
 
 const PAGE_SIZE = 20;
+
+const col = dataTableColumns<DeclarationSummary>();
 
 export default function AllDeclarationsPage() {
   const { t } = useDeclT();
@@ -47,6 +42,45 @@ export default function AllDeclarationsPage() {
   });
   const rows = query.data?.records ?? [];
   const total = query.data?.total ?? 0;
+  const typeName = useDeclarationTypeName();
+
+  const columns = useMemo(
+    () => [
+      col.accessor('trackingNumber', {
+        header: t('list.col.trackingNumber'),
+        cell: ({ row }) => (
+          <Anchor
+            component={Link}
+            to={declarationDetailPath(area, row.original.declarationType, row.original.id)}
+            fw={500}
+          >
+            {row.original.trackingNumber || t('common.none')}
+          </Anchor>
+        ),
+      }),
+      col.accessor('declarationType', {
+        header: t('list.col.declarationType'),
+        // Staff also read the code (the lists, exports and files name types by code).
+        cell: ({ getValue }) => typeName(getValue(), { code: area === 'staff' }),
+      }),
+      col.accessor('status', {
+        header: t('list.col.status'),
+        cell: ({ row }) => (
+          <StatusWithReceipt
+            status={row.original.status}
+            customsReceipt={row.original.customsReceipt}
+            customsReceiptAt={row.original.customsReceiptAt}
+            movedByHand={row.original.movedByHand}
+          />
+        ),
+      }),
+      col.accessor('updatedAt', {
+        header: t('list.col.updatedAt'),
+        cell: ({ getValue }) => formatDateTime(getValue()),
+      }),
+    ],
+    [t, typeName, area],
+  );
 
   return (
     <PageLayout title={tg('route.allDeclarations')}>
@@ -90,42 +124,15 @@ export default function AllDeclarationsPage() {
             w={200}
           />
         </Group>
-        <Table.ScrollContainer minWidth={600}>
-          <Table withTableBorder striped highlightOnHover aria-label={tg('route.allDeclarations')}>
-            <Table.Thead>
-              <Table.Tr>
-                <Table.Th>{t('list.col.trackingNumber')}</Table.Th>
-                <Table.Th>{t('list.col.declarationType')}</Table.Th>
-                <Table.Th>{t('list.col.status')}</Table.Th>
-                <Table.Th>{t('list.col.updatedAt')}</Table.Th>
-              </Table.Tr>
-            </Table.Thead>
-            <Table.Tbody>
-              {rows.map((r) => (
-                <Table.Tr key={r.id}>
-                  <Table.Td>
-                    <Anchor
-                      component={Link}
-                      to={declarationDetailPath(area, r.declarationType, r.id)}
-                    >
-                      {r.trackingNumber}
-                    </Anchor>
-                  </Table.Td>
-                  <Table.Td>{tg(`declarationType.${r.declarationType}`)}</Table.Td>
-                  <Table.Td>
-                    <StatusWithReceipt
-                      status={r.status}
-                      customsReceipt={r.customsReceipt}
-                      customsReceiptAt={r.customsReceiptAt}
-                      movedByHand={r.movedByHand}
-                    />
-                  </Table.Td>
-                  <Table.Td>{formatDateTime(r.updatedAt)}</Table.Td>
-                </Table.Tr>
-              ))}
-            </Table.Tbody>
-          </Table>
-        </Table.ScrollContainer>
+        <DataTable
+          caption={tg('route.allDeclarations')}
+          columns={columns}
+          data={rows}
+          total={total}
+          getRowId={(r) => r.id}
+          showIndex={false}
+          loading={query.isFetching}
+        />
         {total > PAGE_SIZE && (
           <Group justify="flex-end">
             <Pagination

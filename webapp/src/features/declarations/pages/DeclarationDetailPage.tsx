@@ -50,6 +50,7 @@ import { DataIssuesPanel } from '../components/DataIssuesPanel';
 import { isStaff } from '@/lib/roles';
 import { useDeclarationCustoms } from '@/shared/customs/api/getDeclarationCustoms';
 import { ByHandMarker, ReceiptBadge } from '@/shared/customs/components/ReceiptBadge';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 export default function DeclarationDetailPage() {
   const meta = useRouteMeta();
@@ -85,6 +86,7 @@ function DeclarationDetail({
 }) {
   const { t } = useDeclT();
   const { t: tg } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const navigate = useNavigate();
   const client = useQueryClient();
   const role = useSessionStore((s) => s.role);
@@ -141,7 +143,7 @@ function DeclarationDetail({
   return (
     <PageLayout
       title={t('detail.title', {
-        type: tg(`declarationType.${d.declarationType}`),
+        type: typeName(d.declarationType),
         tracking: d.trackingNumber ?? '',
       })}
       badges={
@@ -163,7 +165,7 @@ function DeclarationDetail({
           <Group gap="md" wrap="wrap">
             {d.declarationType !== routeType && (
               <Text size="xs" c="dimmed">
-                {tg(`declarationType.${d.declarationType}`)}
+                {typeName(d.declarationType)}
               </Text>
             )}
             {numbers?.entryId && (

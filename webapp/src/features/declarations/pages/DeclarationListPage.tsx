@@ -28,6 +28,7 @@ import { ByHandMarker, ReceiptBadge } from '@/shared/customs/components/ReceiptB
 import { useDeclarationActions } from '../components/useDeclarationActions';
 import { PageLayout } from '@/components/PageLayout';
 import { CustomerCell } from '@/components/CustomerCell';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 const ExportReportDialog = lazy(() => import('../components/ExportReportDialog'));
 
@@ -57,6 +58,7 @@ export default function DeclarationListPage() {
   const staff = area === 'staff';
   const { t } = useDeclT();
   const { t: tg, i18n } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const navigate = useNavigate();
   const role = useSessionStore((s) => s.role);
   const admin = isAdmin(role);
@@ -98,6 +100,7 @@ export default function DeclarationListPage() {
       }),
       col.accessor('entryId', {
         header: tg('customs.entryId'),
+        meta: { card: false },
         cell: ({ getValue }) =>
           getValue() ? (
             <Text size="xs" ff="monospace" style={{ whiteSpace: 'nowrap' }}>
@@ -145,6 +148,7 @@ export default function DeclarationListPage() {
         : []),
       col.accessor('port', {
         header: t('list.col.port'),
+        meta: { card: false },
         cell: ({ row }) => (
           <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
             {[row.original.port, row.original.slic].filter(Boolean).join(' / ')}
@@ -153,6 +157,7 @@ export default function DeclarationListPage() {
       }),
       col.accessor('consigneeName', {
         header: t('list.col.consignee'),
+        meta: { card: false },
         cell: ({ getValue }) => (
           <Text size="sm" truncate maw={120} title={getValue() ?? undefined}>
             {getValue()}
@@ -161,7 +166,7 @@ export default function DeclarationListPage() {
       }),
       col.accessor('totalValue', {
         header: t('list.col.totalValue'),
-        meta: { align: 'right' },
+        meta: { align: 'right', card: false },
         cell: ({ row }) => (
           <Stack gap={0} align="flex-end">
             <Text size="sm" style={{ whiteSpace: 'nowrap' }}>
@@ -176,7 +181,7 @@ export default function DeclarationListPage() {
       col.display({
         id: 'tax',
         header: t('list.col.tax'),
-        meta: { align: 'right' },
+        meta: { align: 'right', card: false },
         cell: ({ row }) => {
           const money = (v: number | null | undefined) =>
             v === null || v === undefined ? '–' : formatMoney(v, 'CNY', i18n.language);
@@ -199,7 +204,7 @@ export default function DeclarationListPage() {
       }),
       col.accessor('estimatedPickupTime', {
         header: t('list.col.estimatedPickupTime'),
-        meta: { sortField: 'estimatedPickupTime' },
+        meta: { sortField: 'estimatedPickupTime', card: false },
         cell: ({ getValue }) => <DateTimeCell value={getValue()} />,
       }),
       col.accessor('createdAt', {
@@ -238,7 +243,7 @@ export default function DeclarationListPage() {
 
   return (
     <PageLayout
-      title={tg(`declarationType.${type}`)}
+      title={typeName(type)}
       actions={
         <>
           {mayExport && (
@@ -286,7 +291,7 @@ export default function DeclarationListPage() {
       )}
 
       <DataTable
-        caption={`${tg(`declarationType.${type}`)} ${t('list.caption')}`}
+        caption={`${typeName(type)} ${t('list.caption')}`}
         columns={columns}
         data={query.data?.records}
         total={query.data?.total ?? 0}

@@ -13,7 +13,6 @@ import {
   Group,
   Select,
   Stack,
-  Table,
   Text,
   Textarea,
 } from '@mantine/core';
@@ -30,6 +29,9 @@ import { declarationDetailPath } from '@/lib/declarations';
 import { StatusWithReceipt } from '@/shared/declarations/components/StatusWithReceipt';
 import { RECEIPT_FILTER_VALUES, receiptLabel } from '@/shared/customs/model/receipts';
 import { PageLayout } from '@/components/PageLayout';
+import { DataTable, dataTableColumns } from '@/components/DataTable';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
+import type { DeclarationSummary } from '@/shared/declarations/model/types';
 import { compactTracking } from '@/lib/fieldRules';
 import { useDeclarationHistory } from '../api/getDeclarationHistory';
 import { milestones } from '../model/milestones';
@@ -64,6 +66,8 @@ function Milestones({ id }: { id: string }) {
 
 export const MAX_TRACKING_NUMBERS = 100;
 
+const col = dataTableColumns<DeclarationSummary>();
+
 export default function StatusQueryPage() {
   const { t } = useDeclT();
   const { t: tg } = useTranslation();
@@ -93,6 +97,74 @@ export default function StatusQueryPage() {
   };
   const rows = [...(query.data?.records ?? [])].sort(
     (a, b) => rank(a.trackingNumber) - rank(b.trackingNumber),
+  );
+  const typeName = useDeclarationTypeName();
+  const columns = useMemo(
+    () => [
+      col.accessor('trackingNumber', {
+        header: t('list.col.trackingNumber'),
+        cell: ({ row }) => (
+          <Anchor
+            component={Link}
+            to={declarationDetailPath(area, row.original.declarationType, row.original.id)}
+            fw={500}
+          >
+            {row.original.trackingNumber || t('common.none')}
+          </Anchor>
+        ),
+      }),
+      col.accessor('declarationType', {
+        header: t('list.col.declarationType'),
+        cell: ({ getValue }) => typeName(getValue(), { code: area === 'staff' }),
+      }),
+      col.accessor('status', {
+        header: t('list.col.status'),
+        cell: ({ row }) => (
+          <StatusWithReceipt
+            status={row.original.status}
+            customsReceipt={row.original.customsReceipt}
+            customsReceiptAt={row.original.customsReceiptAt}
+            movedByHand={row.original.movedByHand}
+            minWidth={120}
+          />
+        ),
+      }),
+      col.accessor('declarationStatus', {
+        header: t('list.col.declarationStatus'),
+        meta: { card: false },
+        cell: ({ getValue }) =>
+          getValue() ? (
+            <Badge variant="outline" color="gray" size="sm" style={{ textTransform: 'none' }}>
+              {t(`receipt.${getValue()}`, { defaultValue: getValue() })}
+            </Badge>
+          ) : null,
+      }),
+      col.accessor('entryId', {
+        header: tg('customs.entryId'),
+        meta: { card: false },
+        cell: ({ getValue }) => (
+          <Text size="xs" ff="monospace">
+            {getValue()}
+          </Text>
+        ),
+      }),
+      col.accessor('createdAt', {
+        header: t('list.col.createdAt'),
+        meta: { card: false },
+        cell: ({ getValue }) => formatDateTime(getValue()),
+      }),
+      col.accessor('updatedAt', {
+        header: t('list.col.updatedAt'),
+        cell: ({ getValue }) => formatDateTime(getValue()),
+      }),
+      col.display({
+        id: 'milestones',
+        header: t('milestone.title'),
+        cell: ({ row }) =>
+          row.index < MILESTONE_ROWS ? <Milestones id={row.original.id} /> : null,
+      }),
+    ],
+    [t, tg, typeName, area],
   );
   const found = new Set(rows.map((r) => compactTracking(r.trackingNumber ?? '')));
   // With a receipt filter, the others are found but filtered out, not missing.
@@ -171,68 +243,14 @@ export default function StatusQueryPage() {
             </Alert>
           )}
           {rows.length > 0 && (
-            <Table.ScrollContainer minWidth={700}>
-              <Table withTableBorder striped highlightOnHover aria-label={t('statusQuery.title')}>
-                <Table.Thead>
-                  <Table.Tr>
-                    <Table.Th>{t('list.col.trackingNumber')}</Table.Th>
-                    <Table.Th>{t('list.col.declarationType')}</Table.Th>
-                    <Table.Th>{t('list.col.status')}</Table.Th>
-                    <Table.Th>{t('list.col.declarationStatus')}</Table.Th>
-                    <Table.Th>{tg('customs.entryId')}</Table.Th>
-                    <Table.Th>{t('list.col.createdAt')}</Table.Th>
-                    <Table.Th>{t('list.col.updatedAt')}</Table.Th>
-                    <Table.Th>{t('milestone.title')}</Table.Th>
-                  </Table.Tr>
-                </Table.Thead>
-                <Table.Tbody>
-                  {rows.map((r, i) => (
-                    <Table.Tr key={r.id}>
-                      <Table.Td>
-                        <Anchor
-                          component={Link}
-                          to={declarationDetailPath(area, r.declarationType, r.id)}
-                        >
-                          {r.trackingNumber}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{tg(`declarationType.${r.declarationType}`)}</Table.Td>
-                      <Table.Td>
-                        <StatusWithReceipt
-                          status={r.status}
-                          customsReceipt={r.customsReceipt}
-                          customsReceiptAt={r.customsReceiptAt}
-                          movedByHand={r.movedByHand}
-                          minWidth={120}
-                        />
-                      </Table.Td>
-                      <Table.Td>
-                        {r.declarationStatus && (
-                          <Badge
-                            variant="outline"
-                            color="gray"
-                            size="sm"
-                            style={{ textTransform: 'none' }}
-                          >
-                            {t(`receipt.${r.declarationStatus}`, {
-                              defaultValue: r.declarationStatus,
-                            })}
-                          </Badge>
-                        )}
-                      </Table.Td>
-                      <Table.Td>
-                        <Text size="xs" ff="monospace">
-                          {r.entryId}
-                        </Text>
-                      </Table.Td>
-                      <Table.Td>{formatDateTime(r.createdAt)}</Table.Td>
-                      <Table.Td>{formatDateTime(r.updatedAt)}</Table.Td>
-                      <Table.Td>{i < MILESTONE_ROWS ? <Milestones id={r.id} /> : null}</Table.Td>
-                    </Table.Tr>
-                  ))}
-                </Table.Tbody>
-              </Table>
-            </Table.ScrollContainer>
+            <DataTable
+              caption={t('statusQuery.title')}
+              columns={columns}
+              data={rows}
+              total={rows.length}
+              getRowId={(r) => r.id}
+              showIndex={false}
+            />
           )}
         </Stack>
       )}

@@ -4,6 +4,7 @@ import { createMemoryRouter, RouterProvider, useLocation } from 'react-router';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { useSessionStore } from '@/lib/session';
 import { renderWithProviders } from '@/test/render';
+import { atPhoneWidth } from '@/test/phoneWidth';
 import type { DeclarationSummary } from '@/shared/declarations/model/types';
 import DeclarationListPage from '../pages/DeclarationListPage';
 
@@ -174,6 +175,38 @@ describe('DeclarationListPage', () => {
     expect(screen.getByRole('button', { name: '导出当前筛选结果' })).toBeInTheDocument();
     fireEvent.click(screen.getByRole('checkbox', { name: '选择第 1 行' }));
     expect(await screen.findByText('已选 1 条')).toBeInTheDocument();
+  });
+
+  it('titles the page with the type by name', async () => {
+    renderList('OPERATOR');
+    await screen.findByText('1ZACME001');
+    expect(screen.getByRole('heading', { level: 1, name: '出口 C类' })).toBeInTheDocument();
+    expect(screen.getByRole('table', { name: /^出口 C类/ })).toBeInTheDocument();
+  });
+
+  it('shows a phone a card per declaration: tracking number, status with the newest receipt, date and the actions', async () => {
+    const restore = atPhoneWidth();
+    try {
+      renderList('OPERATOR');
+      const list = await screen.findByRole('list', { name: /^出口 C类/ });
+      expect(screen.queryByRole('table')).toBeNull();
+      const cards = within(list).getAllByRole('listitem');
+      expect(cards).toHaveLength(5);
+      const held = cards[3];
+      expect(held.querySelector('[data-card-title]')).toHaveTextContent('1ZACME004');
+      const status = held.querySelector('[data-card-field="status"]') as HTMLElement;
+      expect(status).toHaveTextContent('单证异常待补充');
+      expect(status.querySelector('[data-receipt="C"]')).toHaveTextContent('查验');
+      expect(held.querySelector('[data-card-field="createdAt"]')).toHaveTextContent('2026-11-22');
+      expect(held.querySelector('[data-card-field="username"]')).toHaveTextContent('acme');
+      // What the table shows beside (entry number, port, value, tax) stays off the card.
+      expect(held).not.toHaveTextContent('222420261000077777');
+      expect(held.querySelector('[data-card-field="port"]')).toBeNull();
+      const first = cards[0];
+      expect(within(first).getByRole('button', { name: '审核 1ZACME001' })).toBeInTheDocument();
+    } finally {
+      restore();
+    }
   });
 
   it('puts filters in the URL and refetches with them', async () => {

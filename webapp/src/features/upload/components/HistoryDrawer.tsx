@@ -30,9 +30,13 @@ import { HISTORY_PAGE_SIZE, detailItems, detailsDisabled } from '../model/pollin
 import { DECLARATION_TYPES, type UploadRecord } from '../model/types';
 import { useUploadStore } from '../model/uploadStore';
 import { ItemsTable } from './ItemsTable';
+import { formatDateTime } from '@/lib/dates';
+import { usePhoneWidth } from '@/components/usePhoneWidth';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 function Detail({ record, onBack }: { record: UploadRecord; onBack: () => void }) {
   const { t } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const [page, setPage] = useState(1);
   const { data } = useUploadDetail(record.id, { pageNo: page, pageSize: HISTORY_PAGE_SIZE });
   return (
@@ -45,7 +49,9 @@ function Detail({ record, onBack }: { record: UploadRecord; onBack: () => void }
       </Breadcrumbs>
       <Group gap="xs">
         <Text fw={600}>{record.fileOriginName}</Text>
-        <Badge variant="light">{record.type}</Badge>
+        <Badge variant="light" style={{ textTransform: 'none' }}>
+          {typeName(record.type)}
+        </Badge>
       </Group>
       <ItemsTable
         items={detailItems(data)}
@@ -67,6 +73,7 @@ function Detail({ record, onBack }: { record: UploadRecord; onBack: () => void }
 
 function Item({ record, onDetails }: { record: UploadRecord; onDetails: () => void }) {
   const { t } = useTranslation();
+  const typeName = useDeclarationTypeName();
   return (
     <Indicator disabled={record.confirm} color="red" size={8} offset={6} label="">
       <Card withBorder padding="sm">
@@ -82,7 +89,7 @@ function Item({ record, onDetails }: { record: UploadRecord; onDetails: () => vo
             )}
           </Group>
           <Text size="xs" c="dimmed">
-            {dayjs(record.createTime).format('YYYY-MM-DD HH:mm:ss')} · {record.type} ·{' '}
+            {formatDateTime(record.createTime)} · {typeName(record.type)} ·{' '}
             {record.isRowData ? t('upload.formTable') : t('upload.formDraft')} ·{' '}
             {record.isFixed ? t('upload.fixed') : t('upload.custom')}
           </Text>
@@ -117,7 +124,10 @@ function Item({ record, onDetails }: { record: UploadRecord; onDetails: () => vo
 
 export function HistoryDrawer() {
   const { t } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const open = useUploadStore((s) => s.historyOpen);
+  // A phone gets the whole width: the records are cards already.
+  const phone = usePhoneWidth();
   const setOpen = useUploadStore((s) => s.setHistoryOpen);
   const confirm = useConfirmUpload();
   const [page, setPage] = useState(1);
@@ -149,7 +159,7 @@ export function HistoryDrawer() {
       opened={open}
       onClose={() => setOpen(false)}
       position="right"
-      size="lg"
+      size={phone ? '100%' : 'lg'}
       title={t('upload.historyTitle')}
     >
       {detail ? (
@@ -188,7 +198,10 @@ export function HistoryDrawer() {
             <Select
               clearable
               placeholder={t('upload.declarationType')}
-              data={DECLARATION_TYPES.map((v) => ({ value: v, label: v }))}
+              data={DECLARATION_TYPES.map((v) => ({
+                value: v,
+                label: typeName(v, { code: true }),
+              }))}
               value={type}
               onChange={(v) => {
                 setType(v);

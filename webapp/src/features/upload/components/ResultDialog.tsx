@@ -10,9 +10,11 @@ import { useUploadDetail } from '../api/getUploadDetail';
 import { DIALOG_PAGE_SIZE, detailItems } from '../model/polling';
 import { useUploadStore } from '../model/uploadStore';
 import { ItemsTable } from './ItemsTable';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 export function ResultDialog() {
   const { t } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const id = useUploadStore((s) => s.resultId);
   const openResult = useUploadStore((s) => s.openResult);
   const { data } = useUploadDetail(id, { pageNo: 1, pageSize: DIALOG_PAGE_SIZE });
@@ -41,7 +43,9 @@ export function ResultDialog() {
         <Stack>
           <Group gap="xs">
             <Text fw={600}>{data.fileOriginName}</Text>
-            <Badge variant="light">{data.type}</Badge>
+            <Badge variant="light" style={{ textTransform: 'none' }}>
+              {typeName(data.type)}
+            </Badge>
             <Badge variant="outline">
               {isRowData ? t('upload.formTable') : t('upload.formDraft')}
             </Badge>

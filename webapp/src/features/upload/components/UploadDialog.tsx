@@ -28,9 +28,11 @@ import { uploadFiles } from '../api/uploadFiles';
 import { UPLOAD_NOTICE_MS, progress } from '../model/polling';
 import { DECLARATION_TYPES } from '../model/types';
 import { useUploadStore } from '../model/uploadStore';
+import { useDeclarationTypeName } from '@/shared/declarations/typeName';
 
 export function UploadDialog() {
   const { t } = useTranslation();
+  const typeName = useDeclarationTypeName();
   const role = useSessionStore((s) => s.role);
   const open = useUploadStore((s) => s.uploadOpen);
   const setOpen = useUploadStore((s) => s.setUploadOpen);
@@ -102,7 +104,7 @@ export function UploadDialog() {
             label={t('upload.declarationType')}
             data={DECLARATION_TYPES.map((v) => ({
               value: v,
-              label: `${v} · ${t(`declarationType.${v}`)}`,
+              label: typeName(v, { detail: true, code: true }),
             }))}
             value={type}
             onChange={(v) => setType(v ?? 'OC')}

@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { MemoryRouter } from 'react-router';
 import { renderWithProviders } from '@/test/render';
@@ -6,6 +6,7 @@ import { UploadCenter } from '../components/UploadCenter';
 import { useUploadStore } from '../model/uploadStore';
 
 let unread = 0;
+let history: unknown[] = [];
 const confirmed: string[] = [];
 const record = {
   id: 'u-1',
@@ -34,6 +35,7 @@ function answer(data: unknown) {
 
 beforeEach(() => {
   unread = 0;
+  history = [];
   confirmed.length = 0;
   vi.stubGlobal(
     'fetch',
@@ -57,6 +59,8 @@ beforeEach(() => {
         });
       }
       void init;
+      if (url.pathname.endsWith('/upload/query/log/history'))
+        return answer({ records: history, total: history.length });
       return answer({ records: [], total: 0 });
     }),
   );
@@ -64,7 +68,7 @@ beforeEach(() => {
 
 afterEach(() => {
   vi.unstubAllGlobals();
-  useUploadStore.setState({ resultId: null, bannerOpen: false, records: [] });
+  useUploadStore.setState({ resultId: null, bannerOpen: false, records: [], historyOpen: false });
 });
 
 vi.setConfig({ testTimeout: 20_000 });
@@ -98,5 +102,31 @@ describe('UploadCenter', () => {
     fireEvent.click(screen.getByRole('button', { name: /查看结果|View result/ }));
     await waitFor(() => expect(confirmed).toEqual(['u-1']));
     expect(await screen.findByText('bad')).toBeTruthy();
+    // The result names the declaration type, not its code.
+    const result = screen.getByRole('dialog', { name: '上传结果' });
+    expect(within(result).getByText('出口 C类')).toBeTruthy();
+    expect(within(result).queryByText('OC')).toBeNull();
+  });
+
+  it('names the declaration type in the history and in its filter', async () => {
+    history = [record, { ...record, id: 'u-2', fileOriginName: 'import.xlsx', type: 'ID' }];
+    useUploadStore.setState({ historyOpen: true });
+    renderWithProviders(
+      <MemoryRouter>
+        <UploadCenter enabled />
+      </MemoryRouter>,
+    );
+    // (Queries by role and name are slow over a whole drawer in jsdom: find by text.)
+    const drawer = (await screen.findByText('import.xlsx')).closest(
+      '[role="dialog"]',
+    ) as HTMLElement;
+    expect(within(drawer).getByText(/· 出口 C类 ·/)).toBeTruthy();
+    // Upload times on the Beijing clock, whatever the browser's zone.
+    expect(within(drawer).getAllByText(/^2026-11-25 08:00 ·/)).toHaveLength(2);
+    expect(within(drawer).getByText(/· 进口 D类 ·/)).toBeTruthy();
+    expect(within(drawer).queryByText(/· OC ·/)).toBeNull();
+    fireEvent.click(within(drawer).getByPlaceholderText('申报类型'));
+    expect(await screen.findByText('出口 B类（OB）')).toBeTruthy();
+    expect(screen.getByText('进口 D类（ID）')).toBeTruthy();
   });
 });

@@ -1,5 +1,6 @@
 // The declaration's history: who, when, status from -> to, reason, receipt code and the
-// fields changed (old -> new), oldest first.
+// fields changed (old -> new; goods lines added, removed or changed field by field:
+// ChangeDiff), oldest first.
 import { useState } from 'react';
 import { Anchor, Badge, Code, List, Stack, Text } from '@mantine/core';
 import { HistoryLine, HistoryTimeline as Timeline } from '@/components/HistoryTimeline';
@@ -19,6 +20,7 @@ import { formatDateTime } from '@/lib/dates';
 import { formatValue } from '@/shared/declarations/model/format';
 import { lineChangeKind } from '@/shared/declarations/model/history';
 import { useChangeLabel } from './useChangeLabel';
+import { ChangeDiff } from './ChangeDiff';
 import type { FieldChange, HistoryEntry } from '@/shared/declarations/model/types';
 import { StatusBadge } from './StatusBadge';
 
@@ -66,24 +68,33 @@ function Provenance({ change: c }: { change: FieldChange }) {
   );
 }
 
+/** An edit's changes: the form's fields, then each goods line added, removed or changed. */
 function Changes({ changes }: { changes: FieldChange[] }) {
+  const { t } = useDeclT();
+  if (changes.some((c) => c.decision)) return <ProposedChanges changes={changes} />;
+  return (
+    <Stack gap={2}>
+      <Text size="xs" c="dimmed">
+        {t('history.changes', { count: changes.length })}
+      </Text>
+      <ChangeDiff changes={changes} limit={SHOWN_CHANGES} />
+    </Stack>
+  );
+}
+
+/** The fields of a draft made from documents, the reviewer's corrections and rejections first. */
+function ProposedChanges({ changes }: { changes: FieldChange[] }) {
   const { t } = useDeclT();
   const label = useChangeLabel();
   const [all, setAll] = useState(false);
-  const proposed = changes.some((c) => c.decision);
-  // Proposed fields: the reviewer's corrections and rejections first.
-  const ordered = proposed
-    ? [...changes].sort(
-        (a, b) => DECISION_ORDER[a.decision ?? ''] - DECISION_ORDER[b.decision ?? ''],
-      )
-    : changes;
+  const ordered = [...changes].sort(
+    (a, b) => DECISION_ORDER[a.decision ?? ''] - DECISION_ORDER[b.decision ?? ''],
+  );
   const shown = all ? ordered : ordered.slice(0, SHOWN_CHANGES);
   return (
     <Stack gap={2}>
       <Text size="xs" c="dimmed">
-        {proposed
-          ? t('history.proposed', { count: changes.length })
-          : t('history.changes', { count: changes.length })}
+        {t('history.proposed', { count: changes.length })}
       </Text>
       <List size="xs" spacing={2} withPadding>
         {shown.map((c, i) => {
