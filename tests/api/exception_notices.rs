@@ -268,10 +268,7 @@ async fn a_worker_killed_between_sending_and_recording_sends_nothing_twice(pool:
         !run_once(&state, &outbox).await.expect("run"),
         "nothing else is due"
     );
-    {
-        use sqlx::Connection;
-        dying.detach().close().await.expect("killed");
-    }
+    crate::helpers::close_as_killed(dying, &pool).await;
 
     // The restarted worker finds the orphaned claim: recorded, not sent again.
     assert!(run_once(&state, &outbox).await.expect("run"));
@@ -319,7 +316,7 @@ async fn a_worker_killed_between_sending_and_recording_sends_nothing_twice(pool:
         .expect("half a claim");
         // Dropped without commit: the process died mid-claim.
         drop(tx);
-        conn.detach().close().await.expect("killed");
+        crate::helpers::close_as_killed(conn, &pool).await;
     }
     while run_once(&state, &outbox).await.expect("run") {}
     let list = deliveries_until(&app, &op, &id, |d| {

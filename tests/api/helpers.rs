@@ -1,4 +1,8 @@
 //! `spawn_app`: migrate a fresh database, seed it, start the server on port 0.
+//!
+//! The seed (reference tables and demo data through the real command paths, then every
+//! projection caught up) is made once per test process and per seed-relevant configuration
+//! in a template database, and copied into each test's database ([`template`]).
 
 use clearway::config::{Config, Mode};
 use clearway::startup::Application;
@@ -79,6 +83,15 @@ pub async fn seed(pool: &PgPool, cfg: &Config) {
 }
 
 pub async fn seed_with(pool: &PgPool, cfg: &Config, tariff: bool) {
+    if template::copy_seeded(pool, cfg, tariff).await {
+        return;
+    }
+    seed_slowly(pool, cfg, tariff).await;
+}
+
+/// The seed through the real command paths, as `clearway seed` runs it (the template of
+/// [`template`] is made this way once, and every database where a copy cannot be made).
+async fn seed_slowly(pool: &PgPool, cfg: &Config, tariff: bool) {
     let state = command_state(pool, cfg).await;
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("seeds/reference");
     clearway::seed::seed_reference_with(&state, &dir, tariff)
@@ -321,4 +334,213 @@ impl TestApp {
 /// with 0) and its check digit: fixtures take it instead of inventing numbers.
 pub fn ups(body: &str) -> String {
     command::rules::tracking::make_ups(body)
+}
+
+/// Closes `conn` as a killed process's would go, and waits until the server has ended its
+/// session (and so released its locks and rolled back its open transaction): a restarted
+/// worker finds the orphaned claim only then, and the client's close returns before.
+pub async fn close_as_killed(mut conn: sqlx::pool::PoolConnection<sqlx::Postgres>, pool: &PgPool) {
+    use sqlx::Connection as _;
+    let pid: i32 = sqlx::query_scalar("SELECT pg_backend_pid()")
+        .fetch_one(&mut *conn)
+        .await
+        .expect("backend pid");
+    conn.detach().close().await.expect("killed");
+    let deadline = std::time::Instant::now() + std::time::Duration::from_secs(10);
+    while sqlx::query_scalar::<_, i64>("SELECT count(*) FROM pg_stat_activity WHERE pid = $1")
+        .bind(pid)
+        .fetch_one(pool)
+        .await
+        .expect("sessions")
+        > 0
+    {
+        assert!(
+            std::time::Instant::now() < deadline,
+            "the killed session never ended"
+        );
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+}
+
+/// Seeded databases to copy from. Seeding through the command paths (password hashes,
+/// sealed personal data, some 1,500 events) and projecting it took about 2 s of every API
+/// test; a copy of the same rows takes a fraction of that. The copy is of every table as it
+/// stands once the projections have caught up (events, read models, checkpoints, sequences),
+/// so a server started on it finds nothing left to do, as it does after `clearway seed`.
+///
+/// A template is made per test process (named after its pid; those of processes gone are
+/// dropped) and per fingerprint of what the seed depends on: the mode, the personal-data and
+/// audit settings, the tariff. The copy needs a superuser (triggers and foreign keys are off
+/// while it runs); without one every test seeds as before.
+mod template {
+    use std::collections::HashMap;
+    use std::hash::{Hash, Hasher};
+    use std::sync::{Arc, Mutex};
+
+    use clearway::config::Config;
+    use futures::TryStreamExt as _;
+    use sqlx::postgres::{PgConnectOptions, PgPool};
+    use sqlx::{ConnectOptions as _, Connection as _, PgConnection};
+    use tokio::sync::OnceCell;
+
+    type Cells = Mutex<HashMap<u64, Arc<OnceCell<Option<String>>>>>;
+    static TEMPLATES: std::sync::OnceLock<Cells> = std::sync::OnceLock::new();
+
+    const PREFIX: &str = "clearway_api_seed_";
+
+    fn fingerprint(cfg: &Config, tariff: bool) -> u64 {
+        let mut h = std::collections::hash_map::DefaultHasher::new();
+        format!("{:?}", cfg.mode).hash(&mut h);
+        format!("{:?}", cfg.personal_data).hash(&mut h);
+        format!("{:?}", cfg.audit).hash(&mut h);
+        tariff.hash(&mut h);
+        h.finish()
+    }
+
+    /// Copies the seeded template into `pool`'s (freshly migrated) database; `false` when no
+    /// template can be had here, and the caller seeds as before.
+    pub async fn copy_seeded(pool: &PgPool, cfg: &Config, tariff: bool) -> bool {
+        let key = fingerprint(cfg, tariff);
+        let cell = {
+            let cells = TEMPLATES.get_or_init(Default::default);
+            let mut cells = cells.lock().expect("templates");
+            cells.entry(key).or_default().clone()
+        };
+        let options = (*pool.connect_options()).clone();
+        let name = cell
+            .get_or_init(|| async { make(&options, cfg, tariff, key).await })
+            .await;
+        let Some(name) = name else {
+            return false;
+        };
+        copy(&options.clone().database(name), pool)
+            .await
+            .expect("copying the seeded template");
+        true
+    }
+
+    async fn make(
+        options: &PgConnectOptions,
+        cfg: &Config,
+        tariff: bool,
+        key: u64,
+    ) -> Option<String> {
+        let mut admin = options.clone().database("postgres").connect().await.ok()?;
+        let superuser: bool =
+            sqlx::query_scalar("SELECT rolsuper FROM pg_roles WHERE rolname = current_user")
+                .fetch_one(&mut admin)
+                .await
+                .ok()?;
+        if !superuser {
+            return None;
+        }
+        drop_stale(&mut admin).await;
+        let name = format!("{PREFIX}{}_{key:016x}", std::process::id());
+        sqlx::query(&format!("DROP DATABASE IF EXISTS {name}"))
+            .execute(&mut admin)
+            .await
+            .expect("dropping an old template");
+        sqlx::query(&format!("CREATE DATABASE {name} TEMPLATE template0"))
+            .execute(&mut admin)
+            .await
+            .expect("creating the template");
+        let template = PgPool::connect_with(options.clone().database(&name))
+            .await
+            .expect("connecting to the template");
+        clearway::startup::MIGRATOR
+            .run(&template)
+            .await
+            .expect("migrating the template");
+        super::seed_slowly(&template, cfg, tariff).await;
+        projector::runtime::run_once_until_caught_up(&template, &projector::all())
+            .await
+            .expect("projecting the template's seed");
+        template.close().await;
+        Some(name)
+    }
+
+    /// Drops the templates of test processes that are gone.
+    async fn drop_stale(admin: &mut PgConnection) {
+        let names: Vec<String> =
+            sqlx::query_scalar("SELECT datname FROM pg_database WHERE datname LIKE $1")
+                .bind(format!("{PREFIX}%"))
+                .fetch_all(&mut *admin)
+                .await
+                .unwrap_or_default();
+        for name in names {
+            let pid = name[PREFIX.len()..].split('_').next().unwrap_or("");
+            let alive = !pid.is_empty() && std::path::Path::new(&format!("/proc/{pid}")).exists();
+            if !alive {
+                let _ = sqlx::query(&format!("DROP DATABASE IF EXISTS {name} WITH (FORCE)"))
+                    .execute(&mut *admin)
+                    .await;
+            }
+        }
+    }
+
+    /// Every table's rows and every sequence's place, from the template into `pool`'s
+    /// database, in one transaction with triggers and foreign keys off.
+    async fn copy(from: &PgConnectOptions, pool: &PgPool) -> Result<(), sqlx::Error> {
+        let mut source = from.connect().await?;
+        let tables: Vec<String> = sqlx::query_scalar(
+            "SELECT quote_ident(c.relname) FROM pg_class c
+               JOIN pg_namespace n ON n.oid = c.relnamespace
+              WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> '_sqlx_migrations'
+              ORDER BY c.relname",
+        )
+        .fetch_all(&mut source)
+        .await?;
+        let sequences: Vec<(String, i64, bool)> = {
+            let names: Vec<String> = sqlx::query_scalar(
+                "SELECT quote_ident(sequencename) FROM pg_sequences WHERE schemaname = 'public'",
+            )
+            .fetch_all(&mut source)
+            .await?;
+            let mut places = Vec::new();
+            for name in names {
+                let (last, called): (i64, bool) =
+                    sqlx::query_as(&format!("SELECT last_value, is_called FROM {name}"))
+                        .fetch_one(&mut source)
+                        .await?;
+                places.push((name, last, called));
+            }
+            places
+        };
+        let mut target = pool.acquire().await?;
+        let mut tx = target.begin().await?;
+        sqlx::query("SET LOCAL session_replication_role = replica")
+            .execute(&mut *tx)
+            .await?;
+        if !tables.is_empty() {
+            sqlx::query(&format!("TRUNCATE {}", tables.join(", ")))
+                .execute(&mut *tx)
+                .await?;
+        }
+        for table in &tables {
+            let bytes: Vec<u8> = source
+                .copy_out_raw(&format!("COPY {table} TO STDOUT (FORMAT binary)"))
+                .await?
+                .try_fold(Vec::new(), |mut all, chunk| async move {
+                    all.extend_from_slice(&chunk);
+                    Ok(all)
+                })
+                .await?;
+            let mut into = tx
+                .copy_in_raw(&format!("COPY {table} FROM STDIN (FORMAT binary)"))
+                .await?;
+            into.send(bytes).await?;
+            into.finish().await?;
+        }
+        for (name, last, called) in &sequences {
+            sqlx::query("SELECT setval($1::regclass, $2, $3)")
+                .bind(name)
+                .bind(last)
+                .bind(called)
+                .execute(&mut *tx)
+                .await?;
+        }
+        tx.commit().await?;
+        source.close().await?;
+        Ok(())
+    }
 }

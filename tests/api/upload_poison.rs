@@ -13,7 +13,7 @@ use command::upload::{UploadCommand, UploadState, worker};
 use events::Metadata;
 use events::upload::Received;
 use serde_json::Value;
-use sqlx::{Connection, PgPool};
+use sqlx::PgPool;
 use uuid::Uuid;
 
 use crate::helpers::*;
@@ -202,7 +202,7 @@ async fn an_upload_whose_claims_end_the_process_is_failed_after_n_claims(pool: P
             .expect("claim")
             .expect("due");
         assert_eq!((claimed.id, claimed.attempts), (bad, n));
-        conn.detach().close().await.expect("the process died");
+        crate::helpers::close_as_killed(conn, &pool).await;
     }
     let good = received_for(&state, "acme", &table_file(&rows_of("1ZGOOD00002P000008"))).await;
 
