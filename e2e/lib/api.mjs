@@ -187,3 +187,24 @@ export async function exceptionListed(token, trackingNumber, minPosition) {
     { what: `the exception of ${trackingNumber} in the list` },
   );
 }
+
+/**
+ * An export exception (E01, commercial invoice) on a new submitted class C export of acme's,
+ * raised by the operator, once the exceptions list shows it; answers the tracking number.
+ */
+export async function raiseInvoiceException(tracking, summary) {
+  const { id: declarationId } = await createSubmittedCExport('acme', tracking);
+  const token = await tokenFor('operator');
+  const raised = await api('POST', '/api/v1/clearance-exceptions', {
+    token,
+    body: {
+      declarationId,
+      exceptionDetails: [{ exceptionCode: 'E01', exceptionDescription: 'Commercial invoice missing' }],
+      isCommercialInvoiceChecked: true,
+      sendToEmail: false,
+      exceptionSummary: summary,
+    },
+  });
+  await exceptionListed(token, tracking, raised.data.position);
+  return tracking;
+}

@@ -4,7 +4,7 @@
 // Chinese; at desktop width the table stays.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, createSubmittedCExport, exceptionListed, tokenFor } from '../lib/api.mjs';
+import { raiseInvoiceException } from '../lib/api.mjs';
 import { useBrowser, testOptions } from '../lib/browser.mjs';
 import { uniqueTrackingNumber } from '../lib/config.mjs';
 import { login, screenshot, settle, visible, waitForShell } from '../lib/ui.mjs';
@@ -36,19 +36,7 @@ describe('lists on a phone (390 px)', () => {
   test('the declaration list and the exceptions list are cards naming the type, in English and Chinese', testOptions(), (t) =>
     withPage(t, async (page) => {
       const tracking = uniqueTrackingNumber('CRD');
-      const { id: declarationId } = await createSubmittedCExport('acme', tracking);
-      const token = await tokenFor('operator');
-      const raised = await api('POST', '/api/v1/clearance-exceptions', {
-        token,
-        body: {
-          declarationId,
-          exceptionDetails: [{ exceptionCode: 'E01', exceptionDescription: 'Commercial invoice missing' }],
-          isCommercialInvoiceChecked: true,
-          sendToEmail: false,
-          exceptionSummary: 'Please send the commercial invoice',
-        },
-      });
-      await exceptionListed(token, tracking, raised.data.position);
+      await raiseInvoiceException(tracking, 'Please send the commercial invoice');
 
       await page.setViewportSize(PHONE);
       await login(page, 'operator', { t });

@@ -5,7 +5,7 @@
 // declaration link end on the staff page of the same declaration.
 import assert from 'node:assert/strict';
 import { describe, test } from 'node:test';
-import { api, createSubmittedCExport, exceptionListed, getDeclaration, tokenFor } from '../lib/api.mjs';
+import { createSubmittedCExport, getDeclaration, raiseInvoiceException } from '../lib/api.mjs';
 import { useBrowser, testOptions } from '../lib/browser.mjs';
 import { uniqueTrackingNumber } from '../lib/config.mjs';
 import { login, pathname, screenshot, settle, visible, waitForPath, waitForShell } from '../lib/ui.mjs';
@@ -16,21 +16,10 @@ const PHONE = { width: 390, height: 844 };
 
 /** An export exception on a new declaration of acme's, raised by the operator (unprocessed). */
 async function raiseException(tag) {
-  const tracking = uniqueTrackingNumber(tag);
-  const { id: declarationId } = await createSubmittedCExport('acme', tracking);
-  const token = await tokenFor('operator');
-  const raised = await api('POST', '/api/v1/clearance-exceptions', {
-    token,
-    body: {
-      declarationId,
-      exceptionDetails: [{ exceptionCode: 'E01', exceptionDescription: 'Commercial invoice missing' }],
-      isCommercialInvoiceChecked: true,
-      sendToEmail: false,
-      exceptionSummary: 'Please send the commercial invoice for the whole consignment',
-    },
-  });
-  await exceptionListed(token, tracking, raised.data.position);
-  return tracking;
+  return raiseInvoiceException(
+    uniqueTrackingNumber(tag),
+    'Please send the commercial invoice for the whole consignment',
+  );
 }
 
 /** The main menu's box on screen: null or entirely left of the viewport when closed. */
